@@ -1,0 +1,84 @@
+"""One exception tree for everything sudokit can refuse.
+
+Every error carries a message a person can act on: *where* the problem is
+(puzzle number, line, column, cell) and *what* is wrong.
+
+>>> from sudokit.errors import SudokuError, ParseError
+>>> issubclass(ParseError, SudokuError)
+True
+"""
+
+from __future__ import annotations
+
+
+class SudokuError(Exception):
+    """Base class of every error sudokit raises on purpose."""
+
+
+class ParseError(SudokuError, ValueError):
+    """Text that cannot be read as a puzzle.
+
+    ``puzzle``, ``line`` and ``column`` are 1-based and may be ``None`` when
+    unknown. ``str(error)`` gives the full located message.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        puzzle: int | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.reason = reason
+        self.puzzle = puzzle
+        self.line = line
+        self.column = column
+        super().__init__(self.located())
+
+    def located(self) -> str:
+        where = []
+        if self.puzzle is not None:
+            where.append(f"puzzle {self.puzzle}")
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.column is not None:
+            where.append(f"column {self.column}")
+        return f"{', '.join(where)}: {self.reason}" if where else self.reason
+
+    def at(self, *, puzzle: int | None = None, line_offset: int = 0) -> "ParseError":
+        """The same error, placed in a larger stream."""
+        return ParseError(
+            self.reason,
+            puzzle=puzzle if puzzle is not None else self.puzzle,
+            line=None if self.line is None else self.line + line_offset,
+            column=self.column,
+        )
+
+
+class ShapeError(SudokuError, ValueError):
+    """A box shape or size that sudokit cannot use."""
+
+
+class InvalidPuzzle(SudokuError):
+    """Givens that break the rules, such as two 5s in one row.
+
+    ``conflicts`` holds :class:`sudokit.grid.Conflict` records naming the
+    clashing cells.
+    """
+
+    def __init__(self, message: str, conflicts: tuple = ()) -> None:
+        self.conflicts = conflicts
+        super().__init__(message)
+
+
+class Contradiction(SudokuError):
+    """Logic derived that the puzzle has no solution (a cell or unit ran dry)."""
+
+
+class LimitReached(SudokuError):
+    """A search used up its time or node budget before it finished."""
+
+
+class UnknownMethod(SudokuError, ValueError):
+    """A method name that is not registered."""

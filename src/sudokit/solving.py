@@ -1,0 +1,244 @@
+"""Solve, enumerate, count and deduce, with any registered method.
+
+These functions take a :class:`~sudokit.grid.Grid` or any text that
+:func:`sudokit.formats.parse` reads, and a method name (see
+:func:`sudokit.methods.available`). Givens that break the rules are caught
+here, once, before any method runs.
+
+>>> from sudokit.examples import example
+>>> r = solve(example("easy"), method="dfs")
+>>> r.status.value, r.solution.line()[:9]
+('solved', '249571638')
+>>> count_solutions(Grid.empty((2, 2)), method="dfs")
+288
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Iterator
+
+from . import methods
+from .budget import Budget
+from .errors import Contradiction, InvalidPuzzle, LimitReached, SudokuError
+from .grid import Grid, Shape
+from .result import Result, Status
+
+DEFAULT_METHOD = "fast"
+
+PuzzleLike = "Grid | str"
+
+
+def as_grid(puzzle: "Grid | str", shape: "Shape | str | None" = None) -> Grid:
+    """Coerce text or a Grid to a Grid."""
+    if isinstance(puzzle, Grid):
+        return puzzle
+    return Grid(puzzle, shape)
+
+
+def _invalid(grid: Grid, method: str) -> Result | None:
+    conflicts = grid.conflicts()
+    if not conflicts:
+        return None
+    message = "; ".join(str(c) for c in conflicts)
+    return Result(grid, Status.INVALID, method=method, message=message, extra={"conflicts": conflicts})
+
+
+def check_givens(puzzle: "Grid | str") -> Grid:
+    """The puzzle as a Grid; InvalidPuzzle names the clashing cells if any."""
+    grid = as_grid(puzzle)
+    conflicts = grid.conflicts()
+    if conflicts:
+        raise InvalidPuzzle("; ".join(str(c) for c in conflicts), conflicts)
+    return grid
+
+
+def _budget(timeout: float | None, nodes: int | None) -> Budget:
+    return Budget(timeout=timeout, nodes=nodes)
+
+
+def solutions(
+    puzzle: "Grid | str",
+    method: str = DEFAULT_METHOD,
+    *,
+    timeout: float | None = None,
+    nodes: int | None = None,
+) -> Iterator[Grid]:
+    """Every solution, lazily. Raises InvalidPuzzle for clashing givens and
+    LimitReached when the budget runs out.
+
+    >>> next(solutions(Grid.empty((2, 2)), method="dfs")).is_solved
+    True
+    """
+    spec = methods.get(method)
+    grid = check_givens(puzzle)
+    if not spec.complete:
+        raise SudokuError(f"method {method!r} is logic only and cannot enumerate solutions; use deduce()")
+    budget = _budget(timeout, nodes)
+    yield from spec.function("solutions")(grid, budget, **spec.options)
+
+
+def solve(
+    puzzle: "Grid | str",
+    method: str = DEFAULT_METHOD,
+    *,
+    timeout: float | None = None,
+    nodes: int | None = None,
+) -> Result:
+    """The first solution, as a :class:`Result` with a status.
+
+    A logic-only method (``clauses``) returns what logic derives, with status
+    ``stuck`` when it stalls before the grid is full.
+    """
+    spec = methods.get(method)
+    grid = as_grid(puzzle)
+    invalid = _invalid(grid, method)
+    if invalid is not None:
+        return invalid
+    if not spec.complete:
+        return deduce(grid, method, timeout=timeout, nodes=nodes)
+    budget = _budget(timeout, nodes)
+    start = time.perf_counter()
+
+    def done(status: Status, solution: Grid | None = None, message: str = "") -> Result:
+        return Result(
+            grid, status, solution, method=method, nodes=budget.nodes_used,
+            guesses=budget.guesses, elapsed=time.perf_counter() - start, message=message,
+        )
+
+    try:
+        for solution in spec.function("solutions")(grid, budget, **spec.options):
+            return done(Status.SOLVED, solution)
+    except LimitReached as exc:
+        return done(Status.TIMEOUT, message=str(exc))
+    except Contradiction as exc:
+        return done(Status.NO_SOLUTION, message=str(exc))
+    return done(Status.NO_SOLUTION, message="no grid completes these givens")
+
+
+def count(
+    puzzle: "Grid | str",
+    limit: int | None = None,
+    method: str = DEFAULT_METHOD,
+    *,
+    timeout: float | None = None,
+    nodes: int | None = None,
+) -> Result:
+    """Count solutions up to ``limit`` (None: all), as a :class:`Result`.
+
+    ``result.count`` is exact when below the limit; ``result.solution`` is the
+    first solution found.
+    """
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit must be at least 1, not {limit}")
+    spec = methods.get(method)
+    grid = as_grid(puzzle)
+    invalid = _invalid(grid, method)
+    if invalid is not None:
+        return Result(grid, Status.INVALID, method=method, count=0, limit=limit,
+                      message=invalid.message, extra=invalid.extra)
+    if not spec.complete:
+        raise SudokuError(f"method {method!r} is logic only and cannot count solutions")
+    budget = _budget(timeout, nodes)
+    start = time.perf_counter()
+    found = 0
+    first: Grid | None = None
+    status, message = Status.SOLVED, ""
+    try:
+        fast_count = spec.function("count")
+        if fast_count is not None:
+            found, first = fast_count(grid, limit, budget, **spec.options)
+        else:
+            for solution in spec.function("solutions")(grid, budget, **spec.options):
+                if first is None:
+                    first = solution
+                found += 1
+                if limit is not None and found >= limit:
+                    break
+    except LimitReached as exc:
+        status, message = Status.TIMEOUT, f"{exc} after {found} solution(s)"
+    except Contradiction as exc:
+        found, first, message = 0, None, str(exc)
+    if status is Status.SOLVED and found == 0:
+        status, message = Status.NO_SOLUTION, message or "no grid completes these givens"
+    return Result(
+        grid, status, first, method=method, count=found, limit=limit, nodes=budget.nodes_used,
+        guesses=budget.guesses, elapsed=time.perf_counter() - start, message=message,
+    )
+
+
+def count_solutions(
+    puzzle: "Grid | str",
+    limit: int | None = None,
+    method: str = DEFAULT_METHOD,
+    *,
+    timeout: float | None = None,
+    nodes: int | None = None,
+) -> int:
+    """How many solutions, up to ``limit``. Raises LimitReached on timeout and
+    InvalidPuzzle for clashing givens (which have no solution).
+
+    >>> count_solutions(Grid.empty((1, 2)), method="dfs")
+    2
+    """
+    result = count(puzzle, limit, method, timeout=timeout, nodes=nodes)
+    if result.status is Status.TIMEOUT:
+        raise LimitReached(result.message)
+    if result.status is Status.INVALID:
+        raise InvalidPuzzle(result.message, result.extra.get("conflicts", ()))
+    return result.count or 0
+
+
+def is_unique(
+    puzzle: "Grid | str",
+    method: str = DEFAULT_METHOD,
+    *,
+    timeout: float | None = None,
+    nodes: int | None = None,
+) -> bool:
+    """True when the puzzle has exactly one solution.
+
+    >>> is_unique(Grid.empty((2, 2)), method="dfs")
+    False
+    """
+    try:
+        return count_solutions(puzzle, 2, method, timeout=timeout, nodes=nodes) == 1
+    except InvalidPuzzle:
+        return False
+
+
+def deduce(
+    puzzle: "Grid | str",
+    method: str = "clauses",
+    *,
+    timeout: float | None = None,
+    nodes: int | None = None,
+) -> Result:
+    """What logic alone derives, with no guessing.
+
+    Status ``solved`` when logic fills the grid, ``stuck`` when it stalls
+    (``solution`` then holds the partial grid), ``no_solution`` when it finds a
+    contradiction, ``invalid`` for clashing givens.
+    """
+    spec = methods.get(method)
+    grid = as_grid(puzzle)
+    invalid = _invalid(grid, method)
+    if invalid is not None:
+        return invalid
+    logic = spec.function("deduce")
+    if logic is None:
+        raise SudokuError(f"method {method!r} has no logic-only mode; try 'clauses' or 'preemptive'")
+    budget = _budget(timeout, nodes)
+    start = time.perf_counter()
+    try:
+        filled = logic(grid, budget, **spec.options)
+    except Contradiction as exc:
+        return Result(grid, Status.NO_SOLUTION, method=method, nodes=budget.nodes_used,
+                      elapsed=time.perf_counter() - start, message=str(exc))
+    except LimitReached as exc:
+        return Result(grid, Status.TIMEOUT, method=method, nodes=budget.nodes_used,
+                      elapsed=time.perf_counter() - start, message=str(exc))
+    status = Status.SOLVED if filled.is_complete else Status.STUCK
+    message = "" if filled.is_complete else f"logic stalled with {filled.values.count(0)} cells open"
+    return Result(grid, status, filled, method=method, nodes=budget.nodes_used,
+                  elapsed=time.perf_counter() - start, message=message)

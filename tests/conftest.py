@@ -1,0 +1,42 @@
+"""Shared fixtures: paths to the ground-truth data beside the project."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+CASES = SHARED / "cases"
+BENCH = SHARED / "bench"
+RATED = SHARED / "rated"
+
+
+def load_counts() -> list[dict[str, str]]:
+    """Rows of cases/counts.tsv: puzzle, count ('0', '1', ..., '>1'), solution, source."""
+    with open(CASES / "counts.tsv", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def load_multisize() -> list[dict]:
+    return json.loads((CASES / "multisize.json").read_text())
+
+
+def bench_sample(name: str, count: int, step: int | None = None) -> list[str]:
+    """Every ``step``-th line of a benchmark file, ``count`` lines in all."""
+    lines = (BENCH / name).read_text().split()
+    step = step or max(1, len(lines) // count)
+    return lines[::step][:count]
+
+
+@pytest.fixture(scope="session")
+def counts_cases() -> list[dict[str, str]]:
+    return load_counts()
+
+
+@pytest.fixture(scope="session")
+def multisize_cases() -> list[dict]:
+    return load_multisize()
