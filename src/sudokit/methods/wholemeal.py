@@ -1,0 +1,213 @@
+"""Wholemeal programming: Bird's Sudoku solver, written with Python generators.
+
+Richard Bird, "A program to solve Sudoku" (Functional Pearl, JFP 2006), and
+Graham Hutton's lecture version of it. The grid becomes a *matrix of
+choices*: N rows of N cells, each cell a tuple of the values it may still
+take (a given is a single choice). Whole rows, columns and boxes are then
+treated alike, as rows of some *view* of the matrix:
+
+``prune = pruneBy boxs . pruneBy cols . pruneBy rows``
+    where ``pruneBy f = f . map reduce . f``: take the view, remove every
+    single's value from the other cells of each of its rows, and take the
+    view back (each view is its own inverse).
+``fix prune``
+    prune again until nothing changes.
+``blocked``
+    *void* (some cell has no choices) or not *safe* (some row, column or box
+    holds the same single twice).
+``search``
+    expand one open cell into one matrix per choice, prune each, drop the
+    blocked ones and go on. Bird expands a cell with the fewest choices
+    (``expand="fewest"``, the default); the simple version in Hutton's
+    lectures expands the first open cell (``expand="first"``).
+
+Haskell's lazy lists become Python generators, so the first solution
+arrives without the others being computed.
+
+>>> from sudokit.budget import Budget
+>>> from sudokit.grid import Grid
+>>> puzzle = Grid("1.3.....2...4..1", shape=(2, 2))
+>>> [g.line() for g in solutions(puzzle, Budget())]
+['1234341221434321', '1432321421434321']
+>>> m = choices(puzzle)
+>>> m[0]
+[(1,), (1, 2, 3, 4), (3,), (1, 2, 3, 4)]
+>>> fix(prune, m, puzzle.shape)[0]
+[(1,), (2, 4), (3,), (2, 4)]
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator, Literal
+
+from ..budget import Budget
+from ..errors import Contradiction
+from ..grid import Grid, Shape
+
+#: The values a cell may still take.
+Choices = tuple[int, ...]
+#: N rows of N cells of choices.
+Matrix = list[list[Choices]]
+#: A view of a matrix: rows, columns or boxes as the rows of a new matrix.
+View = Callable[[Matrix, Shape], Matrix]
+
+Expand = Literal["fewest", "first"]
+
+
+# -- the matrix of choices ---------------------------------------------------
+
+
+def choices(grid: Grid) -> Matrix:
+    """A single choice for a given, every value for a blank."""
+    n = grid.size
+    every = tuple(range(1, n + 1))
+    return [[(v,) if v else every for v in grid.row(r)] for r in range(n)]
+
+
+def single(cs: Choices) -> bool:
+    return len(cs) == 1
+
+
+def collapse(m: Matrix, shape: Shape) -> Grid:
+    """The grid of a matrix in which every cell is a single choice."""
+    return Grid._trusted(shape, tuple(cs[0] for row in m for cs in row))
+
+
+# -- views: rows, columns and boxes as rows -----------------------------------
+
+
+def rows(m: Matrix, shape: Shape) -> Matrix:
+    return m
+
+
+def cols(m: Matrix, shape: Shape) -> Matrix:
+    return [list(col) for col in zip(*m)]
+
+
+def boxs(m: Matrix, shape: Shape) -> Matrix:
+    """Each R x C box, read row by row, becomes one row.
+
+    With N/C = R boxes across and N/R = C boxes down this is its own inverse
+    for every box shape, just as Bird's ``boxs . boxs = id`` for 3x3.
+
+    >>> s = Shape(2, 3)
+    >>> m = [[(6 * r + c,) for c in range(6)] for r in range(6)]
+    >>> boxs(m, s)[1]
+    [(3,), (4,), (5,), (9,), (10,), (11,)]
+    >>> boxs(boxs(m, s), s) == m
+    True
+    """
+    n, br, bc = shape.size, shape.box_rows, shape.box_cols
+    return [
+        [m[band * br + r][stack * bc + c] for r in range(br) for c in range(bc)]
+        for band in range(n // br)
+        for stack in range(n // bc)
+    ]
+
+
+# -- pruning -----------------------------------------------------------------
+
+
+def reduce(row: list[Choices]) -> list[Choices]:
+    """Remove the values of the row's singles from its other cells.
+
+    >>> reduce([(1, 2), (2,), (2, 3, 4)])
+    [(1,), (2,), (3, 4)]
+    """
+    singles = {cs[0] for cs in row if single(cs)}
+    return [cs if single(cs) else tuple(v for v in cs if v not in singles) for cs in row]
+
+
+def prune_by(view: View, m: Matrix, shape: Shape) -> Matrix:
+    """``pruneBy f = f . map reduce . f``."""
+    return view([reduce(row) for row in view(m, shape)], shape)
+
+
+def prune(m: Matrix, shape: Shape) -> Matrix:
+    """``prune = pruneBy boxs . pruneBy cols . pruneBy rows``."""
+    return prune_by(boxs, prune_by(cols, prune_by(rows, m, shape), shape), shape)
+
+
+def fix(f: Callable[[Matrix, Shape], Matrix], m: Matrix, shape: Shape) -> Matrix:
+    """Apply ``f`` until the matrix stops changing."""
+    while True:
+        m2 = f(m, shape)
+        if m2 == m:
+            return m
+        m = m2
+
+
+# -- blocked matrices ----------------------------------------------------------
+
+
+def void(m: Matrix) -> bool:
+    """Some cell has no choices left."""
+    return any(not cs for row in m for cs in row)
+
+
+def consistent(row: list[Choices]) -> bool:
+    """No value is a single twice in the row."""
+    singles = [cs[0] for cs in row if single(cs)]
+    return len(singles) == len(set(singles))
+
+
+def safe(m: Matrix, shape: Shape) -> bool:
+    """Every row, column and box is consistent."""
+    return all(consistent(row) for view in (rows, cols, boxs) for row in view(m, shape))
+
+
+def blocked(m: Matrix, shape: Shape) -> bool:
+    return void(m) or not safe(m, shape)
+
+
+# -- search --------------------------------------------------------------------
+
+
+def expand(m: Matrix, how: Expand = "fewest") -> Iterator[Matrix]:
+    """One matrix per choice of one open cell (the fewest choices, or the first).
+
+    >>> [m2[0] for m2 in expand([[(1, 2), (3,)], [(2,), (1, 2, 3)]])]
+    [[(1,), (3,)], [(2,), (3,)]]
+    """
+    open_cells = [(r, c) for r, row in enumerate(m) for c, cs in enumerate(row) if not single(cs)]
+    if how == "first":
+        r, c = open_cells[0]
+    elif how == "fewest":
+        r, c = min(open_cells, key=lambda rc: len(m[rc[0]][rc[1]]))
+    else:
+        raise ValueError(f"expand must be 'fewest' or 'first', not {how!r}")
+    for v in m[r][c]:
+        row = list(m[r])
+        row[c] = (v,)
+        yield m[:r] + [row] + m[r + 1 :]
+
+
+def search(m: Matrix, shape: Shape, budget: Budget, how: Expand = "fewest") -> Iterator[Grid]:
+    """Every solution below the (already pruned) matrix ``m``, lazily."""
+    budget.tick()
+    if blocked(m, shape):
+        return
+    if all(single(cs) for row in m for cs in row):
+        yield collapse(m, shape)
+        return
+    budget.guess()
+    for m2 in expand(m, how):
+        yield from search(fix(prune, m2, shape), shape, budget, how)
+
+
+def solutions(grid: Grid, budget: Budget, expand: Expand = "fewest") -> Iterator[Grid]:
+    """``solve = search . fix prune . choices``, lazily."""
+    shape = grid.shape
+    yield from search(fix(prune, choices(grid), shape), shape, budget, expand)
+
+
+def deduce(grid: Grid, budget: Budget, expand: Expand = "fewest") -> Grid:
+    """What ``fix prune`` alone fixes: every single placed, the rest blank.
+
+    Raises Contradiction when the pruned matrix is blocked.
+    """
+    budget.tick()
+    m = fix(prune, choices(grid), grid.shape)
+    if blocked(m, grid.shape):
+        raise Contradiction("pruning leaves a cell with no choices or a value twice in a unit")
+    return Grid._trusted(grid.shape, tuple(cs[0] if single(cs) else 0 for row in m for cs in row))
