@@ -39,7 +39,7 @@ propagated: the closure of the givens under the three rules is unique.
 
 >>> from sudokit.budget import Budget
 >>> from sudokit.grid import Grid
->>> deduce(Grid("1.3.....2...4...", shape=(2, 2)), Budget()).line()
+>>> deduce(Grid("1.3.....2...4..1", shape=(2, 2)), Budget()).line()  # stuck: r1c2 is 2 or 4
 '1.3.3.1.21434321'
 >>> formula = Formula(Grid.empty((3, 3)).shape)
 >>> len(formula.clauses), len(formula.clauses_of), len(formula.clauses_of[0])
