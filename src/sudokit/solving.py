@@ -18,7 +18,10 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-from . import methods
+import importlib
+
+# the package re-exports methods.available as `sudokit.methods`, so fetch the module itself
+methods = importlib.import_module(f"{__package__}.methods")
 from .budget import Budget
 from .errors import Contradiction, InvalidPuzzle, LimitReached, SudokuError
 from .grid import Grid, Shape
