@@ -1,0 +1,184 @@
+"""The ``sudoku`` command line.
+
+Subcommands are loaded only when they run, so ``sudoku --help`` and a plain
+solve never pay for numba or scipy they do not use. Two shortcuts:
+
+* ``sudoku PATH... | -`` (first argument not a command) solves, like
+  ``sudoku solve``; ``sudoku --method dfs puzzles.txt`` too.
+* ``sudoku`` with no arguments prints a new puzzle, so
+  ``sudoku | sudoku -`` shows a puzzle and then its solution.
+
+No algorithm lives here: commands parse arguments, call the public API and
+format what comes back.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Any
+
+import click
+
+from .common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, module_exists
+
+#: Subcommand name -> "module:attribute" of its click command.
+COMMANDS: dict[str, str] = {
+    "solve": "sudokit.cli.solve:solve",
+    "examples": "sudokit.cli.solve:examples",
+    "generate": "sudokit.cli.generate:generate",
+    "rate": "sudokit.cli.explain:rate",
+    "explain": "sudokit.cli.explain:explain",
+    "hint": "sudokit.cli.explain:hint",
+}
+
+#: One line per command for ``sudoku --help``, so the listing imports nothing.
+SUMMARIES: dict[str, str] = {
+    "solve": "Solve, count or enumerate every puzzle in files or stdin.",
+    "examples": "List the named example puzzles, or print one.",
+    "generate": "Generate new puzzles.",
+    "rate": "Rate the difficulty of puzzles.",
+    "explain": "Explain a solving path step by step.",
+    "hint": "Show the next logical step.",
+}
+
+#: What ``sudoku`` with no arguments runs.
+DEFAULT_ARGS = ["generate", "--minimal", "logic", "--format", "spaced", "-n", "1"]
+
+#: Options of the group itself; any other first option goes to ``solve``.
+GROUP_OPTIONS = {"--help", "-h", "--version"}
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported on first use.
+
+    A subcommand whose module is not installed is left out of the listing.
+    """
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def _present(self, name: str) -> bool:
+        return module_exists(self.lazy[name].partition(":")[0])
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        names = set(super().list_commands(ctx)) | {n for n in self.lazy if self._present(n)}
+        return sorted(names)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
+        if cmd_name not in self.lazy or not self._present(cmd_name):
+            return None
+        module_name, _, attr = self.lazy[cmd_name].partition(":")
+        command = getattr(importlib.import_module(module_name), attr)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{self.lazy[cmd_name]} is not a click command")
+        self.commands[cmd_name] = command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Short help without importing every command: take the docstring's first line.
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in SUMMARIES:
+                rows.append((name, SUMMARIES[name]))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args:
+            args = list(DEFAULT_ARGS) if self._present("generate") else ["--help"]
+        elif args[0] not in self.lazy and args[0] not in self.commands and args[0] not in GROUP_OPTIONS:
+            args = ["solve", *args]  # `sudoku PATH...`, `sudoku -`, `sudoku --method dfs PATH`
+        return super().parse_args(ctx, args)
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.version_option(_version(), "--version", prog_name="sudoku", message="%(prog)s %(version)s")
+def cli() -> None:
+    """Solve, count, generate, rate and explain Sudoku puzzles of any box shape.
+
+    \b
+      sudoku                      a new puzzle
+      sudoku PATH... | -          solve every puzzle in files or stdin (same as: sudoku solve)
+      sudoku | sudoku -           a new puzzle and its solution
+      sudoku COMMAND --help       the options of one command
+
+    Exit status: 0 when every puzzle succeeded, 1 when some puzzle failed
+    (no solution, invalid givens, unreadable, timeout), 2 for usage errors.
+    """
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The console script: run the command line and exit with its status.
+
+    Every :class:`~sudokit.errors.SudokuError` becomes a one-line message,
+    Ctrl-C stops with status 130, and a closed pipe (``sudoku f | head``) ends
+    quietly. No Python traceback reaches the user; set ``SUDOKIT_DEBUG=1`` to
+    see one for an unexpected failure.
+    """
+    from ..errors import SudokuError
+
+    code: Any
+    try:
+        code = cli.main(args=argv, prog_name="sudoku", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("sudoku: interrupted", err=True)
+        code = EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        click.echo("sudoku: interrupted", err=True)
+        code = EXIT_INTERRUPTED
+    except click.ClickException as exc:
+        exc.show()
+        code = exc.exit_code
+    except click.exceptions.Exit as exc:
+        code = exc.exit_code
+    except BrokenPipeError:
+        _silence_stdout()
+        code = EXIT_FAILED
+    except SudokuError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        code = EXIT_USAGE
+    except Exception as exc:  # a bug: say so in one line, not a traceback
+        if os.environ.get("SUDOKIT_DEBUG"):
+            raise
+        click.echo(f"sudoku: internal error: {type(exc).__name__}: {exc} (set SUDOKIT_DEBUG=1 for details)",
+                   err=True)
+        code = EXIT_FAILED
+    if not isinstance(code, int):
+        code = 0
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    return code
+
+
+def _silence_stdout() -> None:
+    """After the reader of a pipe went away, drop whatever is still buffered."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+__all__ = ["COMMANDS", "LazyGroup", "cli", "main"]

@@ -1,0 +1,471 @@
+"""``sudoku solve`` and ``sudoku examples``.
+
+``solve`` reads puzzles lazily from files or stdin, works on each with the
+public API (:func:`sudokit.solving.solve`, :func:`~sudokit.solving.count`,
+:func:`~sudokit.solving.solutions`) and writes one result per puzzle, in
+input order, as soon as it is done. A puzzle that fails is reported on stderr
+(``puzzle 3 (line 7): no_solution: ...``) and in its record; the batch goes on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator
+
+import click
+
+from ..errors import InvalidPuzzle, LimitReached, SudokuError
+from ..grid import Grid, Shape, shape_of
+from ..result import Status
+from .common import (
+    EXIT_FAILED, EXIT_INTERRUPTED, Entry, Output, Progress, box_option, echo_text, method_option,
+    methods_help, open_input, read_puzzles, render, render_block, symbols_option,
+)
+
+#: Output formats of ``sudoku solve``.
+SOLVE_FORMATS = ("block", "line", "spaced", "boxed", "rows", "jsonl", "candidates", "svg")
+
+#: Formats that can show a count of solutions.
+COUNT_FORMATS = ("block", "line", "jsonl")
+
+#: The solution limit for --count and --all when --limit is not given.
+DEFAULT_LIMIT = 1000
+
+#: Puzzles handed to the worker processes at a time with --jobs (bounds memory).
+JOB_WINDOW = 256
+
+
+# -- the work on one puzzle ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What to do with each puzzle (picklable, for worker processes)."""
+
+    method: str
+    mode: str = "solve"  # "solve", "count" or "all"
+    limit: int | None = None
+    timeout: float | None = None
+    nodes: int | None = None
+
+
+@dataclass
+class Task:
+    """One puzzle as read, in a light form that crosses process boundaries."""
+
+    number: int
+    line: int | None
+    text: str
+    box: tuple[int, int] | None = None
+    values: tuple[int, ...] | None = None
+    error: str = ""
+    source: str = ""
+    example: str = ""
+
+    @property
+    def grid(self) -> Grid | None:
+        return None if self.values is None or self.box is None else Grid(self.values, self.box)
+
+
+@dataclass
+class Outcome:
+    """The result for one puzzle: status, solutions and the search's counters."""
+
+    task: Task
+    status: Status
+    solutions: list[tuple[int, ...]] = field(default_factory=list)
+    partial: tuple[int, ...] | None = None
+    count: int | None = None
+    limit: int | None = None
+    method: str = ""
+    nodes: int = 0
+    guesses: int = 0
+    ms: float = 0.0
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status is Status.SOLVED
+
+    def grids(self) -> list[Grid]:
+        assert self.task.box is not None
+        return [Grid(values, self.task.box) for values in self.solutions]
+
+    def where(self) -> str:
+        """``puzzle 3 (line 7)``, with the file when there are several."""
+        task = self.task
+        if task.example:
+            place = f"example {task.example}"
+        else:
+            place = f"puzzle {task.number}" + (f" (line {task.line})" if task.line else "")
+        return f"{task.source}: {place}" if task.source else place
+
+
+def task_of(entry: Any, source: str = "") -> Task:
+    """A :class:`Task` from a ``formats.Entry``."""
+    if entry.error is not None or entry.grid is None:
+        error = entry.error
+        reason = getattr(error, "reason", None) or str(error or "cannot read this puzzle")
+        where = []
+        err_line, column = getattr(error, "line", None), getattr(error, "column", None)
+        if err_line is not None and err_line != entry.line:
+            where.append(f"line {err_line}")
+        if column is not None:
+            where.append(f"column {column}")
+        message = f"{', '.join(where)}: {reason}" if where else reason
+        return Task(entry.number, entry.line, echo_text(entry.text or ""), error=message, source=source)
+    grid: Grid = entry.grid
+    shape = grid.shape
+    return Task(entry.number, entry.line, "", (shape.box_rows, shape.box_cols), grid.values, source=source)
+
+
+def work(task: Task, settings: Settings) -> Outcome:
+    """Solve, count or enumerate one puzzle through the public API."""
+    from .. import solving
+
+    if task.error:
+        return Outcome(task, Status.PARSE_ERROR, method=settings.method, message=task.error)
+    grid = task.grid
+    assert grid is not None
+    if settings.mode == "all":
+        return _enumerate(task, grid, settings)
+    if settings.mode == "count":
+        result = solving.count(grid, settings.limit, settings.method,
+                               timeout=settings.timeout, nodes=settings.nodes)
+    else:
+        result = solving.solve(grid, settings.method, timeout=settings.timeout, nodes=settings.nodes)
+    solutions, partial = [], None
+    if result.solution is not None:
+        if result.status is Status.STUCK:
+            partial = result.solution.values
+        else:
+            solutions = [result.solution.values]
+    return Outcome(
+        task, result.status, solutions, partial, result.count, result.limit, result.method,
+        result.nodes, result.guesses, result.elapsed * 1000, result.message,
+    )
+
+
+def _enumerate(task: Task, grid: Grid, settings: Settings) -> Outcome:
+    from .. import solving
+
+    found: list[tuple[int, ...]] = []
+    status, message = Status.SOLVED, ""
+    start = time.perf_counter()
+    try:
+        for solution in solving.solutions(grid, settings.method, timeout=settings.timeout, nodes=settings.nodes):
+            found.append(solution.values)
+            if settings.limit is not None and len(found) >= settings.limit:
+                break
+    except InvalidPuzzle as exc:
+        status, message = Status.INVALID, str(exc)
+    except LimitReached as exc:
+        status, message = Status.TIMEOUT, f"{exc} after {len(found)} solution(s)"
+    if status is Status.SOLVED and not found:
+        status, message = Status.NO_SOLUTION, "no grid completes these givens"
+    return Outcome(task, status, found, None, len(found), settings.limit, settings.method,
+                   ms=(time.perf_counter() - start) * 1000, message=message)
+
+
+def _work_packed(args: tuple[Task, Settings]) -> Outcome:
+    return work(*args)
+
+
+def _ignore_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_all(tasks: Iterable[Task], settings: Settings, jobs: int) -> Iterator[Outcome]:
+    """Outcomes in input order; with ``jobs > 1`` worker processes share the work."""
+    if jobs <= 1:
+        for task in tasks:
+            yield work(task, settings)
+        return
+    import multiprocessing
+
+    pool = multiprocessing.Pool(jobs, initializer=_ignore_sigint)
+    try:
+        chunk = max(1, JOB_WINDOW // (jobs * 8))
+        iterator = iter(tasks)
+        while True:
+            window = [(task, settings) for task in itertools.islice(iterator, JOB_WINDOW)]
+            if not window:
+                break
+            yield from pool.imap(_work_packed, window, chunksize=chunk)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+# -- writing results ---------------------------------------------------------------------
+
+
+def _line(grid: Grid, symbols: str | None) -> str:
+    return render(grid, "line", symbols) if symbols else grid.line() if grid.size <= 35 else render(grid, "line")
+
+
+def record(outcome: Outcome, symbols: str | None, counting: bool) -> dict[str, Any]:
+    """The jsonl record of one outcome."""
+    task = outcome.task
+    puzzle = task.grid
+    grids = outcome.grids() if outcome.solutions else []
+    rec: dict[str, Any] = {
+        "puzzle": _line(puzzle, symbols) if puzzle is not None else task.text,
+        "status": outcome.status.value,
+        "solution": _line(grids[0], symbols) if grids else None,
+    }
+    if counting:
+        rec["count"] = outcome.count
+        rec["limit"] = outcome.limit
+    if len(grids) > 1 or (counting and outcome.limit is not None and outcome.solutions and outcome.count == len(grids)
+                          and outcome.count > 1):
+        rec["solutions"] = [_line(g, symbols) for g in grids]
+    if outcome.partial is not None and task.box is not None:
+        rec["partial"] = _line(Grid(outcome.partial, task.box), symbols)
+    rec.update(
+        method=outcome.method, nodes=outcome.nodes, guesses=outcome.guesses, ms=round(outcome.ms, 3),
+        message=outcome.message, line=task.line,
+    )
+    if task.source:
+        rec["source"] = task.source
+    if task.example:
+        rec["example"] = task.example
+    return rec
+
+
+def _count_text(outcome: Outcome) -> str:
+    count = outcome.count or 0
+    text = f"{count} solution" + ("" if count == 1 else "s")
+    if outcome.limit is not None and count >= outcome.limit:
+        text += f" (stopped at the limit of {outcome.limit})"
+    return text
+
+
+def show(outcome: Outcome, fmt: str, symbols: str | None, mode: str) -> str | None:
+    """The text of one outcome in ``fmt``; None when nothing goes to stdout."""
+    if fmt == "jsonl":
+        return json.dumps(record(outcome, symbols, mode != "solve"), ensure_ascii=False)
+    puzzle = outcome.task.grid
+    grids = outcome.grids() if puzzle is not None and outcome.solutions else []
+    failure = "" if outcome.ok else f"{outcome.status.value}: {outcome.message}".rstrip(": ")
+    if fmt == "block":
+        if puzzle is None:
+            return None
+        if mode == "all" and len(grids) > 1:
+            return "\n".join(
+                render_block(puzzle, g, symbols=symbols, message=f"solution {i} of {len(grids)}")
+                for i, g in enumerate(grids, 1)
+            )
+        message = _count_text(outcome) if mode == "count" and outcome.ok else failure
+        shown = grids[0] if grids else None
+        if shown is None and outcome.partial is not None:
+            shown = Grid(outcome.partial, outcome.task.box)
+        return render_block(puzzle, shown, symbols=symbols, message=message)
+    if fmt == "line":
+        if mode == "count":
+            return str(outcome.count if outcome.count is not None else "")
+        if not grids:
+            return ""  # keeps line k of the output beside puzzle k of the input
+        return "\n".join(_line(g, symbols) for g in grids)
+    if fmt == "candidates" and outcome.partial is not None:
+        return render(Grid(outcome.partial, outcome.task.box), "candidates", symbols) + "\n"
+    if fmt == "svg":
+        if grids:
+            return render(grids[0], "svg", symbols)
+        return render(puzzle, "svg", symbols) if puzzle is not None else None
+    if not grids:
+        return None
+    return "\n\n".join(render(g, fmt, symbols).rstrip("\n") for g in grids) + "\n"
+
+
+# -- the commands -------------------------------------------------------------------------
+
+
+def _tasks(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None,
+           symbols: str | None, counter: list[int]) -> Iterator[Task]:
+    from ..examples import example
+
+    number = 0
+    for name in names:
+        number += 1
+        counter[0] += 1
+        grid = example(name)
+        if box is not None and box != grid.shape:
+            grid = Grid(grid.values, box)
+        task = task_of(Entry(number, 0, name, grid, None))
+        task.line, task.example = None, name
+        yield task
+    several = len(paths) > 1
+    for path in paths:
+        with open_input(path) as stream:
+            label = ("<stdin>" if path == "-" else path) if several else ""
+            for entry in read_puzzles(stream, shape=box, symbols=symbols):
+                counter[0] += 1
+                yield task_of(entry, label)
+
+
+def _bulk_fast_path(paths: tuple[str, ...], fmt: str, settings: Settings, box: Shape | None,
+                    symbols: str | None, jobs: int) -> int | None:
+    """HOOK for the engine's bulk path: 9x9, one puzzle per line, method ``fast``,
+    ``line`` or ``jsonl`` output. Returns the exit status when the batch module
+    handled the run, None to use the generic path."""
+    if settings.method != "fast" or settings.mode != "solve" or fmt not in ("line", "jsonl"):
+        return None
+    if symbols is not None or (box is not None and box != shape_of("3x3")):
+        return None
+    from .common import module_exists
+
+    if not module_exists("sudokit.batch"):
+        return None
+    from .. import batch
+
+    bulk = getattr(batch, "solve_text_stream", None)
+    if bulk is None:
+        return None
+    return None  # wired in once sudokit.batch.solve_text_stream has landed
+
+
+def _check_options(ctx: click.Context, method: str, fmt: str, mode: str, limit: int | None) -> None:
+    from ..methods import available, get
+
+    if limit is not None and mode == "solve":
+        raise click.UsageError("--limit applies only with --count or --all", ctx)
+    if mode != "solve" and not get(method).complete:
+        complete = ", ".join(sorted(n for n, s in available().items() if s.complete))
+        raise click.UsageError(
+            f"method {method!r} is logic only: it cannot count or enumerate solutions; "
+            f"choose one of: {complete}", ctx)
+    if mode == "count" and fmt not in COUNT_FORMATS:
+        raise click.UsageError(f"--count writes {', '.join(COUNT_FORMATS)}, not {fmt}", ctx)
+
+
+@click.command("solve")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("-m", "--method", default="fast", show_default=True, callback=method_option,
+              help=f"How to solve: {methods_help()}.")
+@click.option("-f", "--format", "fmt", type=click.Choice(SOLVE_FORMATS), default="block", show_default=True,
+              help="block: puzzle and solution in the classic ===/---/=== block; line: one solution per "
+                   "line (an empty line where there is none); jsonl: one record per puzzle; "
+                   "candidates: the pencil marks where logic got stuck; svg: a picture (one puzzle).")
+@click.option("--count", "counting", is_flag=True, help="Count the solutions (up to --limit).")
+@click.option("--all", "all_", is_flag=True, help="Print every solution (up to --limit).")
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help=f"Stop counting or enumerating at this many solutions [default: {DEFAULT_LIMIT}].")
+@click.option("--box", callback=box_option, metavar="RxC",
+              help="Box rows x box columns (3x3, 2x3, 4x4...); default: from the puzzle's size.")
+@click.option("--symbols", callback=symbols_option, metavar="SPEC",
+              help="The alphabet of values 1..N, such as 0-F or GODAKCUBE.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Give up on a puzzle after this long (status timeout).")
+@click.option("--nodes", type=click.IntRange(min=1), default=None,
+              help="Give up on a puzzle after this many search nodes (status timeout).")
+@click.option("--example", "names", multiple=True, metavar="NAME",
+              help="Solve a named example (see: sudoku examples); may be repeated.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (the order of results is kept).")
+@click.pass_context
+def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, counting: bool, all_: bool,
+          limit: int | None, box: Shape | None, symbols: str | None, timeout: float | None,
+          nodes: int | None, names: tuple[str, ...], jobs: int) -> None:
+    """Solve every puzzle in PATHS (files, or - for standard input).
+
+    Puzzles may be in any format sudokit reads (line, rows, spaced, boxed,
+    jsonl...), many per file. Results come out in input order as each is
+    done. A puzzle that fails is reported on stderr as
+    "puzzle 3 (line 7): no_solution: ..." and the batch goes on.
+
+    \b
+    Exit status: 0 every puzzle solved; 1 some puzzle failed (no solution,
+    invalid givens, unreadable, stuck, timeout); 2 usage error.
+    """
+    from ..examples import EXAMPLES
+
+    mode = "all" if all_ else "count" if counting else "solve"
+    _check_options(ctx, method, fmt, mode, limit)
+    for name in names:
+        if name not in EXAMPLES:
+            raise click.BadParameter(f"no example called {name!r}; choose one of: {', '.join(EXAMPLES)}",
+                                     ctx, param_hint="'--example'")
+    if not paths and not names:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise click.UsageError("give a file of puzzles, '-' for standard input, or --example NAME", ctx)
+        paths = ("-",)
+    if mode != "solve" and limit is None:
+        limit = DEFAULT_LIMIT
+    settings = Settings(method, mode, limit, timeout, nodes)
+
+    bulk = _bulk_fast_path(paths, fmt, settings, box, symbols, jobs) if not names else None
+    if bulk is not None:
+        ctx.exit(bulk)
+
+    out = Output()
+    counter = [0]
+    failed = done = 0
+    tasks = _tasks(paths, names, box, symbols, counter)
+    try:
+        with Progress("solving") as progress:
+            outcomes = run_all(tasks, settings, jobs)
+            for outcome in outcomes:
+                done += 1
+                if fmt == "svg" and done > 1:
+                    raise click.UsageError("--format svg draws a single puzzle; the input holds more", ctx)
+                text = show(outcome, fmt, symbols, mode)
+                if text is not None:
+                    out.write(text)
+                if not outcome.ok:
+                    failed += 1
+                    progress.note(f"{outcome.where()}: {outcome.status.value}: {outcome.message}")
+                progress.advance()
+    except KeyboardInterrupt:
+        click.echo(f"sudoku: interrupted after {done} puzzle(s); their results were written", err=True)
+        ctx.exit(EXIT_INTERRUPTED)
+    except SudokuError as exc:  # a whole source is unreadable (not one puzzle)
+        raise click.ClickException(str(exc)) from None
+    if counter[0] == 0:
+        sources = ", ".join("standard input" if p == "-" else repr(p) for p in paths)
+        click.echo(f"no puzzle found in {sources}", err=True)
+        ctx.exit(EXIT_FAILED)
+    if failed:
+        if done > 1:
+            click.echo(f"{failed} of {done} puzzles failed", err=True)
+        ctx.exit(EXIT_FAILED)
+
+
+@click.command("examples")
+@click.argument("name", required=False)
+@click.option("-f", "--format", "fmt", default="spaced", show_default=True,
+              type=click.Choice(("line", "rows", "spaced", "boxed", "candidates", "jsonl", "svg")),
+              help="How to print the named puzzle.")
+@click.option("--symbols", callback=symbols_option, metavar="SPEC", help="The alphabet to print with.")
+def examples(name: str | None, fmt: str, symbols: str | None) -> None:
+    """List the named example puzzles, or print the one called NAME.
+
+    \b
+      sudoku examples
+      sudoku examples diabolical --format line | sudoku -
+    """
+    from ..examples import EXAMPLES
+
+    if name is None:
+        width = max(len(n) for n in EXAMPLES)
+        click.echo(f"{'name':<{width}}  clues  source: note")
+        for example in EXAMPLES.values():
+            click.echo(f"{example.name:<{width}}  {example.grid.clues:>5}  {example.source}: {example.note}")
+        return
+    if name not in EXAMPLES:
+        raise click.BadParameter(f"no example called {name!r}; choose one of: {', '.join(EXAMPLES)}",
+                                 param_hint="'NAME'")
+    grid = EXAMPLES[name].grid
+    if fmt == "jsonl":
+        click.echo(json.dumps({"puzzle": _line(grid, symbols), "name": name}))
+    else:
+        click.echo(render(grid, fmt, symbols).rstrip("\n"))
