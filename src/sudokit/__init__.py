@@ -19,7 +19,7 @@ from .errors import (
 from .examples import EXAMPLES, example
 from .formats import parse, render
 from .grid import CLASSIC, Conflict, Grid, Shape
-from .methods import available as methods
+from .methods import available as available_methods
 from .result import Result, Status
 from .solving import count, count_solutions, deduce, is_unique, solutions, solve
 
@@ -41,12 +41,12 @@ __all__ = [
     "Status",
     "SudokuError",
     "UnknownMethod",
+    "available_methods",
     "count",
     "count_solutions",
     "deduce",
     "example",
     "is_unique",
-    "methods",
     "parse",
     "render",
     "solutions",

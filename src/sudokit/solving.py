@@ -18,10 +18,7 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-import importlib
-
-# the package re-exports methods.available as `sudokit.methods`, so fetch the module itself
-methods = importlib.import_module(f"{__package__}.methods")
+from . import methods
 from .budget import Budget
 from .errors import Contradiction, InvalidPuzzle, LimitReached, SudokuError
 from .grid import Grid, Shape
