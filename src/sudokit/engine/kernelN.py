@@ -1,0 +1,403 @@
+"""The general kernel: any box shape up to 64x64, one 64-bit candidate mask per cell.
+
+Contract (stable; the generator imports :func:`count_n` from its own njit code)::
+
+    count_n(grid: uint8[N*N], box_rows: int64, box_cols: int64, limit: int64,
+            node_limit: int64, solution_out: uint8[N*N], stats: int64[2]) -> int64
+
+``grid`` holds 0 for a blank and 1..N for a given (N = box_rows*box_cols); it
+is not modified. The result is the number of solutions found, stopping at
+``limit`` (``limit <= 0``: count them all), or -1 when ``node_limit`` (> 0;
+0 means no limit) search nodes were used first. ``solution_out`` receives the
+first solution found. ``stats[0]`` is increased by the nodes expanded (one per
+board propagated) and ``stats[1]`` by the guesses (branch points: cells with
+two or more candidates where the search had to choose).
+
+Representation and search
+-------------------------
+Bit ``v-1`` of ``masks[cell]`` says that value ``v`` is still possible there.
+A cell whose mask has one bit is *assigned* once that bit has been removed
+from all its peers; assignment is queue driven: every cell that becomes single
+is queued and, when taken from the queue, eliminates its value from its peers
+(naked singles). When the queue runs dry each unit is scanned with two
+running masks, *seen once* and *seen twice*; a value seen once is a hidden
+single, a value never seen is a contradiction. The loop stops when neither
+rule fires.
+
+The search is a depth-first walk with an explicit stack instead of
+recursion: level ``d`` of the stack keeps the propagated board where the
+``d``-th choice was made, the cell chosen (the open cell with the fewest
+candidates) and the candidates not tried yet. Backtracking copies the stored
+board back and tries the next candidate. Because the whole state lives in
+arrays, :func:`search_n` can stop after a solution or a slice of nodes and
+resume later; that makes lazy enumeration and time limits possible.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+# search modes kept in state[1]
+PROPAGATE = 0
+BACKTRACK = 1
+DONE = 2
+
+
+@njit(cache=True, inline="always")
+def popcount64(x: np.uint64) -> np.int64:
+    """The number of set bits (SWAR)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def lowest_value(x: np.uint64) -> np.int64:
+    """1 + the index of the lowest set bit of a non-zero mask."""
+    return popcount64((x & (ZERO - x)) - ONE) + 1
+
+
+@njit(cache=True)
+def geometry(box_rows: np.int64, box_cols: np.int64):
+    """(units[3N, N], peers[N*N, P]) cell tables for a shape."""
+    n = box_rows * box_cols
+    units = np.empty((3 * n, n), dtype=np.int32)
+    for r in range(n):
+        for c in range(n):
+            units[r, c] = r * n + c
+            units[n + c, r] = r * n + c
+            box = (r // box_rows) * box_rows + c // box_cols
+            pos = (r % box_rows) * box_cols + c % box_cols
+            units[2 * n + box, pos] = r * n + c
+    npeers = 2 * (n - 1) + (box_rows - 1) * (box_cols - 1)
+    peers = np.empty((n * n, npeers), dtype=np.int32)
+    for cell in range(n * n):
+        r = cell // n
+        c = cell % n
+        k = 0
+        for i in range(n):
+            if i != c:
+                peers[cell, k] = r * n + i
+                k += 1
+            if i != r:
+                peers[cell, k] = i * n + c
+                k += 1
+        r0 = (r // box_rows) * box_rows
+        c0 = (c // box_cols) * box_cols
+        for rr in range(r0, r0 + box_rows):
+            for cc in range(c0, c0 + box_cols):
+                if rr != r and cc != c:
+                    peers[cell, k] = rr * n + cc
+                    k += 1
+    return units, peers
+
+
+@njit(cache=True)
+def propagate_n(masks, assigned, units, peers, box_rows, box_cols, queue, locked):
+    """Naked and hidden singles (and, if ``locked``, locked candidates) to a
+    fixpoint. False on a contradiction. ``masks`` and ``assigned`` change in place."""
+    n = box_rows * box_cols
+    nn = n * n
+    full = ALL >> np.uint64(64 - n)
+    qlen = 0
+    for c in range(nn):
+        m = masks[c]
+        if m == ZERO:
+            return False
+        if assigned[c] == 0 and (m & (m - ONE)) == ZERO:
+            assigned[c] = 1
+            queue[qlen] = c
+            qlen += 1
+    qhead = 0
+    npeers = peers.shape[1]
+    while True:
+        while qhead < qlen:
+            c = queue[qhead]
+            qhead += 1
+            m = masks[c]
+            for k in range(npeers):
+                p = peers[c, k]
+                pm = masks[p]
+                if pm & m:
+                    pm &= ~m
+                    if pm == ZERO:
+                        return False
+                    masks[p] = pm
+                    if assigned[p] == 0 and (pm & (pm - ONE)) == ZERO:
+                        assigned[p] = 1
+                        queue[qlen] = p
+                        qlen += 1
+        # hidden singles
+        for u in range(3 * n):
+            once = ZERO
+            twice = ZERO
+            for i in range(n):
+                m = masks[units[u, i]]
+                twice |= once & m
+                once |= m
+            if once != full:
+                return False
+            exact = once & ~twice
+            if exact:
+                for i in range(n):
+                    c = units[u, i]
+                    if assigned[c] == 0:
+                        b = masks[c] & exact
+                        if b:
+                            if b & (b - ONE):
+                                return False
+                            masks[c] = b
+                            assigned[c] = 1
+                            queue[qlen] = c
+                            qlen += 1
+        if qhead < qlen:
+            continue
+        if not locked:
+            break
+        # locked candidates: a value confined to one line of a box (pointing)
+        # or to one box of a line (claiming) leaves the rest of the other unit.
+        changed = False
+        for box in range(n):
+            bu = 2 * n + box
+            for v in range(n):
+                bit = ONE << np.uint64(v)
+                row = -1
+                col = -1
+                multi_row = False
+                multi_col = False
+                for i in range(n):
+                    c = units[bu, i]
+                    if masks[c] & bit:
+                        if row == -1:
+                            row = c // n
+                            col = c % n
+                        else:
+                            if c // n != row:
+                                multi_row = True
+                            if c % n != col:
+                                multi_col = True
+                if row < 0:
+                    continue
+                for line in range(2):
+                    if (line == 0 and multi_row) or (line == 1 and multi_col):
+                        continue
+                    lu = row if line == 0 else n + col
+                    for i in range(n):
+                        c = units[lu, i]
+                        if masks[c] & bit and box_of(c, n, box_rows, box_cols) != box:
+                            pm = masks[c] & ~bit
+                            if pm == ZERO:
+                                return False
+                            masks[c] = pm
+                            changed = True
+        for lu in range(2 * n):
+            for v in range(n):
+                bit = ONE << np.uint64(v)
+                box = -1
+                multi = False
+                for i in range(n):
+                    c = units[lu, i]
+                    if masks[c] & bit:
+                        b = box_of(c, n, box_rows, box_cols)
+                        if box == -1:
+                            box = b
+                        elif b != box:
+                            multi = True
+                            break
+                if box < 0 or multi:
+                    continue
+                bu = 2 * n + box
+                for i in range(n):
+                    c = units[bu, i]
+                    if masks[c] & bit and not on_line(c, n, lu):
+                        pm = masks[c] & ~bit
+                        if pm == ZERO:
+                            return False
+                        masks[c] = pm
+                        changed = True
+        if not changed:
+            break
+        for c in range(nn):
+            m = masks[c]
+            if assigned[c] == 0 and (m & (m - ONE)) == ZERO:
+                assigned[c] = 1
+                queue[qlen] = c
+                qlen += 1
+    return True
+
+
+@njit(cache=True, inline="always")
+def box_of(c, n, box_rows, box_cols):
+    return ((c // n) // box_rows) * box_rows + (c % n) // box_cols
+
+
+@njit(cache=True, inline="always")
+def on_line(c, n, lu):
+    if lu < n:
+        return c // n == lu
+    return c % n == lu - n
+
+
+@njit(cache=True)
+def pick_cell(masks, assigned, nn):
+    """The open cell with the fewest candidates, or -1 when all are assigned."""
+    best = -1
+    best_count = 65
+    for c in range(nn):
+        if assigned[c] == 0:
+            k = popcount64(masks[c])
+            if k < best_count:
+                best = c
+                best_count = k
+                if k == 2:
+                    break
+    return best
+
+
+@njit(cache=True)
+def new_state(grid, box_rows, box_cols):
+    """A fresh search state for ``grid``: (board stack, assigned stack, branch
+    cells, untried candidates, state[depth, mode], geometry...)."""
+    n = box_rows * box_cols
+    nn = n * n
+    full = ALL >> np.uint64(64 - n)
+    cap = min(nn, 64) + 1
+    boards = np.empty((cap, nn), dtype=np.uint64)
+    flags = np.zeros((cap, nn), dtype=np.uint8)
+    for c in range(nn):
+        v = grid[c]
+        boards[0, c] = (ONE << np.uint64(v - 1)) if v else full
+    bcell = np.zeros(cap, dtype=np.int64)
+    brem = np.zeros(cap, dtype=np.uint64)
+    state = np.zeros(2, dtype=np.int64)
+    return boards, flags, bcell, brem, state
+
+
+@njit(cache=True)
+def _grow(boards, flags, bcell, brem):
+    cap = boards.shape[0]
+    nb = np.empty((2 * cap, boards.shape[1]), dtype=np.uint64)
+    nf = np.zeros((2 * cap, boards.shape[1]), dtype=np.uint8)
+    nb[:cap] = boards
+    nf[:cap] = flags
+    nc = np.zeros(2 * cap, dtype=np.int64)
+    nr = np.zeros(2 * cap, dtype=np.uint64)
+    nc[:cap] = bcell
+    nr[:cap] = brem
+    return nb, nf, nc, nr
+
+
+@njit(cache=True)
+def search_n(boards, flags, bcell, brem, state, units, peers, n, node_limit, solution_out, stats):
+    """Run the search from ``state`` until the next solution (returns 1, the
+    solution in ``solution_out``), the end of the tree (0) or ``node_limit``
+    nodes (> 0) used in this call (-1). Returns the (possibly grown) stack
+    arrays too, so that the caller can resume: (status, boards, flags, bcell, brem).
+
+    Board ``boards[depth]`` is the one being worked on; ``boards[d]`` for
+    ``d < depth`` is the propagated board where choice ``d`` was made.
+    """
+    nn = n * n
+    queue = np.empty(nn, dtype=np.int64)
+    used = 0
+    while True:
+        depth = state[0]
+        mode = state[1]
+        if mode == DONE:
+            return 0, boards, flags, bcell, brem
+        if mode == PROPAGATE:
+            if node_limit > 0 and used >= node_limit:
+                return -1, boards, flags, bcell, brem
+            used += 1
+            stats[0] += 1
+            cur = boards[depth]
+            fl = flags[depth]
+            # (n, 1) stands for the shape: only locked candidates need the box shape
+            if propagate_n(cur, fl, units, peers, n, 1, queue, False):
+                cell = pick_cell(cur, fl, nn)
+                if cell < 0:
+                    for c in range(nn):
+                        solution_out[c] = lowest_value(cur[c])
+                    state[1] = BACKTRACK
+                    return 1, boards, flags, bcell, brem
+                if depth + 1 >= boards.shape[0]:
+                    boards, flags, bcell, brem = _grow(boards, flags, bcell, brem)
+                    cur = boards[depth]
+                    fl = flags[depth]
+                stats[1] += 1
+                m = cur[cell]
+                low = m & (ZERO - m)
+                bcell[depth] = cell
+                brem[depth] = m ^ low
+                boards[depth + 1, :] = cur
+                flags[depth + 1, :] = fl
+                boards[depth + 1, cell] = low
+                state[0] = depth + 1
+                continue
+            state[1] = BACKTRACK
+        # BACKTRACK: go up to the deepest choice with candidates left
+        d = depth - 1
+        while d >= 0 and brem[d] == ZERO:
+            d -= 1
+        if d < 0:
+            state[1] = DONE
+            return 0, boards, flags, bcell, brem
+        m = brem[d]
+        low = m & (ZERO - m)
+        brem[d] = m ^ low
+        boards[d + 1, :] = boards[d]
+        flags[d + 1, :] = flags[d]
+        boards[d + 1, bcell[d]] = low
+        state[0] = d + 1
+        state[1] = PROPAGATE
+
+
+@njit(cache=True)
+def count_n(grid, box_rows, box_cols, limit, node_limit, solution_out, stats):
+    """Count the solutions of ``grid`` up to ``limit`` (see the module docstring)."""
+    n = box_rows * box_cols
+    units, peers = geometry(box_rows, box_cols)
+    boards, flags, bcell, brem, state = new_state(grid, box_rows, box_cols)
+    scratch = np.empty(n * n, dtype=np.uint8)
+    found = 0
+    left = node_limit
+    while True:
+        before = stats[0]
+        status, boards, flags, bcell, brem = search_n(
+            boards, flags, bcell, brem, state, units, peers, n, left,
+            solution_out if found == 0 else scratch, stats,
+        )
+        if node_limit > 0:
+            left -= stats[0] - before
+        if status == 1:
+            found += 1
+            if limit > 0 and found >= limit:
+                return found
+            if node_limit > 0 and left <= 0:
+                return -1
+            continue
+        if status == 0:
+            return found
+        return -1
+
+
+@njit(cache=True)
+def deduce_n(grid, box_rows, box_cols, out):
+    """Singles and locked candidates without guessing. Writes the assigned
+    values (0 elsewhere) to ``out``; returns False on a contradiction."""
+    n = box_rows * box_cols
+    nn = n * n
+    units, peers = geometry(box_rows, box_cols)
+    boards, flags, bcell, brem, state = new_state(grid, box_rows, box_cols)
+    queue = np.empty(nn, dtype=np.int64)
+    if not propagate_n(boards[0], flags[0], units, peers, box_rows, box_cols, queue, True):
+        return False
+    for c in range(nn):
+        out[c] = lowest_value(boards[0, c]) if flags[0, c] else 0
+    return True
