@@ -1,0 +1,175 @@
+"""Ratings: Sudoku Explainer's ER/EP/ED, a level, and a HoDoKu-style score.
+
+SE's definitions (checked on every puzzle of the reference set): ER is the
+highest step rating on the path; EP the highest up to and including the first
+step that places a value; ED the rating of the first step.
+
+>>> r = rate("5763894213926148754187526398619472537392..1..2541.89..6435.....9854.....1.78.3...")
+>>> (r.er, r.ep, r.ed, r.level, r.lower_bound)
+(1.2, 1.0, 1.0, 'easy', False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import Contradiction
+from ..grid import Grid
+from .registry import rating_floor
+from .state import Candidates
+from .step import Step
+from .stepper import broken, steps
+
+#: Level by ER: (upper bound inclusive, name).
+SE_LEVELS = ((1.2, "easy"), (1.6, "medium"), (2.5, "hard"), (6.0, "fiendish"), (float("inf"), "diabolical"))
+
+#: HoDoKu's default step scores (StepConfig) for the techniques here; a
+#: direct technique scores as its pattern plus the hidden single it makes.
+HODOKU_SCORES: dict[str, int] = {
+    "Full House": 4, "Hidden Single": 14, "Naked Single": 4,
+    "Pointing": 50, "Claiming": 50, "Direct Pointing": 64, "Direct Claiming": 64,
+    "Naked Pair": 60, "Hidden Pair": 70, "Direct Hidden Pair": 84,
+    "Naked Triplet": 80, "Hidden Triplet": 100, "Direct Hidden Triplet": 114,
+    "Naked Quad": 120, "Hidden Quad": 150,
+    "X-Wing": 140, "Swordfish": 150, "Jellyfish": 160,
+    "Skyscraper": 130, "2-String Kite": 150, "Turbot Fish": 120, "XY-Wing": 160, "XYZ-Wing": 180,
+    "W-Wing": 150, "Unique Rectangle": 100, "Unique Loop": 100, "BUG": 100, "WXYZ-Wing": 200,
+    "Search": 10000,
+}
+#: HoDoKu's level per technique (1 easy .. 5 extreme) and score ceilings.
+HODOKU_TECHNIQUE_LEVEL: dict[str, int] = {
+    "Full House": 1, "Hidden Single": 1, "Naked Single": 1,
+    "Pointing": 2, "Claiming": 2, "Direct Pointing": 2, "Direct Claiming": 2,
+    "Naked Pair": 2, "Hidden Pair": 2, "Direct Hidden Pair": 2, "Naked Triplet": 2, "Hidden Triplet": 2,
+    "Direct Hidden Triplet": 2,
+}
+HODOKU_LEVELS = ((800, "easy"), (1000, "medium"), (1600, "hard"), (1800, "unfair"), (float("inf"), "extreme"))
+
+
+def se_level(er: float) -> str:
+    """``easy`` (≤1.2), ``medium`` (≤1.6), ``hard`` (≤2.5), ``fiendish`` (≤6.0), ``diabolical``."""
+    for top, name in SE_LEVELS:
+        if er <= top + 1e-9:
+            return name
+    return "diabolical"
+
+
+def hodoku_step_score(step: Step) -> int:
+    name = step.technique
+    if name == "Hidden Single" and step.rating == 1.0:
+        name = "Full House"
+    for key in (name, name.split(" type")[0], name.split(" 0")[0]):
+        if key in HODOKU_SCORES:
+            return HODOKU_SCORES[key]
+    return 200
+
+
+def hodoku_level(path: list[Step], score: int) -> str:
+    by_score = next(i for i, (top, _) in enumerate(HODOKU_LEVELS) if score <= top)
+    by_technique = max((HODOKU_TECHNIQUE_LEVEL.get(s.technique, 3) - 1 for s in path), default=0)
+    if any(s.technique == "Search" for s in path):
+        by_technique = 4
+    return HODOKU_LEVELS[max(by_score, by_technique)][1]
+
+
+@dataclass(frozen=True)
+class Rating:
+    """SE ratings of a puzzle and a HoDoKu-style score.
+
+    ``lower_bound`` is True when the techniques ran out before the end: ER
+    (and maybe EP/ED) are then at least the value given. ``hardest`` names
+    the technique that set ER.
+    """
+
+    er: float
+    ep: float
+    ed: float
+    level: str
+    score: int
+    score_level: str
+    lower_bound: bool
+    steps: int
+    hardest: str
+
+    def __str__(self) -> str:
+        mark = "≥" if self.lower_bound else ""
+        return f"{mark}{self.er:.1f}/{self.ep:.1f}/{self.ed:.1f} {self.level}"
+
+
+def solve_path(grid: Grid) -> tuple[list[Step], Candidates, bool]:
+    """The logic path and the state it ends in; the flag is True when the
+    path stopped early (stuck or contradiction)."""
+    state = Candidates.from_grid(grid)
+    path = list(steps(state))
+    return path, state, not state.solved
+
+
+def finish(grid: Grid, state: Candidates) -> Step:
+    """A last step that fills what logic left open with the engine's solution."""
+    from .. import solving
+
+    result = None
+    for method in ("fast", "dfs"):
+        try:
+            result = solving.solve(grid, method=method)
+            break
+        except Exception:  # a method not yet available here
+            continue
+    if result is None or result.solution is None:
+        raise Contradiction(f"{grid.line()}: no solution completes this puzzle")
+    solution = result.solution.values
+    open_cells = [c for c, v in enumerate(state.values) if not v]
+    if broken(state) or any(state.mask[c] and not state.mask[c] >> (solution[c] - 1) & 1 for c in open_cells):
+        raise Contradiction(f"{grid.line()}: the candidates rule out every solution")
+    floor = rating_floor()
+    return Step(
+        "Search", floor, placements=tuple((c, solution[c]) for c in open_cells), cells=tuple(open_cells),
+        text=f"Search: the implemented techniques stop here; the engine fills the {len(open_cells)} open cells "
+        f"(next SE step rates ≥ {floor:.1f})",
+    )
+
+
+def rate_path(path: list[Step], stuck: bool, floor: float | None = None) -> Rating:
+    """ER/EP/ED and scores of a path; ``stuck`` marks that it stopped early."""
+    er = ep = ed = 0.0
+    hardest = ""
+    ep_set = ed_set = False
+    for s in path:
+        if s.rating > er:
+            er, hardest = s.rating, s.technique
+        if not ed_set:
+            ed, ed_set = er, True
+        if not ep_set and s.placements:
+            ep, ep_set = er, True
+    if stuck:
+        f = rating_floor() if floor is None else floor
+        if f > er:
+            er, hardest = f, "beyond the implemented techniques"
+        if not ed_set:
+            ed = er
+        if not ep_set:
+            ep = er
+    score = sum(hodoku_step_score(s) for s in path)
+    return Rating(
+        er=round(er, 1), ep=round(ep, 1), ed=round(ed, 1), level=se_level(er), score=score,
+        score_level=hodoku_level(path, score), lower_bound=stuck, steps=len(path), hardest=hardest,
+    )
+
+
+def rate(grid: "Grid | str") -> Rating:
+    """Rate ``grid`` as Sudoku Explainer does, as far as the registry reaches."""
+    if not isinstance(grid, Grid):
+        grid = Grid(grid)
+    path, _, stuck = solve_path(grid)
+    return rate_path(path, stuck)
+
+
+def explain(grid: "Grid | str") -> list[Step]:
+    """The full path; when logic stops early, a final ``Search`` step fills the
+    rest from the engine's solution."""
+    if not isinstance(grid, Grid):
+        grid = Grid(grid)
+    path, state, stuck = solve_path(grid)
+    if stuck:
+        path.append(finish(grid, state))
+    return path

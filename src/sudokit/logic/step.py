@@ -1,0 +1,113 @@
+"""What one technique finds: a :class:`Step`; and what a technique is.
+
+A technique is a :class:`Technique`: a name, Sudoku Explainer's rating, a
+family (the module it lives in) and a ``find`` function. ``find(state)``
+yields :class:`Step` objects in Sudoku Explainer's scan order, without
+changing the state; the stepper takes the first one. Every step is checked by
+construction: it only removes candidates (or places values) that follow from
+the pattern it names.
+
+Writing a new technique (one module per family)::
+
+    def find_my_pattern(state: Candidates) -> Iterator[Step]:
+        ...
+        yield Step("My Pattern", 4.2, eliminations=((cell, value),), cells=(...),
+                   text=f"My Pattern: ... ⇒ {elims_text(state.geo, elims)}")
+
+    MY_PATTERN = Technique("My Pattern", 4.2, "wings", find_my_pattern)
+
+then add ``MY_PATTERN`` to :data:`sudokit.logic.registry.REGISTRY` at its
+place in Sudoku Explainer's order (ascending rating).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import Candidates, Geometry
+
+Pair = tuple[int, int]  # (cell, value)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: the values it places and the candidates it removes.
+
+    ``cells``, ``units`` (ids into :attr:`Shape.units`) and ``values`` name the
+    pattern; ``links`` holds chain links as ``(cell, value, cell, value)``.
+    ``text`` is a one-line explanation in ``rNcM`` notation.
+    """
+
+    technique: str
+    rating: float
+    placements: tuple[Pair, ...] = ()
+    eliminations: tuple[Pair, ...] = ()
+    cells: tuple[int, ...] = ()
+    units: tuple[int, ...] = ()
+    values: tuple[int, ...] = ()
+    links: tuple[tuple[int, int, int, int], ...] = ()
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or self.technique
+
+    def apply(self, state: "Candidates") -> None:
+        """Make the step's changes in ``state``."""
+        for cell, value in self.eliminations:
+            state.eliminate(cell, value)
+        for cell, value in self.placements:
+            state.place(cell, value)
+
+    def as_dict(self, geo: "Geometry | None" = None) -> dict:
+        """A JSON-friendly view (cells by name when ``geo`` is given)."""
+        name = geo.cell_name if geo is not None else str
+        return {
+            "technique": self.technique,
+            "rating": self.rating,
+            "placements": [f"{name(c)}={v}" for c, v in self.placements],
+            "eliminations": [f"{name(c)}<>{v}" for c, v in self.eliminations],
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class Technique:
+    """A named technique at one Sudoku Explainer rating.
+
+    ``variant`` tells apart entries sharing one name (Hidden Single in a box
+    vs in a row or column). ``find`` yields steps in scan order.
+    """
+
+    name: str
+    rating: float
+    family: str
+    find: Callable[["Candidates"], Iterator[Step]] = field(compare=False, repr=False)
+    variant: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.variant})" if self.variant else self.name
+
+
+# -- explanation helpers shared by the families ------------------------------
+
+
+def cells_text(geo: "Geometry", cells) -> str:
+    """``r1c2,r1c5``."""
+    return ",".join(geo.cell_name(c) for c in cells)
+
+
+def elims_text(geo: "Geometry", eliminations) -> str:
+    """``r5c3<>4, r6c3<>4,9``: removals grouped by cell."""
+    by_cell: dict[int, list[int]] = {}
+    for cell, value in eliminations:
+        by_cell.setdefault(cell, []).append(value)
+    return ", ".join(
+        f"{geo.cell_name(c)}<>{','.join(geo.symbol(v) for v in sorted(vs))}" for c, vs in sorted(by_cell.items())
+    )
+
+
+def values_text(geo: "Geometry", values) -> str:
+    return ",".join(geo.symbol(v) for v in values)
