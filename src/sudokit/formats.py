@@ -1,31 +1,934 @@
-"""Text formats in and out. (Bootstrap version: line format only; the full
-reader and writer replace this module.)"""
+"""Every text format in and out, and streams of many puzzles.
+
+A puzzle can be written six ways (:data:`FORMATS`); a reader tells them apart
+by itself. :func:`parse` reads exactly one puzzle, :func:`read_puzzles` reads a
+stream lazily, one :class:`Entry` per puzzle, and never lets one bad puzzle
+sink the others. :func:`render` writes a grid back.
+
+>>> g = parse("..7.5....2.....3..4..8.6..9..4...6.3...5.1...1.9...4..9..6.3..1..2.....5....4.7..")
+>>> g.clues
+24
+>>> print(render(g, "spaced").splitlines()[0])
+. . 7 . 5 . . . .
+>>> parse(render(g, "boxed")) == parse(render(g, "rows")) == g
+True
+>>> [e.number for e in read_puzzles(render(g) + "\\n" + render(g) + "\\n")]
+[1, 2]
+>>> parse_alphabet("0-F")
+'0123456789ABCDEF'
+"""
 
 from __future__ import annotations
 
-from .errors import ParseError
-from .grid import Grid, Shape, shape_of
+import io
+import json
+import math
+import os
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Iterator, TextIO
 
-FORMATS = ("line",)
+from .errors import ParseError, ShapeError, SudokuError
+from .grid import DEFAULT_SYMBOLS, MAX_SIZE, Grid, Shape, shape_of
+
+#: The formats a reader accepts (and :func:`render` writes).
+FORMATS = ("line", "rows", "spaced", "boxed", "candidates", "jsonl")
+
+#: What :func:`render` writes: the text formats and an SVG picture.
+RENDERINGS = FORMATS + ("svg",)
+
+#: The most cells a puzzle can have (a 64x64 grid).
+MAX_CELLS = MAX_SIZE * MAX_SIZE
+
+#: Longer lines are refused at once: no puzzle format needs them.
+MAX_LINE = 1 << 16
+
+_TEXT_CAP = 200  # how much raw text an Entry keeps
+_HEX = "0123456789ABCDEF"
+_BORDER_CHARS = frozenset("+-=.:|*'` ─│┼┌┐└┘├┤┬┴═║╔╗╚╝╠╣╦╩╬")
+_RULE = re.compile(r"(-{3,}|={3,}|─{3,}|═{3,})")
+_TOKEN = re.compile(r"[^\s|│║]+")
+_SEPARATORS = "|│║"
 
 
-def parse(text: str, shape: "Shape | str | None" = None, symbols: str | None = None, format: str | None = None) -> Grid:
-    body = "".join(text.split())
+# -- alphabets ----------------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def parse_alphabet(spec: str) -> str:
+    """Expand an alphabet spec: ranges ``a-b`` and single symbols, in value order.
+
+    >>> parse_alphabet("1-9A-G")
+    '123456789ABCDEFG'
+    >>> parse_alphabet("GODAKCUBE")
+    'GODAKCUBE'
+    >>> parse_alphabet("1-9A-A9")
+    Traceback (most recent call last):
+    ...
+    sudokit.errors.ParseError: symbol '9' appears twice in alphabet '1-9A-A9'
+    """
+    text = spec.strip()
+    if not text:
+        raise ParseError("an alphabet needs at least one symbol")
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if i + 2 < len(text) and text[i + 1] == "-":
+            last = text[i + 2]
+            out.extend(_expand(ch, last, spec))
+            i += 3
+            continue
+        if ch == "-":
+            raise ParseError(f"'-' in alphabet {spec!r} must stand between the two ends of a range")
+        out.append(ch)
+        i += 1
+    seen: set[str] = set()
+    for ch in out:
+        if ch in seen:
+            raise ParseError(f"symbol {ch!r} appears twice in alphabet {spec!r}")
+        if ch == "." or ch.isspace() or ch in _SEPARATORS:
+            raise ParseError(f"{ch!r} cannot be a symbol (it marks blanks or separators), in alphabet {spec!r}")
+        seen.add(ch)
+    if len(out) > MAX_SIZE:
+        raise ParseError(f"alphabet {spec!r} has {len(out)} symbols; the largest size is {MAX_SIZE}")
+    return "".join(out)
+
+
+_SEQUENCES = ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789abcdefghijklmnopqrstuvwxyz")
+
+
+def _expand(first: str, last: str, spec: str) -> str:
+    """``0-F`` -> ``0123456789ABCDEF``: digits run on into letters."""
+    for seq in _SEQUENCES:
+        i, j = seq.find(first), seq.find(last)
+        if i >= 0 and j >= i:
+            return seq[i : j + 1]
+    if first.isalpha() and last.isalpha() and first.islower() == last.islower() and first <= last and ord(last) - ord(first) < MAX_SIZE:
+        return "".join(chr(c) for c in range(ord(first), ord(last) + 1))
+    raise ParseError(f"bad range {first}-{last} in alphabet {spec!r}: use ranges such as 1-9, 0-F, A-Z or a-z")
+
+
+def _describe(alphabet: str) -> str:
+    """``'123456789ABCDEFG'`` -> ``'1-9, A-G'`` (for messages)."""
+    parts: list[str] = []
+    i = 0
+    while i < len(alphabet):
+        j = i
+        while j + 1 < len(alphabet) and ord(alphabet[j + 1]) == ord(alphabet[j]) + 1:
+            j += 1
+        parts.append(alphabet[i] if j == i else alphabet[i] + ("-" if j > i + 1 else ", ") + alphabet[j])
+        i = j + 1
+    return ", ".join(parts)
+
+
+class _Codec:
+    """Symbol <-> value for one alphabet; blanks are '.' (and '0' unless it is a symbol)."""
+
+    __slots__ = ("alphabet", "blanks", "values", "table", "size")
+
+    def __init__(self, alphabet: str) -> None:
+        self.alphabet = alphabet
+        self.size = len(alphabet)
+        self.blanks = "." if "0" in alphabet else ".0"
+        values = {ch: i + 1 for i, ch in enumerate(alphabet)}
+        for ch, v in list(values.items()):  # lower case reads as upper case when unambiguous
+            low = ch.lower()
+            if low != ch and low not in values:
+                values[low] = v
+        for ch in self.blanks:
+            values[ch] = 0
+        self.values = values
+        table = None
+        if all(ord(ch) < 128 for ch in values):
+            raw = bytearray(b"\xff" * 256)
+            for ch, v in values.items():
+                raw[ord(ch)] = v
+            table = bytes(raw)
+        self.table = table
+
+    def decode(self, text: str) -> "tuple[int, ...] | int":
+        """The values, or the index of the first character that is not a symbol."""
+        if self.table is not None and text.isascii():
+            codes = text.encode("ascii").translate(self.table)
+            bad = codes.find(255)
+            return tuple(codes) if bad < 0 else bad
+        values = self.values
+        out = []
+        for i, ch in enumerate(text):
+            v = values.get(ch)
+            if v is None:
+                return i
+            out.append(v)
+        return tuple(out)
+
+    def bad_char(self, ch: str) -> str:
+        n = self.size
+        blanks = " or ".join(repr(b) for b in self.blanks)
+        return (
+            f"unexpected character {ch!r}: a {n}x{n} puzzle is written with "
+            f"{_describe(self.alphabet)} and {blanks} for a blank"
+        )
+
+
+@lru_cache(maxsize=256)
+def _codec(alphabet: str) -> _Codec:
+    return _Codec(alphabet)
+
+
+def _alphabet(size: int, symbols: str | None, sample: str = "") -> str:
+    """The symbols for values 1..size.
+
+    Without an explicit alphabet a 16x16 puzzle that uses both '.' and '0' but
+    no 'G' is taken as hexadoku (0-F).
+    """
+    if symbols:
+        alphabet = parse_alphabet(symbols)
+        if len(alphabet) < size:
+            raise ParseError(f"alphabet {alphabet!r} has {len(alphabet)} symbols; a {size}x{size} puzzle needs {size}")
+        return alphabet[:size]
+    if size == 16 and "0" in sample and "." in sample and "G" not in sample and "g" not in sample:
+        return _HEX
+    if size > len(DEFAULT_SYMBOLS):
+        raise ParseError(f"a {size}x{size} puzzle needs an explicit alphabet (symbols=...)")
+    return DEFAULT_SYMBOLS[:size]
+
+
+# -- one line ----------------------------------------------------------------
+
+
+def _shape_for_cells(count: int, shape: "Shape | None", *, line: int | None, column: int | None) -> Shape:
+    if shape is not None:
+        if count != shape.cell_count:
+            n = shape.size
+            raise ParseError(
+                f"{shape.cell_count} symbols expected for a {n}x{n} puzzle ({shape} boxes), got {count}",
+                line=line,
+                column=column,
+            )
+        return shape
+    if count > MAX_CELLS:
+        raise ParseError(
+            f"{count} symbols is too many: the largest puzzle is {MAX_SIZE}x{MAX_SIZE} = {MAX_CELLS} cells",
+            line=line,
+            column=column,
+        )
+    root = math.isqrt(count)
+    if root * root == count and root >= 1:
+        return shape_of(None, count)
+    low, high = max(root, 1), root + 1
+    near, other = (low, high) if count - low * low <= high * high - count else (high, low)
+    raise ParseError(
+        f"{near * near} symbols expected for a {near}x{near} puzzle, got {count} "
+        f"(a puzzle has N² symbols; the other nearest size is {other}x{other} = {other * other})",
+        line=line,
+        column=column,
+    )
+
+
+_LINE_CODECS: dict = {}  # (length, shape, symbols) -> (shape, codec): the hot path
+
+
+def _parse_line(
+    body: str,
+    shape: "Shape | None",
+    symbols: str | None,
+    *,
+    line: int | None = None,
+    col0: int = 0,
+) -> Grid:
+    """One puzzle written as N² symbols (no whitespace)."""
+    key = (len(body), shape, symbols)
+    known = _LINE_CODECS.get(key)
+    if known is None:
+        s = _shape_for_cells(len(body), shape, line=line, column=None)
+        try:
+            codec = _codec(_alphabet(s.size, symbols, body if s.size == 16 else ""))
+        except ParseError as exc:
+            raise ParseError(exc.reason, line=line) from None
+        if s.size != 16 and len(_LINE_CODECS) < 1024:  # 16x16 picks its alphabet per puzzle
+            _LINE_CODECS[key] = (s, codec)
+    else:
+        s, codec = known
+    values = codec.decode(body)
+    if isinstance(values, int):
+        raise ParseError(codec.bad_char(body[values]), line=line, column=col0 + values + 1)
+    return Grid._trusted(s, values)
+
+
+def _join_single_tokens(text: str) -> "str | None":
+    """``'5 3 . . 7'`` -> ``'53..7'`` when every token is one symbol; else None."""
+    tokens = text.replace("|", " ").split()
+    if tokens and all(len(t) == 1 for t in tokens):
+        return "".join(tokens)
+    return None
+
+
+def _parse_one_line(text: str, shape: "Shape | None", symbols: str | None, line: int | None) -> "tuple[Grid, Grid | None]":
+    """A line of a stream in line mode: a JSON object or a line puzzle."""
+    if len(text) > MAX_LINE:
+        raise ParseError(
+            f"a line of {len(text)} characters is far too long: the largest puzzle is "
+            f"{MAX_SIZE}x{MAX_SIZE} = {MAX_CELLS} cells",
+            line=line,
+        )
+    body = text.strip()
+    col0 = len(text) - len(text.lstrip())
+    if body.startswith("{"):
+        return _parse_json(body, shape, symbols, line=line)
+    if " " in body or "\t" in body:
+        joined = _join_single_tokens(body)
+        if joined is not None:
+            return _parse_line(joined, shape, symbols, line=line), None
+        first = body.split()[0]
+        return _parse_line(first, shape, symbols, line=line, col0=col0), None  # trailing fields: ratings etc.
+    return _parse_line(body, shape, symbols, line=line, col0=col0), None
+
+
+def _parse_json(text: str, shape: "Shape | None", symbols: str | None, *, line: int | None) -> "tuple[Grid, Grid | None]":
     try:
-        s = shape_of(shape, len(body)) if shape is not None else shape_of(None, len(body))
-    except Exception as exc:
-        raise ParseError(str(exc)) from None
-    alphabet = symbols or s.symbols
-    values = []
-    for i, ch in enumerate(body):
-        if ch in ".0":
-            values.append(0)
-        elif ch in alphabet:
-            values.append(alphabet.index(ch) + 1)
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"bad JSON: {exc.msg}", line=line, column=exc.colno) from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("puzzle"), str):
+        raise ParseError('a JSON line needs a "puzzle" string, such as {"puzzle": "53..7...."}', line=line)
+    if shape is None and obj.get("shape") is not None:
+        try:
+            shape = shape_of(str(obj["shape"]))
+        except ShapeError as exc:
+            raise ParseError(f'bad "shape": {exc}', line=line) from None
+    if symbols is None and isinstance(obj.get("symbols"), str):
+        symbols = obj["symbols"]
+    try:
+        puzzle = _parse_line("".join(obj["puzzle"].split()), shape, symbols, line=line)
+    except ParseError as exc:
+        raise ParseError(f'"puzzle": {exc.reason}', line=line) from None
+    solution = None
+    if isinstance(obj.get("solution"), str) and obj["solution"].strip():
+        try:
+            solution = _parse_line("".join(obj["solution"].split()), puzzle.shape, symbols, line=line)
+        except ParseError as exc:
+            raise ParseError(f'"solution": {exc.reason}', line=line) from None
+    return puzzle, solution
+
+
+# -- grids of several lines ----------------------------------------------------
+
+
+def _is_border(text: str) -> bool:
+    """``+-------+``, ``.----.``, ``|-----|``, ``=====``: a rule, not a row."""
+    s = text.strip()
+    return bool(s) and _RULE.search(s) is not None and all(ch in _BORDER_CHARS for ch in s)
+
+
+def _is_dash_rule(text: str) -> bool:
+    s = text.strip()
+    return len(s) >= 3 and set(s) <= {"-", " "}
+
+
+def _is_eq_rule(text: str) -> bool:
+    s = text.strip()
+    return len(s) >= 3 and set(s) == {"="}
+
+
+def _mode(counts: list[int]) -> int:
+    return Counter(counts).most_common(1)[0][0] if counts else 0
+
+
+Line = tuple[int, str]  # (line number, text)
+
+
+def _split_solution(lines: list[Line]) -> tuple[list[Line], list[Line]]:
+    """The classic block: the part before a ``-----`` rule, and the part after.
+
+    A dash rule only splits when the rows above it already make a whole puzzle
+    (otherwise it is a rule between bands of boxes).
+    """
+    rows = 0
+    width = None
+    for i, (_, text) in enumerate(lines):
+        if _is_dash_rule(text):
+            if width is not None and rows >= width:
+                return lines[:i], lines[i + 1 :]
+            continue
+        if _is_border(text):
+            continue
+        rows += 1
+        if width is None:
+            tokens = _TOKEN.findall(text)
+            width = len(tokens) if len(tokens) > 1 else len(text.strip())
+    return lines, []
+
+
+def _parse_grid(
+    lines: list[Line],
+    shape: "Shape | None",
+    symbols: str | None,
+    *,
+    mode: str | None = None,
+) -> "tuple[Grid, tuple[int, ...] | None]":
+    """A puzzle written on several lines: rows, spaced, boxed or candidates.
+
+    Returns the grid and, when cells list several candidates, the masks.
+    """
+    content = [(n, t.rstrip("\r\n")) for n, t in lines if t.strip() and not _is_border(t)]
+    if not content:
+        raise ParseError("no puzzle rows found", line=lines[0][0] if lines else None)
+    first_line = content[0][0]
+    if len(content) == 1 and mode in (None, "line", "spaced", "boxed"):
+        n, text = content[0]
+        body = text.strip()
+        joined = _join_single_tokens(body)
+        col0 = len(text) - len(text.lstrip())
+        return _parse_line(joined if joined is not None else body, shape, symbols, line=n, col0=col0 if joined is None else 0), None
+    tokens = [[(m.start(), m.group()) for m in _TOKEN.finditer(t)] for _, t in content]
+    raw = [t.rstrip() for _, t in content]
+    target = shape.size if shape is not None else len(content)
+    n_tok = _mode([len(ts) for ts in tokens])
+    n_cmp = _mode([sum(len(tok) for _, tok in ts) for ts in tokens])
+    n_raw = _mode([len(r) for r in raw])
+    if mode == "rows":
+        kind, size = "raw", (shape.size if shape is not None else n_raw)
+    elif mode in ("spaced", "boxed", "candidates"):
+        if n_tok == target or mode == "candidates" or n_cmp != target:
+            kind, size = "tokens", (shape.size if shape is not None else n_tok)
         else:
-            raise ParseError(f"unexpected character {ch!r}", column=i + 1)
-    return Grid._trusted(s, tuple(values))
+            kind, size = "compact", target
+    elif n_tok == target and n_tok >= 2:
+        kind, size = "tokens", target
+    elif n_cmp == target:
+        kind, size = "compact", target
+    elif n_raw == target:
+        kind, size = "raw", target
+    elif n_tok >= 2:
+        kind, size = "tokens", (shape.size if shape is not None else n_tok)
+    else:
+        kind, size = "raw", (shape.size if shape is not None else n_raw)
+    if size < 1 or size > MAX_SIZE:
+        raise ParseError(
+            f"rows of {size} cells do not make a puzzle (sizes 1..{MAX_SIZE})", line=first_line
+        )
+    what = "characters" if kind != "tokens" else "cells"
+    # one row per line, each N long
+    for index, ((n, text), ts, r) in enumerate(zip(content, tokens, raw)):
+        if index >= size:
+            raise ParseError(
+                f"{len(content)} rows; a {size}x{size} puzzle has only {size} (row {index + 1} is extra)", line=n
+            )
+        got = len(ts) if kind == "tokens" else sum(len(tok) for _, tok in ts) if kind == "compact" else len(r)
+        if got != size:
+            raise ParseError(f"row {index + 1} has {got} {what}, a {size}x{size} row needs {size}", line=n)
+    if len(content) < size:
+        raise ParseError(f"only {len(content)} rows; a {size}x{size} puzzle needs {size}", line=first_line)
+    grid_shape = shape if shape is not None else _infer_shape(size, lines, content, tokens, kind)
+    sample = "".join(t for _, t in content) if size == 16 else ""
+    try:
+        codec = _codec(_alphabet(size, symbols, sample))
+    except ParseError as exc:
+        raise ParseError(exc.reason, line=first_line) from None
+    values: list[int] = []
+    masks: list[int] = []
+    pencil = False
+    for (n, text), ts, r in zip(content, tokens, raw):
+        if kind == "raw":
+            values.extend(codec.values.get(ch, 0) for ch in r)
+            continue
+        if kind == "compact":
+            for start, tok in ts:
+                for k, ch in enumerate(tok):
+                    values.append(codec.values.get(ch, 0))
+            continue
+        for start, tok in ts:
+            if len(tok) == 1:
+                v = codec.values.get(tok)
+                if v is None:
+                    raise ParseError(codec.bad_char(tok), line=n, column=start + 1)
+                values.append(v)
+                masks.append(1 << (v - 1) if v else 0)
+                continue
+            pencil = True
+            body = tok[1:] if tok[0] == "." else tok
+            mask = 0
+            for k, ch in enumerate(body):
+                v = codec.values.get(ch)
+                if not v:
+                    raise ParseError(
+                        f"{codec.bad_char(ch)} (in the candidates {tok!r})",
+                        line=n,
+                        column=start + len(tok) - len(body) + k + 1,
+                    )
+                mask |= 1 << (v - 1)
+            masks.append(mask)
+            values.append(0)
+    grid = Grid._trusted(shape_of(grid_shape), tuple(values))
+    return grid, (tuple(masks) if pencil else None)
 
 
-def render(grid: Grid, format: str = "line", symbols: str | None = None) -> str:
-    return grid.line(symbols)
+def _infer_shape(size: int, lines: list[Line], content: list[Line], tokens: list, kind: str) -> Shape:
+    """Read the box shape off ``|`` separators and border rules when they are there."""
+    conventional = Shape.for_size(size)
+    text = content[0][1]
+    if not any(sep in text for sep in _SEPARATORS) or kind == "raw":
+        return conventional
+    segments = [seg for seg in re.split(r"[|│║]", text) if seg.strip()]
+    if not segments:
+        return conventional
+    first = segments[0]
+    cols = len(first.split()) if kind == "tokens" else len("".join(first.split()))
+    if cols < 1 or size % cols:
+        return conventional
+    rows = None
+    count = 0
+    started = False
+    for _, t in lines:
+        if not t.strip():
+            continue
+        if _is_border(t):
+            if started:
+                rows = count
+                break
+            continue
+        started = True
+        count += 1
+    if rows is None or rows * cols != size:
+        rows = size // cols
+    try:
+        return Shape(rows, cols)
+    except ShapeError:
+        return conventional
+
+
+# -- streams -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One puzzle read from a stream: where it was, what it said, and what came of it."""
+
+    number: int
+    line: int
+    text: str
+    grid: Grid | None
+    error: ParseError | None
+    solution: Grid | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def _numbered(source: "TextIO | Iterable[str] | str") -> Iterator[Line]:
+    if isinstance(source, str):
+        source = io.StringIO(source, newline=None)
+    number = 0
+    for item in source:
+        if isinstance(item, bytes):
+            item = item.decode("utf-8", errors="replace")
+        if item.endswith("\n"):
+            item = item[:-1]
+        for part in item.split("\n") if "\n" in item else (item,):
+            number += 1
+            yield number, part.rstrip("\r")
+
+
+def _cap(text: str) -> str:
+    return text if len(text) <= _TEXT_CAP else text[: _TEXT_CAP - 3] + "..."
+
+
+_LOOKAHEAD = 2 * MAX_SIZE + 4
+
+
+def _plain_token(text: str) -> "str | None":
+    """The line as one whitespace-free token, or None."""
+    s = text.strip()
+    if not s or any(ch.isspace() for ch in s) or any(sep in s for sep in _SEPARATORS):
+        return None
+    return s
+
+
+def _line_puzzle_ok(text: str, shape: "Shape | None", symbols: str | None) -> bool:
+    token = _plain_token(text)
+    if token is None:
+        return False
+    count = len(token)
+    if shape is None:
+        root = math.isqrt(count)
+        if root * root != count or root < 4 or count > MAX_CELLS:
+            return False
+    elif count != shape.cell_count:
+        return False
+    try:
+        _parse_line(token, shape, symbols)
+    except (ParseError, ShapeError):
+        return False
+    return True
+
+
+class _Reader:
+    """Splits a stream into puzzles: lines (data sets), blocks, or framed blocks."""
+
+    def __init__(self, source: "TextIO | Iterable[str] | str", shape: "Shape | None", symbols: str | None) -> None:
+        self.lines = _numbered(source)
+        self.shape = shape
+        self.symbols = symbols
+        self.comment = "#" not in (symbols or "")
+
+    def items(self) -> "Iterator[tuple[int, str, Grid | None, ParseError | None, Grid | None]]":
+        block: list[Line] = []
+        line_mode = False
+        for n, text in self.lines:
+            if len(text) > MAX_LINE:  # refuse at once, whatever the mode
+                if block:
+                    yield from self._flush(block)
+                    block = []
+                yield self._one_line(n, text)
+                continue
+            s = text.strip()
+            if self.comment and s.startswith("#"):
+                continue
+            if not s or _is_eq_rule(s):
+                if block:
+                    yield from self._flush(block)
+                    block = []
+                line_mode = False
+                continue
+            if line_mode:
+                if not _is_border(s):
+                    yield self._one_line(n, text)
+                continue
+            if not block and self._starts_line_mode(text):
+                line_mode = True
+                yield self._one_line(n, text)
+                continue
+            block.append((n, text))
+            if len(block) > _LOOKAHEAD:
+                for m, t in block:
+                    if not _is_border(t):
+                        yield self._one_line(m, t)
+                block = []
+                line_mode = True
+        if block:
+            yield from self._flush(block)
+
+    def _starts_line_mode(self, text: str) -> bool:
+        s = text.strip()
+        if s.startswith("{"):
+            return True
+        if _is_border(s):
+            return False
+        token = _plain_token(s) or (s.split()[0] if len(s.split()[0]) > MAX_SIZE else None)
+        if token is None:
+            return False
+        if self.shape is not None:
+            return len(token) == self.shape.cell_count and self.shape.size > 1
+        return len(token) > MAX_SIZE
+
+    def _one_line(self, n: int, text: str):
+        try:
+            grid, solution = _parse_one_line(text, self.shape, self.symbols, n)
+            return n, text, grid, None, solution
+        except ParseError as exc:
+            return n, text, None, exc, None
+        except ShapeError as exc:
+            return n, text, None, ParseError(str(exc), line=n), None
+
+    def _flush(self, block: list[Line]):
+        content = [(n, t) for n, t in block if not _is_border(t)]
+        if not content:
+            return
+        widths = [len(_plain_token(t) or "") for _, t in content]
+        if all(_line_puzzle_ok(t, self.shape, self.symbols) for _, t in content):
+            width = _mode(widths)
+            if len(content) != width or width >= 16 or self.shape is not None:
+                for n, t in content:
+                    yield self._one_line(n, t)
+                return
+        yield self._block(block)
+
+    def _block(self, block: list[Line]):
+        first = block[0][0]
+        text = "\n".join(t for _, t in block)
+        puzzle_lines, rest = _split_solution(block)
+        try:
+            grid, _ = _parse_grid(puzzle_lines, self.shape, self.symbols)
+        except ParseError as exc:
+            return first, text, None, exc, None
+        except ShapeError as exc:
+            return first, text, None, ParseError(str(exc), line=first), None
+        solution = None
+        if any(t.strip() and not _is_border(t) for _, t in rest):
+            try:
+                solution, _ = _parse_grid(rest, grid.shape, self.symbols)
+            except (ParseError, ShapeError):
+                solution = None  # a message such as "no solution"
+        return first, text, grid, None, solution
+
+
+def read_puzzles(
+    source: "TextIO | Iterable[str] | str",
+    *,
+    shape: "Shape | str | None" = None,
+    symbols: str | None = None,
+) -> Iterator[Entry]:
+    """Read every puzzle of a stream, lazily, one :class:`Entry` each.
+
+    A stream may hold one puzzle per line (data sets), blocks of rows
+    separated by blank lines, or blocks framed by ``===`` and ``---`` rules
+    (puzzle, then solution). Lines starting with ``#`` are comments. A bad
+    puzzle gives an entry whose ``error`` says where and what; reading goes on.
+
+    >>> entries = list(read_puzzles("# two puzzles\\n" + "1" * 80 + "\\n" + "." * 81 + "\\n"))
+    >>> [(e.number, e.line, e.grid is not None) for e in entries]
+    [(1, 2, False), (2, 3, True)]
+    >>> str(entries[0].error)
+    'puzzle 1, line 2: 81 symbols expected for a 9x9 puzzle, got 80 (a puzzle has N² symbols; the other nearest size is 8x8 = 64)'
+    """
+    forced = shape_of(shape) if shape is not None else None
+    reader = _Reader(source, forced, symbols)
+    number = 0
+    for line, text, grid, error, solution in reader.items():
+        number += 1
+        if error is not None:
+            error = ParseError(error.reason, puzzle=number, line=error.line if error.line is not None else line, column=error.column)
+        yield Entry(number, line, _cap(text), grid, error, solution)
+
+
+def open_source(path: str) -> TextIO:
+    """Open a puzzle file for reading (``-`` is standard input), as UTF-8.
+
+    Bytes that are not UTF-8 become U+FFFD, so garbage is reported, not fatal.
+    """
+    if path == "-":
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:
+            return sys.stdin
+        return io.TextIOWrapper(buffer, encoding="utf-8", errors="replace")
+    if os.path.isdir(path):
+        raise SudokuError(f"{path}: is a directory, not a puzzle file")
+    try:
+        return open(path, encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        raise SudokuError(f"{path}: no such file") from None
+    except PermissionError:
+        raise SudokuError(f"{path}: permission denied") from None
+    except OSError as exc:
+        raise SudokuError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
+# -- one puzzle ----------------------------------------------------------------
+
+
+def parse(
+    text: str,
+    *,
+    shape: "Shape | str | None" = None,
+    symbols: str | None = None,
+    format: str | None = None,
+) -> Grid:
+    """Read exactly one puzzle, in any format (detected unless ``format`` says).
+
+    >>> parse("1.3..2.13....2..", shape="2x2").line()
+    '1.3..2.13....2..'
+    >>> parse("12.\\n")
+    Traceback (most recent call last):
+    ...
+    sudokit.errors.ParseError: line 1: 4 symbols expected for a 2x2 puzzle, got 3 (a puzzle has N² symbols; the other nearest size is 1x1 = 1)
+    """
+    forced = shape_of(shape) if shape is not None else None
+    if format is None or format == "line":
+        body = text.strip()
+        if body and len(body) <= MAX_LINE and not any(ch in body for ch in " \t\n\r{|"):
+            return _parse_line(body, forced, symbols, line=1, col0=len(text) - len(text.lstrip()))
+    if format is None:
+        return _parse_auto(text, forced, symbols)
+    if format == "line":
+        if len(text) > MAX_LINE:
+            raise ParseError(f"{len(text)} characters is far too long for one puzzle", line=1)
+        return _parse_line("".join(text.split()), forced, symbols, line=1)
+    if format == "jsonl":
+        return _parse_json(text.strip(), forced, symbols, line=1)[0]
+    if format == "candidates":
+        return parse_candidates(text, shape=forced, symbols=symbols)[0]
+    if format in ("rows", "spaced", "boxed"):
+        lines = _content_lines(text, symbols)
+        puzzle, _ = _split_solution(lines)
+        return _parse_grid(puzzle, forced, symbols, mode=format)[0]
+    raise ParseError(f"unknown format {format!r}; the formats are {', '.join(FORMATS)}")
+
+
+def _content_lines(text: str, symbols: str | None) -> list[Line]:
+    comment = "#" not in (symbols or "")
+    out = []
+    for n, t in _numbered(text):
+        s = t.strip()
+        if not s or _is_eq_rule(s) or (comment and s.startswith("#")):
+            continue
+        out.append((n, t))
+    if not out:
+        raise ParseError("no puzzle found: the text is empty")
+    return out
+
+
+def _parse_auto(text: str, shape: "Shape | None", symbols: str | None) -> Grid:
+    first = None
+    for line, _, grid, error, _ in _Reader(text, shape, symbols).items():
+        if first is not None:
+            raise ParseError(
+                f"more than one puzzle here (the second starts on line {line}); "
+                "parse reads exactly one, read_puzzles reads a stream",
+                line=line,
+            )
+        first = (grid, error)
+    if first is None:
+        raise ParseError("no puzzle found: the text is empty")
+    grid, error = first
+    if error is not None:
+        raise error
+    assert grid is not None
+    return grid
+
+
+def parse_candidates(
+    text: str,
+    *,
+    shape: "Shape | str | None" = None,
+    symbols: str | None = None,
+) -> tuple[Grid, tuple[int, ...]]:
+    """Read a pencil-mark grid: the grid and per-cell candidate masks (bit v-1 for v).
+
+    A cell that shows one symbol is a given; ``.`` followed by symbols is a
+    blank cell with those candidates (``.5``: only 5 is left; ``.``: none).
+    A plain puzzle (no cell lists candidates) gets the masks of its givens.
+
+    >>> g = parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+    >>> parse_candidates(render(g, "candidates"))[1] == g.candidate_masks()
+    True
+    """
+    forced = shape_of(shape) if shape is not None else None
+    lines = _content_lines(text, symbols)
+    puzzle, _ = _split_solution(lines)
+    grid, masks = _parse_grid(puzzle, forced, symbols, mode="candidates" if len(puzzle) > 1 else None)
+    return grid, masks if masks is not None else grid.candidate_masks()
+
+
+# -- writing -------------------------------------------------------------------
+
+
+def _symbols_for(grid: Grid, symbols: str | None) -> str:
+    n = grid.size
+    if symbols:
+        alphabet = parse_alphabet(symbols)
+        if len(alphabet) < n:
+            raise ShapeError(f"alphabet {alphabet!r} has {len(alphabet)} symbols; a {n}x{n} grid needs {n}")
+        return alphabet[:n]
+    return grid.shape.symbols
+
+
+def _rows(grid: Grid, alphabet: str) -> list[list[str]]:
+    cells = "." + alphabet
+    n = grid.size
+    values = grid.values
+    return [[cells[v] for v in values[r * n : (r + 1) * n]] for r in range(n)]
+
+
+def _boxed(cells: list[list[str]], shape: Shape) -> str:
+    """Rows of cell texts, padded per column, with box borders."""
+    n, br, bc = shape.size, shape.box_rows, shape.box_cols
+    widths = [max(len(cells[r][c]) for r in range(n)) for c in range(n)]
+    stacks = [range(s * bc, (s + 1) * bc) for s in range(n // bc)]
+    segment = [sum(widths[c] for c in stack) + (len(stack) - 1) * (2 if max(widths) > 1 else 1) + 2 for stack in stacks]
+    gap = "  " if max(widths) > 1 else " "
+    border = "+" + "+".join("-" * w for w in segment) + "+"
+    out = [border]
+    for r in range(n):
+        parts = [" " + gap.join(cells[r][c].ljust(widths[c]) for c in stack) + " " for stack in stacks]
+        out.append("|" + "|".join(parts) + "|")
+        if (r + 1) % br == 0:
+            out.append(border)
+    return "\n".join(out)
+
+
+def _candidate_cells(grid: Grid, alphabet: str) -> list[list[str]]:
+    n = grid.size
+    masks = grid.candidate_masks()
+    cells = []
+    for r in range(n):
+        row = []
+        for c in range(n):
+            cell = r * n + c
+            v = grid.values[cell]
+            if v:
+                row.append(alphabet[v - 1])
+                continue
+            mask = masks[cell]
+            text = "".join(alphabet[k] for k in range(n) if mask >> k & 1)
+            row.append(text if len(text) > 1 else "." + text)
+        cells.append(row)
+    return cells
+
+
+def render(grid: Grid, format: str = "line", *, symbols: str | None = None) -> str:
+    """Write ``grid`` in one of :data:`FORMATS`, or ``"svg"``. No trailing newline.
+
+    >>> g = Grid.empty((2, 2)).place(0, 0, 1)
+    >>> print(render(g, "boxed"))
+    +-----+-----+
+    | 1 . | . . |
+    | . . | . . |
+    +-----+-----+
+    | . . | . . |
+    | . . | . . |
+    +-----+-----+
+    >>> render(g, "jsonl")
+    '{"puzzle": "1..............."}'
+    """
+    if format == "svg":
+        from .svg import grid_svg
+
+        return grid_svg(grid, symbols=symbols)
+    alphabet = _symbols_for(grid, symbols)
+    if format == "line":
+        return grid.line(alphabet)
+    if format == "rows":
+        return "\n".join("".join(row) for row in _rows(grid, alphabet))
+    if format == "spaced":
+        return "\n".join(" ".join(row) for row in _rows(grid, alphabet))
+    if format == "boxed":
+        return _boxed(_rows(grid, alphabet), grid.shape)
+    if format == "candidates":
+        return _boxed(_candidate_cells(grid, alphabet), grid.shape)
+    if format == "jsonl":
+        obj: dict[str, str] = {"puzzle": grid.line(alphabet)}
+        if grid.shape != Shape.for_size(grid.size):
+            obj["shape"] = str(grid.shape)
+        if symbols:
+            obj["symbols"] = alphabet
+        return json.dumps(obj)
+    raise ValueError(f"unknown format {format!r}; the formats are {', '.join(RENDERINGS)}")
+
+
+def render_block(
+    puzzle: Grid,
+    solution: Grid | None,
+    *,
+    symbols: str | None = None,
+    message: str = "",
+) -> str:
+    """The classic program's block: the puzzle, a rule, the solution (or a message).
+
+    >>> print(render_block(Grid.empty((1, 2)).place(0, 0, 1), None, message="no solution"))
+    =====
+    1 .
+    . .
+    -----
+    no solution
+    =====
+    """
+    width = 2 * puzzle.size + 1
+    parts = ["=" * width, render(puzzle, "spaced", symbols=symbols), "-" * width]
+    parts.append(render(solution, "spaced", symbols=symbols) if solution is not None else message)
+    parts.append("=" * width)
+    return "\n".join(parts)

@@ -1,0 +1,117 @@
+"""Printable SVG pictures of grids, any box shape.
+
+Givens are bold black, solution values blue, pencil marks small and grey;
+box borders are thick.
+
+>>> from sudokit.grid import Grid
+>>> svg = grid_svg(Grid.empty((2, 3)).place(0, 0, 4))
+>>> svg.startswith("<svg") and "font-weight=\\"bold\\"" in svg
+True
+"""
+
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape
+
+from .grid import Grid
+
+GIVEN_COLOUR = "#000000"
+SOLUTION_COLOUR = "#1a5fb4"
+CANDIDATE_COLOUR = "#6b6b6b"
+THIN_LINE = "#9a9a9a"
+THICK_LINE = "#000000"
+FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+
+def grid_svg(
+    grid: Grid,
+    *,
+    solution: Grid | None = None,
+    candidates: bool = False,
+    cell_size: int = 40,
+    symbols: str | None = None,
+) -> str:
+    """An SVG picture of ``grid``.
+
+    ``solution`` fills the blanks in another colour; ``candidates`` writes the
+    pencil marks of the remaining blank cells. ``symbols`` is the alphabet.
+    """
+    if solution is not None and solution.shape != grid.shape:
+        raise ValueError(f"solution is {solution.shape}, the grid is {grid.shape}")
+    if cell_size < 8:
+        raise ValueError("cell_size must be at least 8 pixels")
+    from .formats import parse_alphabet
+
+    shape = grid.shape
+    n, br, bc = shape.size, shape.box_rows, shape.box_cols
+    alphabet = parse_alphabet(symbols)[:n] if symbols else shape.symbols
+    cs = cell_size
+    thick = max(2, cs // 13)
+    margin = thick
+    side = n * cs
+    total = side + 2 * margin
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="{total}" '
+        f'viewBox="0 0 {total} {total}">',
+        f"<title>{escape(f'{n}x{n} sudoku ({shape} boxes), {grid.clues} givens')}</title>",
+        f'<rect x="0" y="0" width="{total}" height="{total}" fill="#ffffff"/>',
+    ]
+    # thin cell lines, then thick box lines over them
+    lines = []
+    for i in range(1, n):
+        pos = margin + i * cs
+        if i % bc:
+            lines.append(f'<line x1="{pos}" y1="{margin}" x2="{pos}" y2="{margin + side}"/>')
+        if i % br:
+            lines.append(f'<line x1="{margin}" y1="{pos}" x2="{margin + side}" y2="{pos}"/>')
+    out.append(f'<g stroke="{THIN_LINE}" stroke-width="1">' + "".join(lines) + "</g>")
+    lines = []
+    for i in range(0, n + 1, bc):
+        pos = margin + i * cs
+        lines.append(f'<line x1="{pos}" y1="{margin - thick / 2}" x2="{pos}" y2="{margin + side + thick / 2}"/>')
+    for i in range(0, n + 1, br):
+        pos = margin + i * cs
+        lines.append(f'<line x1="{margin - thick / 2}" y1="{pos}" x2="{margin + side + thick / 2}" y2="{pos}"/>')
+    out.append(f'<g stroke="{THICK_LINE}" stroke-width="{thick}">' + "".join(lines) + "</g>")
+
+    font = round(cs * 0.62, 1)
+    text_attrs = f'text-anchor="middle" dominant-baseline="central" font-family="{FONT}"'
+    givens, solved, marks = [], [], []
+    masks = grid.candidate_masks() if candidates else None
+    sub = math.ceil(math.sqrt(n))
+    sub_rows = math.ceil(n / sub)
+    small = round(cs / max(sub, sub_rows) * 0.72, 1)
+    for cell, value in enumerate(grid.values):
+        row, col = divmod(cell, n)
+        x0, y0 = margin + col * cs, margin + row * cs
+        if value:
+            givens.append(_text(x0 + cs / 2, y0 + cs / 2, alphabet[value - 1]))
+            continue
+        if solution is not None and solution.values[cell]:
+            solved.append(_text(x0 + cs / 2, y0 + cs / 2, alphabet[solution.values[cell] - 1]))
+            continue
+        if masks is not None:
+            mask = masks[cell]
+            for k in range(n):
+                if mask >> k & 1:
+                    r, c = divmod(k, sub)
+                    marks.append(
+                        _text(x0 + (c + 0.5) * cs / sub, y0 + (r + 0.5) * cs / sub_rows, alphabet[k])
+                    )
+    if givens:
+        out.append(f'<g {text_attrs} font-size="{font}" font-weight="bold" fill="{GIVEN_COLOUR}">' + "".join(givens) + "</g>")
+    if solved:
+        out.append(f'<g {text_attrs} font-size="{font}" fill="{SOLUTION_COLOUR}">' + "".join(solved) + "</g>")
+    if marks:
+        out.append(f'<g {text_attrs} font-size="{small}" fill="{CANDIDATE_COLOUR}">' + "".join(marks) + "</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _text(x: float, y: float, symbol: str) -> str:
+    return f'<text x="{_num(x)}" y="{_num(y)}">{escape(symbol)}</text>'
+
+
+def _num(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
