@@ -1,0 +1,298 @@
+"""Many puzzles at once: one compiled call per chunk, and bulk text in and out.
+
+The per-puzzle API pays Python's price for every puzzle (a Grid, a Result);
+this module works on numpy arrays of values instead, so that a file of a
+million 9x9 puzzles costs little more than the search itself.
+
+>>> import numpy as np
+>>> values, ok = parse_lines([b"53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])
+>>> result = solve_many(values, limit=2)
+>>> int(result.counts[0]), format_lines(result.solutions)[0][:9]
+(1, b'534678912')
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from typing import IO, Callable, Iterable, Sequence
+
+import numpy as np
+from numba import njit, prange
+
+from .errors import SudokuError
+from .grid import Shape, shape_of
+from .engine.kernel9 import count9
+from .engine.kernelN import count_n
+
+__all__ = [
+    "BatchResult", "solve_many", "count_many", "parse_lines", "format_lines", "line_problem",
+    "solve_text_stream",
+]
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """Per puzzle: the first solution (zeros when none), the count (stopped at
+    the limit; 0 none; -1 node limit hit), the nodes and the guesses."""
+
+    solutions: np.ndarray
+    counts: np.ndarray
+    nodes: np.ndarray
+    guesses: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+
+@njit(cache=True)
+def _batch9_serial(puzzles, limit, node_limit, solutions, counts, stats):
+    for i in range(puzzles.shape[0]):
+        counts[i] = count9(puzzles[i], limit, node_limit, solutions[i], stats[i])
+
+
+@njit(cache=True, parallel=True)
+def _batch9_parallel(puzzles, limit, node_limit, solutions, counts, stats):
+    for i in prange(puzzles.shape[0]):
+        counts[i] = count9(puzzles[i], limit, node_limit, solutions[i], stats[i])
+
+
+@njit(cache=True)
+def _batchN_serial(puzzles, box_rows, box_cols, limit, node_limit, solutions, counts, stats):
+    for i in range(puzzles.shape[0]):
+        counts[i] = count_n(puzzles[i], box_rows, box_cols, limit, node_limit, solutions[i], stats[i])
+
+
+@njit(cache=True, parallel=True)
+def _batchN_parallel(puzzles, box_rows, box_cols, limit, node_limit, solutions, counts, stats):
+    for i in prange(puzzles.shape[0]):
+        counts[i] = count_n(puzzles[i], box_rows, box_cols, limit, node_limit, solutions[i], stats[i])
+
+
+def _as_puzzles(puzzles: np.ndarray, shape: "Shape | str | None") -> tuple[np.ndarray, Shape]:
+    array = np.asarray(puzzles)
+    if array.ndim == 1:
+        array = array.reshape(1, -1)
+    if array.ndim != 2:
+        raise SudokuError(f"puzzles must be a (P, N*N) array, not shape {array.shape}")
+    box = shape_of(shape, array.shape[1])
+    if array.shape[1] != box.cell_count:
+        raise SudokuError(f"a {box} puzzle has {box.cell_count} cells, the array rows have {array.shape[1]}")
+    if array.size and (array.min() < 0 or array.max() > box.size):
+        bad = int(np.argmax(((array < 0) | (array > box.size)).any(axis=1)))
+        raise SudokuError(f"puzzle {bad + 1}: values must be 0 (blank) or 1..{box.size}")
+    return np.ascontiguousarray(array, dtype=np.uint8), box
+
+
+def solve_many(
+    puzzles: np.ndarray,
+    *,
+    shape: "Shape | str | None" = None,
+    limit: int = 1,
+    jobs: int = 1,
+    node_limit: int = 0,
+) -> BatchResult:
+    """Solve (``limit=1``) or count up to ``limit`` (0: all) every row of
+    ``puzzles`` in one compiled call. Results do not depend on ``jobs``."""
+    array, box = _as_puzzles(puzzles, shape)
+    count = array.shape[0]
+    solutions = np.zeros_like(array)
+    counts = np.zeros(count, dtype=np.int64)
+    stats = np.zeros((count, 2), dtype=np.int64)
+    if count:
+        parallel = jobs > 1 and count > 1
+        if parallel:
+            import numba
+
+            numba.set_num_threads(max(1, min(jobs, numba.config.NUMBA_NUM_THREADS)))
+        if box.size == 9 and box.box_rows == 3:
+            (_batch9_parallel if parallel else _batch9_serial)(array, limit, node_limit, solutions, counts, stats)
+        else:
+            kernel = _batchN_parallel if parallel else _batchN_serial
+            kernel(array, box.box_rows, box.box_cols, limit, node_limit, solutions, counts, stats)
+    return BatchResult(solutions, counts, stats[:, 0].copy(), stats[:, 1].copy())
+
+
+def count_many(
+    puzzles: np.ndarray,
+    *,
+    shape: "Shape | str | None" = None,
+    limit: int = 2,
+    jobs: int = 1,
+    node_limit: int = 0,
+) -> np.ndarray:
+    """The number of solutions of every row, up to ``limit`` (-1: node limit)."""
+    return solve_many(puzzles, shape=shape, limit=limit, jobs=jobs, node_limit=node_limit).counts
+
+
+# -- text ----------------------------------------------------------------------------
+
+_DECODE = np.full(256, 255, dtype=np.uint8)
+_DECODE[ord(".")] = 0
+_DECODE[ord("0")] = 0
+for _v in range(1, 10):
+    _DECODE[ord(str(_v))] = _v
+_ENCODE = np.frombuffer(b".123456789", dtype=np.uint8)
+
+
+def _as_bytes(line: "bytes | str") -> bytes:
+    return line.encode("utf-8", "replace") if isinstance(line, str) else bytes(line)
+
+
+def parse_lines(lines: "Sequence[bytes | str] | np.ndarray") -> tuple[np.ndarray, np.ndarray]:
+    """9x9 puzzles, one per line (``1-9``, ``.`` or ``0``): a (P, 81) uint8
+    array and a mask of the lines that were good (bad rows are all zero).
+
+    >>> values, ok = parse_lines([b"1" * 81, b"oops"])
+    >>> values.shape, ok.tolist()
+    ((2, 81), [True, False])
+    """
+    stripped = [_as_bytes(line).strip() for line in lines]
+    lengths = np.fromiter(map(len, stripped), dtype=np.int64, count=len(stripped))
+    ok = lengths == 81
+    values = np.zeros((len(stripped), 81), dtype=np.uint8)
+    if ok.any():
+        good = np.flatnonzero(ok)
+        raw = np.frombuffer(b"".join(stripped[i] for i in good), dtype=np.uint8).reshape(-1, 81)
+        decoded = _DECODE[raw]
+        clean = (decoded != 255).all(axis=1)
+        decoded[~clean] = 0
+        values[good] = decoded
+        ok[good[~clean]] = False
+    return values, ok
+
+
+def line_problem(line: "bytes | str") -> str:
+    """Why one line is not a 9x9 puzzle ('' when it is one)."""
+    text = _as_bytes(line).strip()
+    if len(text) != 81:
+        return f"expected 81 cells (1-9 and . or 0), found {len(text)} characters"
+    for column, byte in enumerate(text, 1):
+        if _DECODE[byte] == 255:
+            return f"column {column}: {chr(byte)!r} is not 1-9, . or 0"
+    return ""
+
+
+def format_lines(values: np.ndarray, blank: bytes = b".") -> list[bytes]:
+    """Each row of a (P, 81) array as one line of bytes (no newline)."""
+    return _format_block(values, blank).split(b"\n")[:-1] if len(values) else []
+
+
+def _format_block(values: np.ndarray, blank: bytes = b".") -> bytes:
+    table = _ENCODE.copy()
+    table[0] = blank[0]
+    array = np.asarray(values, dtype=np.uint8).reshape(-1, 81)
+    out = np.empty((array.shape[0], 82), dtype=np.uint8)
+    out[:, :81] = table[array]
+    out[:, 81] = ord("\n")
+    return out.tobytes()
+
+
+ErrorCallback = Callable[[int, str, str], None]
+
+
+def _read_chunk(infile: IO, chunk: int) -> list[bytes]:
+    lines: list[bytes] = []
+    for line in infile:
+        lines.append(_as_bytes(line))
+        if len(lines) >= chunk:
+            break
+    return lines
+
+
+def solve_text_stream(
+    infile: IO,
+    outfile: IO,
+    *,
+    fmt: str = "line",
+    limit: int = 1,
+    jobs: int = 1,
+    chunk: int = 10000,
+    node_limit: int = 0,
+    progress: Callable[[int], None] | None = None,
+    on_error: ErrorCallback | None = None,
+) -> int:
+    """Solve a file of 9x9 puzzles, one per line, chunk by chunk (flat memory).
+
+    ``fmt="line"`` writes one solution per input line (an empty line where
+    there is none, so line k of the output stays beside puzzle k);
+    ``fmt="jsonl"`` writes one record per line with the keys the command line
+    uses (puzzle, status, solution, count and limit when ``limit > 1``, method,
+    nodes, guesses, message, line). Blank input lines are skipped. Every
+    unreadable line is passed to ``on_error(line_number, text, reason)``;
+    ``progress(puzzles_done)`` is called after each chunk. Returns the number
+    of failures (unreadable, invalid, unsolvable or over the node limit).
+    """
+    if fmt not in ("line", "jsonl"):
+        raise SudokuError(f"solve_text_stream writes line or jsonl, not {fmt!r}")
+    binary_out = not isinstance(outfile, io.TextIOBase) and "b" in getattr(outfile, "mode", "b")
+    failures = 0
+    done = 0
+    line_number = 0
+    while True:
+        raw = _read_chunk(infile, chunk)
+        if not raw:
+            break
+        numbers = []
+        lines = []
+        for text in raw:
+            line_number += 1
+            if text.strip():
+                numbers.append(line_number)
+                lines.append(text)
+        values, ok = parse_lines(lines)
+        result = solve_many(values[ok], limit=limit, jobs=jobs, node_limit=node_limit)
+        counts = np.full(len(lines), -2, dtype=np.int64)
+        counts[ok] = result.counts
+        for index in np.flatnonzero(~ok):
+            if on_error is not None:
+                on_error(numbers[index], lines[index].decode("utf-8", "replace").strip(), line_problem(lines[index]))
+        failures += int((counts <= 0).sum())
+        if fmt == "line":
+            text = _lines_output(result, ok)
+        else:
+            text = _jsonl_output(lines, numbers, values, ok, result, limit)
+        outfile.write(text if binary_out else text.decode("utf-8"))
+        done += len(lines)
+        if progress is not None:
+            progress(done)
+    return failures
+
+
+def _lines_output(result: BatchResult, ok: np.ndarray) -> bytes:
+    block = np.full((len(ok), 82), ord("\n"), dtype=np.uint8)
+    solved = result.counts > 0
+    rows = np.flatnonzero(ok)[solved]
+    if len(rows):
+        block[rows] = np.frombuffer(_format_block(result.solutions[solved]), dtype=np.uint8).reshape(-1, 82)
+    keep = np.ones((len(ok), 82), dtype=bool)
+    keep[~np.isin(np.arange(len(ok)), rows), :81] = False
+    return block[keep].tobytes()
+
+
+def _jsonl_output(lines, numbers, values, ok, result: BatchResult, limit: int) -> bytes:
+    puzzles = format_lines(values)
+    solutions = format_lines(result.solutions)
+    out = []
+    k = 0
+    for i, good in enumerate(ok):
+        if not good:
+            rec = {"puzzle": lines[i].decode("utf-8", "replace").strip(), "status": "parse_error",
+                   "solution": None}
+            if limit > 1:
+                rec.update(count=None, limit=limit)
+            rec.update(method="fast", nodes=0, guesses=0, message=line_problem(lines[i]), line=numbers[i])
+        else:
+            found = int(result.counts[k])
+            status = "solved" if found > 0 else ("timeout" if found < 0 else "no_solution")
+            rec = {"puzzle": puzzles[i].decode(), "status": status,
+                   "solution": solutions[k].decode() if found > 0 else None}
+            if limit > 1:
+                rec.update(count=max(found, 0) if found >= 0 else None, limit=limit)
+            message = "" if found > 0 else ("node limit reached" if found < 0 else "no grid completes these givens")
+            rec.update(method="fast", nodes=int(result.nodes[k]), guesses=int(result.guesses[k]),
+                       message=message, line=numbers[i])
+            k += 1
+        out.append(json.dumps(rec))
+    return ("\n".join(out) + "\n").encode() if out else b""
