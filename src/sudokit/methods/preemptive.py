@@ -116,8 +116,10 @@ def _locked_subsets(masks: list[int], most: int, clock: _Clock) -> Iterator[tupl
     """
 
     def grow(start: int, members: int, union: int, size: int) -> Iterator[tuple[int, int, int]]:
+        clock.steps += 1
+        if not clock.steps & 255:
+            clock.budget.check_time()
         for i in range(start, len(masks)):
-            clock.step()
             joined = union | masks[i]
             bits = joined.bit_count()
             if bits > most:
@@ -131,8 +133,14 @@ def _locked_subsets(masks: list[int], most: int, clock: _Clock) -> Iterator[tupl
     return grow(0, 0, 0, 0)
 
 
-def _unit_pass(cands: Markup, cells: tuple[int, ...], name: str, shape: Shape, clock: _Clock) -> set[int]:
-    """Apply preemptive sets in one unit until none is left; the changed cells."""
+def _unit_pass(cands: Markup, cells: tuple[int, ...], name: str, shape: Shape, clock: _Clock,
+               deep: bool) -> set[int]:
+    """Apply preemptive sets in one unit until none is left; the changed cells.
+
+    A shallow pass (``deep=False``) looks only for the cheap sets: single
+    cells (m = 1) and single values with one place (m = k - 1). A deep pass
+    looks for sets of every size.
+    """
     changed: set[int] = set()
     full = (1 << shape.size) - 1
     while True:
@@ -168,13 +176,28 @@ def _unit_pass(cands: Markup, cells: tuple[int, ...], name: str, shape: Shape, c
         if k == 0:
             return changed
         masks = [cands[c] for c in opens]
-        union = 0
+        once = twice = 0
         for m in masks:
-            union |= m
-        missing = full & ~settled & ~union
+            twice |= once & m
+            once |= m
+        missing = full & ~settled & ~once
         if missing:
             value = (missing & -missing).bit_length()
             raise Contradiction(f"{_symbol(shape, value)} has no place in {name}")
+        # m = k - 1: a value with one place; the other k - 1 cells are preemptive
+        lonely = once & ~twice
+        if lonely:
+            for c, m in zip(opens, masks):
+                only = m & lonely
+                if only:
+                    if only & (only - 1):
+                        both = " and ".join(_symbol(shape, v) for v in values_of(only))
+                        raise Contradiction(f"{shape.cell_name(c)} is the only place for both {both} in {name}")
+                    cands[c] = only
+                    changed.add(c)
+            continue
+        if not deep:
+            return changed
         if _naked(cands, opens, masks, k // 2, name, shape, clock, changed):
             continue
         if _hidden(cands, opens, masks, full & ~settled, (k - 1) // 2, name, shape, clock, changed):
@@ -194,7 +217,10 @@ def _naked(cands: Markup, opens: list[int], masks: list[int], most: int, name: s
         others = [j for j in range(len(opens)) if not members >> j & 1 and masks[j] & union]
         if others:
             for j in others:
-                cands[opens[j]] = masks[j] & ~union
+                left = masks[j] & ~union
+                if not left:
+                    raise Contradiction(f"no candidate is left for {shape.cell_name(opens[j])} in {name}")
+                cands[opens[j]] = left
                 changed.add(opens[j])
             return True
     return False
@@ -232,8 +258,11 @@ def propagate(cands: Markup, shape: Shape, budget: Budget, units: Iterable[int] 
     """Apply preemptive sets in every unit until none crosses anything out.
 
     ``units`` are the indices (into ``shape.units``) to look at first; every
-    unit whose cells change is looked at again. Changes ``cands`` in place.
-    Raises Contradiction at a dead end.
+    unit whose cells change is looked at again. The cheap sets (single cells,
+    single places) go first; a unit is searched for sets of every size only
+    when they have run out everywhere. The order does not change the
+    fixpoint: a preemptive set stays preemptive as candidates disappear.
+    Changes ``cands`` in place. Raises Contradiction at a dead end.
 
     >>> shape = Shape(2, 2)
     >>> cands = markup(Grid("1.3.............", shape=shape))
@@ -242,20 +271,32 @@ def propagate(cands: Markup, shape: Shape, budget: Budget, units: Iterable[int] 
     ([2, 4], [2, 4])
     """
     all_units, units_of, names = shape.units, shape.units_of, shape.unit_names
-    todo = deque(range(len(all_units)) if units is None else units)
-    queued = [False] * len(all_units)
-    for u in todo:
-        queued[u] = True
+    start = list(range(len(all_units)) if units is None else units)
+    shallow, deep = deque(start), deque(start)
+    in_shallow = [False] * len(all_units)
+    in_deep = [False] * len(all_units)
+    for u in start:
+        in_shallow[u] = in_deep[u] = True
     clock = _Clock(budget)
-    while todo:
-        u = todo.popleft()
-        queued[u] = False
-        clock.step()
-        for c in _unit_pass(cands, all_units[u], names[u], shape, clock):
+    while shallow or deep:
+        if shallow:
+            u = shallow.popleft()
+            in_shallow[u] = False
+            thorough = False
+        else:
+            u = deep.popleft()
+            in_deep[u] = False
+            thorough = True
+        budget.check_time()
+        for c in _unit_pass(cands, all_units[u], names[u], shape, clock, thorough):
             for w in units_of[c]:
-                if w != u and not queued[w]:
-                    queued[w] = True
-                    todo.append(w)
+                if w != u:
+                    if not in_shallow[w]:
+                        in_shallow[w] = True
+                        shallow.append(w)
+                    if not in_deep[w]:
+                        in_deep[w] = True
+                        deep.append(w)
 
 
 def _fewest(cands: Markup) -> int | None:
