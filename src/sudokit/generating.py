@@ -1,0 +1,531 @@
+"""Generate puzzles: random complete grids, minimised by a rule, with a symmetric clue pattern.
+
+A puzzle is made in three steps, all inside numba kernels
+(:mod:`sudokit.engine.generate`):
+
+1. **A random complete grid.** Backtracking from the empty grid: singles
+   after every choice, branch on an open cell with the fewest candidates
+   (ties at random), try its values in random order; then a random relabelling
+   of the values. This is not exactly uniform over all grids (backtracking
+   favours grids that are reached by many paths), but it reaches every grid,
+   and the clue counts it leads to match the published figure for uniformly
+   sampled grids (see ``benchmarks/RESULTS-generate.md``).
+2. **Top-down minimising.** The orbits of cells (single cells without
+   symmetry) are visited in random order. An orbit's clues go when the puzzle
+   still obeys the rule without them and stay otherwise, so at the end every
+   clue left is needed:
+
+   * ``unique``: exactly one solution (a count with limit 2);
+   * ``logic``: naked and hidden singles alone fill the grid (the verdict of
+     the ``clauses`` method);
+   * ``preemptive``: singles plus preemptive sets (Crook) fill the grid.
+
+3. **Seeds.** Puzzle ``i`` of a run with seed ``S`` is made from seed
+   ``S + i`` alone, so the same seed gives the same puzzles on every machine,
+   whatever the number of worker processes, and ``seed`` in a record remakes
+   that one puzzle.
+
+A symmetric puzzle is minimal *within its symmetry*: no whole orbit can go,
+but a single clue of an orbit sometimes could.
+
+>>> p = generate(shape="2x2", seed=7)
+>>> p.shape, p.minimal, p.clues == p.puzzle.clues, p.solution.is_solution_of(p.puzzle)
+('2x2', 'unique', True, True)
+>>> generate(shape="2x2", seed=7).puzzle == p.puzzle
+True
+>>> complete_grid("3x3", seed=1).is_solved
+True
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from . import symmetry as _symmetry
+from .errors import SudokuError
+from .grid import Grid, Shape, shape_of
+
+#: The rules a generated puzzle is minimal for.
+RULES: dict[str, int] = {"unique": 0, "logic": 1, "preemptive": 2}
+
+#: Difficulty levels, easiest first (as :mod:`sudokit.logic` names them).
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "fiendish", "diabolical")
+
+_SEED_MOD = 2**32
+
+
+class GenerationError(SudokuError):
+    """A generation request that cannot be met, or whose budget ran out."""
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One generated puzzle with everything needed to remake it.
+
+    ``undecided`` counts clues kept only because a solution count hit its node
+    limit (always 0 for 9x9); when it is 0 the puzzle is proven minimal.
+    """
+
+    puzzle: Grid
+    solution: Grid
+    seed: int
+    shape: str
+    minimal: str
+    symmetry: str
+    clues: int
+    undecided: int = 0
+    er: float | None = None
+    ep: float | None = None
+    ed: float | None = None
+    level: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def record(self) -> dict[str, Any]:
+        """The jsonl record: puzzle, solution, clues, seed, shape, minimal, symmetry (+ rating)."""
+        rec: dict[str, Any] = {
+            "puzzle": self.puzzle.line(),
+            "solution": self.solution.line(),
+            "clues": self.clues,
+            "seed": self.seed,
+            "shape": self.shape,
+            "minimal": self.minimal,
+            "symmetry": self.symmetry,
+        }
+        if self.undecided:
+            rec["undecided"] = self.undecided
+        if self.level is not None or self.er is not None:
+            rec.update(er=self.er, ep=self.ep, ed=self.ed, level=self.level)
+        return rec
+
+
+# -- plans: everything the kernels need for one request -------------------------
+
+
+@dataclass(frozen=True)
+class _Plan:
+    shape: Shape
+    minimal: str
+    symmetry: str
+    node_limit: int
+    fill_limit: int
+
+    @property
+    def rule(self) -> int:
+        return RULES[self.minimal]
+
+
+def _default_node_limit(shape: Shape) -> int:
+    """A node budget per solution count: never reached for 9x9, bounds the big sizes."""
+    n = shape.size
+    return 2_000_000 if n <= 9 else 200_000 if n <= 16 else 400_000
+
+
+def _plan(shape: "Shape | str | tuple[int, int] | None", minimal: str, symmetry: str,
+          node_limit: int | None = None) -> _Plan:
+    s = shape_of(shape)
+    if minimal not in RULES:
+        raise GenerationError(f"unknown minimality rule {minimal!r}; choose one of: {', '.join(RULES)}")
+    _symmetry.check(s, symmetry)
+    if s.size < 1:
+        raise GenerationError("a grid needs at least one cell")
+    limit = _default_node_limit(s) if node_limit is None else int(node_limit)
+    return _Plan(s, minimal, symmetry, limit, fill_limit=max(10_000, 50 * s.cell_count))
+
+
+@lru_cache(maxsize=None)
+def _arrays(shape: Shape, symmetry: str) -> tuple[np.ndarray, ...]:
+    from .engine.generate import geometry
+
+    units, peers = geometry(shape.box_rows, shape.box_cols)
+    orbits = _symmetry.orbits(shape, symmetry)
+    cells = np.array([c for orbit in orbits for c in orbit], dtype=np.int64)
+    starts = np.zeros(len(orbits) + 1, dtype=np.int64)
+    starts[1:] = np.cumsum([len(o) for o in orbits])
+    return units, peers, cells, starts
+
+
+def _kernel_seed(seed: int) -> int:
+    return int(seed) % _SEED_MOD
+
+
+def _fresh_seed() -> int:
+    return secrets.randbits(31)
+
+
+# -- complete grids ---------------------------------------------------------------
+
+
+def complete_grid(shape: "Shape | str | tuple[int, int] | None" = "3x3", seed: int | None = None) -> Grid:
+    """A random complete grid of ``shape``; the same seed gives the same grid.
+
+    It is the solution of the puzzle :func:`generate` makes from that seed.
+
+    >>> g = complete_grid("2x3", seed=5)
+    >>> g.is_solved, g.size
+    (True, 6)
+    """
+    from .engine import generate as kernels
+
+    plan = _plan(shape, "unique", "none")
+    units, peers, _, _ = _arrays(plan.shape, "none")
+    n = plan.shape.size
+    out = np.zeros(n * n, dtype=np.uint8)
+    stats = np.zeros(kernels.STATS, dtype=np.int64)
+    kernels.seed_rng(_kernel_seed(_fresh_seed() if seed is None else seed))
+    if not kernels.random_grid(out, n, plan.shape.box_rows, plan.shape.box_cols, units, peers,
+                               plan.fill_limit, stats):
+        raise GenerationError(f"could not fill a {plan.shape} grid within the node budget")
+    return Grid._trusted(plan.shape, tuple(int(v) for v in out))
+
+
+# -- one puzzle at a time (with progress, for the big sizes) ------------------------
+
+
+def _make_one(plan: _Plan, seed: int, progress: Callable[[float], None] | None = None) -> Puzzle:
+    """One puzzle from one seed, minimising in slices so progress can be reported.
+
+    Draws the same random numbers as :func:`_make_batch`, so both give the same puzzle.
+    """
+    from .engine import generate as kernels
+
+    shape = plan.shape
+    n = shape.size
+    units, peers, cells, starts = _arrays(shape, plan.symmetry)
+    stats = np.zeros(kernels.STATS, dtype=np.int64)
+    solution = np.zeros(n * n, dtype=np.uint8)
+    kernels.seed_rng(_kernel_seed(seed))
+    if not kernels.random_grid(solution, n, shape.box_rows, shape.box_cols, units, peers,
+                               plan.fill_limit, stats):
+        raise GenerationError(f"could not fill a {shape} grid within the node budget (seed {seed})")
+    orbits = len(starts) - 1
+    order = np.arange(orbits, dtype=np.int64)
+    kernels.shuffle(order)
+    puzzle = solution.copy()
+    step = orbits if progress is None else max(1, orbits // 50)
+    for lo in range(0, orbits, step):
+        hi = min(orbits, lo + step)
+        kernels.minimise(puzzle, n, shape.box_rows, shape.box_cols, units, peers, cells, starts,
+                         order, lo, hi, plan.rule, plan.node_limit, stats)
+        if progress is not None:
+            progress(hi / orbits)
+    return _puzzle(plan, seed, puzzle, solution, stats)
+
+
+def _puzzle(plan: _Plan, seed: int, puzzle: np.ndarray, solution: np.ndarray, stats: np.ndarray) -> Puzzle:
+    from .engine.generate import STAT_COUNTS, STAT_NODES, STAT_UNDECIDED
+
+    grid = Grid._trusted(plan.shape, tuple(int(v) for v in puzzle))
+    return Puzzle(
+        puzzle=grid,
+        solution=Grid._trusted(plan.shape, tuple(int(v) for v in solution)),
+        seed=int(seed),
+        shape=str(plan.shape),
+        minimal=plan.minimal,
+        symmetry=plan.symmetry,
+        clues=grid.clues,
+        undecided=int(stats[STAT_UNDECIDED]),
+        extra={"nodes": int(stats[STAT_NODES]), "counts": int(stats[STAT_COUNTS])},
+    )
+
+
+def _make_batch(plan: _Plan, seeds: list[int]) -> list[Puzzle]:
+    """Puzzles for many seeds in one kernel call (each depends on its seed alone)."""
+    from .engine import generate as kernels
+
+    shape = plan.shape
+    n = shape.size
+    units, peers, cells, starts = _arrays(shape, plan.symmetry)
+    k = len(seeds)
+    puzzles = np.zeros((k, n * n), dtype=np.uint8)
+    solutions = np.zeros((k, n * n), dtype=np.uint8)
+    stats = np.zeros((k, kernels.STATS), dtype=np.int64)
+    kernel_seeds = np.array([_kernel_seed(s) for s in seeds], dtype=np.int64)
+    kernels.generate_batch(kernel_seeds, n, shape.box_rows, shape.box_cols, units, peers, cells, starts,
+                           plan.rule, plan.node_limit, plan.fill_limit, puzzles, solutions, stats)
+    out = []
+    for i, seed in enumerate(seeds):
+        if stats[i, kernels.STAT_UNDECIDED] < 0:
+            raise GenerationError(f"could not fill a {shape} grid within the node budget (seed {seed})")
+        out.append(_puzzle(plan, seed, puzzles[i], solutions[i], stats[i]))
+    return out
+
+
+# -- difficulty filters ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Filter:
+    difficulty: str | None = None
+    rating: tuple[float, float] | None = None
+    technique: str | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.difficulty is not None or self.rating is not None or self.technique is not None
+
+    def describe(self) -> str:
+        if self.difficulty is not None:
+            return f"level {self.difficulty}"
+        if self.rating is not None:
+            return f"rating {self.rating[0]:g}-{self.rating[1]:g}"
+        return f"technique {self.technique}"
+
+
+def parse_rating(text: str) -> tuple[float, float]:
+    """``"LO-HI"`` (or a single number) as a closed range of SE ratings.
+
+    >>> parse_rating("2.5-4"), parse_rating("7.1")
+    ((2.5, 4.0), (7.1, 7.1))
+    """
+    try:
+        if "-" in text.strip()[1:]:
+            lo, hi = text.strip().split("-", 1) if not text.strip().startswith("-") else (text, text)
+            low, high = float(lo), float(hi)
+        else:
+            low = high = float(text)
+    except ValueError:
+        raise GenerationError(f"cannot read rating range {text!r}: expected LO-HI such as 2.5-4.0") from None
+    if low > high:
+        raise GenerationError(f"rating range {text!r} is empty: {low:g} > {high:g}")
+    return low, high
+
+
+def _make_filter(difficulty: str | None, rating: "str | tuple[float, float] | None",
+                 technique: str | None) -> _Filter:
+    given = [x for x in (difficulty, rating, technique) if x is not None]
+    if len(given) > 1:
+        raise GenerationError("give at most one of difficulty, rating and technique")
+    if difficulty is not None and difficulty not in LEVELS:
+        raise GenerationError(f"unknown difficulty {difficulty!r}; choose one of: {', '.join(LEVELS)}")
+    if isinstance(rating, str):
+        rating = parse_rating(rating)
+    return _Filter(difficulty, rating, technique.lower() if technique else None)
+
+
+def _techniques(rating: Any) -> set[str]:
+    names: set[str] = set()
+    for attr in ("techniques", "hardest", "technique"):
+        value = getattr(rating, attr, None)
+        if value is None:
+            continue
+        items = [value] if isinstance(value, str) else list(value)
+        for item in items:
+            names.add(str(getattr(item, "name", item)).lower())
+    return names
+
+
+def _rate(puzzle: Puzzle, flt: _Filter) -> tuple[Puzzle, bool]:
+    """The puzzle with its rating, and whether it matches the filter."""
+    try:
+        from .logic import rate
+    except ImportError as exc:  # pragma: no cover - the rating module ships with sudokit
+        raise GenerationError(f"difficulty filters need sudokit.logic: {exc}") from None
+    r = rate(puzzle.puzzle)
+    rated = replace(puzzle, er=getattr(r, "er", None), ep=getattr(r, "ep", None),
+                    ed=getattr(r, "ed", None), level=getattr(r, "level", None))
+    if flt.difficulty is not None:
+        ok = rated.level == flt.difficulty
+    elif flt.rating is not None:
+        ok = rated.er is not None and flt.rating[0] <= rated.er <= flt.rating[1]
+    else:
+        ok = flt.technique in _techniques(r)
+    return rated, ok
+
+
+# -- the public API -----------------------------------------------------------------
+
+
+def _work(args: tuple[_Plan, list[int], _Filter]) -> list[tuple[Puzzle, bool]]:
+    """A worker's job: one batch of seeds, rated when a filter is active."""
+    plan, seeds, flt = args
+    made = _make_batch(plan, seeds)
+    if not flt.active:
+        return [(p, True) for p in made]
+    return [_rate(p, flt) for p in made]
+
+
+def generate(
+    *,
+    shape: "Shape | str | tuple[int, int] | None" = "3x3",
+    minimal: str = "unique",
+    symmetry: str = "none",
+    seed: int | None = None,
+    difficulty: str | None = None,
+    rating: "str | tuple[float, float] | None" = None,
+    technique: str | None = None,
+    attempts: int | None = None,
+    timeout: float | None = None,
+    node_limit: int | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> Puzzle:
+    """One minimal puzzle with a unique solution.
+
+    ``minimal`` is ``unique``, ``logic`` or ``preemptive``; ``symmetry`` one of
+    :data:`sudokit.symmetry.SYMMETRIES`. With ``difficulty``, ``rating`` or
+    ``technique`` it tries seeds ``seed, seed+1, ...`` until one matches, at
+    most ``attempts`` times or ``timeout`` seconds. ``progress`` gets the
+    fraction of clues visited (useful for 16x16 and up).
+
+    >>> p = generate(shape="2x3", minimal="logic", symmetry="rotate180", seed=3)
+    >>> p.shape, p.symmetry, p.solution.is_solution_of(p.puzzle)
+    ('2x3', 'rotate180', True)
+    """
+    flt = _make_filter(difficulty, rating, technique)
+    plan = _plan(shape, minimal, symmetry, node_limit)
+    base = _fresh_seed() if seed is None else int(seed)
+    if not flt.active:
+        return _make_one(plan, base, progress)
+    return next(generate_many(1, shape=shape, minimal=minimal, symmetry=symmetry, seed=base,
+                              difficulty=difficulty, rating=rating, technique=technique,
+                              attempts=attempts, timeout=timeout, node_limit=node_limit))
+
+
+def generate_many(
+    n: int,
+    *,
+    shape: "Shape | str | tuple[int, int] | None" = "3x3",
+    minimal: str = "unique",
+    symmetry: str = "none",
+    seed: int | None = None,
+    jobs: int = 1,
+    difficulty: str | None = None,
+    rating: "str | tuple[float, float] | None" = None,
+    technique: str | None = None,
+    attempts: int | None = None,
+    timeout: float | None = None,
+    node_limit: int | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> Iterator[Puzzle]:
+    """``n`` puzzles, in seed order, made by ``jobs`` worker processes.
+
+    Without a filter puzzle ``i`` comes from seed ``seed + i``. With a filter
+    the seeds ``seed, seed+1, ...`` are tried in order and the matching ones
+    are kept (each record's ``seed`` remakes it); ``attempts`` bounds the tries
+    per puzzle (default 1000) and ``timeout`` the whole run; running out
+    raises :class:`GenerationError` after the puzzles found so far.
+    ``progress`` gets the fraction done, from 0 to 1.
+
+    >>> [p.seed for p in generate_many(3, shape="2x2", seed=10)]
+    [10, 11, 12]
+    """
+    if n < 0:
+        raise GenerationError(f"cannot make {n} puzzles")
+    if jobs < 1:
+        raise GenerationError(f"jobs must be at least 1, not {jobs}")
+    if attempts is not None and attempts < 1:
+        raise GenerationError(f"attempts must be at least 1, not {attempts}")
+    flt = _make_filter(difficulty, rating, technique)
+    plan = _plan(shape, minimal, symmetry, node_limit)
+    base = _fresh_seed() if seed is None else int(seed)
+    return _stream(n, plan, flt, base, jobs, attempts, timeout, progress)
+
+
+def _batch_size(plan: _Plan, flt: _Filter, jobs: int) -> int:
+    if flt.active:
+        return 4 * jobs if jobs > 1 else 1
+    cells = plan.shape.cell_count
+    return 1 if cells > 144 else 16 if cells > 81 else 64
+
+
+def _stream(n: int, plan: _Plan, flt: _Filter, base: int, jobs: int, attempts: int | None,
+            timeout: float | None, progress: Callable[[float], None] | None) -> Iterator[Puzzle]:
+    if n == 0:
+        return
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    per_puzzle = attempts if attempts is not None else (1000 if flt.active else None)
+    made = 0
+    tried_for_this = 0
+    if jobs == 1 and not flt.active and plan.shape.cell_count > 144:
+        # big grids: one at a time, with progress inside each puzzle
+        for i in range(n):
+            def inner(frac: float, i: int = i) -> None:
+                if progress is not None:
+                    progress((i + frac) / n)
+            yield _make_one(plan, base + i, inner)
+            if deadline is not None and time.perf_counter() > deadline and i + 1 < n:
+                raise GenerationError(f"time limit of {timeout:g} s reached after {i + 1} of {n} puzzles")
+        return
+    size = _batch_size(plan, flt, jobs)
+    seeds = _seed_batches(base, size, None if flt.active else n)
+    executor = _executor(jobs)
+    try:
+        pending: list[Future | list] = []
+
+        def submit() -> None:
+            batch = next(seeds, None)
+            if batch is None:
+                return
+            job = (plan, batch, flt)
+            pending.append(executor.submit(_work, job) if executor else _work(job))
+
+        for _ in range(2 * jobs if executor else 1):
+            submit()
+        while made < n and pending:
+            head = pending.pop(0)
+            results = head.result() if isinstance(head, Future) else head
+            submit()
+            for puzzle, ok in results:
+                if made >= n:
+                    break
+                tried_for_this += 1
+                if ok:
+                    made += 1
+                    tried_for_this = 0
+                    if progress is not None:
+                        progress(made / n)
+                    yield puzzle
+                elif per_puzzle is not None and tried_for_this >= per_puzzle:
+                    raise GenerationError(
+                        f"no puzzle with {flt.describe()} in {per_puzzle} attempts "
+                        f"(found {made} of {n}); raise --attempts or relax the filter"
+                    )
+            if deadline is not None and made < n and time.perf_counter() > deadline:
+                what = f" with {flt.describe()}" if flt.active else ""
+                raise GenerationError(f"time limit of {timeout:g} s reached after {made} of {n} puzzles{what}")
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _seed_batches(base: int, size: int, total: int | None) -> Iterator[list[int]]:
+    start = 0
+    while total is None or start < total:
+        stop = start + size if total is None else min(total, start + size)
+        yield [base + i for i in range(start, stop)]
+        start = stop
+
+
+def _executor(jobs: int) -> ProcessPoolExecutor | None:
+    if jobs <= 1:
+        return None
+    import multiprocessing
+
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+
+
+def default_jobs() -> int:
+    """The number of CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover
+        return os.cpu_count() or 1
+
+
+__all__ = [
+    "GenerationError",
+    "LEVELS",
+    "Puzzle",
+    "RULES",
+    "complete_grid",
+    "generate",
+    "generate_many",
+    "parse_rating",
+]
