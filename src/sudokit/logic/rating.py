@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from ..errors import Contradiction
 from ..grid import Grid
-from .registry import rating_floor
+from .registry import REGISTRY, rating_floor
 from .state import Candidates
-from .step import Step
+from .step import Step, Technique
 from .stepper import broken, steps
 
 #: Level by ER: (upper bound inclusive, name).
@@ -96,11 +96,22 @@ class Rating:
         return f"{mark}{self.er:.1f}/{self.ep:.1f}/{self.ed:.1f} {self.level}"
 
 
-def solve_path(grid: Grid) -> tuple[list[Step], Candidates, bool]:
+def exact_registry() -> list[Technique]:
+    """The registered techniques rated no higher than :func:`rating_floor`.
+
+    Above the floor SE might use a technique the registry lacks, so a path
+    that goes there no longer tells SE's rating; stopping at the floor keeps
+    the rating exact or an honest lower bound.
+    """
+    floor = rating_floor()
+    return [t for t in REGISTRY if t.rating <= floor + 1e-9]
+
+
+def solve_path(grid: Grid, registry: list[Technique] | None = None) -> tuple[list[Step], Candidates, bool]:
     """The logic path and the state it ends in; the flag is True when the
     path stopped early (stuck or contradiction)."""
     state = Candidates.from_grid(grid)
-    path = list(steps(state))
+    path = list(steps(state, registry))
     return path, state, not state.solved
 
 
@@ -157,16 +168,20 @@ def rate_path(path: list[Step], stuck: bool, floor: float | None = None) -> Rati
 
 
 def rate(grid: "Grid | str") -> Rating:
-    """Rate ``grid`` as Sudoku Explainer does, as far as the registry reaches."""
+    """Rate ``grid`` as Sudoku Explainer does, as far as the registry reaches.
+
+    When SE would need a technique the registry lacks, ``lower_bound`` is set
+    and ER is the lowest rating SE could give (see :func:`exact_registry`).
+    """
     if not isinstance(grid, Grid):
         grid = Grid(grid)
-    path, _, stuck = solve_path(grid)
+    path, _, stuck = solve_path(grid, exact_registry())
     return rate_path(path, stuck)
 
 
 def explain(grid: "Grid | str") -> list[Step]:
-    """The full path; when logic stops early, a final ``Search`` step fills the
-    rest from the engine's solution."""
+    """The full path with every registered technique; when logic stops early,
+    a final ``Search`` step fills the rest from the engine's solution."""
     if not isinstance(grid, Grid):
         grid = Grid(grid)
     path, state, stuck = solve_path(grid)

@@ -1,0 +1,220 @@
+"""``sudoku rate``, ``sudoku explain`` and ``sudoku hint``: human-style logic.
+
+All three call :mod:`sudokit.logic` and only format what comes back.
+
+* ``rate`` prints one line per puzzle, ``<puzzle>  ER/EP/ED level``
+  (``≥`` in front when the rating is a lower bound).
+* ``explain`` prints the numbered steps of the solving path.
+* ``hint`` prints the next step for one grid, which may carry pencil marks.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Iterator
+
+import click
+
+from ..errors import SudokuError
+from ..grid import Grid, Shape
+from .common import EXIT_FAILED, Output, box_option, open_input, read_puzzles, render
+
+FORMATS = ("text", "jsonl")
+
+
+def _named(names: tuple[str, ...]) -> list[tuple[str, Grid]]:
+    from ..examples import EXAMPLES
+
+    out = []
+    for name in names:
+        if name not in EXAMPLES:
+            raise click.BadParameter(f"no example called {name!r}; choose one of: {', '.join(EXAMPLES)}",
+                                     param_hint="'--example'")
+        out.append((name, EXAMPLES[name].grid))
+    return out
+
+
+def _entries(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None) -> Iterator[tuple[str, Any]]:
+    """(label, Grid or error message) for every puzzle asked for."""
+    for name, grid in _named(names):
+        yield f"example {name}", grid
+    if not paths and not names:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise click.UsageError("give a file of puzzles, '-' for standard input, or --example NAME")
+        paths = ("-",)
+    count = 0
+    for path in paths:
+        with open_input(path) as stream:
+            for entry in read_puzzles(stream, shape=box):
+                count += 1
+                label = f"puzzle {count} (line {entry.line})"
+                if entry.error is not None or entry.grid is None:
+                    yield label, str(entry.error)
+                else:
+                    yield label, entry.grid
+
+
+def _fail(label: str, message: str) -> None:
+    click.echo(f"{label}: {message}", err=True)
+
+
+@click.command("rate")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text: 'puzzle ER/EP/ED level' per line; jsonl: one JSON object per puzzle.")
+@click.option("--example", "names", multiple=True, metavar="NAME", help="Rate a named example puzzle.")
+@click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
+@click.pass_context
+def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], box: Shape | None) -> None:
+    """Rate every puzzle in PATHS (files, or - for standard input) as Sudoku
+    Explainer does: ER (hardest step), EP (hardest up to the first placement),
+    ED (first step), and a level.
+
+    A rating written "≥4.0/..." is a lower bound: the puzzle needs a technique
+    this version does not have yet.
+
+    \b
+    Exit status: 0 all rated; 1 some puzzle unreadable or invalid; 2 usage error.
+    """
+    from ..logic import rate as rate_grid
+
+    out, failed = Output(), 0
+    for label, item in _entries(paths, names, box):
+        if isinstance(item, str):
+            failed += 1
+            _fail(label, item)
+            continue
+        try:
+            r = rate_grid(item)
+        except SudokuError as exc:
+            failed += 1
+            _fail(label, str(exc))
+            continue
+        if fmt == "jsonl":
+            out.write(json.dumps({
+                "puzzle": item.line(), "er": r.er, "ep": r.ep, "ed": r.ed, "level": r.level,
+                "lower_bound": r.lower_bound, "hardest": r.hardest, "steps": r.steps,
+                "score": r.score, "score_level": r.score_level,
+            }, ensure_ascii=False))
+        else:
+            out.write(f"{item.line()}  {r}")
+    ctx.exit(EXIT_FAILED if failed else 0)
+
+
+def _grid_text(grid: Grid) -> str:
+    try:
+        return render(grid, "boxed")
+    except Exception:  # a formats module without the boxed writer
+        return grid.line()
+
+
+@click.command("explain")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text: numbered steps; jsonl: one JSON object per step.")
+@click.option("--example", "names", multiple=True, metavar="NAME", help="Explain a named example puzzle.")
+@click.option("--grids", is_flag=True,
+              help="Show the grid at the start, before every step harder than a single, and at the end.")
+@click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
+@click.pass_context
+def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], grids: bool,
+            box: Shape | None) -> None:
+    """Explain how to solve each puzzle in PATHS step by step, always taking
+    the easiest step (in Sudoku Explainer's order).
+
+    \b
+    Exit status: 0 all explained; 1 some puzzle unreadable, invalid or
+    without a solution; 2 usage error.
+    """
+    from ..logic import Candidates, explain as explain_grid, rate
+
+    out, failed = Output(), 0
+    for label, item in _entries(paths, names, box):
+        if isinstance(item, str):
+            failed += 1
+            _fail(label, item)
+            continue
+        try:
+            path = explain_grid(item)
+            rating = rate(item)
+        except SudokuError as exc:
+            failed += 1
+            _fail(label, str(exc))
+            continue
+        state = Candidates.from_grid(item)
+        if fmt == "jsonl":
+            for number, step in enumerate(path, 1):
+                record = {"puzzle": item.line(), "step": number, **step.as_dict(state.geo)}
+                step.apply(state)
+                if grids:
+                    record["grid"] = state.grid().line()
+                out.write(json.dumps(record, ensure_ascii=False))
+            continue
+        out.write(f"{label}: {item.line()}  {rating}")
+        if grids:
+            out.write(_grid_text(item))
+        for number, step in enumerate(path, 1):
+            if grids and step.rating > 2.3 and number > 1:
+                out.write(_grid_text(state.grid()))
+            out.write(f"{number:3d}. [{step.rating:.1f}] {step.text}")
+            step.apply(state)
+        if grids:
+            out.write(_grid_text(state.grid()))
+        out.write("")
+    ctx.exit(EXIT_FAILED if failed else 0)
+
+
+def _hint_state(text: str, box: Shape | None):
+    """A candidates state from text that may carry pencil marks."""
+    from .. import formats
+    from ..logic import Candidates
+
+    reader = getattr(formats, "parse_candidates", None)
+    if reader is not None:
+        grid, masks = reader(text, shape=box)
+        return Candidates.from_masks(grid, masks)
+    return Candidates.from_grid(formats.parse(text, shape=box))
+
+
+@click.command("hint")
+@click.argument("path", required=False, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("--example", "name", metavar="NAME", help="Hint for a named example puzzle.")
+@click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
+@click.pass_context
+def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: Shape | None) -> None:
+    """Show the next logical step for one puzzle in PATH (or - for standard
+    input). The grid may carry pencil marks (the candidates format); then
+    the step works on those marks.
+
+    \b
+    Exit status: 0 a step was found; 1 no technique applies or the puzzle is
+    unreadable; 2 usage error.
+    """
+    from ..logic import Candidates, next_step
+
+    try:
+        if name is not None:
+            state = Candidates.from_grid(_named((name,))[0][1])
+        else:
+            if path is None:
+                if sys.stdin is None or sys.stdin.isatty():
+                    raise click.UsageError("give a file with one puzzle, '-' for standard input, or --example NAME")
+                path = "-"
+            with open_input(path) as stream:
+                text = stream.read()
+            state = _hint_state(text, box)
+        step = next_step(state)
+    except SudokuError as exc:
+        _fail("puzzle 1", str(exc))
+        ctx.exit(EXIT_FAILED)
+        return
+    if step is None:
+        _fail("puzzle 1", "no technique applies here (solved, or beyond the implemented techniques)")
+        ctx.exit(EXIT_FAILED)
+        return
+    if fmt == "jsonl":
+        Output().write(json.dumps(step.as_dict(state.geo), ensure_ascii=False))
+    else:
+        Output().write(step.text)
