@@ -1,0 +1,167 @@
+"""The clauses method (exactly-one clauses to a fixpoint), checked against the
+independent reference solver and the ground-truth cases."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from sudokit import Grid, Status
+from sudokit.budget import Budget
+from sudokit.errors import Contradiction
+from sudokit.examples import EXAMPLES, example
+from sudokit.methods import clauses
+from sudokit.solving import deduce
+
+from conftest import load_counts, load_multisize
+from reference import obeys_rules, reference_count
+
+def multisize_grid(case: dict, field: str = "puzzle") -> Grid:
+    """A multisize.json entry as a Grid, read with its own alphabet."""
+    symbols = case["symbols"]
+    values = [0 if ch == "." else symbols.index(ch) + 1 for ch in case[field]]
+    return Grid(values, shape=(case["box_rows"], case["box_cols"]))
+
+
+def random_puzzle(shape: tuple[int, int], seed: int) -> list[int]:
+    """Givens from a random full grid (the reference's first grid, relabelled
+    and shuffled by rows within bands, bands, columns within stacks and
+    stacks), then a few random values anywhere, clashing or not."""
+    import random
+
+    rng = random.Random(seed)
+    br, bc = shape
+    n = br * bc
+    _, base = reference_count([0] * (n * n), br, bc, limit=1)
+    relabel = list(range(1, n + 1))
+    rng.shuffle(relabel)
+    bands = rng.sample(range(n // br), n // br)
+    rows = [b * br + r for b in bands for r in rng.sample(range(br), br)]
+    stacks = rng.sample(range(n // bc), n // bc)
+    cols = [s * bc + c for s in stacks for c in rng.sample(range(bc), bc)]
+    full = [relabel[base[rows[r] * n + cols[c]] - 1] for r in range(n) for c in range(n)]
+    assert obeys_rules(full, [0] * (n * n), br, bc)
+    keep = rng.uniform(0.15, 0.7)
+    values = [v if rng.random() < keep else 0 for v in full]
+    for _ in range(rng.choice([0, 0, 0, 1, 2])):
+        values[rng.randrange(n * n)] = rng.randint(1, n)
+    return values
+
+DRY = re.compile(r"no value can go in r\d+c\d+|\S+ has no place in (row|column|box) \d+")
+
+
+def agrees(partial: Grid, solution: list[int] | tuple[int, ...]) -> bool:
+    """Every filled cell of ``partial`` holds the solution's value."""
+    return all(v == 0 or v == s for v, s in zip(partial.values, solution))
+
+
+def test_the_formula_has_the_published_size() -> None:
+    f = clauses.formula(Grid.empty().shape)
+    assert len(f.clauses_of) == 729 and len(f.clauses) == 324
+    assert all(len(c) == 9 for c in f.clauses)
+    assert all(len(ks) == 4 for ks in f.clauses_of)
+    # every pair of variables that may not both hold shares a clause
+    same_cell = f.clauses_of[f.variable(0, 0, 1)][0] == f.clauses_of[f.variable(0, 0, 2)][0]
+    assert same_cell
+    f16 = clauses.formula(Grid.empty((4, 4)).shape)
+    assert len(f16.clauses_of) == 16 ** 3 and len(f16.clauses) == 4 * 16 ** 2
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_examples(name: str) -> None:
+    grid = example(name)
+    result = deduce(grid, method="clauses")
+    if not grid.is_consistent:
+        assert result.status is Status.INVALID
+        return
+    count, truth = reference_count(list(grid.values), 3, 3, limit=2)
+    if name in ("easy", "gentle"):
+        assert result.status is Status.SOLVED
+    if name in ("diabolical", "unsolvable", "blank"):
+        assert result.status is Status.STUCK
+    if result.status is Status.SOLVED:
+        assert count == 1 and list(result.solution.values) == truth
+        assert obeys_rules(result.solution.values, grid.values, 3, 3)
+    else:
+        assert result.status is Status.STUCK
+        assert agrees(result.solution, truth)
+        assert result.solution.agrees_with(grid)
+
+
+@pytest.mark.parametrize("row", load_counts(), ids=lambda r: r["puzzle"][:20])
+def test_counts_cases(row: dict[str, str]) -> None:
+    grid = Grid(row["puzzle"])
+    result = deduce(grid, method="clauses")
+    if result.status is Status.SOLVED:
+        assert row["count"] == "1" and result.solution.line() == row["solution"]
+    if row["count"] == "0":
+        assert result.status in (Status.NO_SOLUTION, Status.STUCK, Status.INVALID)
+        if result.status is Status.NO_SOLUTION:
+            assert DRY.search(result.message), result.message
+    if row["count"] == "1":
+        assert result.status in (Status.SOLVED, Status.STUCK)
+        assert agrees(result.solution, [int(ch) for ch in row["solution"]])
+
+
+@pytest.mark.parametrize("case", load_multisize(), ids=lambda e: e["name"])
+def test_multisize_never_contradicts_the_solution(case: dict) -> None:
+    grid = multisize_grid(case)
+    result = deduce(grid, method="clauses")
+    if case["count"] == 0:
+        assert result.status in (Status.INVALID, Status.NO_SOLUTION)
+        return
+    assert result.status in (Status.SOLVED, Status.STUCK)
+    if case["solution"]:
+        truth = multisize_grid(case, "solution")
+        assert agrees(result.solution, truth.values)
+        assert result.solution.agrees_with(grid)
+
+
+def test_a_cell_that_runs_dry_is_named() -> None:
+    # r1c3 sees 1 and 2 in its row and 3 and 4 in its column
+    grid = Grid("12.." "...." "..3." "..4.", shape=(2, 2))
+    assert grid.is_consistent
+    with pytest.raises(Contradiction) as caught:
+        clauses.deduce(grid, Budget())
+    assert DRY.search(str(caught.value))
+    assert reference_count(list(grid.values), 2, 2)[0] == 0
+
+
+def test_a_value_without_a_place_is_named() -> None:
+    # 1 cannot go in row 1: columns 1-3 hold a 1 lower down and r1c4 is 4
+    grid = Grid("...4" "1..." ".1.." "..1.", shape=(2, 2))
+    assert grid.is_consistent
+    result = deduce(grid, method="clauses")
+    assert result.status is Status.NO_SOLUTION
+    assert DRY.search(result.message), result.message
+    assert reference_count(list(grid.values), 2, 2)[0] == 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from([(2, 2), (2, 3), (3, 2), (2, 4)]), st.integers(0, 2 ** 32 - 1))
+def test_small_shapes_against_the_reference(shape: tuple[int, int], seed: int) -> None:
+    values = random_puzzle(shape, seed)
+    grid = Grid(values, shape=shape)
+    count, truth = reference_count(values, *shape, limit=3)
+    result = deduce(grid, method="clauses")
+    if not grid.is_consistent:
+        assert result.status is Status.INVALID and count == 0
+        return
+    if result.status is Status.SOLVED:
+        assert count == 1 and list(result.solution.values) == truth
+    elif result.status is Status.STUCK:
+        assert truth is None or agrees(result.solution, truth)
+    else:
+        assert result.status is Status.NO_SOLUTION and count == 0
+        assert DRY.search(result.message), result.message
+
+
+def test_deduction_is_quick_enough_to_count_nodes() -> None:
+    # one node per assertion: at most N² of them, and a node limit stops it
+    budget = Budget()
+    clauses.deduce(example("easy"), budget)
+    assert 0 < budget.nodes_used <= 81
+    result = deduce(example("easy"), method="clauses", nodes=5)
+    assert result.status is Status.TIMEOUT
