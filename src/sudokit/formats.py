@@ -378,6 +378,10 @@ def _parse_grid(
     if not content:
         raise ParseError("no puzzle rows found", line=lines[0][0] if lines else None)
     first_line = content[0][0]
+    for n, text in content:  # binary data: name the first odd byte, not a row count
+        for k, ch in enumerate(text):
+            if (ch < " " and ch != "\t") or ch == "\ufffd" or ch == "\x7f":
+                raise ParseError(f"unexpected character {ch!r} (binary data?)", line=n, column=k + 1)
     if len(content) == 1 and mode in (None, "line", "spaced", "boxed"):
         n, text = content[0]
         body = text.strip()
@@ -599,7 +603,10 @@ class _Reader:
                 if not _is_border(s):
                     yield self._one_line(n, text)
                 continue
-            if not block and self._starts_line_mode(text):
+            if self._starts_line_mode(text):  # a data-set line: it cannot be a row of a grid
+                if block:
+                    yield from self._flush(block)
+                    block = []
                 line_mode = True
                 yield self._one_line(n, text)
                 continue
@@ -619,7 +626,7 @@ class _Reader:
             return True
         if _is_border(s):
             return False
-        token = _plain_token(s) or (s.split()[0] if len(s.split()[0]) > MAX_SIZE else None)
+        token = _plain_token(s) or _plain_token(s.split()[0])
         if token is None:
             return False
         if self.shape is not None:
