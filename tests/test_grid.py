@@ -1,0 +1,183 @@
+"""Shape geometry and the immutable Grid, checked against tests/reference.py's own geometry."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference import units as reference_units
+
+from sudokit.errors import ShapeError
+from sudokit.grid import CLASSIC, MAX_SIZE, Grid, Shape, shape_of
+
+SHAPES = [(1, 2), (2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (3, 4), (4, 3), (2, 5), (4, 4), (3, 5), (5, 5), (8, 8)]
+
+
+def latin(shape: tuple[int, int]) -> list[int]:
+    """A solved grid by the shifting pattern (valid for every box shape)."""
+    r, c = shape
+    n = r * c
+    return [((row * c + row // r + col) % n) + 1 for row in range(n) for col in range(n)]
+
+
+@pytest.mark.parametrize("rows, cols", SHAPES)
+def test_geometry_matches_the_reference(rows, cols):
+    shape = Shape(rows, cols)
+    n = rows * cols
+    assert shape.size == n and shape.cell_count == n * n
+    ours = [sorted(u) for u in shape.units]
+    theirs = [sorted(u) for u in reference_units(rows, cols)]
+    assert ours == theirs  # rows, then columns, then boxes, in the same order
+    assert len(shape.units) == 3 * n and all(len(u) == n for u in shape.units)
+    for cell in range(n * n):
+        containing = [i for i, u in enumerate(shape.units) if cell in u]
+        assert tuple(containing) == shape.units_of[cell]
+        assert len(shape.peers[cell]) == 3 * n - rows - cols - 1
+        assert cell not in shape.peers[cell]
+        assert shape.box_of(cell) == containing[2] - 2 * n
+        assert shape.cell(shape.row_of(cell), shape.col_of(cell)) == cell
+    # boxes partition the grid
+    assert sorted(c for box in shape.boxes for c in box) == list(range(n * n))
+
+
+def conventional(n: int) -> tuple[int, int]:
+    """GUIDE.md: square N -> square boxes; else the most rows R <= sqrt(N) dividing N."""
+    best = max(r for r in range(1, n + 1) if n % r == 0 and r * r <= n)
+    return best, n // best
+
+
+@pytest.mark.parametrize("n", range(1, MAX_SIZE + 1))
+def test_for_size_convention(n):
+    shape = Shape.for_size(n)
+    assert (shape.box_rows, shape.box_cols) == conventional(n)
+    assert Shape.for_cells(n * n) == shape
+    assert shape_of(None, n * n) is shape_of(shape)  # shared instance
+
+
+def test_named_conventions():
+    assert Shape.for_size(9) == Shape(3, 3) == CLASSIC
+    assert Shape.for_size(6) == Shape(2, 3)
+    assert Shape.for_size(4) == Shape(2, 2)
+    assert Shape.for_size(16) == Shape(4, 4)
+    assert Shape.for_size(25) == Shape(5, 5)
+    assert Shape.for_size(12) == Shape(3, 4)
+    assert Shape.parse("3x2") == Shape(3, 2) and Shape.parse("9") == CLASSIC
+    assert str(Shape(2, 3)) == "2x3"
+
+
+@pytest.mark.parametrize("text", ["0x3", "3x", "axb", "9x9", "", "65"])
+def test_bad_shapes(text):
+    with pytest.raises(ShapeError):
+        Shape.parse(text)
+
+
+def test_bad_cell_counts():
+    for count in (0, 80, 82):
+        with pytest.raises(ShapeError):
+            Shape.for_cells(count)
+    with pytest.raises(IndexError):
+        CLASSIC.cell(9, 0)
+
+
+def test_cell_names():
+    assert CLASSIC.cell_name(0) == "r1c1"
+    assert CLASSIC.cell_name(80) == "r9c9"
+    assert Shape(2, 3).cell_name(7) == "r2c2"
+
+
+# -- Grid ------------------------------------------------------------------------
+
+
+def test_conflicts_name_the_cells():
+    grid = Grid.empty().place(0, 0, 5).place(0, 8, 5).place(2, 2, 5)
+    found = {(c.unit, c.value, tuple(CLASSIC.cell_name(x) for x in c.cells)) for c in grid.conflicts()}
+    assert found == {("row 1", 5, ("r1c1", "r1c9")), ("box 1", 5, ("r1c1", "r3c3"))}
+    messages = [str(c) for c in grid.conflicts()]
+    assert "5 appears 2 times in row 1: r1c1, r1c9" in messages
+    assert not grid.is_consistent and not grid.is_solved
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_solved_grid(shape):
+    grid = Grid(latin(shape), shape)
+    assert grid.is_complete and grid.is_solved and grid.conflicts() == ()
+    puzzle = Grid([v if i % 2 else 0 for i, v in enumerate(grid.values)], shape)
+    assert grid.is_solution_of(puzzle) and not puzzle.is_complete
+    other = grid.with_cell(0, grid.values[1])
+    assert not other.is_solved and other.conflicts()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(SHAPES[:9]), st.data())
+def test_candidates_against_brute_force(shape, data):
+    n = shape[0] * shape[1]
+    values = data.draw(st.lists(st.integers(0, n), min_size=n * n, max_size=n * n))
+    grid = Grid(values, shape)
+    rows, cols = shape
+    cands = grid.candidates()
+    for cell, v in enumerate(values):
+        if v:
+            assert cands[cell] == {v}
+            continue
+        r, c = divmod(cell, n)
+        seen = set()
+        for other, w in enumerate(values):
+            r2, c2 = divmod(other, n)
+            same_box = r2 // rows == r // rows and c2 // cols == c // cols
+            if other != cell and (r2 == r or c2 == c or same_box):
+                seen.add(w)
+        assert cands[cell] == set(range(1, n + 1)) - seen
+    assert grid.candidate_masks() == tuple(sum(1 << (k - 1) for k in s) for s in cands)
+    # conflicts: every repeated value in a unit, and nothing else
+    repeated = set()
+    for unit in reference_units(rows, cols):
+        vals = [values[c] for c in unit if values[c]]
+        repeated |= {v for v in vals if vals.count(v) > 1}
+    assert {c.value for c in grid.conflicts()} == repeated
+
+
+def test_immutability():
+    grid = Grid.empty()
+    changed = grid.place(4, 4, 7)
+    assert grid[4, 4] == 0 and changed[4, 4] == 7 and changed[40] == 7
+    with pytest.raises(TypeError):
+        grid[0] = 1  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        grid.extra = 1  # type: ignore[attr-defined]
+    assert isinstance(grid.values, tuple)
+    with pytest.raises(ValueError):
+        grid.place(0, 0, 10)
+
+
+def test_equality_and_hash():
+    a = Grid("1.3..2.13....2..")
+    b = Grid([1, 0, 3, 0, 0, 2, 0, 1, 3, 0, 0, 0, 0, 2, 0, 0], (2, 2))
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != a.with_cell(1, 2)
+    wide, tall = Grid([0] * 64, (2, 4)), Grid([0] * 64, (4, 2))
+    assert wide != tall  # same values, other boxes
+    assert Grid.from_rows([a.row(i) for i in range(4)]) == a
+    assert a != "1.3..2.13....2.."
+
+
+def test_construction_errors():
+    with pytest.raises(ShapeError):
+        Grid([0] * 80)
+    with pytest.raises(ValueError, match="r1c1"):
+        Grid([10] + [0] * 80)
+    with pytest.raises(ShapeError):
+        Grid([0] * 81, (2, 3))
+
+
+def test_text_and_arrays():
+    grid = Grid(latin((2, 3)), (2, 3))
+    assert Grid(grid.line(), (2, 3)) == grid
+    assert Grid.from_array(grid.to_array(), (2, 3)) == grid
+    assert grid.to_array().shape == (6, 6)
+    assert "Grid(" in repr(grid) and "2x3" in repr(grid)
+    assert str(grid).startswith("+")
+    assert grid.clues == 36 and len(grid.givens) == 36
+    assert math.isqrt(len(grid)) == 6
