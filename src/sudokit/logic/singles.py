@@ -61,6 +61,21 @@ def _hidden_singles(state: Candidates, kind: int, alone: bool) -> Iterator[Step]
             v += 1
 
 
+def single_step(geo, cell: int, value: int, unit: int, alone: bool) -> Step:
+    """The Step of a hidden single (or last value) found elsewhere (a kernel)."""
+    kind = geo.kind[unit]
+    rating = RATING_LAST if alone else (RATING_BOX if kind == BOX else RATING_LINE)
+    where = (
+        f"last empty cell of {geo.unit_name(unit)}"
+        if alone
+        else f"only place for {geo.symbol(value)} in {geo.unit_name(unit)}"
+    )
+    return Step(
+        "Hidden Single", rating, placements=((cell, value),), cells=(cell,), units=(unit,), values=(value,),
+        text=f"Hidden Single: {geo.cell_name(cell)}={geo.symbol(value)} ({where})",
+    )
+
+
 def _finder(kind: int, alone: bool) -> Callable[[Candidates], Iterator[Step]]:
     def find(state: Candidates) -> Iterator[Step]:
         return _hidden_singles(state, kind, alone)

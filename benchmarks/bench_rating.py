@@ -1,0 +1,62 @@
+"""Time :func:`sudokit.logic.rate` on the SE reference set, by ER band.
+
+    python benchmarks/bench_rating.py [--repeat 3]
+
+Prints ms/puzzle per band (ER <= 2.5, 2.5 < ER <= 6.2, ER > 6.2, using the
+reference ER) and the agreement with Sudoku Explainer's ER/EP/ED.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import platform
+import time
+from pathlib import Path
+
+from sudokit.grid import Grid
+from sudokit.logic import rate
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "rated" / "se_dev.tsv"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    rows = list(csv.DictReader(open(DATA), delimiter="\t"))
+    grids = [Grid(r["puzzle"]) for r in rows]
+    rate(grids[0])  # compile the kernels
+    bands: dict[str, list[float]] = {"ER <= 2.5": [], "2.5 < ER <= 6.2": [], "ER > 6.2": []}
+    results = []
+    for row, grid in zip(rows, grids):
+        best = float("inf")
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            r = rate(grid)
+            best = min(best, time.perf_counter() - t0)
+        results.append(r)
+        er = float(row["er"])
+        band = "ER <= 2.5" if er <= 2.5 else "2.5 < ER <= 6.2" if er <= 6.2 else "ER > 6.2"
+        bands[band].append(best)
+    print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    print("| band | puzzles | ms/puzzle | puzzles/s |")
+    print("|---|---:|---:|---:|")
+    for band, times in bands.items():
+        if times:
+            mean = sum(times) / len(times)
+            print(f"| {band} | {len(times)} | {1000 * mean:.2f} | {1 / mean:.0f} |")
+    low = [(row, r) for row, r in zip(rows, results) if float(row["er"]) <= 6.2]
+    er_ok = sum(abs(r.er - float(row["er"])) < 1e-6 for row, r in low)
+    ep_ok = sum(abs(r.ep - float(row["ep"])) < 1e-6 for row, r in zip(rows, results))
+    ed_ok = sum(abs(r.ed - float(row["ed"])) < 1e-6 for row, r in zip(rows, results))
+    above = sum(r.er > float(row["er"]) + 1e-6 for row, r in zip(rows, results))
+    bound = sum(r.lower_bound for r in results)
+    print()
+    print(f"ER exact (reference ER <= 6.2): {er_ok}/{len(low)} = {er_ok / len(low):.1%}")
+    print(f"EP exact: {ep_ok}/{len(rows)} = {ep_ok / len(rows):.1%}; ED exact: {ed_ok}/{len(rows)} = {ed_ok / len(rows):.1%}")
+    print(f"rated above the reference: {above}; lower bounds: {bound}/{len(rows)}")
+
+
+if __name__ == "__main__":
+    main()
