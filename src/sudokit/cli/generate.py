@@ -1,0 +1,121 @@
+"""``sudoku generate``: new puzzles, streamed as they are made.
+
+Each puzzle is written and flushed as soon as it exists, so an interrupted run
+(Ctrl-C, exit status 130) keeps every line already written. The algorithm
+lives in :mod:`sudokit.generating`; this module only parses options and
+formats what comes back.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, box_option, render
+
+FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
+
+
+def _format(puzzle, fmt: str, with_solution: bool) -> str:  # type: ignore[no-untyped-def]
+    if fmt == "jsonl":
+        return json.dumps(puzzle.record())
+    if fmt == "line":
+        text = render(puzzle.puzzle, "line")
+        return f"{text} {render(puzzle.solution, 'line')}" if with_solution else text
+    text = render(puzzle.puzzle, fmt).rstrip("\n")
+    if with_solution:
+        width = max(len(row) for row in text.splitlines())
+        text += "\n" + "-" * width + "\n" + render(puzzle.solution, fmt).rstrip("\n")
+    return text + "\n"
+
+
+@click.command("generate")
+@click.option("-n", "count", type=click.IntRange(min=0), default=1, show_default=True,
+              help="How many puzzles.")
+@click.option("--box", "box", callback=box_option, metavar="RxC",
+              help="Box rows x box columns: 3x3 (9x9, the default), 2x3, 4x4, 5x5...")
+@click.option("--size", "size", type=click.IntRange(min=1, max=64), metavar="N",
+              help="Grid size N; the box shape is the conventional one for N.")
+@click.option("--minimal", type=click.Choice(["unique", "logic", "preemptive"]), default="unique",
+              show_default=True,
+              help="Every clue is needed for: a unique solution; solving by singles; "
+                   "solving by singles and preemptive sets.")
+@click.option("--symmetry", type=click.Choice(["none", "rotate180", "rotate90", "mirror", "flip",
+                                               "diagonal", "dihedral"]),
+              default="none", show_default=True, help="Symmetry of the clue pattern.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed: the same seed gives the same puzzles; puzzle i uses seed+i.")
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="line", show_default=True,
+              help="Output format.")
+@click.option("--with-solution", is_flag=True, help="Write each solution too (always in jsonl).")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes.")
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "fiendish", "diabolical"]),
+              default=None, help="Keep only puzzles of this level.")
+@click.option("--rating", default=None, metavar="LO-HI",
+              help="Keep only puzzles whose SE rating (ER) lies in LO-HI, e.g. 2.5-4.0.")
+@click.option("--technique", default=None, metavar="NAME",
+              help="Keep only puzzles whose solving path needs this technique.")
+@click.option("--attempts", type=click.IntRange(min=1), default=None,
+              help="With a filter: how many puzzles to try per match (default 1000).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds for the whole run; stop with a message when they run out.")
+def generate(count: int, box, size: int | None, minimal: str, symmetry: str, seed: int | None,  # type: ignore[no-untyped-def]
+             fmt: str, with_solution: bool, jobs: int, difficulty: str | None, rating: str | None,
+             technique: str | None, attempts: int | None, timeout: float | None) -> None:
+    """Generate new puzzles with one solution, minimal for a rule.
+
+    \b
+      sudoku generate -n 10 --symmetry rotate180
+      sudoku generate --box 4x4 --format boxed --with-solution
+      sudoku generate -n 100 --minimal logic --format jsonl --seed 42 --jobs 2
+      sudoku generate --difficulty fiendish --attempts 500
+    """
+    from ..errors import SudokuError
+    from ..generating import GenerationError, generate_many
+    from ..grid import Shape
+
+    if box is not None and size is not None:
+        raise click.UsageError("give --box or --size, not both")
+    if sum(x is not None for x in (difficulty, rating, technique)) > 1:
+        raise click.UsageError("give at most one of --difficulty, --rating and --technique")
+    label = f"generating {box or (Shape.for_size(size) if size else Shape(3, 3))} puzzles"
+    progress = Progress(label)
+    out = Output()
+    made = 0
+
+    def step(fraction: float) -> None:
+        """Within a slow puzzle: show how far the current one has got."""
+        bar = getattr(progress, "_progress", None)
+        if bar is not None:
+            bar.update(progress._task, description=f"{label} ({fraction * count - made:.0%} of the current)")
+
+    try:
+        shape = box if box is not None else Shape.for_size(size) if size is not None else Shape(3, 3)
+        stream = generate_many(count, shape=shape, minimal=minimal, symmetry=symmetry, seed=seed,
+                               jobs=jobs, difficulty=difficulty, rating=rating, technique=technique,
+                               attempts=attempts, timeout=timeout,
+                               progress=step if progress.enabled else None)
+    except SudokuError as exc:
+        raise click.UsageError(str(exc)) from None
+
+    try:
+        with progress:
+            for puzzle in stream:
+                out.write(_format(puzzle, fmt, with_solution))
+                made += 1
+                progress.advance()
+    except GenerationError as exc:
+        click.echo(f"sudoku generate: {exc}", err=True)
+        sys.exit(EXIT_FAILED)
+    except SudokuError as exc:
+        click.echo(f"sudoku generate: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    except KeyboardInterrupt:
+        click.echo(f"sudoku generate: interrupted after {made} of {count} puzzles", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        sys.stderr.close()
+        sys.exit(0)
