@@ -14,11 +14,12 @@ nodes were used first. ``solution_out`` receives the first solution found.
 
 Representation
 --------------
-A board is 30 words. Words ``3*d + b`` hold the cells of band ``b`` (rows
+A board is 57 words. Words ``3*d + b`` hold the cells of band ``b`` (rows
 ``3b..3b+2``) where digit ``d+1`` may still go, 27 bits, bit ``9*r + c`` for
 row ``r`` of the band and column ``c``. A placed digit keeps its own bit, so in
 every band each digit always needs exactly one cell per row and one per box.
-Words 27..29 hold the cells of each band not placed yet.
+Words 27..29 hold the cells of each band not placed yet, and words 30..56
+remember each digit word as it was last filtered.
 
 Propagation
 -----------
@@ -83,7 +84,7 @@ def _tables() -> tuple[np.ndarray, ...]:
 
 ROWSEG, PERM, SEGMASK, BAND_PEERS, BOXMASK, COLMASK = _tables()
 BAND = (1 << 27) - 1
-NWORDS = 30
+NWORDS = 57
 
 
 @njit(cache=True, inline="always")
@@ -112,16 +113,55 @@ def _place(board, d, b, i):
 
 
 @njit(cache=True)
-def propagate9(board, last):
-    """Apply the band filter and singles to a fixpoint; False on a contradiction.
+def _naked_singles(board):
+    """Place every cell with one digit left, band by band, until none is left.
+    Returns -1 on a cell with no digit, else the number of cells placed."""
+    placed = 0
+    again = True
+    while again:
+        again = False
+        for b in range(3):
+            open_cells = board[27 + b]
+            while open_cells:
+                once = 0
+                twice = 0
+                for d in range(9):
+                    x = board[3 * d + b]
+                    twice |= once & x
+                    once |= x
+                if once != BAND:
+                    return -1
+                single = once & ~twice & open_cells
+                if single == 0:
+                    break
+                while single:
+                    low = single & -single
+                    single ^= low
+                    i = _tz(low)
+                    for d in range(9):
+                        if board[3 * d + b] & low:
+                            _place(board, d, b, i)
+                            break
+                    placed += 1
+                again = True
+                open_cells = board[27 + b]
+    return placed
 
-    ``last`` (27 words) remembers each digit word as last filtered, so only
-    changed words are filtered again; fill it with -1 to filter all."""
+
+@njit(cache=True)
+def propagate9(board):
+    """Apply singles and the band filter to a fixpoint; False on a contradiction.
+
+    Words 30..56 of the board remember each digit word as last filtered, so
+    only changed words are filtered again (-1 filters all)."""
     while True:
-        # band filter on changed words, then hidden singles in rows and boxes
+        if _naked_singles(board) < 0:
+            return False
+        # band filter on changed words, with hidden singles in rows and boxes
+        progress = False
         for w in range(27):
             f = board[w]
-            if f == last[w]:
+            if f == board[30 + w]:
                 continue
             s = ROWSEG[f & 511] | (ROWSEG[(f >> 9) & 511] << 3) | (ROWSEG[(f >> 18) & 511] << 6)
             keep = PERM[s]
@@ -129,10 +169,8 @@ def propagate9(board, last):
                 return False
             f &= SEGMASK[keep]
             board[w] = f
-            last[w] = f
             b = w % 3
-            open_cells = board[27 + b]
-            if f & open_cells:
+            if f & board[27 + b]:
                 d = w // 3
                 for r in range(3):
                     chunk = (f >> (9 * r)) & 511
@@ -140,38 +178,16 @@ def propagate9(board, last):
                         i = 9 * r + _tz(chunk)
                         if board[27 + b] >> i & 1:
                             _place(board, d, b, i)
+                            progress = True
                 for k in range(3):
                     x = f & BOXMASK[k]
                     if x & (x - 1) == 0:
                         i = _tz(x)
                         if board[27 + b] >> i & 1:
                             _place(board, d, b, i)
+                            progress = True
                 f = board[w]
-                last[w] = f
-        progress = False
-        # naked singles
-        for b in range(3):
-            open_cells = board[27 + b]
-            if open_cells == 0:
-                continue
-            once = 0
-            twice = 0
-            for d in range(9):
-                x = board[3 * d + b]
-                twice |= once & x
-                once |= x
-            if once != BAND:
-                return False
-            single = once & ~twice & open_cells
-            while single:
-                low = single & -single
-                single ^= low
-                i = _tz(low)
-                for d in range(9):
-                    if board[3 * d + b] & low:
-                        _place(board, d, b, i)
-                        progress = True
-                        break
+            board[30 + w] = f
         if progress:
             continue
         # hidden singles in columns
@@ -255,6 +271,8 @@ def load9(grid, board):
         board[w] = BAND
     for b in range(3):
         board[27 + b] = BAND
+    for w in range(27):
+        board[30 + w] = -1
     for cell in range(81):
         v = grid[cell]
         if v:
@@ -285,7 +303,6 @@ def count9(grid, limit, node_limit, solution_out, stats):
     bband = np.empty(82, dtype=np.int64)
     bcell = np.empty(82, dtype=np.int64)
     brem = np.empty(82, dtype=np.int64)
-    last = np.empty(27, dtype=np.int64)
     board = np.empty(NWORDS, dtype=np.int64)
     if not load9(grid, board):
         return 0
@@ -298,8 +315,7 @@ def count9(grid, limit, node_limit, solution_out, stats):
             stats[0] += nodes
             return -1
         nodes += 1
-        last[:] = -1
-        alive = propagate9(board, last)
+        alive = propagate9(board)
         if alive:
             b, i = _pick(board)
             if b < 0:
