@@ -49,6 +49,7 @@ MAX_LINE = 1 << 16
 _TEXT_CAP = 200  # how much raw text an Entry keeps
 _HEX = "0123456789ABCDEF"
 _BORDER_CHARS = frozenset("+-=.:|*'` ─│┼┌┐└┘├┤┬┴═║╔╗╚╝╠╣╦╩╬")
+_BORDER_STRIP = "".join(sorted(_BORDER_CHARS))
 _RULE = re.compile(r"(-{3,}|={3,}|─{3,}|═{3,})")
 _TOKEN = re.compile(r"[^\s|│║]+")
 _SEPARATORS = "|│║"
@@ -135,10 +136,10 @@ class _Codec:
         self.size = len(alphabet)
         self.blanks = "." if "0" in alphabet else ".0"
         values = {ch: i + 1 for i, ch in enumerate(alphabet)}
-        for ch, v in list(values.items()):  # lower case reads as upper case when unambiguous
-            low = ch.lower()
-            if low != ch and low not in values:
-                values[low] = v
+        for ch, v in list(values.items()):  # the other case reads the same when unambiguous
+            for other in (ch.lower(), ch.upper()):
+                if len(other) == 1 and other not in values:
+                    values[other] = v
         for ch in self.blanks:
             values[ch] = 0
         self.values = values
@@ -321,17 +322,17 @@ def _parse_json(text: str, shape: "Shape | None", symbols: str | None, *, line: 
 def _is_border(text: str) -> bool:
     """``+-------+``, ``.----.``, ``|-----|``, ``=====``: a rule, not a row."""
     s = text.strip()
-    return bool(s) and _RULE.search(s) is not None and all(ch in _BORDER_CHARS for ch in s)
+    return bool(s) and s[0] in _BORDER_CHARS and not s.strip(_BORDER_STRIP) and _RULE.search(s) is not None
 
 
 def _is_dash_rule(text: str) -> bool:
     s = text.strip()
-    return len(s) >= 3 and set(s) <= {"-", " "}
+    return len(s) >= 3 and s[0] == "-" and not s.strip("- ")
 
 
 def _is_eq_rule(text: str) -> bool:
     s = text.strip()
-    return len(s) >= 3 and set(s) == {"="}
+    return len(s) >= 3 and s[0] == "=" and not s.strip("=")
 
 
 def _mode(counts: list[int]) -> int:
@@ -571,6 +572,11 @@ def _line_puzzle_ok(text: str, shape: "Shape | None", symbols: str | None) -> bo
     return True
 
 
+def _row_width(text: str) -> int:
+    tokens = _TOKEN.findall(text)
+    return len(tokens) if len(tokens) > 1 else len(text.strip())
+
+
 class _Reader:
     """Splits a stream into puzzles: lines (data sets), blocks, or framed blocks."""
 
@@ -652,6 +658,18 @@ class _Reader:
             if len(content) != width or width >= 16 or self.shape is not None:
                 for n, t in content:
                     yield self._one_line(n, t)
+                return
+        if len(content) == len(block):  # no rules: maybe several grids stacked without blank lines
+            size = _row_width(content[0][1])
+            if (
+                size >= 2
+                and len(content) % size == 0
+                and len(content) > size
+                and (self.shape is None or self.shape.size == size)
+                and all(_row_width(t) == size for _, t in content)
+            ):
+                for start in range(0, len(content), size):
+                    yield self._block(content[start : start + size])
                 return
         yield self._block(block)
 

@@ -81,7 +81,8 @@ def grid_svg(
     masks = grid.candidate_masks() if candidates else None
     sub = math.ceil(math.sqrt(n))
     sub_rows = math.ceil(n / sub)
-    small = round(cs / max(sub, sub_rows) * 0.72, 1)
+    pad = cs * 0.06
+    small = round((cs - 2 * pad) / max(sub, sub_rows) * 0.75, 1)
     for cell, value in enumerate(grid.values):
         row, col = divmod(cell, n)
         x0, y0 = margin + col * cs, margin + row * cs
@@ -97,7 +98,11 @@ def grid_svg(
                 if mask >> k & 1:
                     r, c = divmod(k, sub)
                     marks.append(
-                        _text(x0 + (c + 0.5) * cs / sub, y0 + (r + 0.5) * cs / sub_rows, alphabet[k])
+                        _text(
+                            x0 + pad + (c + 0.5) * (cs - 2 * pad) / sub,
+                            y0 + pad + (r + 0.5) * (cs - 2 * pad) / sub_rows,
+                            alphabet[k],
+                        )
                     )
     if givens:
         out.append(f'<g {text_attrs} font-size="{font}" font-weight="bold" fill="{GIVEN_COLOUR}">' + "".join(givens) + "</g>")
