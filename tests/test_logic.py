@@ -1,0 +1,270 @@
+"""Human-style logic against Sudoku Explainer's own solving paths.
+
+The truth here is independent of the code: SE's step traces and ratings
+(se_dev_steps.jsonl.gz, se_dev.tsv) and the puzzles' solutions.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+from functools import lru_cache
+
+import pytest
+
+from sudokit.grid import Grid
+from sudokit.logic import REGISTRY, Candidates, explain, hint, next_step, rate, techniques
+from sudokit.logic.rating import exact_registry, se_level
+from sudokit.logic.registry import rating_floor
+from sudokit.logic.stepper import steps
+
+from conftest import RATED
+
+
+@lru_cache(maxsize=None)
+def traces() -> list[dict]:
+    with gzip.open(RATED / "se_dev_steps.jsonl.gz", "rt") as fh:
+        return [json.loads(line) for line in fh]
+
+
+@lru_cache(maxsize=None)
+def reference() -> list[dict[str, str]]:
+    with open(RATED / "se_dev.tsv", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def _se_step(s: dict) -> tuple[tuple, list]:
+    placements = ((s["cell"], s["value"]),) if s["cell"] is not None and s["cell"] >= 0 else ()
+    removals = sorted((r["cell"], v) for r in s["removals"] for v in r["values"])
+    return placements, removals
+
+
+def _apply_se(state: Candidates, s: dict) -> None:
+    placements, removals = _se_step(s)
+    for cell, value in removals:
+        state.eliminate(cell, value)
+    for cell, value in placements:
+        state.place(cell, value)
+
+
+def _implemented(s: dict) -> bool:
+    names = {t.name for t in REGISTRY}
+    return s["technique"] in names
+
+
+def _replay_check(rows: list[dict]) -> tuple[int, int, list[str]]:
+    """At every SE step made with a technique we have, our stepper (on SE's
+    state) must take exactly SE's step. Returns (checked, agreed, failures)."""
+    checked = agreed = 0
+    failures = []
+    for row in rows:
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for s in row["steps"]:
+            if _implemented(s) and s["rating"] <= max(t.rating for t in REGISTRY):
+                mine = next_step(state)
+                checked += 1
+                placements, removals = _se_step(s)
+                if (
+                    mine is not None
+                    and mine.technique == s["technique"]
+                    and abs(mine.rating - s["rating"]) < 1e-9
+                    and tuple(mine.placements) == placements
+                    and sorted(mine.eliminations) == removals
+                ):
+                    agreed += 1
+                else:
+                    failures.append(f"{row['id']}: SE {s['toString']!r}, ours {mine}")
+            elif not _implemented(s):
+                break  # SE used a technique we lack: our path would differ from here
+            _apply_se(state, s)
+    return checked, agreed, failures
+
+
+# -- one regression per technique: the first place SE uses it -----------------------
+
+
+def _first_use(technique: str, rating: float) -> tuple[dict, int]:
+    for row in traces():
+        for i, s in enumerate(row["steps"]):
+            if s["technique"] == technique and abs(s["rating"] - rating) < 1e-9:
+                return row, i
+    raise LookupError(technique)
+
+
+SE_USED = [
+    ("Hidden Single", 1.0), ("Hidden Single", 1.2), ("Hidden Single", 1.5), ("Direct Pointing", 1.7),
+    ("Direct Hidden Pair", 2.0), ("Naked Single", 2.3), ("Direct Hidden Triplet", 2.5), ("Pointing", 2.6),
+    ("Claiming", 2.8), ("Naked Pair", 3.0), ("X-Wing", 3.2), ("Hidden Pair", 3.4), ("Naked Triplet", 3.6),
+    ("Swordfish", 3.8), ("Hidden Triplet", 4.0), ("Naked Quad", 5.0), ("Jellyfish", 5.2), ("Hidden Quad", 5.4),
+]
+
+
+@pytest.mark.parametrize("technique,rating", SE_USED, ids=[f"{t} {r}" for t, r in SE_USED])
+def test_technique_takes_se_step(technique: str, rating: float) -> None:
+    """Replay SE's path up to its first use of the technique; from that state
+    our stepper must find that very step (same placement and removals)."""
+    row, index = _first_use(technique, rating)
+    state = Candidates.from_grid(Grid(row["puzzle"]))
+    for s in row["steps"][:index]:
+        _apply_se(state, s)
+    target = row["steps"][index]
+    assert state.grid().line() == target["gridBefore"]
+    mine = next_step(state)
+    placements, removals = _se_step(target)
+    assert mine is not None, target["toString"]
+    assert (mine.technique, mine.rating) == (technique, rating)
+    assert mine.placements == placements
+    assert sorted(mine.eliminations) == removals
+    assert mine.text.startswith(technique)
+
+
+def test_direct_steps_place_solution_values() -> None:
+    """Direct techniques place a value: it must be the solution's."""
+    for row in traces()[:100]:
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for step in steps(state):
+            if step.technique.startswith("Direct"):
+                (cell, value), = step.placements
+                assert row["solution"][cell] == str(value)
+
+
+# -- whole paths -----------------------------------------------------------------------
+
+
+def test_replay_agrees_with_se_on_a_sample() -> None:
+    checked, agreed, failures = _replay_check(traces()[::5])
+    assert checked > 1500
+    assert agreed == checked, failures[:5]
+
+
+@pytest.mark.slow
+def test_replay_agrees_with_se_everywhere() -> None:
+    checked, agreed, failures = _replay_check(traces())
+    assert agreed == checked, failures[:5]
+
+
+def test_no_step_removes_the_solution() -> None:
+    """Every placement is the solution's value and no elimination removes it,
+    on every reference puzzle, with every technique in the registry."""
+    for row in reference():
+        solution = row["solution"]
+        for step in explain(row["puzzle"]):
+            for cell, value in step.placements:
+                assert solution[cell] == str(value), (row["id"], str(step))
+            for cell, value in step.eliminations:
+                assert solution[cell] != str(value), (row["id"], str(step))
+
+
+# -- ratings -------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def ratings() -> list[tuple[dict[str, str], object]]:
+    return [(row, rate(row["puzzle"])) for row in reference()]
+
+
+def test_never_rated_above_the_reference() -> None:
+    for row, r in ratings():
+        assert r.er <= float(row["er"]) + 1e-9, (row["id"], str(r), row["er"])
+        if not r.lower_bound:
+            assert r.er == pytest.approx(float(row["er"])), (row["id"], str(r), row["er"])
+
+
+def test_er_agreement() -> None:
+    """Exact ER on puzzles SE rates up to 6.2 (more as techniques are added)."""
+    low = [(row, r) for row, r in ratings() if float(row["er"]) <= 6.2]
+    exact = sum(r.er == pytest.approx(float(row["er"])) for row, r in low)
+    assert exact / len(low) >= 0.50
+
+
+def test_ep_ed_agreement() -> None:
+    rows = ratings()
+    ep = sum(r.ep == pytest.approx(float(row["ep"])) for row, r in rows)
+    ed = sum(r.ed == pytest.approx(float(row["ed"])) for row, r in rows)
+    assert ep / len(rows) >= 0.36
+    assert ed / len(rows) >= 0.78
+
+
+def test_lower_bound_is_a_bound() -> None:
+    for row, r in ratings():
+        if r.lower_bound:
+            assert float(row["er"]) >= r.er - 1e-9
+            assert r.er >= rating_floor() - 1e-9
+
+
+def test_ratings_follow_se_definitions_on_traces() -> None:
+    """ER, EP, ED from SE's own step ratings equal SE's reported ones, and our
+    rating on a fully-implemented path equals both."""
+    for row in traces()[:60]:
+        r = rate(row["puzzle"])
+        if r.lower_bound:
+            continue
+        assert (r.er, r.ep, r.ed) == (row["rating"]["er"], row["rating"]["ep"], row["rating"]["ed"])
+
+
+def test_levels() -> None:
+    assert [se_level(x) for x in (1.0, 1.2, 1.5, 2.0, 2.6, 6.0, 6.2, 9.0)] == [
+        "easy", "easy", "medium", "hard", "fiendish", "fiendish", "diabolical", "diabolical"]
+
+
+def test_rate_of_an_easy_puzzle() -> None:
+    row = reference()[0]
+    r = rate(row["puzzle"])
+    assert (r.er, r.ep, r.ed) == (float(row["er"]), float(row["ep"]), float(row["ed"]))
+    assert not r.lower_bound and r.level == "easy" and r.steps == row["puzzle"].count(".")
+    assert r.score > 0 and r.score_level == "easy"
+
+
+# -- the API -------------------------------------------------------------------------
+
+
+def test_registry_is_in_rating_order() -> None:
+    listed = techniques()
+    assert [r for _, r, _ in listed] == sorted(r for _, r, _ in listed)
+    assert {f for _, _, f in listed} >= {"singles", "intersections", "subsets", "fish"}
+    assert all(t.rating <= rating_floor() for t in exact_registry())
+
+
+def test_explain_finishes_with_search_when_stuck() -> None:
+    row = next(row for row in reference() if float(row["er"]) >= 7)
+    path = explain(row["puzzle"])
+    state = Candidates.from_grid(Grid(row["puzzle"]))
+    for step in path:
+        step.apply(state)
+    assert state.grid().line() == row["solution"]
+    assert path[-1].technique == "Search"
+
+
+def test_hint_on_pencil_marks() -> None:
+    """A hint works on a candidate state, not just on placed values: take SE's
+    state after its first elimination step and ask for the next step."""
+    for row in traces():
+        idx = next((i for i, s in enumerate(row["steps"]) if s["removals"] and s["rating"] < 3), None)
+        if idx is None or idx + 1 >= len(row["steps"]):
+            continue
+        nxt = row["steps"][idx + 1]
+        if not _implemented(nxt):
+            continue
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for s in row["steps"][: idx + 1]:
+            _apply_se(state, s)
+        grid = state.grid()
+        masks = [m if not v else 0 for m, v in zip(state.mask, state.values)]
+        step = hint(Candidates.from_masks(grid, masks))
+        assert step is not None
+        assert step.placements == _se_step(nxt)[0]
+        assert sorted(step.eliminations) == _se_step(nxt)[1]
+        return
+    pytest.fail("no suitable trace")
+
+
+def test_hint_none_when_solved() -> None:
+    assert hint(reference()[0]["solution"]) is None
+
+
+def test_invalid_puzzle_is_refused() -> None:
+    from sudokit.errors import SudokuError
+
+    with pytest.raises(SudokuError):
+        rate("11" + "." * 79)
