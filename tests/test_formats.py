@@ -451,3 +451,60 @@ def test_svg_escapes_symbols():
     grid = Grid([1, 2, 0, 0] * 4, (2, 2))
     root = ET.fromstring(grid_svg(grid, symbols="<&>\""))
     assert "<" in [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+
+
+# -- layouts written by other programs ----------------------------------------------
+
+HODOKU_PM = """.----------------.----------------.----------------.
+| 4    12   3    | 5    6    7    | 8    9    12   |
+| 5    6    7    | 8    9    12   | 3    4    12   |
+| 8    9    12   | 3    4    12   | 5    6    7    |
+:----------------+----------------+----------------:
+| 3    4    5    | 6    7    8    | 9    12   12   |
+| 6    7    8    | 9    12   12   | 4    5    3    |
+| 9    12   12   | 4    5    3    | 6    7    8    |
+:----------------+----------------+----------------:
+| 12   3    4    | 7    8    9    | 12   12   5    |
+| 7    8    9    | 12   3    4    | 12   12   6    |
+| 12   5    6    | 12   12   3    | 7    8    9    |
+'----------------'----------------'----------------'"""
+
+
+def test_hodoku_pencil_marks():
+    grid, masks = parse_candidates(HODOKU_PM)
+    rows = [line for line in HODOKU_PM.splitlines() if line.startswith("|")]
+    cells = [tok for row in rows for tok in row.replace("|", " ").split()]
+    assert len(cells) == 81
+    for cell, (tok, value, mask) in enumerate(zip(cells, grid.values, masks)):
+        assert mask == sum(1 << (int(d) - 1) for d in tok)
+        assert value == (int(tok) if len(tok) == 1 else 0)
+    assert parse(HODOKU_PM) == grid
+
+
+def test_compact_and_borderless_boxes():
+    compact = "\n".join(
+        "|" + "|".join(r[i : i + 3] for i in (0, 3, 6)) + "|" for r in render(parse(DIABOLICAL), "rows").splitlines()
+    )
+    assert parse(compact) == parse(DIABOLICAL)
+    spaced = render(parse(DIABOLICAL), "spaced").splitlines()
+    bands = []
+    for i, row in enumerate(spaced):
+        t = row.split()
+        bands.append(" | ".join(" ".join(t[j : j + 3]) for j in (0, 3, 6)))
+        if i in (2, 5):
+            bands.append("------+-------+------" if i == 2 else "-" * 21)
+    assert parse("\n".join(bands)) == parse(DIABOLICAL)
+    assert [e.grid for e in read_puzzles("\n".join(bands) + "\n\n" + DIABOLICAL)] == [parse(DIABOLICAL)] * 2
+
+
+def test_boxed_text_carries_the_box_shape():
+    grid = Grid([1, 2, 3, 4, 5, 6] + [0] * 30, (3, 2))
+    assert parse(render(grid, "boxed")).shape == Shape(3, 2)
+    assert parse(render(grid, "rows")).shape == Shape(2, 3)  # the convention, when nothing says otherwise
+    assert parse(render(grid, "rows"), shape="3x2") == grid
+
+
+def test_stacked_grids_without_blank_lines():
+    a, b = parse(DIABOLICAL), parse(SEVENTEEN)
+    entries = list(read_puzzles(render(a, "rows") + "\n" + render(b, "rows") + "\n"))
+    assert [e.grid for e in entries] == [a, b] and lines_of(entries) == [1, 10]

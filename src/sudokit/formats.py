@@ -659,7 +659,8 @@ class _Reader:
                 for n, t in content:
                     yield self._one_line(n, t)
                 return
-        if len(content) == len(block):  # no rules: maybe several grids stacked without blank lines
+        if len(content) == len(block) and not any(sep in t for _, t in content for sep in _SEPARATORS):
+            # plain rows, no rules: maybe several grids stacked without blank lines
             size = _row_width(content[0][1])
             if (
                 size >= 2
