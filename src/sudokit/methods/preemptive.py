@@ -53,7 +53,7 @@ from ..grid import DEFAULT_SYMBOLS, Grid, Shape
 #: Per cell, a bit mask of its candidates: bit ``v - 1`` for value ``v``.
 Markup = list[int]
 
-# How many unit passes or subset steps between two looks at the clock.
+# How many subset steps between two looks at the clock.
 _CLOCK_EVERY = 256
 
 
@@ -89,18 +89,13 @@ def _symbol(shape: Shape, value: int) -> str:
 
 
 class _Clock:
-    """Looks at the budget's clock every so many steps."""
+    """Counts subset steps so the budget's clock is read every so many."""
 
     __slots__ = ("budget", "steps")
 
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
         self.steps = 0
-
-    def step(self) -> None:
-        self.steps += 1
-        if self.steps % _CLOCK_EVERY == 0:
-            self.budget.check_time()
 
 
 def _locked_subsets(masks: list[int], most: int, clock: _Clock) -> Iterator[tuple[int, int, int]]:
@@ -117,7 +112,7 @@ def _locked_subsets(masks: list[int], most: int, clock: _Clock) -> Iterator[tupl
 
     def grow(start: int, members: int, union: int, size: int) -> Iterator[tuple[int, int, int]]:
         clock.steps += 1
-        if not clock.steps & 255:
+        if not clock.steps % _CLOCK_EVERY:
             clock.budget.check_time()
         for i in range(start, len(masks)):
             joined = union | masks[i]
