@@ -508,3 +508,42 @@ def test_stacked_grids_without_blank_lines():
     a, b = parse(DIABOLICAL), parse(SEVENTEEN)
     entries = list(read_puzzles(render(a, "rows") + "\n" + render(b, "rows") + "\n"))
     assert [e.grid for e in entries] == [a, b] and lines_of(entries) == [1, 10]
+
+
+# -- fuzzing: any text gives entries or located errors, never a crash ----------------
+
+NOISE = st.lists(
+    st.sampled_from(list("123456789.0 \n\n\n|-+=#{}\":,xA\x00\ufffd\t") + ["1" * 9, "." * 81, "-" * 19, "=" * 19, DIABOLICAL + "\n"]),
+    max_size=200,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(NOISE)
+def test_any_text_reads_without_crashing(text):
+    entries = list(read_puzzles(text))
+    for number, entry in enumerate(entries, 1):
+        assert entry.number == number
+        assert (entry.grid is None) != (entry.error is None)
+        if entry.error is not None:
+            assert entry.error.puzzle == number and entry.error.line is not None
+            assert 1 <= entry.error.line <= text.count("\n") + 1
+    try:
+        grid = parse(text)
+    except ParseError:
+        return
+    assert len(entries) == 1 and entries[0].grid == grid
+
+
+def test_deeply_nested_json_is_an_error():
+    entry = next(read_puzzles('{"puzzle": ' + "[" * 30_000 + "\n"))
+    assert entry.error is not None and "JSON" in str(entry.error)
+
+
+def test_csv_with_header_and_solutions():
+    sol = "295743861431865927876192543387459216612387495549216738763524189928671354154938672"
+    text = f"quizzes,solutions\n{DIABOLICAL.replace('.', '0')},{sol}\n{SEVENTEEN}\t12\n"
+    entries = list(read_puzzles(text))
+    assert [e.line for e in entries] == [2, 3]
+    assert entries[0].grid == parse(DIABOLICAL) and entries[0].solution == parse(sol)
+    assert entries[1].grid == parse(SEVENTEEN) and entries[1].solution is None

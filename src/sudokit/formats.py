@@ -53,6 +53,7 @@ _BORDER_STRIP = "".join(sorted(_BORDER_CHARS))
 _RULE = re.compile(r"(-{3,}|={3,}|─{3,}|═{3,})")
 _TOKEN = re.compile(r"[^\s|│║]+")
 _SEPARATORS = "|│║"
+_HEADER = re.compile(r"^[A-Za-z_][A-Za-z_ ]*([,;\t][A-Za-z_ ]*)+$")
 
 
 # -- alphabets ----------------------------------------------------------------
@@ -280,7 +281,17 @@ def _parse_one_line(text: str, shape: "Shape | None", symbols: str | None, line:
     col0 = len(text) - len(text.lstrip())
     if body.startswith("{"):
         return _parse_json(body, shape, symbols, line=line)
-    if " " in body or "\t" in body:
+    if "," in body or ";" in body or "\t" in body:  # CSV/TSV: puzzle, then maybe its solution
+        fields = [f.strip() for f in re.split(r"[,;\t]", body)]
+        puzzle = _parse_line(fields[0], shape, symbols, line=line, col0=col0)
+        solution = None
+        if len(fields) > 1 and len(fields[1]) == len(fields[0]):
+            try:
+                solution = _parse_line(fields[1], puzzle.shape, symbols, line=line)
+            except ParseError:
+                solution = None
+        return puzzle, solution
+    if " " in body:
         joined = _join_single_tokens(body)
         if joined is not None:
             return _parse_line(joined, shape, symbols, line=line), None
@@ -294,6 +305,8 @@ def _parse_json(text: str, shape: "Shape | None", symbols: str | None, *, line: 
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ParseError(f"bad JSON: {exc.msg}", line=line, column=exc.colno) from None
+    except RecursionError:
+        raise ParseError("bad JSON: nested too deeply", line=line) from None
     if not isinstance(obj, dict) or not isinstance(obj.get("puzzle"), str):
         raise ParseError('a JSON line needs a "puzzle" string, such as {"puzzle": "53..7...."}', line=line)
     if shape is None and obj.get("shape") is not None:
@@ -589,6 +602,7 @@ class _Reader:
     def items(self) -> "Iterator[tuple[int, str, Grid | None, ParseError | None, Grid | None]]":
         block: list[Line] = []
         line_mode = False
+        first_content = True
         for n, text in self.lines:
             if len(text) > MAX_LINE:  # refuse at once, whatever the mode
                 if block:
@@ -599,6 +613,10 @@ class _Reader:
             s = text.strip()
             if self.comment and s.startswith("#"):
                 continue
+            if first_content:
+                first_content = False
+                if _HEADER.match(s):  # "puzzle,solution": a CSV/TSV header
+                    continue
             if not s or _is_eq_rule(s):
                 if block:
                     yield from self._flush(block)
