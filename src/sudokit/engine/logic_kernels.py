@@ -122,3 +122,212 @@ def singles(shape: Shape, values: list[int], masks: list[int]) -> list[tuple[int
     values[:] = v.tolist()
     masks[:] = m.tolist()
     return [tuple(row) for row in out[:count].tolist()]
+
+
+# -- the easy ladder: every SE technique rated up to 2.5 ------------------------------
+
+#: Codes of the steps :func:`easy` records, and their SE ratings.
+LAST_VALUE, HIDDEN_BOX, HIDDEN_LINE, DIRECT_POINTING, DIRECT_HIDDEN_PAIR, NAKED_SINGLE, DIRECT_HIDDEN_TRIPLET = range(7)
+EASY_RATINGS = (1.0, 1.2, 1.5, 1.7, 2.0, 2.3, 2.5)
+
+
+@njit(cache=True)
+def _popcount(x):
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _lowbit_index(x):
+    i = 0
+    while not (x >> i) & 1:
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def _direct_pointing(masks, units, units_of, n):
+    """SE's first direct pointing: (single cell, value) or (-1, 0)."""
+    for kind2 in (1, 0):  # box -> column, then box -> row
+        for v in range(n):
+            bit = np.int64(1) << v
+            for b in range(n):
+                box = 2 * n + b
+                count = 0
+                first = -1
+                same = True
+                line = -1
+                for i in range(n):
+                    c = units[box, i]
+                    if masks[c] & bit:
+                        count += 1
+                        u2 = units_of[c, kind2]
+                        if first < 0:
+                            first = c
+                            line = u2
+                        elif u2 != line:
+                            same = False
+                if count < 2 or not same:
+                    continue
+                # boxes (ascending) that lose the value on the line
+                for tb in range(n):
+                    tbox = 2 * n + tb
+                    if tbox == box:
+                        continue
+                    touched = False
+                    left = 0
+                    last = -1
+                    for i in range(n):
+                        c = units[tbox, i]
+                        if masks[c] & bit:
+                            if units_of[c, kind2] == line:
+                                touched = True
+                            else:
+                                left += 1
+                                last = c
+                    if touched and left == 1:
+                        return last, v + 1
+    return -1, 0
+
+
+@njit(cache=True)
+def _direct_hidden(masks, units, order, n, k):
+    """SE's first direct hidden pair (k=2) or triplet (k=3): (cell, value) or (-1, 0)."""
+    where = np.zeros(n, dtype=np.int64)
+    usable = np.zeros(n, dtype=np.int64)
+    for idx in range(order.shape[0]):
+        u = order[idx]
+        for v in range(n):
+            where[v] = 0
+        for i in range(n):
+            m = masks[units[u, i]]
+            for v in range(n):
+                if (m >> v) & 1:
+                    where[v] |= np.int64(1) << i
+        present = 0
+        nu = 0
+        for v in range(n):
+            if where[v]:
+                present += 1
+                if _popcount(where[v]) <= k:
+                    usable[nu] = v
+                    nu += 1
+        if nu < k or present <= k:
+            continue
+        for a in range(nu):
+            for b in range(a + 1, nu):
+                if k == 2:
+                    union = where[usable[a]] | where[usable[b]]
+                    if _popcount(union) != 2:
+                        continue
+                    for v in range(n):
+                        if v == usable[a] or v == usable[b] or where[v] == 0:
+                            continue
+                        pos = where[v]
+                        if _popcount(pos) < 2:
+                            continue
+                        rest = pos & ~union
+                        if rest and _popcount(rest) == 1:
+                            return units[u, _lowbit_index(rest)], v + 1
+                else:
+                    for c3 in range(b + 1, nu):
+                        union = where[usable[a]] | where[usable[b]] | where[usable[c3]]
+                        if _popcount(union) != 3:
+                            continue
+                        for v in range(n):
+                            if v == usable[a] or v == usable[b] or v == usable[c3] or where[v] == 0:
+                                continue
+                            pos = where[v]
+                            if _popcount(pos) < 2:
+                                continue
+                            rest = pos & ~union
+                            if rest and _popcount(rest) == 1:
+                                return units[u, _lowbit_index(rest)], v + 1
+    return -1, 0
+
+
+@njit(cache=True)
+def _run_easy(values, masks, units, order, units_of, peers, out):
+    """Apply SE's techniques up to 2.5 in SE's order; record (code, cell, value)."""
+    n = units.shape[1]
+    ncells = values.shape[0]
+    count = 0
+    while count < out.shape[0]:
+        broken = False
+        full = True
+        for c in range(ncells):
+            if values[c] == 0:
+                full = False
+                if masks[c] == 0:
+                    broken = True
+                    break
+        if broken or full:
+            break
+        cell, value, unit, alone = _first_single(values, masks, units, order)
+        code = -1
+        if cell >= 0:
+            if alone:
+                code = LAST_VALUE
+            elif unit >= 2 * n:
+                code = HIDDEN_BOX
+            else:
+                code = HIDDEN_LINE
+        else:
+            cell, value = _direct_pointing(masks, units, units_of, n)
+            if cell >= 0:
+                code = DIRECT_POINTING
+            else:
+                cell, value = _direct_hidden(masks, units, order, n, 2)
+                if cell >= 0:
+                    code = DIRECT_HIDDEN_PAIR
+                else:
+                    for c in range(ncells):
+                        m = masks[c]
+                        if m and not (m & (m - 1)):
+                            cell = c
+                            value = _lowbit_index(m) + 1
+                            code = NAKED_SINGLE
+                            break
+                    if code < 0:
+                        cell, value = _direct_hidden(masks, units, order, n, 3)
+                        if cell >= 0:
+                            code = DIRECT_HIDDEN_TRIPLET
+        if code < 0:
+            break
+        values[cell] = value
+        masks[cell] = 0
+        clear = ~(np.int64(1) << (value - 1))
+        for j in range(peers.shape[1]):
+            masks[peers[cell, j]] &= clear
+        out[count, 0] = code
+        out[count, 1] = cell
+        out[count, 2] = value
+        count += 1
+    return count
+
+
+@lru_cache(maxsize=None)
+def _units_of(shape: Shape) -> np.ndarray:
+    return np.array(shape.units_of, dtype=np.int32)
+
+
+def easy(shape: Shape, values: list[int], masks: list[int]) -> list[tuple[int, int, int]]:
+    """Apply SE's techniques rated up to 2.5 (singles, direct pointing, direct
+    hidden pair, naked single, direct hidden triplet) in place, in SE's order,
+    and return the steps as ``(code, cell, value)``; :data:`EASY_RATINGS`
+    gives each code's rating. (Direct claiming, 1.9, never fires in SE.)"""
+    if shape.size > MAX_KERNEL_SIZE:
+        raise ValueError(f"the logic kernels take sizes up to {MAX_KERNEL_SIZE}, not {shape.size}")
+    if len(values) != shape.cell_count or len(masks) != shape.cell_count:
+        raise ValueError(f"a {shape} grid has {shape.cell_count} cells")
+    units, order, peers = _tables(shape)
+    v = np.array(values, dtype=np.int64)
+    m = np.array(masks, dtype=np.int64)
+    out = np.empty((shape.cell_count, 3), dtype=np.int64)
+    count = _run_easy(v, m, units, order, _units_of(shape), peers, out)
+    values[:] = v.tolist()
+    masks[:] = m.tolist()
+    return [tuple(row) for row in out[:count].tolist()]

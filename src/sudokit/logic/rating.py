@@ -18,7 +18,18 @@ from ..grid import Grid
 from .registry import REGISTRY, rating_floor
 from .state import Candidates
 from .step import Step, Technique
-from .stepper import broken, steps
+from . import intersections, singles, subsets
+from .stepper import broken, next_step, steps
+
+#: The registry prefix the easy kernel replaces, and its step names by code.
+EASY_PREFIX = singles.TECHNIQUES[:6] + (
+    intersections.DIRECT_POINTING, intersections.DIRECT_CLAIMING, subsets.DIRECT_HIDDEN_PAIR,
+    singles.NAKED_SINGLE, subsets.DIRECT_HIDDEN_TRIPLET,
+)
+EASY_NAMES = (
+    "Hidden Single", "Hidden Single", "Hidden Single", "Direct Pointing", "Direct Hidden Pair", "Naked Single",
+    "Direct Hidden Triplet",
+)
 
 #: Level by ER: (upper bound inclusive, name).
 SE_LEVELS = ((1.2, "easy"), (1.6, "medium"), (2.5, "hard"), (6.0, "fiendish"), (float("inf"), "diabolical"))
@@ -55,19 +66,31 @@ def se_level(er: float) -> str:
 
 
 def hodoku_step_score(step: Step) -> int:
-    name = step.technique
-    if name == "Hidden Single" and step.rating == 1.0:
+    """HoDoKu's score of one step (200 for a technique not in the table)."""
+    return _score(step.technique, step.rating)
+
+
+def _score(name: str, rating: float) -> int:
+    if name == "Hidden Single" and rating == 1.0:
         name = "Full House"
-    for key in (name, name.split(" type")[0], name.split(" 0")[0]):
+    score = HODOKU_SCORES.get(name)
+    if score is not None:
+        return score
+    for key in (name.split(" type")[0], name.split(" 0")[0]):
         if key in HODOKU_SCORES:
             return HODOKU_SCORES[key]
     return 200
 
 
 def hodoku_level(path: list[Step], score: int) -> str:
+    """HoDoKu's level: the higher of the level by score and by technique."""
+    return _score_level([s.technique for s in path], score)
+
+
+def _score_level(names: list[str], score: int) -> str:
     by_score = next(i for i, (top, _) in enumerate(HODOKU_LEVELS) if score <= top)
-    by_technique = max((HODOKU_TECHNIQUE_LEVEL.get(s.technique, 3) - 1 for s in path), default=0)
-    if any(s.technique == "Search" for s in path):
+    by_technique = max((HODOKU_TECHNIQUE_LEVEL.get(name, 3) - 1 for name in set(names)), default=0)
+    if "Search" in names:
         by_technique = 4
     return HODOKU_LEVELS[max(by_score, by_technique)][1]
 
@@ -142,15 +165,23 @@ def finish(grid: Grid, state: Candidates) -> Step:
 
 def rate_path(path: list[Step], stuck: bool, floor: float | None = None) -> Rating:
     """ER/EP/ED and scores of a path; ``stuck`` marks that it stopped early."""
+    return _rating(
+        [s.rating for s in path], [bool(s.placements) for s in path], [s.technique for s in path], stuck, floor
+    )
+
+
+def _rating(
+    ratings: list[float], placing: list[bool], names: list[str], stuck: bool, floor: float | None = None
+) -> Rating:
     er = ep = ed = 0.0
     hardest = ""
     ep_set = ed_set = False
-    for s in path:
-        if s.rating > er:
-            er, hardest = s.rating, s.technique
+    for rating, places, name in zip(ratings, placing, names):
+        if rating > er:
+            er, hardest = rating, name
         if not ed_set:
             ed, ed_set = er, True
-        if not ep_set and s.placements:
+        if not ep_set and places:
             ep, ep_set = er, True
     if stuck:
         f = rating_floor() if floor is None else floor
@@ -160,11 +191,43 @@ def rate_path(path: list[Step], stuck: bool, floor: float | None = None) -> Rati
             ed = er
         if not ep_set:
             ep = er
-    score = sum(hodoku_step_score(s) for s in path)
+    score = sum(_score(name, rating) for name, rating in zip(names, ratings))
     return Rating(
         er=round(er, 1), ep=round(ep, 1), ed=round(ed, 1), level=se_level(er), score=score,
-        score_level=hodoku_level(path, score), lower_bound=stuck, steps=len(path), hardest=hardest,
+        score_level=_score_level(names, score), lower_bound=stuck, steps=len(ratings), hardest=hardest,
     )
+
+
+def _fast_ratings(state: Candidates, registry: list[Technique]) -> tuple[list[float], list[bool], list[str]] | None:
+    """The step ratings of the path, with the easy ladder (SE ≤ 2.5) in the
+    compiled kernel; None when the registry does not start with that ladder."""
+    easy = len(EASY_PREFIX)
+    if len(registry) < easy or any(a is not b for a, b in zip(registry, EASY_PREFIX)) or state.geo.n > 62:
+        return None
+    try:
+        from ..engine.logic_kernels import EASY_RATINGS, easy as run_easy
+    except Exception:  # numba missing: the plain path does it all
+        return None
+    rest = registry[easy:]
+    ratings: list[float] = []
+    placing: list[bool] = []
+    names: list[str] = []
+    shape = state.geo.shape
+    while True:
+        for code, _, _ in run_easy(shape, state.values, state.mask):
+            ratings.append(EASY_RATINGS[code])
+            placing.append(True)
+            names.append(EASY_NAMES[code])
+        if state.solved or broken(state):
+            break
+        step = next_step(state, rest)
+        if step is None:
+            break
+        step.apply(state)
+        ratings.append(step.rating)
+        placing.append(bool(step.placements))
+        names.append(step.technique)
+    return ratings, placing, names
 
 
 def rate(grid: "Grid | str") -> Rating:
@@ -175,8 +238,14 @@ def rate(grid: "Grid | str") -> Rating:
     """
     if not isinstance(grid, Grid):
         grid = Grid(grid)
-    path, _, stuck = solve_path(grid, exact_registry())
-    return rate_path(path, stuck)
+    registry = exact_registry()
+    state = Candidates.from_grid(grid)
+    fast = _fast_ratings(state, registry)
+    if fast is None:
+        path = list(steps(state, registry))
+        return rate_path(path, not state.solved)
+    ratings, placing, names = fast
+    return _rating(ratings, placing, names, not state.solved)
 
 
 def explain(grid: "Grid | str") -> list[Step]:

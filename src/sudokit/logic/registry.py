@@ -72,8 +72,17 @@ SE_LADDER: tuple[tuple[str, float], ...] = (
 )
 
 
+_floor_cache: dict[tuple[str, ...], float] = {}
+
+
 def rating_floor() -> float:
     """The lowest SE rating of a technique the registry does not have."""
-    names = {t.name for t in REGISTRY}
+    key = tuple(t.name for t in REGISTRY)
+    if key not in _floor_cache:
+        _floor_cache[key] = _floor(set(key))
+    return _floor_cache[key]
+
+
+def _floor(names: set[str]) -> float:
     missing = [r for name, r in SE_LADDER if not any(n == name or n.startswith(name) for n in names)]
     return min(missing, default=max(t.rating for t in REGISTRY))

@@ -94,15 +94,28 @@ class Candidates:
 
         Raises :class:`InvalidPuzzle` when givens clash.
         """
-        conflicts = grid.conflicts()
-        if conflicts:
-            raise InvalidPuzzle("; ".join(str(c) for c in conflicts), conflicts)
         geo = geometry(grid.shape)
         values = list(grid.values)
-        masks = list(grid.candidate_masks())
-        for cell, v in enumerate(values):
-            if v:
-                masks[cell] = 0
+        used = [0] * len(geo.units)
+        clash = False
+        for unit, cells in enumerate(geo.units):
+            seen = 0
+            for c in cells:
+                v = values[c]
+                if v:
+                    bit = 1 << (v - 1)
+                    if seen & bit:
+                        clash = True
+                    seen |= bit
+            used[unit] = seen
+        if clash:
+            conflicts = grid.conflicts()
+            raise InvalidPuzzle("; ".join(str(c) for c in conflicts), conflicts)
+        full = (1 << geo.n) - 1
+        masks = [
+            0 if v else full & ~(used[r] | used[c] | used[b])
+            for v, (r, c, b) in zip(values, geo.units_of)
+        ]
         return cls(geo, values, masks)
 
     @classmethod
