@@ -152,6 +152,8 @@ def _unit_pass(cands: Markup, cells: tuple[int, ...], name: str, shape: Shape, c
                 settled |= m
         again = False
         opens: list[int] = []
+        masks: list[int] = []
+        once = twice = 0  # the values seen in at least one / two open cells
         for c in cells:
             m = cands[c]
             if m & (m - 1):
@@ -165,16 +167,14 @@ def _unit_pass(cands: Markup, cells: tuple[int, ...], name: str, shape: Shape, c
                         again = True
                         continue
                 opens.append(c)
+                masks.append(m)
+                twice |= once & m
+                once |= m
         if again:
             continue
         k = len(opens)
         if k == 0:
             return changed
-        masks = [cands[c] for c in opens]
-        once = twice = 0
-        for m in masks:
-            twice |= once & m
-            once |= m
         missing = full & ~settled & ~once
         if missing:
             value = (missing & -missing).bit_length()
@@ -191,7 +191,7 @@ def _unit_pass(cands: Markup, cells: tuple[int, ...], name: str, shape: Shape, c
                     cands[c] = only
                     changed.add(c)
             continue
-        if not deep:
+        if not deep or k < 4:  # fewer open cells hold no set that singles miss
             return changed
         if _naked(cands, opens, masks, k // 2, name, shape, clock, changed):
             continue
@@ -224,8 +224,10 @@ def _naked(cands: Markup, opens: list[int], masks: list[int], most: int, name: s
 def _hidden(cands: Markup, opens: list[int], masks: list[int], open_values: int, most: int,
             name: str, shape: Shape, clock: _Clock, changed: set[int]) -> bool:
     """Find the complement of a preemptive set: 1..most values that fit only
-    in as many open cells, which then keep only those values."""
-    if most < 1:
+    in as many open cells, which then keep only those values.
+
+    Single values (one place) are handled before, in :func:`_unit_pass`."""
+    if most < 2:
         return False
     values = values_of(open_values)
     places = []
