@@ -5,6 +5,25 @@ by itself. :func:`parse` reads exactly one puzzle, :func:`read_puzzles` reads a
 stream lazily, one :class:`Entry` per puzzle, and never lets one bad puzzle
 sink the others. :func:`render` writes a grid back.
 
+How a stream is split:
+
+- Blank lines, ``===`` rules and the end of input close a *block*; lines
+  starting with ``#`` are comments.
+- A line of more than 64 symbols (no row is that long), a JSON object or a
+  CSV/TSV line puts the rest of the block in *line mode*: one puzzle per line.
+- A block whose lines are all whole small puzzles (16, 36, 49, 64 symbols) is
+  in line mode too, unless it is square (N lines of N symbols below 16).
+- Any other block is one grid: ``rows``, ``spaced``, ``boxed`` or
+  ``candidates``, told apart by cells per line. A ``-----`` rule after a whole
+  grid starts the solution (the classic block). Grids stacked without blank
+  lines are split when the line count is a multiple of the row length.
+- A block never holds more than ``2*64+4`` lines before it falls back to line
+  mode, so memory stays flat and huge input is refused line by line.
+
+In ``candidates``, a cell shows one symbol when it is filled, and ``.`` plus
+its candidates when it is blank and has fewer than two (``.5``, or ``.`` for
+none), so a pencil-mark grid reads back to the same givens.
+
 >>> g = parse("..7.5....2.....3..4..8.6..9..4...6.3...5.1...1.9...4..9..6.3..1..2.....5....4.7..")
 >>> g.clues
 24
@@ -53,6 +72,7 @@ _BORDER_STRIP = "".join(sorted(_BORDER_CHARS))
 _RULE = re.compile(r"(-{3,}|={3,}|─{3,}|═{3,})")
 _TOKEN = re.compile(r"[^\s|│║]+")
 _SEPARATORS = "|│║"
+_NOT_A_LINE = re.compile(r"[\s{|,;]")
 _HEADER = re.compile(r"^[A-Za-z_][A-Za-z_ ]*([,;\t][A-Za-z_ ]*)+$")
 
 
@@ -154,10 +174,14 @@ class _Codec:
 
     def decode(self, text: str) -> "tuple[int, ...] | int":
         """The values, or the index of the first character that is not a symbol."""
-        if self.table is not None and text.isascii():
-            codes = text.encode("ascii").translate(self.table)
-            bad = codes.find(255)
-            return tuple(codes) if bad < 0 else bad
+        if self.table is not None:
+            try:
+                codes = text.encode("ascii").translate(self.table)
+            except UnicodeEncodeError:
+                pass
+            else:
+                bad = codes.find(255)
+                return tuple(codes) if bad < 0 else bad
         values = self.values
         out = []
         for i, ch in enumerate(text):
@@ -784,8 +808,9 @@ def parse(
     forced = shape_of(shape) if shape is not None else None
     if format is None or format == "line":
         body = text.strip()
-        if body and len(body) <= MAX_LINE and not any(ch in body for ch in " \t\n\r{|"):
-            return _parse_line(body, forced, symbols, line=1, col0=len(text) - len(text.lstrip()))
+        if body and len(body) <= MAX_LINE and _NOT_A_LINE.search(body) is None:
+            col0 = 0 if len(body) == len(text) else len(text) - len(text.lstrip())
+            return _parse_line(body, forced, symbols, line=1, col0=col0)
     if format is None:
         return _parse_auto(text, forced, symbols)
     if format == "line":
