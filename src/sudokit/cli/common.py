@@ -16,12 +16,11 @@ from __future__ import annotations
 import importlib.util
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import IO, Any, Iterable, Iterator, TextIO
 
 import click
 
-from ..errors import ParseError, SudokuError
+from ..errors import SudokuError
 from ..grid import Grid, Shape
 
 #: Exit statuses shared by every command.
@@ -62,11 +61,19 @@ def method_option(ctx: click.Context | None, param: click.Parameter | None, valu
         spec = get(value)
     except SudokuError as exc:
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    problem = ""
     if not module_exists(spec.module):
+        problem = f"{spec.module} is missing"
+    else:
+        try:
+            if spec.function("solutions") is None and spec.function("deduce") is None:
+                problem = f"{spec.module} provides neither solutions() nor deduce()"
+        except Exception as exc:  # a module that fails to import
+            problem = f"{spec.module} cannot be loaded: {exc}"
+    if problem:
         ready = ", ".join(sorted(name for name, s in available().items() if module_exists(s.module)))
         raise click.BadParameter(
-            f"method {value!r} is not available in this installation ({spec.module} is missing); "
-            f"available: {ready}",
+            f"method {value!r} is not available in this installation ({problem}); try one of: {ready}",
             ctx=ctx, param=param,
         )
     return value
@@ -75,9 +82,11 @@ def method_option(ctx: click.Context | None, param: click.Parameter | None, valu
 def module_exists(name: str) -> bool:
     """True when the module ``name`` can be imported (without importing it)."""
     try:
-        return importlib.util.find_spec(name) is not None
+        spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
         return False
+    # An empty folder is a namespace package: importable, but nothing in it yet.
+    return spec is not None and spec.origin not in (None, "namespace")
 
 
 def methods_help() -> str:
@@ -92,51 +101,27 @@ def methods_help() -> str:
 
 def parse_alphabet(spec: str) -> str:
     """An alphabet spec (``0-F``, ``GODAKCUBE``) as the string of its symbols."""
-    from .. import formats
+    from ..formats import parse_alphabet as parse
 
-    reader = getattr(formats, "parse_alphabet", None)
-    if reader is not None:
-        return reader(spec)
-    return _bootstrap_alphabet(spec)  # BOOTSTRAP: remove once formats.parse_alphabet lands
-
-
-@dataclass
-class Entry:
-    """One puzzle read from a stream (the same fields as ``formats.Entry``)."""
-
-    number: int
-    line: int
-    text: str
-    grid: Grid | None
-    error: ParseError | None
-    solution: Grid | None = None
+    return parse(spec)
 
 
 def read_puzzles(
     source: TextIO | Iterable[str], *, shape: Shape | None = None, symbols: str | None = None
 ) -> Iterator[Any]:
     """Every puzzle of ``source``, lazily; bad puzzles come as entries with ``error`` set."""
-    from .. import formats
+    from ..formats import read_puzzles as read
 
-    reader = getattr(formats, "read_puzzles", None)
-    if reader is not None:
-        return reader(source, shape=shape, symbols=symbols)
-    return _bootstrap_read(source, shape, symbols)  # BOOTSTRAP: remove once formats.read_puzzles lands
+    return read(source, shape=shape, symbols=symbols)
 
 
 @contextmanager
 def open_input(path: str) -> Iterator[TextIO]:
     """The text stream of ``path`` (``-`` is standard input), closed afterwards."""
-    from .. import formats
+    from ..formats import open_source
 
-    opener = getattr(formats, "open_source", None)
     try:
-        if opener is not None:
-            stream = opener(path)
-        elif path == "-":
-            stream = click.get_text_stream("stdin", errors="replace")
-        else:
-            stream = open(path, encoding="utf-8", errors="replace")
+        stream = open_source(path)
     except OSError as exc:
         raise click.BadParameter(f"cannot read {path!r}: {exc.strerror}", param_hint="PATH") from None
     except SudokuError as exc:
@@ -161,23 +146,17 @@ def echo_text(text: str, limit: int = ECHO_LIMIT) -> str:
 
 
 def render(grid: Grid, format: str, symbols: str | None = None) -> str:
-    """``formats.render``, with a plain line while other formats are missing."""
-    from .. import formats
+    """``formats.render``: one grid in ``format`` (no trailing newline)."""
+    from ..formats import render as write
 
-    try:
-        return formats.render(grid, format, symbols=symbols)
-    except TypeError:  # BOOTSTRAP: the early formats module takes symbols positionally
-        return formats.render(grid, format, symbols)
+    return write(grid, format, symbols=symbols)
 
 
 def render_block(puzzle: Grid, solution: Grid | None, *, symbols: str | None = None, message: str = "") -> str:
     """The classic ``===`` / ``---`` / ``===`` block of a puzzle and its solution."""
-    from .. import formats
+    from ..formats import render_block as block
 
-    writer = getattr(formats, "render_block", None)
-    if writer is not None:
-        return writer(puzzle, solution, symbols=symbols, message=message)
-    return _bootstrap_block(puzzle, solution, symbols, message)  # BOOTSTRAP
+    return block(puzzle, solution, symbols=symbols, message=message)
 
 
 # -- output ------------------------------------------------------------------------
@@ -246,62 +225,3 @@ class Progress:
             self._progress.console.print(message, markup=False, highlight=False)
         else:
             click.echo(message, err=True)
-
-
-# -- BOOTSTRAP: minimal stand-ins used only until the full formats module lands --------
-
-
-def _bootstrap_alphabet(spec: str) -> str:
-    spec = spec.strip()
-    if not spec:
-        raise SudokuError("an alphabet needs at least one symbol")
-    out = []
-    i = 0
-    while i < len(spec):
-        if i + 2 < len(spec) and spec[i + 1] == "-":
-            lo, hi = spec[i], spec[i + 2]
-            if ord(hi) < ord(lo):
-                raise SudokuError(f"alphabet range {lo}-{hi} runs backwards")
-            out.extend(chr(c) for c in range(ord(lo), ord(hi) + 1))
-            i += 3
-        else:
-            out.append(spec[i])
-            i += 1
-    if len(set(out)) != len(out):
-        raise SudokuError(f"alphabet {spec!r} repeats a symbol")
-    if "." in out:
-        raise SudokuError("'.' is the blank and cannot be a symbol")
-    return "".join(out)
-
-
-def _bootstrap_read(source: Any, shape: Shape | None, symbols: str | None) -> Iterator[Entry]:
-    from .. import formats
-
-    if isinstance(source, str):
-        source = source.splitlines()
-    number = 0
-    for lineno, raw in enumerate(source, 1):
-        text = raw.strip()
-        if not text or text.startswith("#"):
-            continue
-        number += 1
-        try:
-            grid = formats.parse(text, shape=shape, symbols=symbols)
-            yield Entry(number, lineno, text, grid, None)
-        except ParseError as exc:
-            yield Entry(number, lineno, text, None, exc.at(puzzle=number, line_offset=lineno - 1 if exc.line else 0))
-
-
-def _bootstrap_block(puzzle: Grid, solution: Grid | None, symbols: str | None, message: str) -> str:
-    def spaced(grid: Grid) -> str:
-        alphabet = "." + (symbols or grid.shape.symbols)
-        n = grid.size
-        return "\n".join(" ".join(alphabet[v] for v in grid.values[r * n:(r + 1) * n]) for r in range(n))
-
-    parts = ["=" * 17, spaced(puzzle), "-" * 17]
-    if solution is not None:
-        parts.append(spaced(solution))
-    if message:
-        parts.append(message)
-    parts.append("=" * 17)
-    return "\n".join(parts)

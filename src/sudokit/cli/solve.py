@@ -22,7 +22,7 @@ from ..errors import InvalidPuzzle, LimitReached, SudokuError
 from ..grid import Grid, Shape, shape_of
 from ..result import Status
 from .common import (
-    EXIT_FAILED, EXIT_INTERRUPTED, Entry, Output, Progress, box_option, echo_text, method_option,
+    EXIT_FAILED, EXIT_INTERRUPTED, Output, Progress, box_option, echo_text, method_option,
     methods_help, open_input, read_puzzles, render, render_block, symbols_option,
 )
 
@@ -265,11 +265,9 @@ def show(outcome: Outcome, fmt: str, symbols: str | None, mode: str) -> str | No
                 render_block(puzzle, g, symbols=symbols, message=f"solution {i} of {len(grids)}")
                 for i, g in enumerate(grids, 1)
             )
-        message = _count_text(outcome) if mode == "count" and outcome.ok else failure
-        shown = grids[0] if grids else None
-        if shown is None and outcome.partial is not None:
-            shown = Grid(outcome.partial, outcome.task.box)
-        return render_block(puzzle, shown, symbols=symbols, message=message)
+        if mode == "count" and outcome.ok:
+            return render_block(puzzle, None, symbols=symbols, message=_count_text(outcome))
+        return render_block(puzzle, grids[0] if grids else None, symbols=symbols, message=failure)
     if fmt == "line":
         if mode == "count":
             return str(outcome.count if outcome.count is not None else "")
@@ -290,7 +288,45 @@ def show(outcome: Outcome, fmt: str, symbols: str | None, mode: str) -> str | No
 # -- the commands -------------------------------------------------------------------------
 
 
-def _tasks(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None,
+class Source:
+    """One input (a file or standard input), opened on demand, with lines
+    already read ahead (to choose the bulk path) put back in front."""
+
+    def __init__(self, path: str, label: str) -> None:
+        self.path, self.label = path, label
+        self._context: Any = None
+        self._stream: Any = None
+        self.ahead: list[str] = []
+
+    def open(self) -> "Source":
+        if self._stream is None:
+            self._context = open_input(self.path)
+            self._stream = self._context.__enter__()
+        return self
+
+    def close(self) -> None:
+        if self._context is not None:
+            self._context.__exit__(None, None, None)
+            self._context = self._stream = None
+
+    def peek(self, count: int = 64) -> list[str]:
+        """Up to ``count`` lines from the start, kept for :meth:`lines`."""
+        self.open()
+        while len(self.ahead) < count:
+            line = self._stream.readline()
+            if not line:
+                break
+            self.ahead.append(line)
+        return self.ahead
+
+    def lines(self) -> Iterator[str]:
+        self.open()
+        yield from self.ahead
+        self.ahead = []
+        yield from self._stream
+
+
+def _tasks(sources: list[Source], names: tuple[str, ...], box: Shape | None,
            symbols: str | None, counter: list[int]) -> Iterator[Task]:
     from ..examples import example
 
@@ -301,37 +337,136 @@ def _tasks(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None,
         grid = example(name)
         if box is not None and box != grid.shape:
             grid = Grid(grid.values, box)
-        task = task_of(Entry(number, 0, name, grid, None))
-        task.line, task.example = None, name
-        yield task
-    several = len(paths) > 1
-    for path in paths:
-        with open_input(path) as stream:
-            label = ("<stdin>" if path == "-" else path) if several else ""
-            for entry in read_puzzles(stream, shape=box, symbols=symbols):
+        shape = grid.shape
+        yield Task(number, None, name, (shape.box_rows, shape.box_cols), grid.values, example=name)
+    for source in sources:
+        try:
+            for entry in read_puzzles(source.lines(), shape=box, symbols=symbols):
                 counter[0] += 1
-                yield task_of(entry, label)
+                yield task_of(entry, source.label)
+        finally:
+            source.close()
 
 
-def _bulk_fast_path(paths: tuple[str, ...], fmt: str, settings: Settings, box: Shape | None,
-                    symbols: str | None, jobs: int) -> int | None:
-    """HOOK for the engine's bulk path: 9x9, one puzzle per line, method ``fast``,
-    ``line`` or ``jsonl`` output. Returns the exit status when the batch module
-    handled the run, None to use the generic path."""
+# -- the bulk path of the engine --------------------------------------------------------
+
+
+def _looks_like_lines(ahead: list[str]) -> bool:
+    """True when the first puzzle is a 9x9 puzzle on one line (a data set)."""
+    for line in ahead:
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        return len(text) == 81 and not any(ch.isspace() for ch in text)
+    return False
+
+
+class _BulkInput:
+    """The lines the batch module reads: comments blanked (so its line numbers
+    stay true), and each puzzle remembered until its result is written."""
+
+    def __init__(self, lines: Iterable[str], pending: "Any") -> None:
+        self.lines, self.pending = lines, pending
+
+    def __iter__(self) -> Iterator[str]:
+        for number, line in enumerate(self.lines, 1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                yield "\n"
+                continue
+            self.pending.append((number, text))
+            yield line
+
+
+class _BulkOutput:
+    """Where the batch module writes: passes results to stdout and reports each
+    failing puzzle on stderr, naming clashing givens (status ``invalid``)."""
+
+    mode = "w"  # text, not bytes
+
+    def __init__(self, fmt: str, pending: "Any", out: Output, progress: Progress) -> None:
+        self.fmt, self.pending, self.out, self.progress = fmt, pending, out, progress
+        self.number = self.failed = 0
+
+    def write(self, text: "str | bytes") -> int:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", "replace")
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        for i, line in enumerate(lines):
+            self.number += 1
+            where, puzzle = self.pending.popleft()
+            if self.fmt == "line":
+                if line:
+                    continue
+                status, message = self._why(puzzle, "no_solution", "no grid completes these givens")
+            else:
+                if '"status": "solved"' in line:
+                    continue
+                rec = json.loads(line)
+                status, message = self._why(puzzle, rec["status"], rec.get("message", ""))
+                rec["status"], rec["message"] = status, message
+                lines[i] = json.dumps(rec, ensure_ascii=False)
+            self.failed += 1
+            self.progress.note(f"puzzle {self.number} (line {where}): {status}: {message}")
+        if lines:
+            self.out.write("\n".join(lines))
+        return len(text)
+
+    @staticmethod
+    def _why(text: str, status: str, message: str) -> tuple[str, str]:
+        from ..errors import ParseError
+        from ..formats import parse
+
+        try:
+            grid = parse(text, format="line")
+        except (ParseError, SudokuError) as exc:
+            return Status.PARSE_ERROR.value, getattr(exc, "reason", str(exc))
+        conflicts = grid.conflicts()
+        if conflicts:
+            return Status.INVALID.value, "; ".join(str(c) for c in conflicts)
+        if status == "timeout" or "limit" in message:
+            return Status.TIMEOUT.value, message
+        return status, message
+
+
+def _bulk_fast_path(sources: list[Source], fmt: str, settings: Settings, box: Shape | None,
+                    symbols: str | None, jobs: int, out: Output, progress: Progress) -> tuple[int, int] | None:
+    """The engine's bulk path (:func:`sudokit.batch.solve_text_stream`): 9x9
+    puzzles one per line, method ``fast``, ``line`` or ``jsonl`` output, no
+    time limit. Returns (puzzles, failures), or None when the run does not
+    qualify and the generic path must do it."""
     if settings.method != "fast" or settings.mode != "solve" or fmt not in ("line", "jsonl"):
         return None
-    if symbols is not None or (box is not None and box != shape_of("3x3")):
+    if symbols is not None or settings.timeout is not None or len(sources) != 1:
+        return None
+    if box is not None and box != shape_of("3x3"):
         return None
     from .common import module_exists
 
-    if not module_exists("sudokit.batch"):
+    if not module_exists("sudokit.batch") or not _looks_like_lines(sources[0].peek()):
         return None
+    import collections
+
     from .. import batch
 
-    bulk = getattr(batch, "solve_text_stream", None)
-    if bulk is None:
-        return None
-    return None  # wired in once sudokit.batch.solve_text_stream has landed
+    pending: Any = collections.deque()
+    sink = _BulkOutput(fmt, pending, out, progress)
+    seen = [0]
+
+    def advance(done: int) -> None:
+        progress.advance(done - seen[0])
+        seen[0] = done
+
+    try:
+        batch.solve_text_stream(
+            _BulkInput(sources[0].lines(), pending), sink, fmt=fmt, limit=1, jobs=jobs,
+            chunk=2000, node_limit=settings.nodes or 0, progress=advance,
+        )
+    finally:
+        sources[0].close()
+    return sink.number, sink.failed
 
 
 def _check_options(ctx: click.Context, method: str, fmt: str, mode: str, limit: int | None) -> None:
@@ -403,36 +538,40 @@ def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, cou
         limit = DEFAULT_LIMIT
     settings = Settings(method, mode, limit, timeout, nodes)
 
-    bulk = _bulk_fast_path(paths, fmt, settings, box, symbols, jobs) if not names else None
-    if bulk is not None:
-        ctx.exit(bulk)
-
+    several = len(paths) > 1
+    sources = [Source(p, ("<stdin>" if p == "-" else p) if several else "") for p in paths]
     out = Output()
     counter = [0]
     failed = done = 0
-    tasks = _tasks(paths, names, box, symbols, counter)
     try:
         with Progress("solving") as progress:
-            outcomes = run_all(tasks, settings, jobs)
-            for outcome in outcomes:
-                done += 1
-                if fmt == "svg" and done > 1:
-                    raise click.UsageError("--format svg draws a single puzzle; the input holds more", ctx)
-                text = show(outcome, fmt, symbols, mode)
-                if text is not None:
-                    out.write(text)
-                if not outcome.ok:
-                    failed += 1
-                    progress.note(f"{outcome.where()}: {outcome.status.value}: {outcome.message}")
-                progress.advance()
+            bulk = None if names else _bulk_fast_path(sources, fmt, settings, box, symbols, jobs, out, progress)
+            if bulk is not None:  # the engine's bulk path did the whole run
+                counter[0] = done = bulk[0]
+                failed = bulk[1]
+            else:
+                for outcome in run_all(_tasks(sources, names, box, symbols, counter), settings, jobs):
+                    done += 1
+                    if fmt == "svg" and done > 1:
+                        raise click.UsageError("--format svg draws a single puzzle; the input holds more", ctx)
+                    text = show(outcome, fmt, symbols, mode)
+                    if text is not None:
+                        out.write(text)
+                    if not outcome.ok:
+                        failed += 1
+                        progress.note(f"{outcome.where()}: {outcome.status.value}: {outcome.message}")
+                    progress.advance()
     except KeyboardInterrupt:
         click.echo(f"sudoku: interrupted after {done} puzzle(s); their results were written", err=True)
         ctx.exit(EXIT_INTERRUPTED)
     except SudokuError as exc:  # a whole source is unreadable (not one puzzle)
         raise click.ClickException(str(exc)) from None
+    finally:
+        for source in sources:
+            source.close()
     if counter[0] == 0:
-        sources = ", ".join("standard input" if p == "-" else repr(p) for p in paths)
-        click.echo(f"no puzzle found in {sources}", err=True)
+        what = ", ".join("standard input" if p == "-" else repr(p) for p in paths)
+        click.echo(f"no puzzle found in {what}", err=True)
         ctx.exit(EXIT_FAILED)
     if failed:
         if done > 1:
