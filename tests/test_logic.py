@@ -268,3 +268,28 @@ def test_invalid_puzzle_is_refused() -> None:
 
     with pytest.raises(SudokuError):
         rate("11" + "." * 79)
+
+
+def test_kernels_take_the_python_steps() -> None:
+    """The compiled easy ladder and singles runs make exactly the steps the
+    Python finders make (same codes, cells and values, same final state)."""
+    from sudokit.engine.logic_kernels import EASY_RATINGS, easy
+    from sudokit.logic.rating import EASY_NAMES, EASY_PREFIX, rate_path
+    from sudokit.logic import intersections
+
+    ladder = list(EASY_PREFIX) + [intersections.POINTING, intersections.CLAIMING]
+    for row in reference()[::4]:
+        grid = Grid(row["puzzle"])
+        slow = Candidates.from_grid(grid)
+        python_steps = list(steps(slow, ladder, kernel=False))
+        fast = Candidates.from_grid(grid)
+        records = easy(grid.shape, fast.values, fast.mask)
+        assert [(EASY_NAMES[code], EASY_RATINGS[code]) for code, _, _ in records] == [
+            (s.technique, s.rating) for s in python_steps
+        ], row["id"]
+        assert [(c, v) for _, c, v in records if c >= 0] == [s.placements[0] for s in python_steps if s.placements]
+        assert (fast.values, fast.mask) == (slow.values, slow.mask)
+        # and the whole rating agrees with the plain path
+        plain = Candidates.from_grid(grid)
+        path = list(steps(plain, exact_registry(), kernel=False))
+        assert rate(grid) == rate_path(path, not plain.solved), row["id"]

@@ -127,8 +127,9 @@ def singles(shape: Shape, values: list[int], masks: list[int]) -> list[tuple[int
 # -- the easy ladder: every SE technique rated up to 2.5 ------------------------------
 
 #: Codes of the steps :func:`easy` records, and their SE ratings.
-LAST_VALUE, HIDDEN_BOX, HIDDEN_LINE, DIRECT_POINTING, DIRECT_HIDDEN_PAIR, NAKED_SINGLE, DIRECT_HIDDEN_TRIPLET = range(7)
-EASY_RATINGS = (1.0, 1.2, 1.5, 1.7, 2.0, 2.3, 2.5)
+(LAST_VALUE, HIDDEN_BOX, HIDDEN_LINE, DIRECT_POINTING, DIRECT_HIDDEN_PAIR, NAKED_SINGLE, DIRECT_HIDDEN_TRIPLET,
+ POINTING, CLAIMING) = range(9)
+EASY_RATINGS = (1.0, 1.2, 1.5, 1.7, 2.0, 2.3, 2.5, 2.6, 2.8)
 
 
 @njit(cache=True)
@@ -194,6 +195,42 @@ def _direct_pointing(masks, units, units_of, n):
 
 
 @njit(cache=True)
+def _locked_apply(masks, units, units_of, n, pointing):
+    """Apply SE's first pointing (or claiming) elimination; return True if one."""
+    for p in range(2):
+        if pointing:
+            kind1, kind2 = 2, 1 - p  # box -> column, box -> row
+        else:
+            kind1, kind2 = 1 - p, 2  # column -> box, row -> box
+        for v in range(n):
+            bit = np.int64(1) << v
+            for k in range(n):
+                u1 = kind1 * n + k
+                count = 0
+                u2 = -1
+                same = True
+                for i in range(n):
+                    c = units[u1, i]
+                    if masks[c] & bit:
+                        count += 1
+                        if u2 < 0:
+                            u2 = units_of[c, kind2]
+                        elif units_of[c, kind2] != u2:
+                            same = False
+                if count < 2 or not same:
+                    continue
+                hit = False
+                for i in range(n):
+                    c = units[u2, i]
+                    if masks[c] & bit and units_of[c, kind1] != u1:
+                        masks[c] &= ~bit
+                        hit = True
+                if hit:
+                    return True
+    return False
+
+
+@njit(cache=True)
 def _direct_hidden(masks, units, order, n, k):
     """SE's first direct hidden pair (k=2) or triplet (k=3): (cell, value) or (-1, 0)."""
     where = np.zeros(n, dtype=np.int64)
@@ -250,8 +287,10 @@ def _direct_hidden(masks, units, order, n, k):
 
 
 @njit(cache=True)
-def _run_easy(values, masks, units, order, units_of, peers, out):
-    """Apply SE's techniques up to 2.5 in SE's order; record (code, cell, value)."""
+def _run_easy(values, masks, units, order, units_of, peers, out, locking):
+    """Apply SE's techniques up to 2.5 (2.8 with ``locking``: pointing and
+    claiming too) in SE's order; record (code, cell, value), cell -1 for an
+    elimination step."""
     n = units.shape[1]
     ncells = values.shape[0]
     count = 0
@@ -295,6 +334,17 @@ def _run_easy(values, masks, units, order, units_of, peers, out):
                         cell, value = _direct_hidden(masks, units, order, n, 3)
                         if cell >= 0:
                             code = DIRECT_HIDDEN_TRIPLET
+        if code < 0 and locking:
+            if _locked_apply(masks, units, units_of, n, True):
+                code = POINTING
+            elif _locked_apply(masks, units, units_of, n, False):
+                code = CLAIMING
+            if code >= 0:
+                out[count, 0] = code
+                out[count, 1] = -1
+                out[count, 2] = 0
+                count += 1
+                continue
         if code < 0:
             break
         values[cell] = value
@@ -314,11 +364,13 @@ def _units_of(shape: Shape) -> np.ndarray:
     return np.array(shape.units_of, dtype=np.int32)
 
 
-def easy(shape: Shape, values: list[int], masks: list[int]) -> list[tuple[int, int, int]]:
+def easy(shape: Shape, values: list[int], masks: list[int], locking: bool = True) -> list[tuple[int, int, int]]:
     """Apply SE's techniques rated up to 2.5 (singles, direct pointing, direct
-    hidden pair, naked single, direct hidden triplet) in place, in SE's order,
-    and return the steps as ``(code, cell, value)``; :data:`EASY_RATINGS`
-    gives each code's rating. (Direct claiming, 1.9, never fires in SE.)"""
+    hidden pair, naked single, direct hidden triplet), and with ``locking``
+    pointing (2.6) and claiming (2.8), in place, in SE's order. Return the
+    steps as ``(code, cell, value)``, cell -1 for pointing and claiming;
+    :data:`EASY_RATINGS` gives each code's rating. (Direct claiming, 1.9,
+    never fires in SE.)"""
     if shape.size > MAX_KERNEL_SIZE:
         raise ValueError(f"the logic kernels take sizes up to {MAX_KERNEL_SIZE}, not {shape.size}")
     if len(values) != shape.cell_count or len(masks) != shape.cell_count:
@@ -326,8 +378,8 @@ def easy(shape: Shape, values: list[int], masks: list[int]) -> list[tuple[int, i
     units, order, peers = _tables(shape)
     v = np.array(values, dtype=np.int64)
     m = np.array(masks, dtype=np.int64)
-    out = np.empty((shape.cell_count, 3), dtype=np.int64)
-    count = _run_easy(v, m, units, order, _units_of(shape), peers, out)
+    out = np.empty((shape.cell_count * (shape.size + 1), 3), dtype=np.int64)
+    count = _run_easy(v, m, units, order, _units_of(shape), peers, out, locking)
     values[:] = v.tolist()
     masks[:] = m.tolist()
     return [tuple(row) for row in out[:count].tolist()]

@@ -28,7 +28,7 @@ EASY_PREFIX = singles.TECHNIQUES[:6] + (
 )
 EASY_NAMES = (
     "Hidden Single", "Hidden Single", "Hidden Single", "Direct Pointing", "Direct Hidden Pair", "Naked Single",
-    "Direct Hidden Triplet",
+    "Direct Hidden Triplet", "Pointing", "Claiming",
 )
 
 #: Level by ER: (upper bound inclusive, name).
@@ -204,6 +204,10 @@ def _fast_ratings(state: Candidates, registry: list[Technique]) -> tuple[list[fl
     easy = len(EASY_PREFIX)
     if len(registry) < easy or any(a is not b for a, b in zip(registry, EASY_PREFIX)) or state.geo.n > 62:
         return None
+    locking = len(registry) >= easy + 2 and registry[easy] is intersections.POINTING and (
+        registry[easy + 1] is intersections.CLAIMING)
+    if locking:
+        easy += 2
     try:
         from ..engine.logic_kernels import EASY_RATINGS, easy as run_easy
     except Exception:  # numba missing: the plain path does it all
@@ -214,9 +218,9 @@ def _fast_ratings(state: Candidates, registry: list[Technique]) -> tuple[list[fl
     names: list[str] = []
     shape = state.geo.shape
     while True:
-        for code, _, _ in run_easy(shape, state.values, state.mask):
+        for code, cell, _ in run_easy(shape, state.values, state.mask, locking):
             ratings.append(EASY_RATINGS[code])
-            placing.append(True)
+            placing.append(cell >= 0)
             names.append(EASY_NAMES[code])
         if state.solved or broken(state):
             break
