@@ -11,7 +11,7 @@ How a stream is split:
   starting with ``#`` are comments.
 - A line of more than 64 symbols (no row is that long), a JSON object or a
   CSV/TSV line puts the rest of the block in *line mode*: one puzzle per line.
-- A block whose lines are all whole small puzzles (16, 36, 49, 64 symbols) is
+- A block whose lines are all whole small puzzles (4x4 to 8x8: 16 to 64 symbols) is
   in line mode too, unless it is square (N lines of N symbols below 16).
 - Any other block is one grid: ``rows``, ``spaced``, ``boxed`` or
   ``candidates``, told apart by cells per line. A ``-----`` rule after a whole
@@ -243,7 +243,13 @@ def _shape_for_cells(count: int, shape: "Shape | None", *, line: int | None, col
             column=column,
         )
     root = math.isqrt(count)
-    if root * root == count and root >= 1:
+    if count < 4:
+        raise ParseError(
+            f"{count} symbol{'s' if count != 1 else ''} is too short for a puzzle: the smallest, 2x2, has 4",
+            line=line,
+            column=column,
+        )
+    if root * root == count:
         return shape_of(None, count)
     low, high = max(root, 1), root + 1
     near, other = (low, high) if count - low * low <= high * high - count else (high, low)
@@ -770,10 +776,16 @@ def open_source(path: str) -> TextIO:
     Bytes that are not UTF-8 become U+FFFD, so garbage is reported, not fatal.
     """
     if path == "-":
-        buffer = getattr(sys.stdin, "buffer", None)
-        if buffer is None:
-            return sys.stdin
-        return io.TextIOWrapper(buffer, encoding="utf-8", errors="replace")
+        stream = sys.stdin
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:  # same stream object: closing or collecting it stays harmless
+            for options in ({"encoding": "utf-8", "errors": "replace"}, {"errors": "replace"}):
+                try:
+                    reconfigure(**options)
+                    break
+                except Exception:  # already read from, or not a real text stream
+                    continue
+        return stream
     if os.path.isdir(path):
         raise SudokuError(f"{path}: is a directory, not a puzzle file")
     try:
@@ -800,10 +812,10 @@ def parse(
 
     >>> parse("1.3..2.13....2..", shape="2x2").line()
     '1.3..2.13....2..'
-    >>> parse("12.\\n")
+    >>> parse("12.4.\\n")
     Traceback (most recent call last):
     ...
-    sudokit.errors.ParseError: line 1: 4 symbols expected for a 2x2 puzzle, got 3 (a puzzle has N² symbols; the other nearest size is 1x1 = 1)
+    sudokit.errors.ParseError: line 1: 4 symbols expected for a 2x2 puzzle, got 5 (a puzzle has N² symbols; the other nearest size is 3x3 = 9)
     """
     forced = shape_of(shape) if shape is not None else None
     if format is None or format == "line":
