@@ -2,7 +2,8 @@
 
 For one value, k base rows whose candidates lie together in k columns: the
 value leaves every other cell of those columns (and the same with rows and
-columns swapped).
+columns swapped). The text names the base lines first:
+``X-Wing: 4 in r2,r7 c3,c8 ⇒ r5c3<>4`` has rows 2 and 7 as base.
 """
 
 from __future__ import annotations
@@ -54,13 +55,15 @@ def find_fish(state: Candidates, k: int) -> Iterator[Step]:
                 if not elims:
                     continue
                 cells = tuple(sorted(c for b in bases for c in geo.units[base_units[b]] if mask[c] & bit))
-                rows_, cols_ = (bases, covers) if by_rows else (covers, bases)
-                where = f"r{''.join(str(r + 1) for r in rows_)} c{''.join(str(c + 1) for c in cols_)}"
+                base_tag, cover_tag = ("r", "c") if by_rows else ("c", "r")
+                where = (
+                    f"{','.join(f'{base_tag}{b + 1}' for b in bases)} "
+                    f"{','.join(f'{cover_tag}{i + 1}' for i in covers)}"
+                )
                 yield Step(
                     name, rating, eliminations=elims, cells=cells,
                     units=tuple(base_units[b] for b in bases) + tuple(cover_units[i] for i in covers), values=(v,),
-                    text=f"{name}: {geo.symbol(v)} in {where} ({'rows' if by_rows else 'columns'} as base) "
-                    f"⇒ {elims_text(geo, elims)}",
+                    text=f"{name}: {geo.symbol(v)} in {where} ⇒ {elims_text(geo, elims)}",
                 )
 
 

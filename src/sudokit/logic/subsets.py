@@ -127,7 +127,7 @@ def find_direct_hidden(state: Candidates, k: int) -> Iterator[Step]:
                     name, rating, placements=((cell, v),), cells=tuple(set_cells), units=(unit,), values=combo,
                     text=f"{name}: {values_text(geo, combo)} only in {cells_text(geo, set_cells)} "
                     f"({geo.unit_name(unit)}) ⇒ {geo.cell_name(cell)}={geo.symbol(v)} "
-                    f"(only place left for {geo.symbol(v)})",
+                    f"(only place left for {geo.symbol(v)} in {geo.unit_name(unit)})",
                 )
 
 
