@@ -1,0 +1,155 @@
+"""The advanced techniques (strong links, wings, uniqueness, BUG) against
+Sudoku Explainer's own steps and the puzzles' solutions.
+
+Truth here is SE's traces (``se_dev_steps.jsonl.gz``) and the solutions in
+``se_dev.tsv``; nothing is produced by the code under test.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+from functools import lru_cache
+
+import pytest
+
+from sudokit.grid import Grid
+from sudokit.logic import rate
+from sudokit.logic.registry import REGISTRY, rating_floor
+from sudokit.logic.state import Candidates
+from sudokit.logic.stepper import next_step, steps
+
+from conftest import RATED
+
+
+@lru_cache(maxsize=None)
+def traces() -> list[dict]:
+    with gzip.open(RATED / "se_dev_steps.jsonl.gz", "rt") as fh:
+        return [json.loads(line) for line in fh]
+
+
+@lru_cache(maxsize=None)
+def reference() -> list[dict[str, str]]:
+    with open(RATED / "se_dev.tsv", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def _removals(s: dict) -> list[tuple[int, int]]:
+    return sorted((r["cell"], v) for r in s["removals"] for v in r["values"])
+
+
+def _apply_se(state: Candidates, s: dict) -> None:
+    for cell, value in _removals(s):
+        state.eliminate(cell, value)
+    if s["cell"] is not None and s["cell"] >= 0:
+        state.place(s["cell"], s["value"])
+
+
+def _first_use(technique: str, rating: float) -> tuple[dict, int]:
+    for row in traces():
+        for i, s in enumerate(row["steps"]):
+            if s["technique"] == technique and abs(s["rating"] - rating) < 1e-9:
+                return row, i
+    raise LookupError(technique)
+
+
+#: SE's names and ratings of the forms the advanced modules find.
+ADVANCED = [
+    ("Skyscraper 011", 4.0), ("2-String Kite 012", 4.1), ("2 Strong links 001", 4.1),
+    ("Grouped Skyscraper 111", 4.3), ("Grouped 2 Strong links 101", 4.3), ("Grouped 2-String Kite 112", 4.3),
+    ("Grouped 2-String Kite 212", 4.3), ("XY-Wing", 4.2), ("XYZ-Wing", 4.4),
+]
+
+
+@pytest.mark.parametrize("technique,rating", ADVANCED, ids=[f"{t} {r}" for t, r in ADVANCED])
+def test_first_se_use_is_our_step(technique: str, rating: float) -> None:
+    """Replay SE's path to its first use of the form: our stepper, on that
+    state, must take SE's step (name, rating, removals)."""
+    row, index = _first_use(technique, rating)
+    state = Candidates.from_grid(Grid(row["puzzle"]))
+    for s in row["steps"][:index]:
+        _apply_se(state, s)
+    target = row["steps"][index]
+    assert state.grid().line() == target["gridBefore"]
+    mine = next_step(state)
+    assert mine is not None, target["toString"]
+    assert (mine.technique, mine.rating) == (technique, rating), (str(mine), target["toString"])
+    assert sorted(mine.eliminations) == _removals(target)
+    assert mine.text.startswith(technique)
+
+
+def _replay(rows: list[dict]) -> tuple[int, list[str]]:
+    """Every SE step with a registered technique family, replayed on SE's
+    state: our step must be SE's. Returns (checked, failures)."""
+    ours = {t.name for t in REGISTRY}
+    families = ("Skyscraper", "2-String Kite", "2 Strong links", "Grouped 2", "Grouped Skyscraper")
+    checked, failures = 0, []
+    for row in rows:
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for s in row["steps"]:
+            t = s["technique"]
+            known = t in ours or t.startswith(families)
+            if not known:
+                break
+            if s["rating"] >= 4.0:
+                mine = next_step(state)
+                checked += 1
+                if not (
+                    mine is not None and mine.technique == t and abs(mine.rating - s["rating"]) < 1e-9
+                    and sorted(mine.eliminations) == _removals(s)
+                ):
+                    failures.append(f"{row['id']}: SE {s['toString']!r}, ours {mine}")
+            _apply_se(state, s)
+    return checked, failures
+
+
+def test_replay_agrees_with_se_on_a_sample() -> None:
+    checked, failures = _replay(traces()[::4])
+    assert checked > 50
+    assert failures == []
+
+
+@pytest.mark.slow
+def test_replay_agrees_with_se_everywhere() -> None:
+    checked, failures = _replay(traces())
+    assert failures == []
+
+
+def _sound(rows: list[dict[str, str]]) -> None:
+    for row in rows:
+        solution = [int(ch) for ch in row["solution"]]
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for step in steps(state):
+            for cell, value in step.eliminations:
+                assert solution[cell] != value, f"{row['id']}: {step}"
+            for cell, value in step.placements:
+                assert solution[cell] == value, f"{row['id']}: {step}"
+
+
+def test_no_step_removes_the_solution_sample() -> None:
+    _sound(reference()[1::5])
+
+
+@pytest.mark.slow
+def test_no_step_removes_the_solution() -> None:
+    _sound(reference())
+
+
+def test_floor_is_above_the_two_link_family() -> None:
+    assert rating_floor() >= 4.5
+
+
+#: ER exact on reference puzzles with ER <= 6.2 before the advanced modules.
+ER_EXACT_BEFORE = 190
+
+
+def test_ratings_improve_and_stay_bounds() -> None:
+    """Never rated above SE's ER; more puzzles rated exactly than before."""
+    low = [r for r in reference() if float(r["er"]) <= 6.2]
+    exact = 0
+    for row in low:
+        r = rate(row["puzzle"])
+        assert r.er <= float(row["er"]) + 1e-9, row["id"]
+        exact += abs(r.er - float(row["er"])) < 1e-9
+    assert exact > ER_EXACT_BEFORE
