@@ -547,3 +547,16 @@ def test_csv_with_header_and_solutions():
     assert [e.line for e in entries] == [2, 3]
     assert entries[0].grid == parse(DIABOLICAL) and entries[0].solution == parse(sol)
     assert entries[1].grid == parse(SEVENTEEN) and entries[1].solution is None
+
+
+def test_the_largest_size_with_its_own_alphabet():
+    alphabet = parse_alphabet("0-9A-Za-z") + "!?"
+    assert len(alphabet) == 64
+    values = [(i * 37) % 65 if i % 3 else 0 for i in range(64 * 64)]
+    grid = Grid(values, (8, 8))
+    for fmt in FORMATS:
+        text = render(grid, fmt, symbols=alphabet)
+        assert parse(text, symbols=alphabet) == grid, fmt
+        assert [e.grid for e in read_puzzles(text + "\n\n" + text, symbols=alphabet)] == [grid, grid], fmt
+    with pytest.raises(ParseError, match="explicit alphabet"):
+        parse(grid.line(alphabet))
