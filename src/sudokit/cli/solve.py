@@ -105,18 +105,23 @@ class Outcome:
         return f"{task.source}: {place}" if task.source else place
 
 
+def parse_reason(error: Exception | None, line: int | None = None) -> str:
+    """What a ParseError says, with the column (and the line when it is not
+    the puzzle's first), but not the puzzle number the report already gives."""
+    reason = getattr(error, "reason", None) or str(error or "cannot read this puzzle")
+    where = []
+    err_line, column = getattr(error, "line", None), getattr(error, "column", None)
+    if err_line is not None and line is not None and err_line != line:
+        where.append(f"line {err_line}")
+    if column is not None:
+        where.append(f"column {column}")
+    return f"{', '.join(where)}: {reason}" if where else reason
+
+
 def task_of(entry: Any, source: str = "") -> Task:
     """A :class:`Task` from a ``formats.Entry``."""
     if entry.error is not None or entry.grid is None:
-        error = entry.error
-        reason = getattr(error, "reason", None) or str(error or "cannot read this puzzle")
-        where = []
-        err_line, column = getattr(error, "line", None), getattr(error, "column", None)
-        if err_line is not None and err_line != entry.line:
-            where.append(f"line {err_line}")
-        if column is not None:
-            where.append(f"column {column}")
-        message = f"{', '.join(where)}: {reason}" if where else reason
+        message = parse_reason(entry.error, entry.line)
         return Task(entry.number, entry.line, echo_text(entry.text or ""), error=message, source=source)
     grid: Grid = entry.grid
     shape = grid.shape
@@ -422,7 +427,7 @@ class _BulkOutput:
         try:
             grid = parse(text, format="line")
         except (ParseError, SudokuError) as exc:
-            return Status.PARSE_ERROR.value, getattr(exc, "reason", str(exc))
+            return Status.PARSE_ERROR.value, parse_reason(exc)
         conflicts = grid.conflicts()
         if conflicts:
             return Status.INVALID.value, "; ".join(str(c) for c in conflicts)

@@ -1,0 +1,361 @@
+"""The ``sudoku`` command line: solving, counting, formats, examples.
+
+Every answer is checked against independent truth: the reference solver
+and rules check in tests/reference.py, and the published counts in
+/work/shared/data/cases/counts.tsv.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import BENCH, load_counts, load_multisize
+from reference import obeys_rules, reference_count, units
+
+from sudokit.cli import cli
+
+DIGITS = "123456789"
+
+
+def values_of(text: str, alphabet: str = DIGITS) -> list[int]:
+    """A puzzle line as values, read independently of sudokit."""
+    return [alphabet.index(ch) + 1 if ch in alphabet else 0 for ch in text]
+
+
+def clashes(puzzle: str) -> bool:
+    """True when two givens of a 9x9 puzzle share a unit (checked here, not by sudokit)."""
+    vals = values_of(puzzle)
+    for unit in units(3, 3):
+        seen = [vals[c] for c in unit if vals[c]]
+        if len(seen) != len(set(seen)):
+            return True
+    return False
+
+
+def run(*args: str, input: str | bytes | None = None):
+    result = CliRunner().invoke(cli, list(args), input=input)
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def blocks(output: str) -> list[tuple[list[str], list[str]]]:
+    """(puzzle rows, solution rows) of every classic ===/---/=== block."""
+    found, lines, i = [], output.splitlines(), 0
+    while i < len(lines):
+        if lines[i].startswith("="):
+            end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("="))
+            body = lines[i + 1:end]
+            cut = next(k for k, line in enumerate(body) if line.startswith("-"))
+            found.append((body[:cut], body[cut + 1:]))
+            i = end + 1
+        else:
+            i += 1
+    return found
+
+
+def spaced_to_line(rows: list[str]) -> str:
+    return "".join("".join(row.split()) for row in rows)
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict[str, str]]:
+    return load_counts()
+
+
+@pytest.fixture(scope="module")
+def pick(cases):
+    """One unique puzzle, one unsolvable with consistent givens, one with clashing givens."""
+    unique = next(c for c in cases if c["count"] == "1")
+    unsolvable = next(c for c in cases if c["count"] == "0" and not clashes(c["puzzle"]))
+    invalid = next(c for c in cases if c["count"] == "0" and clashes(c["puzzle"]))
+    return unique, unsolvable, invalid
+
+
+# -- the classic block --------------------------------------------------------------
+
+
+def test_example_diabolical_block_is_a_true_solution():
+    result = run("solve", "--example", "diabolical")
+    assert result.exit_code == 0, result.output
+    [(puzzle_rows, solution_rows)] = blocks(result.stdout)
+    puzzle = values_of(spaced_to_line(puzzle_rows))
+    solution = values_of(spaced_to_line(solution_rows))
+    assert sum(1 for v in puzzle if v) == 28
+    assert obeys_rules(solution, puzzle, 3, 3)
+    count, only = reference_count(puzzle, 3, 3, limit=2)
+    assert count == 1 and only == solution
+
+
+def test_bare_paths_solve_in_block_format(tmp_path, cases):
+    chosen = [c for c in cases if c["count"] == "1"][:3]
+    path = tmp_path / "three.txt"
+    path.write_text("".join(c["puzzle"] + "\n" for c in chosen))
+    result = run(str(path))  # `sudoku PATH`: no subcommand
+    assert result.exit_code == 0, result.stderr
+    found = blocks(result.stdout)
+    assert len(found) == 3
+    for case, (puzzle_rows, solution_rows) in zip(chosen, found):
+        assert spaced_to_line(puzzle_rows) == case["puzzle"].replace("0", ".")
+        assert spaced_to_line(solution_rows) == case["solution"]
+
+
+def test_stdin_dash(cases):
+    case = next(c for c in cases if c["count"] == "1")
+    result = run("-", "--format", "line", input=case["puzzle"] + "\n")
+    assert result.exit_code == 0
+    assert result.stdout.split() == [case["solution"]]
+
+
+def test_rows_format_on_stdin_is_solved(cases):
+    case = next(c for c in cases if c["count"] == "1")
+    rows = "\n".join(case["puzzle"][i:i + 9] for i in range(0, 81, 9))
+    result = run("solve", "-", "--format", "line", input=rows + "\n")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split() == [case["solution"]]
+
+
+# -- jsonl on a file that mixes every kind of puzzle --------------------------------
+
+
+@pytest.mark.parametrize("extra", [[], ["--timeout", "60"], ["--method", "preemptive"]],
+                         ids=["bulk", "generic", "preemptive"])
+def test_jsonl_mixed_file_one_record_per_puzzle_in_order(tmp_path, pick, extra):
+    unique, unsolvable, invalid = pick
+    path = tmp_path / "mixed.txt"
+    path.write_text(
+        "# a comment\n"
+        f"{unique['puzzle']}\n"          # line 2: solved
+        "\n"
+        f"{unsolvable['puzzle']}\n"      # line 4: no_solution
+        f"{invalid['puzzle']}\n"         # line 5: invalid
+        f"{unique['puzzle'][:80]}x\n"    # line 6: parse_error (bad character)
+        f"{unique['puzzle']}\n"          # line 7: solved again
+    )
+    result = run("solve", str(path), "--format", "jsonl", *extra)
+    assert result.exit_code == 1
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["status"] for r in records] == ["solved", "no_solution", "invalid", "parse_error", "solved"]
+    assert [r["line"] for r in records] == [2, 4, 5, 6, 7]
+    assert records[0]["solution"] == records[4]["solution"] == unique["solution"]
+    assert all(r["solution"] is None for r in records[1:4])
+    assert records[0]["puzzle"] == unique["puzzle"].replace("0", ".")
+    for r in records:
+        assert {"puzzle", "status", "solution", "method", "nodes", "guesses", "message", "line"} <= set(r)
+    # the clashing cells are named, in the record and on stderr
+    assert "r" in records[2]["message"] and "c" in records[2]["message"]
+    assert "puzzle 3 (line 5): invalid:" in result.stderr
+    assert "puzzle 2 (line 4): no_solution" in result.stderr
+    assert "puzzle 4 (line 6): parse_error" in result.stderr and "column 81" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_jsonl_records_carry_timing_and_method(cases):
+    case = next(c for c in cases if c["count"] == "1")
+    result = run("solve", "-", "--format", "jsonl", "--method", "wholemeal", input=case["puzzle"])
+    [record] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert record["method"] == "wholemeal" and record["ms"] >= 0 and record["nodes"] >= 1
+    assert record["solution"] == case["solution"]
+
+
+# -- counting and enumerating ----------------------------------------------------------
+
+
+def test_count_agrees_with_published_counts(tmp_path, cases):
+    small = [c for c in cases if c["count"].isdigit() and int(c["count"]) <= 150]
+    assert len(small) >= 20
+    path = tmp_path / "counts.txt"
+    path.write_text("".join(c["puzzle"] + "\n" for c in small))
+    result = run("solve", str(path), "--count", "--limit", "1000", "--format", "jsonl")
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(records) == len(small)
+    for case, record in zip(small, records):
+        expected = int(case["count"])
+        got = record["count"]
+        assert got == expected, (case["puzzle"], case["source"], got, expected)
+        assert record["status"] == ("solved" if expected else ("invalid" if clashes(case["puzzle"]) else "no_solution"))
+    assert result.exit_code == (1 if any(c["count"] == "0" for c in small) else 0)
+
+
+def test_count_stops_at_the_limit_and_says_so(cases):
+    many = next(c for c in cases if c["count"] == ">1" or (c["count"].isdigit() and int(c["count"]) > 200))
+    result = run("solve", "-", "--count", "--limit", "7", input=many["puzzle"])
+    assert result.exit_code == 0
+    assert "7 solutions (stopped at the limit of 7)" in result.stdout
+    line = run("solve", "-", "--count", "--limit", "7", "--format", "line", input=many["puzzle"])
+    assert line.stdout.split() == ["7"]
+
+
+def test_all_prints_every_solution(cases):
+    case = next(c for c in cases if c["count"] == "3")
+    result = run("solve", "-", "--all", "--format", "line", input=case["puzzle"])
+    assert result.exit_code == 0
+    found = result.stdout.split()
+    assert len(found) == len(set(found)) == 3
+    puzzle = values_of(case["puzzle"])
+    assert all(obeys_rules(values_of(s), puzzle, 3, 3) for s in found)
+    blocks_out = blocks(run("solve", "-", "--all", input=case["puzzle"]).stdout)
+    assert sorted(spaced_to_line(s) for _, s in blocks_out) == sorted(found)
+
+
+def test_blank_4x4_has_288_solutions():
+    result = run("solve", "-", "--count", "--format", "jsonl", input="." * 16 + "\n")
+    [record] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert record["count"] == 288  # the number of 4x4 Sudoku grids, a published figure
+
+
+# -- formats, sizes, alphabets ------------------------------------------------------------
+
+
+def test_format_line_on_a_benchmark_sample_obeys_the_rules():
+    puzzles = (BENCH / "kaggle.txt").read_text().split()[:40]
+    result = run("solve", "-", "--format", "line", input="\n".join(puzzles) + "\n")
+    assert result.exit_code == 0
+    solutions = result.stdout.splitlines()
+    assert len(solutions) == 40
+    for puzzle, solution in zip(puzzles, solutions):
+        assert obeys_rules(values_of(solution), values_of(puzzle), 3, 3)
+
+
+def test_other_sizes_and_alphabets():
+    for case in load_multisize():
+        if case["count"] != 1:
+            continue
+        alphabet = case["symbols"]
+        args = ["solve", "-", "--format", "jsonl", "--box", f"{case['box_rows']}x{case['box_cols']}"]
+        if alphabet != DIGITS[: case["size"]]:
+            args += ["--symbols", alphabet]
+        result = run(*args, input=case["puzzle"] + "\n")
+        assert result.exit_code == 0, (case["name"], result.stderr)
+        [record] = [json.loads(line) for line in result.stdout.splitlines()]
+        assert record["solution"] == case["solution"], case["name"]
+
+
+def test_other_formats_print_the_solution(cases):
+    case = next(c for c in cases if c["count"] == "1")
+    for fmt in ("spaced", "rows", "boxed"):
+        result = run("solve", "-", "--format", fmt, input=case["puzzle"])
+        assert result.exit_code == 0
+        digits = "".join(ch for ch in result.stdout if ch in DIGITS)
+        assert digits == case["solution"], fmt
+
+
+def test_svg_draws_one_puzzle_and_refuses_two(cases):
+    case = next(c for c in cases if c["count"] == "1")
+    result = run("solve", "-", "--format", "svg", input=case["puzzle"])
+    assert result.exit_code == 0 and result.stdout.lstrip().startswith("<svg")
+    two = run("solve", "-", "--format", "svg", input=case["puzzle"] + "\n" + case["puzzle"] + "\n")
+    assert two.exit_code == 2 and "single puzzle" in two.stderr
+
+
+def test_logic_only_method_stuck_shows_candidates():
+    result = run("solve", "--example", "diabolical", "--method", "clauses", "--format", "candidates")
+    assert result.exit_code == 1
+    assert "stuck" in result.stderr
+    assert "+" in result.stdout and "|" in result.stdout  # a pencil-mark grid
+
+
+def test_jobs_keep_the_input_order():
+    puzzles = (BENCH / "kaggle.txt").read_text().split()[:30]
+    text = "\n".join(puzzles) + "\n"
+    one = run("solve", "-", "--format", "line", "--timeout", "60", input=text)
+    two = run("solve", "-", "--format", "line", "--timeout", "60", "--jobs", "2", input=text)
+    assert one.exit_code == two.exit_code == 0
+    assert one.stdout == two.stdout and len(one.stdout.split()) == 30
+
+
+# -- examples --------------------------------------------------------------------------------
+
+
+def test_examples_lists_every_name_with_its_clues():
+    from sudokit.examples import EXAMPLES
+
+    result = run("examples")
+    assert result.exit_code == 0
+    for name, example in EXAMPLES.items():
+        clues = sum(ch != "." for row in example.rows for ch in row)
+        line = next(line for line in result.stdout.splitlines() if line.split()[0] == name)
+        assert line.split()[1] == str(clues)
+
+
+def test_examples_name_prints_it_and_pipes_into_solve():
+    from sudokit.examples import EXAMPLES
+
+    result = run("examples", "diabolical", "--format", "line")
+    assert result.stdout.strip() == "".join(EXAMPLES["diabolical"].rows)
+    solved = run("-", "--format", "line", input=result.stdout)
+    puzzle = values_of(result.stdout.strip())
+    assert obeys_rules(values_of(solved.stdout.strip()), puzzle, 3, 3)
+
+
+def test_examples_unknown_name_lists_the_names():
+    result = run("examples", "nosuch")
+    assert result.exit_code == 2 and "diabolical" in result.stderr
+
+
+def test_help_lists_the_commands():
+    result = run("--help")
+    assert result.exit_code == 0
+    assert "solve" in result.stdout and "examples" in result.stdout
+
+
+# -- the installed script ---------------------------------------------------------------------
+
+
+def sudoku(*args: str, input: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(["sudoku", *args], input=input, capture_output=True, text=True, timeout=timeout)
+
+
+def test_script_version_and_help():
+    from sudokit import __version__
+
+    assert sudoku("--version").stdout.strip() == f"sudoku {__version__}"
+    assert sudoku("--help").returncode == 0
+
+
+def test_script_examples_piped_into_solve():
+    puzzle = sudoku("examples", "diabolical", "--format", "spaced").stdout
+    solved = sudoku("-", input=puzzle)
+    assert solved.returncode == 0 and "Traceback" not in solved.stderr
+    [(puzzle_rows, solution_rows)] = blocks(solved.stdout)
+    assert obeys_rules(values_of(spaced_to_line(solution_rows)), values_of(spaced_to_line(puzzle_rows)), 3, 3)
+
+
+def test_script_no_arguments_makes_a_puzzle_that_solves():
+    made = sudoku()
+    if made.returncode == 2 and "No such command" in made.stderr:  # pragma: no cover
+        pytest.skip("the generate command is not installed")
+    assert made.returncode == 0, made.stderr
+    solved = sudoku("-", "--format", "jsonl", input=made.stdout)
+    assert solved.returncode == 0, solved.stderr
+    [record] = [json.loads(line) for line in solved.stdout.splitlines()]
+    puzzle = values_of(record["puzzle"])
+    count, only = reference_count(puzzle, 3, 3, limit=2)
+    assert count == 1 and values_of(record["solution"]) == only
+
+
+def test_script_ctrl_c_stops_cleanly_and_keeps_results(tmp_path):
+    puzzles = (BENCH / "forum_hardest_1106.txt").read_text().split()
+    path = tmp_path / "hard.txt"
+    path.write_text("\n".join(puzzles * 5) + "\n")
+    proc = subprocess.Popen(
+        ["sudoku", "solve", str(path), "--method", "dfs", "--format", "line"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    first = proc.stdout.readline()  # wait for the first result
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err
+    written = [first.strip()] + rest.split()
+    assert 1 <= len(written) < len(puzzles) * 5
+    assert obeys_rules(values_of(written[0]), values_of(puzzles[0]), 3, 3)
