@@ -560,3 +560,12 @@ def test_the_largest_size_with_its_own_alphabet():
         assert [e.grid for e in read_puzzles(text + "\n\n" + text, symbols=alphabet)] == [grid, grid], fmt
     with pytest.raises(ParseError, match="explicit alphabet"):
         parse(grid.line(alphabet))
+
+
+def test_tiny_grids_need_their_shape():
+    assert "too short" in the_error("123......")
+    assert "too short" in the_error("1.")
+    grid = parse("123......", shape="1x3")
+    assert grid.shape == Shape(1, 3) and grid.values[:3] == (1, 2, 3)
+    entries = list(read_puzzles("12..\n.1..\n", shape=(1, 2)))
+    assert [e.grid.line() for e in entries] == ["12..", ".1.."]

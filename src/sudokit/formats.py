@@ -243,9 +243,10 @@ def _shape_for_cells(count: int, shape: "Shape | None", *, line: int | None, col
             column=column,
         )
     root = math.isqrt(count)
-    if count < 4:
+    if count < 16:  # 1x2 and 1x3 boxes exist, but only when asked for by shape
         raise ParseError(
-            f"{count} symbol{'s' if count != 1 else ''} is too short for a puzzle: the smallest, 2x2, has 4",
+            f"{count} symbol{'s' if count != 1 else ''} is too short for a puzzle: the smallest, 4x4, has 16"
+            + (f" (a {root}x{root} grid needs its box shape given)" if root * root == count and count > 1 else ""),
             line=line,
             column=column,
         )
@@ -812,10 +813,10 @@ def parse(
 
     >>> parse("1.3..2.13....2..", shape="2x2").line()
     '1.3..2.13....2..'
-    >>> parse("12.4.\\n")
+    >>> parse("12.4.3.21..4..2\\n")
     Traceback (most recent call last):
     ...
-    sudokit.errors.ParseError: line 1: 4 symbols expected for a 2x2 puzzle, got 5 (a puzzle has N² symbols; the other nearest size is 3x3 = 9)
+    sudokit.errors.ParseError: line 1: 15 symbols is too short for a puzzle: the smallest, 4x4, has 16
     """
     forced = shape_of(shape) if shape is not None else None
     if format is None or format == "line":
