@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
-from .state import Candidates
+from .state import Candidates, iter_bits
 from .step import Step, Technique, elims_text
 
 NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -19,49 +19,57 @@ RATINGS = {2: 3.2, 3: 3.8, 4: 5.2}
 
 
 def find_fish(state: Candidates, k: int) -> Iterator[Step]:
-    geo, mask = state.geo, state.mask
+    """Fish of ``k`` base lines: columns as base first, then rows (SE's order);
+    values ascending; base-line combinations in lexicographic order."""
+    geo = state.geo
     n = geo.n
     name, rating = NAMES[k], RATINGS[k]
+    boards = [state.cells_with(v) for v in range(1, n + 1)]
     for by_rows in (False, True):
         base_units = geo.rows if by_rows else geo.cols
         cover_units = geo.cols if by_rows else geo.rows
         for v in range(1, n + 1):
-            bit = 1 << (v - 1)
-            lines: list[tuple[int, int]] = []  # (base index, bitset of cover indices)
+            board = boards[v - 1]
+            if not board:
+                continue
+            lines: list[tuple[int, int, int]] = []  # (base index, cover-index bitset, cells)
             for b, unit in enumerate(base_units):
-                pos = 0
-                for i, c in enumerate(geo.units[unit]):
-                    if mask[c] & bit:
-                        pos |= 1 << i
-                if pos and bin(pos).count("1") <= k:
-                    lines.append((b, pos))
+                cells = board & geo.unit_mask[unit]
+                if not cells or cells.bit_count() > k:
+                    continue
+                covers = 0
+                for c in iter_bits(cells):
+                    covers |= 1 << (c % n if by_rows else c // n)
+                lines.append((b, covers, cells))
             if len(lines) < k:
                 continue
             for combo in combinations(lines, k):
                 union = 0
-                for _, pos in combo:
-                    union |= pos
-                if bin(union).count("1") != k:
+                for _, covers, _ in combo:
+                    union |= covers
+                if union.bit_count() != k:
                     continue
-                bases = [b for b, _ in combo]
-                covers = [i for i in range(n) if union >> i & 1]
-                base_cells = {c for b in bases for c in geo.units[base_units[b]]}
-                elims = tuple(
-                    (c, v)
-                    for i in covers
-                    for c in geo.units[cover_units[i]]
-                    if mask[c] & bit and c not in base_cells
-                )
-                if not elims:
+                base_cells = 0
+                fish_cells = 0
+                for b, _, cells in combo:
+                    base_cells |= geo.unit_mask[base_units[b]]
+                    fish_cells |= cells
+                cover_cells = 0
+                covers = list(iter_bits(union))
+                for i in covers:
+                    cover_cells |= geo.unit_mask[cover_units[i]]
+                removable = board & cover_cells & ~base_cells
+                if not removable:
                     continue
-                cells = tuple(sorted(c for b in bases for c in geo.units[base_units[b]] if mask[c] & bit))
+                elims = tuple((c, v) for c in iter_bits(removable))
+                bases = [b for b, _, _ in combo]
                 base_tag, cover_tag = ("r", "c") if by_rows else ("c", "r")
                 where = (
                     f"{','.join(f'{base_tag}{b + 1}' for b in bases)} "
                     f"{','.join(f'{cover_tag}{i + 1}' for i in covers)}"
                 )
                 yield Step(
-                    name, rating, eliminations=elims, cells=cells,
+                    name, rating, eliminations=elims, cells=tuple(iter_bits(fish_cells)),
                     units=tuple(base_units[b] for b in bases) + tuple(cover_units[i] for i in covers), values=(v,),
                     text=f"{name}: {geo.symbol(v)} in {where} ⇒ {elims_text(geo, elims)}",
                 )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Iterator
 
 from ..errors import InvalidPuzzle
 from ..grid import Grid, Shape
@@ -41,6 +42,8 @@ class Geometry:
     rows: tuple[int, ...]            # unit ids of kind ROW in order
     cols: tuple[int, ...]
     boxes: tuple[int, ...]
+    unit_mask: tuple[int, ...]       # per unit: bitboard of its cells (bit c for cell c)
+    peer_mask: tuple[int, ...]       # per cell: bitboard of its peers
 
     def unit_name(self, unit: int) -> str:
         """``'row 3'``, ``'column 1'``, ``'box 7'`` (1-based)."""
@@ -71,7 +74,21 @@ def geometry(shape: Shape) -> Geometry:
         rows=tuple(range(n)),
         cols=tuple(range(n, 2 * n)),
         boxes=tuple(range(2 * n, 3 * n)),
+        unit_mask=tuple(sum(1 << c for c in unit) for unit in units),
+        peer_mask=tuple(sum(1 << p for p in peers) for peers in shape.peers),
     )
+
+
+def iter_bits(mask: int) -> "Iterator[int]":
+    """The indices of the set bits of ``mask``, ascending.
+
+    >>> list(iter_bits(0b10110))
+    [1, 2, 4]
+    """
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 class Candidates:
@@ -137,6 +154,19 @@ class Candidates:
         """The candidate values of ``cell``, ascending."""
         m = self.mask[cell]
         return [v + 1 for v in range(self.geo.n) if m >> v & 1]
+
+    def cells_with(self, value: int) -> int:
+        """Bitboard (bit c for cell c) of the cells where ``value`` is a candidate.
+
+        With :attr:`Geometry.unit_mask` and :attr:`Geometry.peer_mask` this
+        answers "where in row 3", "which cells see both" with ``&``.
+        """
+        bit = 1 << (value - 1)
+        board = 0
+        for c, m in enumerate(self.mask):
+            if m & bit:
+                board |= 1 << c
+        return board
 
     def positions(self, unit: int, value: int) -> list[int]:
         """The cells of ``unit`` where ``value`` is still a candidate."""

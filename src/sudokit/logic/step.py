@@ -17,7 +17,15 @@ Writing a new technique (one module per family)::
     MY_PATTERN = Technique("My Pattern", 4.2, "wings", find_my_pattern)
 
 then add ``MY_PATTERN`` to :data:`sudokit.logic.registry.REGISTRY` at its
-place in Sudoku Explainer's order (ascending rating).
+place in Sudoku Explainer's order (ascending rating), or call
+:func:`sudokit.logic.registry.register`.
+
+Tools on the state: ``state.mask[c]`` (candidates of cell c, bit v-1 for v),
+``state.values[c]``, ``state.cells_with(v)`` (bitboard of cells, bit c),
+``state.geo.units`` / ``rows`` / ``cols`` / ``boxes`` / ``units_of`` /
+``peers``, ``state.geo.unit_mask[u]`` and ``state.geo.peer_mask[c]``
+(bitboards), :func:`sudokit.logic.state.iter_bits`, ``int.bit_count()``.
+Cells that see both ``a`` and ``b``: ``geo.peer_mask[a] & geo.peer_mask[b]``.
 """
 
 from __future__ import annotations
