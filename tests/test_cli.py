@@ -344,11 +344,11 @@ def test_script_no_arguments_makes_a_puzzle_that_solves():
 
 
 def test_script_ctrl_c_stops_cleanly_and_keeps_results(tmp_path):
-    puzzles = (BENCH / "forum_hardest_1106.txt").read_text().split()
-    path = tmp_path / "hard.txt"
+    puzzles = (BENCH / "kaggle.txt").read_text().split()
+    path = tmp_path / "many.txt"
     path.write_text("\n".join(puzzles * 5) + "\n")
-    proc = subprocess.Popen(
-        ["sudoku", "solve", str(path), "--method", "dfs", "--format", "line"],
+    proc = subprocess.Popen(  # --timeout keeps it on the puzzle-by-puzzle path
+        ["sudoku", "solve", str(path), "--timeout", "60", "--format", "line"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     first = proc.stdout.readline()  # wait for the first result

@@ -108,6 +108,7 @@ class LazyGroup(click.Group):
 
 
 @click.group(
+    "sudoku",
     cls=LazyGroup,
     lazy=COMMANDS,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
