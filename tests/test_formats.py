@@ -569,3 +569,16 @@ def test_tiny_grids_need_their_shape():
     assert grid.shape == Shape(1, 3) and grid.values[:3] == (1, 2, 3)
     entries = list(read_puzzles("12..\n.1..\n", shape=(1, 2)))
     assert [e.grid.line() for e in entries] == ["12..", ".1.."]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(NOISE, st.sampled_from(FORMATS), st.sampled_from([None, "3x3", "2x2"]))
+def test_forced_formats_fail_only_with_parse_errors(text, fmt, shape):
+    try:
+        parse(text, format=fmt, shape=shape)
+    except ParseError as exc:
+        assert exc.reason
+    try:
+        parse_candidates(text, shape=shape)
+    except ParseError as exc:
+        assert exc.reason
