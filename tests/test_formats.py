@@ -582,3 +582,11 @@ def test_forced_formats_fail_only_with_parse_errors(text, fmt, shape):
         parse_candidates(text, shape=shape)
     except ParseError as exc:
         assert exc.reason
+
+
+def test_byte_order_mark_is_ignored(tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + DIABOLICAL.encode() + b"\r\n" + SEVENTEEN.encode() + b"\r\n")
+    with open_source(str(path)) as fh:
+        assert [e.grid.line() for e in read_puzzles(fh)] == [DIABOLICAL, SEVENTEEN]
+    assert parse("\ufeff" + DIABOLICAL) == parse(DIABOLICAL)

@@ -580,6 +580,8 @@ def _numbered(source: "TextIO | Iterable[str] | str") -> Iterator[Line]:
             item = item[:-1]
         for part in item.split("\n") if "\n" in item else (item,):
             number += 1
+            if number == 1 and part.startswith("\ufeff"):  # a byte-order mark is not text
+                part = part[1:]
             yield number, part.rstrip("\r")
 
 
@@ -780,7 +782,7 @@ def open_source(path: str) -> TextIO:
         stream = sys.stdin
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:  # same stream object: closing or collecting it stays harmless
-            for options in ({"encoding": "utf-8", "errors": "replace"}, {"errors": "replace"}):
+            for options in ({"encoding": "utf-8-sig", "errors": "replace"}, {"errors": "replace"}):
                 try:
                     reconfigure(**options)
                     break
@@ -790,7 +792,7 @@ def open_source(path: str) -> TextIO:
     if os.path.isdir(path):
         raise SudokuError(f"{path}: is a directory, not a puzzle file")
     try:
-        return open(path, encoding="utf-8", errors="replace")
+        return open(path, encoding="utf-8-sig", errors="replace")
     except FileNotFoundError:
         raise SudokuError(f"{path}: no such file") from None
     except PermissionError:
@@ -819,6 +821,8 @@ def parse(
     sudokit.errors.ParseError: line 1: 15 symbols is too short for a puzzle: the smallest, 4x4, has 16
     """
     forced = shape_of(shape) if shape is not None else None
+    if text[:1] == "\ufeff":  # a byte-order mark is not text
+        text = text[1:]
     if format is None or format == "line":
         body = text.strip()
         if body and len(body) <= MAX_LINE and _NOT_A_LINE.search(body) is None:
