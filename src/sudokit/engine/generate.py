@@ -141,37 +141,33 @@ def load(grid, vals, cand, n, peers) -> bool:
 def propagate(vals, cand, n, units, peers) -> int:
     """Naked and hidden singles to a fixpoint.
 
-    Returns COMPLETE when every cell is filled, STUCK when the singles stall,
-    CONTRADICTION when a cell or a unit runs out of candidates.
+    A stack holds the cells whose candidates are down to one; assigning one
+    removes its value from the open peers, which may push more. When the stack
+    runs dry each unit is scanned with two running masks (seen once, seen
+    twice) for hidden singles. Returns COMPLETE when every cell is filled,
+    STUCK when the singles stall, CONTRADICTION when a cell or a unit runs out
+    of candidates.
     """
     cells = vals.shape[0]
     full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
-    while True:
-        changed = False
-        open_cells = 0
-        for c in range(cells):  # naked singles
-            if vals[c] != 0:
-                continue
+    stack = np.empty(cells, dtype=np.int64)
+    top = 0
+    open_cells = 0
+    for c in range(cells):
+        if vals[c] == 0:
+            open_cells += 1
             m = cand[c]
             if m == 0:
                 return CONTRADICTION
             if (m & (m - np.uint64(1))) == 0:
-                _assign(vals, cand, peers, c, _low_index(m) + 1)
-                changed = True
-            else:
-                open_cells += 1
-        if open_cells == 0:
-            for c in range(cells):  # a last naked single may clash with a peer
-                if vals[c] == 0:
-                    return STUCK
-            for u in range(units.shape[0]):
-                seen = np.uint64(0)
-                for k in range(n):
-                    seen |= np.uint64(1) << np.uint64(vals[units[u, k]] - 1)
-                if seen != full:
-                    return CONTRADICTION
-            return COMPLETE
-        for u in range(units.shape[0]):  # hidden singles
+                stack[top] = c
+                top += 1
+    open_cells = _drain(vals, cand, peers, stack, top, open_cells)
+    if open_cells < 0:
+        return CONTRADICTION
+    while open_cells > 0:
+        progress = False
+        for u in range(units.shape[0]):  # hidden singles, each one followed at once
             once = np.uint64(0)
             twice = np.uint64(0)
             placed = np.uint64(0)
@@ -179,8 +175,6 @@ def propagate(vals, cand, n, units, peers) -> int:
                 c = units[u, k]
                 m = cand[c]
                 if vals[c] != 0:
-                    if placed & m:
-                        return CONTRADICTION
                     placed |= m
                 else:
                     twice |= once & m
@@ -188,17 +182,58 @@ def propagate(vals, cand, n, units, peers) -> int:
             if (once | placed) != full:
                 return CONTRADICTION
             hidden = once & ~twice & ~placed
+            if hidden == 0:
+                continue
+            top = 0
             while hidden:
                 bit = hidden & (~hidden + np.uint64(1))
                 hidden ^= bit
                 for k in range(n):
                     c = units[u, k]
                     if vals[c] == 0 and (cand[c] & bit):
-                        _assign(vals, cand, peers, c, _low_index(bit) + 1)
-                        changed = True
+                        cand[c] = bit
+                        stack[top] = c
+                        top += 1
                         break
-        if not changed:
+            open_cells = _drain(vals, cand, peers, stack, top, open_cells)
+            if open_cells < 0:
+                return CONTRADICTION
+            progress = True
+            if open_cells == 0:
+                break
+        if not progress:
             return STUCK
+    return COMPLETE
+
+
+@njit(cache=True)
+def _drain(vals, cand, peers, stack, top, open_cells) -> int:
+    """Assign the stacked single cells and every naked single they cause.
+
+    Returns the open cells left, or -1 on a contradiction.
+    """
+    while top > 0:
+        top -= 1
+        c = stack[top]
+        if vals[c] != 0:
+            continue
+        m = cand[c]
+        vals[c] = _low_index(m) + 1
+        open_cells -= 1
+        keep = ~m
+        for j in range(peers.shape[1]):
+            p = peers[c, j]
+            if vals[p] == 0:
+                pm = cand[p]
+                if pm & m:
+                    pm &= keep
+                    cand[p] = pm
+                    if pm == 0:
+                        return -1
+                    if (pm & (pm - np.uint64(1))) == 0:
+                        stack[top] = p
+                        top += 1
+    return open_cells
 
 
 # -- preemptive sets -----------------------------------------------------------
@@ -322,7 +357,7 @@ def fill(out, n, units, peers, node_limit, stats) -> bool:
     """A random complete grid into ``out``: backtracking from an empty grid.
 
     Singles propagate after every choice; the branching cell is an open cell
-    with the fewest candidates (ties broken at random), and its candidates are
+    with the fewest candidates (the first met from a random starting cell), and its candidates are
     tried in random order. Gives up (False) after ``node_limit`` nodes.
     """
     cells = n * n
@@ -342,16 +377,17 @@ def fill(out, n, units, peers, node_limit, stats) -> bool:
         if need_branch:
             best = -1
             best_pc = 65
-            ties = 0
-            for c in range(cells):
+            start = np.random.randint(cells)
+            for i in range(cells):
+                c = start + i
+                if c >= cells:
+                    c -= cells
                 if vals_stack[depth, c] == 0:
                     pc = _popcount(cand_stack[depth, c])
                     if pc < best_pc:
-                        best, best_pc, ties = c, pc, 1
-                    elif pc == best_pc:
-                        ties += 1
-                        if np.random.randint(ties) == 0:
-                            best = c
+                        best, best_pc = c, pc
+                        if pc == 2:
+                            break
             if best < 0:
                 for c in range(cells):
                     out[c] = vals_stack[depth, c]
@@ -429,22 +465,71 @@ def count_solutions(grid, box_rows, box_cols, limit, node_limit, solution_out, c
 def _keeps_rule(puzzle, n, box_rows, box_cols, units, peers, rule, node_limit,
                 vals, cand, scratch, count_stats, stats) -> int:
     """1 when ``puzzle`` obeys the rule, 0 when not, -1 when the count ran out of nodes."""
-    load(puzzle, vals, cand, n, peers)
+    if rule == RULE_UNIQUE:
+        count_stats[0] = 0
+        count_stats[1] = 0
+        found = count_solutions(puzzle, box_rows, box_cols, 2, node_limit, scratch, count_stats)
+        stats[STAT_COUNTS] += 1
+        stats[STAT_NODES] += count_stats[0]
+        if found < 0:
+            return -1
+        return 1 if found == 1 else 0
+    if not load(puzzle, vals, cand, n, peers):
+        return 0
     if rule == RULE_PREEMPTIVE:
         return 1 if preemptive(vals, cand, n, units, peers) == COMPLETE else 0
-    state = propagate(vals, cand, n, units, peers)
-    if state == COMPLETE:
-        return 1
-    if rule == RULE_LOGIC or state == CONTRADICTION:
-        return 0
-    count_stats[0] = 0
-    count_stats[1] = 0
-    found = count_solutions(puzzle, box_rows, box_cols, 2, node_limit, scratch, count_stats)
-    stats[STAT_COUNTS] += 1
-    stats[STAT_NODES] += count_stats[0]
-    if found < 0:
-        return -1
-    return 1 if found == 1 else 0
+    return 1 if propagate(vals, cand, n, units, peers) == COMPLETE else 0
+
+
+@njit(cache=True)
+def _unit_masks(puzzle, n, box_rows, box_cols, row_m, col_m, box_m) -> None:
+    for i in range(n):
+        row_m[i] = 0
+        col_m[i] = 0
+        box_m[i] = 0
+    for c in range(n * n):
+        v = puzzle[c]
+        if v:
+            r = c // n
+            k = c % n
+            bit = np.uint64(1) << np.uint64(v - 1)
+            row_m[r] |= bit
+            col_m[k] |= bit
+            box_m[(r // box_rows) * box_rows + k // box_cols] |= bit
+
+
+@njit(cache=True, inline="always")
+def _free(cell, n, box_rows, box_cols, row_m, col_m, box_m) -> np.uint64:
+    r = cell // n
+    k = cell % n
+    return ~(row_m[r] | col_m[k] | box_m[(r // box_rows) * box_rows + k // box_cols])
+
+
+@njit(cache=True)
+def _single_at_once(puzzle, cell, value, n, box_rows, box_cols, units, row_m, col_m, box_m) -> bool:
+    """True when a blank ``cell`` is a naked or hidden single for ``value`` in ``puzzle`` as it stands.
+
+    Then the puzzle without that clue reaches the puzzle with it in one step
+    of singles, so it obeys every rule the puzzle with it obeys.
+    """
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    own = _free(cell, n, box_rows, box_cols, row_m, col_m, box_m) & full
+    if _popcount(own) == 1:
+        return True
+    bit = np.uint64(1) << np.uint64(value - 1)
+    r = cell // n
+    k = cell % n
+    b = (r // box_rows) * box_rows + k // box_cols
+    for u in (r, n + k, 2 * n + b):
+        alone = True
+        for j in range(n):
+            e = units[u, j]
+            if e != cell and puzzle[e] == 0 and (_free(e, n, box_rows, box_cols, row_m, col_m, box_m) & bit):
+                alone = False
+                break
+        if alone:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -465,6 +550,9 @@ def minimise(puzzle, n, box_rows, box_cols, units, peers, orbit_cells, orbit_sta
     scratch = np.empty(cells, dtype=np.uint8)
     saved = np.empty(cells, dtype=np.uint8)
     count_stats = np.zeros(2, dtype=np.int64)
+    row_m = np.empty(n, dtype=np.uint64)
+    col_m = np.empty(n, dtype=np.uint64)
+    box_m = np.empty(n, dtype=np.uint64)
     for k in range(lo, hi):
         o = order[k]
         a = orbit_start[o]
@@ -477,6 +565,16 @@ def minimise(puzzle, n, box_rows, box_cols, units, peers, orbit_cells, orbit_sta
                 any_clue = True
             puzzle[c] = 0
         if not any_clue:
+            continue
+        _unit_masks(puzzle, n, box_rows, box_cols, row_m, col_m, box_m)
+        at_once = True
+        for i in range(a, b):
+            c = orbit_cells[i]
+            if saved[c] and not _single_at_once(puzzle, c, saved[c], n, box_rows, box_cols, units,
+                                                row_m, col_m, box_m):
+                at_once = False
+                break
+        if at_once:
             continue
         verdict = _keeps_rule(puzzle, n, box_rows, box_cols, units, peers, rule, node_limit,
                               vals, cand, scratch, count_stats, stats)
