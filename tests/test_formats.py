@@ -590,3 +590,15 @@ def test_byte_order_mark_is_ignored(tmp_path):
     with open_source(str(path)) as fh:
         assert [e.grid.line() for e in read_puzzles(fh)] == [DIABOLICAL, SEVENTEEN]
     assert parse("\ufeff" + DIABOLICAL) == parse(DIABOLICAL)
+
+
+def test_pretty_printed_json_objects():
+    sol = "295743861431865927876192543387459216612387495549216738763524189928671354154938672"
+    pretty = json.dumps({"puzzle": DIABOLICAL, "solution": sol, "rating": {"se": 7.1}}, indent=2)
+    broken = '{\n  "puzzle": "' + DIABOLICAL + '",\n  "solution" ' + '"' + sol + '"\n}'
+    entries = list(read_puzzles(pretty + "\n" + broken + "\n" + pretty + "\n" + SEVENTEEN + "\n"))
+    assert [e.line for e in entries] == [1, 8, 12, 19]
+    assert entries[0].grid == parse(DIABOLICAL) and entries[0].solution == parse(sol)
+    assert entries[1].error is not None and entries[1].error.line == 10 and "JSON" in str(entries[1].error)
+    assert entries[2].grid == parse(DIABOLICAL) and entries[3].grid == parse(SEVENTEEN)
+    assert parse(pretty) == parse(DIABOLICAL)

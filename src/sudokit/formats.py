@@ -335,7 +335,8 @@ def _parse_json(text: str, shape: "Shape | None", symbols: str | None, *, line: 
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ParseError(f"bad JSON: {exc.msg}", line=line, column=exc.colno) from None
+        where = None if line is None else line + exc.lineno - 1
+        raise ParseError(f"bad JSON: {exc.msg}", line=where, column=exc.colno) from None
     except RecursionError:
         raise ParseError("bad JSON: nested too deeply", line=line) from None
     if not isinstance(obj, dict) or not isinstance(obj.get("puzzle"), str):
@@ -590,6 +591,7 @@ def _cap(text: str) -> str:
 
 
 _LOOKAHEAD = 2 * MAX_SIZE + 4
+_JSON_LINES = 1000  # the most lines one pretty-printed JSON object may take
 
 
 def _plain_token(text: str) -> "str | None":
@@ -656,6 +658,13 @@ class _Reader:
                     block = []
                 line_mode = False
                 continue
+            if s == "{":  # a pretty-printed JSON object (jq): read up to its closing brace
+                if block:
+                    yield from self._flush(block)
+                    block = []
+                yield self._json_object(n, text)
+                line_mode = True
+                continue
             if line_mode:
                 if not _is_border(s):
                     yield self._one_line(n, text)
@@ -676,6 +685,20 @@ class _Reader:
                 line_mode = True
         if block:
             yield from self._flush(block)
+
+    def _json_object(self, first: int, text: str):
+        parts, size = [text], len(text)
+        for _, more in self.lines:
+            parts.append(more)
+            size += len(more)
+            if more.rstrip() == "}" or size > MAX_LINE or len(parts) > _JSON_LINES:
+                break
+        joined = "\n".join(parts)
+        try:
+            grid, solution = _parse_json(joined, self.shape, self.symbols, line=first)
+            return first, joined, grid, None, solution
+        except ParseError as exc:
+            return first, joined, None, exc, None
 
     def _starts_line_mode(self, text: str) -> bool:
         s = text.strip()
