@@ -11,6 +11,8 @@ How a stream is split:
   starting with ``#`` are comments.
 - A line of more than 64 symbols (no row is that long), a JSON object or a
   CSV/TSV line puts the rest of the block in *line mode*: one puzzle per line.
+  A line that is just ``{`` starts a pretty-printed JSON object, read up to
+  the ``}`` line.
 - A block whose lines are all whole small puzzles (4x4 to 8x8: 16 to 64 symbols) is
   in line mode too, unless it is square (N lines of N symbols below 16).
 - Any other block is one grid: ``rows``, ``spaced``, ``boxed`` or
