@@ -37,7 +37,7 @@ REGISTRY: list[Technique] = [
     links.TWO_STRONG_LINKS,  # one SE producer: Skyscraper, 2-String Kite, 2 Strong links, grouped (4.0-4.3)
     wings.XY_WING,
     wings.XYZ_WING,
-    uniqueness.UNIQUE_LOOPS,  # SE's unique rectangles and loops, types 1, 2, 4 (4.5+)
+    uniqueness.UNIQUE_LOOPS,  # SE's unique rectangles and loops, types 1-4 (4.5+)
     subsets.NAKED_QUAD,
     fish.JELLYFISH,
     subsets.HIDDEN_QUAD,
@@ -71,7 +71,7 @@ def techniques() -> list[tuple[str, float, str]]:
 #: out: the next SE step must use a technique missing from the registry.
 SE_LADDER: tuple[tuple[str, float], ...] = (
     ("Skyscraper", 4.0), ("XY-Wing", 4.2),  # "Skyscraper" is SE's whole two-strong-link producer
-    ("XYZ-Wing", 4.4), ("Unique Rectangle type 3", 4.5),
+    ("XYZ-Wing", 4.4), ("Unique Rectangle", 4.5),
     ("3 Skyscrapers", 5.4), ("X-Loop", 5.4), ("WXYZ-Wing", 5.5), ("3-String Kite", 5.5),
     ("3 Strong links", 5.5), ("BUG type 1", 5.6), ("Aligned Pair Exclusion", 6.2), ("VWXYZ-Wing", 6.2),
     ("UVWXYZ-Wing", 6.6), ("Bidirectional Y-Cycle", 6.6), ("Forcing Chain", 7.0),

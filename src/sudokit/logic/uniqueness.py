@@ -1,6 +1,5 @@
-"""Uniqueness techniques: Unique Rectangles and Loops (types 1, 2, 4) and
-the Bivalue Universal Grave (types 1, 2). Type 3 (the extras forming a naked
-or hidden set) is not here yet, so the rating floor stays at 4.5.
+"""Uniqueness techniques: Unique Rectangles and Loops (types 1 to 4) and
+the Bivalue Universal Grave (types 1, 2).
 
 They assume the puzzle has one solution. A *unique loop* on values ``{a, b}``
 is a closed path of cells, each holding both values, in which every unit met
@@ -11,6 +10,9 @@ solution. So some extra candidate must be true:
 * type 1: one cell has extras: ``a`` and ``b`` leave it;
 * type 2: all cells with extras share one extra value ``x``: ``x`` leaves
   every cell that sees all of them;
+* type 3: the extras of two cells, taken as one cell, form a naked set with
+  other cells of a unit they share (or ``a``, ``b`` and other values form a
+  hidden set there): the set's values leave the unit's other cells;
 * type 4: two extra cells share a unit where ``a`` has no other place: one of
   them is ``a``, so ``b`` leaves both.
 
@@ -27,6 +29,7 @@ common extra value: it leaves the cells that see them all.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Iterator
 
 from .state import Candidates, Geometry
@@ -118,10 +121,10 @@ def find_unique_loops(state: Candidates) -> Iterator[Step]:
             if not _valid_loop(geo, loop):
                 continue
             extras = [c for c in loop if _popcount(mask[c]) > 2]
-            hints: list[tuple[int, tuple, str]] = []
+            hints: list[tuple[int, tuple, str, float]] = []
             if len(extras) == 1:
                 c = extras[0]
-                hints.append((1, ((c, v1), (c, v2)), f"{geo.cell_name(c)} must hold an extra value"))
+                hints.append((1, ((c, v1), (c, v2)), f"{geo.cell_name(c)} must hold an extra value", 0.0))
             elif len(extras) >= 2:
                 other = 0
                 for c in extras:
@@ -129,7 +132,9 @@ def find_unique_loops(state: Candidates) -> Iterator[Step]:
                 if _popcount(other) == 1:
                     x = other.bit_length()
                     elims = tuple((c, x) for c in sorted(_common_peers(geo, extras)) if mask[c] & other)
-                    hints.append((2, elims, f"{geo.symbol(x)} is in one of {cells_text(geo, extras)}"))
+                    hints.append((2, elims, f"{geo.symbol(x)} is in one of {cells_text(geo, extras)}", 0.0))
+                if len(extras) == 2 and _popcount(other) >= 2:
+                    hints.extend(_type3(geo, mask, extras[0], extras[1], pair))
                 if len(extras) == 2:
                     c1, c2 = extras
                     r1 = r2 = None
@@ -143,19 +148,19 @@ def find_unique_loops(state: Candidates) -> Iterator[Step]:
                             r2 = unit
                     if r1 is not None:
                         hints.append((4, ((c1, v2), (c2, v2)),
-                                      f"{geo.symbol(v1)} locked in {cells_text(geo, extras)} ({geo.unit_name(r1)})"))
+                                      f"{geo.symbol(v1)} locked in {cells_text(geo, extras)} ({geo.unit_name(r1)})", 0.0))
                     elif r2 is not None:
                         hints.append((4, ((c1, v1), (c2, v1)),
-                                      f"{geo.symbol(v2)} locked in {cells_text(geo, extras)} ({geo.unit_name(r2)})"))
-            for kind, elims, why in hints:
+                                      f"{geo.symbol(v2)} locked in {cells_text(geo, extras)} ({geo.unit_name(r2)})", 0.0))
+            for kind, elims, why, bonus in hints:
                 elims = tuple(sorted((c, v) for c, v in elims if mask[c] >> (v - 1) & 1))
                 if not elims:
                     continue
-                key = (kind, len(loop), frozenset(loop))
+                key = (kind, len(loop), frozenset(loop), why)
                 if key in keys:
                     continue
                 keys.add(key)
-                rating = loop_rating(len(loop))
+                rating = round(loop_rating(len(loop)) + bonus, 1)
                 shape = "Rectangle" if len(loop) == 4 else f"Loop {len(loop)}"
                 name = f"Unique {shape} type {kind}"
                 found.append((rating, kind, order, Step(
@@ -167,6 +172,70 @@ def find_unique_loops(state: Candidates) -> Iterator[Step]:
     found.sort(key=lambda t: t[:3])
     for *_, step in found:
         yield step
+
+
+def _type3(geo: Geometry, mask: list[int], c1: int, c2: int, pair: int) -> list:
+    """Type 3, as SE searches it: by growing set size, in each unit ``c1``
+    and ``c2`` share (box, row, column), first a naked set (the extras of
+    ``c1``/``c2`` act as one cell with ``size - 1`` other cells), then a hidden
+    set (``{a, b}`` and ``size - 2`` other values confined to ``size`` cells
+    counting ``c1``/``c2`` as one). A naked set of ``k`` values adds
+    ``0.1 * (k - 1)`` to the loop's rating, a hidden one ``0.1 * (cells - 1)``."""
+    extra = (mask[c1] | mask[c2]) & ~pair
+    n = geo.n
+    out = []
+    for degree in range(2, n - 1):
+        for kind in (2, 0, 1):
+            unit = geo.units_of[c1][kind]
+            if unit != geo.units_of[c2][kind]:
+                continue
+            cells = geo.units[unit]
+            empty = sum(1 for c in cells if mask[c])
+            if degree * 2 <= empty:
+                others = [c for c in cells if c != c1 and c != c2 and mask[c]]
+                for combo in combinations(others, degree - 1):
+                    union = extra
+                    naked = extra & mask[c1] & mask[c2]
+                    for c in combo:
+                        union |= mask[c]
+                        naked |= mask[c]
+                    if _popcount(union) != degree or _popcount(naked) != degree:
+                        continue
+                    elims = tuple(
+                        (c, v) for c in cells if c not in combo and c != c1 and c != c2
+                        for v in range(1, n + 1) if mask[c] & union >> (v - 1) & 1
+                    )
+                    if elims:
+                        vals = ",".join(geo.symbol(v) for v in range(1, n + 1) if union >> (v - 1) & 1)
+                        out.append((3, elims, f"extras of {cells_text(geo, (c1, c2))} and {cells_text(geo, combo)}: "
+                                    f"naked set {vals} in {geo.unit_name(unit)}", 0.1 * (degree - 1)))
+            if degree * 2 < empty:
+                rem = [v for v in range(1, n + 1) if not (pair | extra) >> (v - 1) & 1]
+                for chosen in combinations(rem, degree - 2):
+                    vals = chosen + tuple(v for v in range(1, n + 1) if pair >> (v - 1) & 1)
+                    places = 0
+                    ok = True
+                    for v in vals:
+                        pos = 0
+                        for i, c in enumerate(cells):
+                            if c != c2 and mask[c] >> (v - 1) & 1:
+                                pos |= 1 << i
+                        if not pos:
+                            ok = False
+                            break
+                        places |= pos
+                    if not ok or _popcount(places) != degree:
+                        continue
+                    hidden = sum(1 << (v - 1) for v in vals)
+                    set_cells = [c for i, c in enumerate(cells) if places >> i & 1 and c != c1 and c != c2]
+                    elims = tuple(
+                        (c, v) for c in set_cells for v in range(1, n + 1) if mask[c] >> (v - 1) & 1 and not hidden >> (v - 1) & 1
+                    )
+                    if elims:
+                        out.append((3, elims, f"{','.join(geo.symbol(v) for v in sorted(vals))} hidden in "
+                                    f"{cells_text(geo, (c1, c2))} and {cells_text(geo, set_cells)} ({geo.unit_name(unit)})",
+                                    0.1 * (len(set_cells) - 1)))
+    return out
 
 
 def _bug(state: Candidates) -> tuple[list[int], dict[int, int]] | None:
