@@ -128,8 +128,11 @@ def singles(shape: Shape, values: list[int], masks: list[int]) -> list[tuple[int
 
 #: Codes of the steps :func:`easy` records, and their SE ratings.
 (LAST_VALUE, HIDDEN_BOX, HIDDEN_LINE, DIRECT_POINTING, DIRECT_HIDDEN_PAIR, NAKED_SINGLE, DIRECT_HIDDEN_TRIPLET,
- POINTING, CLAIMING) = range(9)
-EASY_RATINGS = (1.0, 1.2, 1.5, 1.7, 2.0, 2.3, 2.5, 2.6, 2.8)
+ POINTING, CLAIMING, NAKED_PAIR, X_WING, HIDDEN_PAIR, NAKED_TRIPLET, SWORDFISH, HIDDEN_TRIPLET) = range(15)
+EASY_RATINGS = (1.0, 1.2, 1.5, 1.7, 2.0, 2.3, 2.5, 2.6, 2.8, 3.0, 3.2, 3.4, 3.6, 3.8, 4.0)
+
+#: How far :func:`easy` goes: up to 2.5, up to claiming (2.8), up to hidden triplet (4.0).
+LEVEL_DIRECT, LEVEL_LOCKING, LEVEL_SUBSETS = 0, 1, 2
 
 
 @njit(cache=True)
@@ -231,6 +234,155 @@ def _locked_apply(masks, units, units_of, n, pointing):
 
 
 @njit(cache=True)
+def _next_combo(idx, k, count):
+    """Advance ``idx`` (k ascending indices below ``count``) to the next
+    combination in lexicographic order; False after the last."""
+    i = k - 1
+    while i >= 0 and idx[i] == count - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    for j in range(i + 1, k):
+        idx[j] = idx[j - 1] + 1
+    return True
+
+
+@njit(cache=True)
+def _naked_apply(masks, units, order, n, k):
+    """SE's first naked set of size k: remove its values from the rest of the unit."""
+    cells = np.empty(n, dtype=np.int64)
+    idx = np.empty(k, dtype=np.int64)
+    for o in range(order.shape[0]):
+        u = order[o]
+        count = 0
+        for i in range(n):
+            c = units[u, i]
+            if masks[c] and _popcount(masks[c]) <= k:
+                cells[count] = c
+                count += 1
+        if count < k:
+            continue
+        for j in range(k):
+            idx[j] = j
+        while True:
+            union = 0
+            for j in range(k):
+                union |= masks[cells[idx[j]]]
+            if _popcount(union) == k:
+                hit = False
+                for i in range(n):
+                    c = units[u, i]
+                    inside = False
+                    for j in range(k):
+                        if cells[idx[j]] == c:
+                            inside = True
+                    if not inside and masks[c] & union:
+                        masks[c] &= ~union
+                        hit = True
+                if hit:
+                    return True
+            if not _next_combo(idx, k, count):
+                break
+    return False
+
+
+@njit(cache=True)
+def _hidden_apply(masks, units, order, n, k):
+    """SE's first hidden set of size k: remove the other values from its cells."""
+    where = np.zeros(n, dtype=np.int64)
+    usable = np.empty(n, dtype=np.int64)
+    idx = np.empty(k, dtype=np.int64)
+    for o in range(order.shape[0]):
+        u = order[o]
+        for v in range(n):
+            where[v] = 0
+        for i in range(n):
+            m = masks[units[u, i]]
+            for v in range(n):
+                if (m >> v) & 1:
+                    where[v] |= np.int64(1) << i
+        present = 0
+        nu = 0
+        for v in range(n):
+            if where[v]:
+                present += 1
+                if _popcount(where[v]) <= k:
+                    usable[nu] = v
+                    nu += 1
+        if nu < k or present <= k:
+            continue
+        for j in range(k):
+            idx[j] = j
+        while True:
+            union = 0
+            keep = 0
+            for j in range(k):
+                union |= where[usable[idx[j]]]
+                keep |= np.int64(1) << usable[idx[j]]
+            if _popcount(union) == k:
+                hit = False
+                for i in range(n):
+                    if (union >> i) & 1:
+                        c = units[u, i]
+                        if masks[c] & ~keep:
+                            masks[c] &= keep
+                            hit = True
+                if hit:
+                    return True
+            if not _next_combo(idx, k, nu):
+                break
+    return False
+
+
+@njit(cache=True)
+def _fish_apply(masks, units, n, k):
+    """SE's first fish with k base lines (columns as base first)."""
+    lines = np.empty(n, dtype=np.int64)
+    pos = np.empty(n, dtype=np.int64)
+    idx = np.empty(k, dtype=np.int64)
+    for by_rows in (0, 1):
+        base0 = 0 if by_rows else n
+        cover0 = n if by_rows else 0
+        for v in range(n):
+            bit = np.int64(1) << v
+            count = 0
+            for b in range(n):
+                p = 0
+                for i in range(n):
+                    if masks[units[base0 + b, i]] & bit:
+                        p |= np.int64(1) << i
+                if p and _popcount(p) <= k:
+                    lines[count] = b
+                    pos[count] = p
+                    count += 1
+            if count < k:
+                continue
+            for j in range(k):
+                idx[j] = j
+            while True:
+                union = 0
+                bases = 0
+                for j in range(k):
+                    union |= pos[idx[j]]
+                    bases |= np.int64(1) << lines[idx[j]]
+                if _popcount(union) == k:
+                    hit = False
+                    for i in range(n):
+                        if (union >> i) & 1:
+                            for j in range(n):
+                                c = units[cover0 + i, j]
+                                if not (bases >> j) & 1 and masks[c] & bit:
+                                    masks[c] &= ~bit
+                                    hit = True
+                    if hit:
+                        return True
+                if not _next_combo(idx, k, count):
+                    break
+    return False
+
+
+@njit(cache=True)
 def _direct_hidden(masks, units, order, n, k):
     """SE's first direct hidden pair (k=2) or triplet (k=3): (cell, value) or (-1, 0)."""
     where = np.zeros(n, dtype=np.int64)
@@ -287,10 +439,10 @@ def _direct_hidden(masks, units, order, n, k):
 
 
 @njit(cache=True)
-def _run_easy(values, masks, units, order, units_of, peers, out, locking):
-    """Apply SE's techniques up to 2.5 (2.8 with ``locking``: pointing and
-    claiming too) in SE's order; record (code, cell, value), cell -1 for an
-    elimination step."""
+def _run_easy(values, masks, units, order, units_of, peers, out, level):
+    """Apply SE's techniques up to 2.5 (level 0), 2.8 (level 1: pointing and
+    claiming too) or 4.0 (level 2: subsets, X-Wing, Swordfish) in SE's order;
+    record (code, cell, value), cell -1 for an elimination step."""
     n = units.shape[1]
     ncells = values.shape[0]
     count = 0
@@ -334,11 +486,24 @@ def _run_easy(values, masks, units, order, units_of, peers, out, locking):
                         cell, value = _direct_hidden(masks, units, order, n, 3)
                         if cell >= 0:
                             code = DIRECT_HIDDEN_TRIPLET
-        if code < 0 and locking:
+        if code < 0 and level >= 1:
             if _locked_apply(masks, units, units_of, n, True):
                 code = POINTING
             elif _locked_apply(masks, units, units_of, n, False):
                 code = CLAIMING
+            elif level >= 2:
+                if _naked_apply(masks, units, order, n, 2):
+                    code = NAKED_PAIR
+                elif _fish_apply(masks, units, n, 2):
+                    code = X_WING
+                elif _hidden_apply(masks, units, order, n, 2):
+                    code = HIDDEN_PAIR
+                elif _naked_apply(masks, units, order, n, 3):
+                    code = NAKED_TRIPLET
+                elif _fish_apply(masks, units, n, 3):
+                    code = SWORDFISH
+                elif _hidden_apply(masks, units, order, n, 3):
+                    code = HIDDEN_TRIPLET
             if code >= 0:
                 out[count, 0] = code
                 out[count, 1] = -1
@@ -364,11 +529,13 @@ def _units_of(shape: Shape) -> np.ndarray:
     return np.array(shape.units_of, dtype=np.int32)
 
 
-def easy(shape: Shape, values: list[int], masks: list[int], locking: bool = True) -> list[tuple[int, int, int]]:
-    """Apply SE's techniques rated up to 2.5 (singles, direct pointing, direct
-    hidden pair, naked single, direct hidden triplet), and with ``locking``
-    pointing (2.6) and claiming (2.8), in place, in SE's order. Return the
-    steps as ``(code, cell, value)``, cell -1 for pointing and claiming;
+def easy(shape: Shape, values: list[int], masks: list[int], level: int = LEVEL_SUBSETS) -> list[tuple[int, int, int]]:
+    """Apply SE's techniques in place, in SE's order: those rated up to 2.5
+    (singles, direct pointing, direct hidden pair, naked single, direct hidden
+    triplet); from :data:`LEVEL_LOCKING` also pointing (2.6) and claiming
+    (2.8); from :data:`LEVEL_SUBSETS` also naked and hidden pairs and
+    triplets, X-Wing and Swordfish (up to 4.0). Return the steps as
+    ``(code, cell, value)``, cell -1 for an elimination step;
     :data:`EASY_RATINGS` gives each code's rating. (Direct claiming, 1.9,
     never fires in SE.)"""
     if shape.size > MAX_KERNEL_SIZE:
@@ -379,7 +546,7 @@ def easy(shape: Shape, values: list[int], masks: list[int], locking: bool = True
     v = np.array(values, dtype=np.int64)
     m = np.array(masks, dtype=np.int64)
     out = np.empty((shape.cell_count * (shape.size + 1), 3), dtype=np.int64)
-    count = _run_easy(v, m, units, order, _units_of(shape), peers, out, locking)
+    count = _run_easy(v, m, units, order, _units_of(shape), peers, out, level)
     values[:] = v.tolist()
     masks[:] = m.tolist()
     return [tuple(row) for row in out[:count].tolist()]

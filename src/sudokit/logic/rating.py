@@ -18,7 +18,7 @@ from ..grid import Grid
 from .registry import REGISTRY, rating_floor
 from .state import Candidates
 from .step import Step, Technique
-from . import intersections, singles, subsets
+from . import fish, intersections, singles, subsets
 from .stepper import broken, next_step, steps
 
 #: The registry prefix the easy kernel replaces, and its step names by code.
@@ -28,7 +28,14 @@ EASY_PREFIX = singles.TECHNIQUES[:6] + (
 )
 EASY_NAMES = (
     "Hidden Single", "Hidden Single", "Hidden Single", "Direct Pointing", "Direct Hidden Pair", "Naked Single",
-    "Direct Hidden Triplet", "Pointing", "Claiming",
+    "Direct Hidden Triplet", "Pointing", "Claiming", "Naked Pair", "X-Wing", "Hidden Pair", "Naked Triplet",
+    "Swordfish", "Hidden Triplet",
+)
+#: Further registry stretches the kernel can take over, in order.
+KERNEL_STAGES = (
+    (intersections.POINTING, intersections.CLAIMING),
+    (subsets.NAKED_PAIR, fish.X_WING, subsets.HIDDEN_PAIR, subsets.NAKED_TRIPLET, fish.SWORDFISH,
+     subsets.HIDDEN_TRIPLET),
 )
 
 #: Level by ER: (upper bound inclusive, name).
@@ -204,10 +211,13 @@ def _fast_ratings(state: Candidates, registry: list[Technique]) -> tuple[list[fl
     easy = len(EASY_PREFIX)
     if len(registry) < easy or any(a is not b for a, b in zip(registry, EASY_PREFIX)) or state.geo.n > 62:
         return None
-    locking = len(registry) >= easy + 2 and registry[easy] is intersections.POINTING and (
-        registry[easy + 1] is intersections.CLAIMING)
-    if locking:
-        easy += 2
+    level = 0
+    for stage in KERNEL_STAGES:
+        if len(registry) >= easy + len(stage) and all(a is b for a, b in zip(registry[easy:], stage)):
+            easy += len(stage)
+            level += 1
+        else:
+            break
     try:
         from ..engine.logic_kernels import EASY_RATINGS, easy as run_easy
     except Exception:  # numba missing: the plain path does it all
@@ -218,7 +228,7 @@ def _fast_ratings(state: Candidates, registry: list[Technique]) -> tuple[list[fl
     names: list[str] = []
     shape = state.geo.shape
     while True:
-        for code, cell, _ in run_easy(shape, state.values, state.mask, locking):
+        for code, cell, _ in run_easy(shape, state.values, state.mask, level):
             ratings.append(EASY_RATINGS[code])
             placing.append(cell >= 0)
             names.append(EASY_NAMES[code])
