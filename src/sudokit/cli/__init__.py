@@ -103,6 +103,10 @@ class LazyGroup(click.Group):
         if not args:
             args = list(DEFAULT_ARGS) if self._present("generate") else ["--help"]
         elif args[0] not in self.lazy and args[0] not in self.commands and args[0] not in GROUP_OPTIONS:
+            first = args[0]
+            if first.isalpha() and first.islower() and not os.path.exists(first):
+                commands = ", ".join(self.list_commands(ctx))
+                raise click.UsageError(f"no command or file called {first!r}; the commands are: {commands}", ctx)
             args = ["solve", *args]  # `sudoku PATH...`, `sudoku -`, `sudoku --method dfs PATH`
         return super().parse_args(ctx, args)
 

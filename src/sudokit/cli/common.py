@@ -175,6 +175,13 @@ class Output:
         self.stream.write(text)
         self.stream.flush()
 
+    def flush(self) -> None:
+        """Flush once more after an interruption; quiet if the reader is gone."""
+        try:
+            self.stream.flush()
+        except (OSError, ValueError, KeyboardInterrupt):
+            pass
+
 
 class Progress:
     """A progress line on stderr, shown only when stderr is a terminal.

@@ -180,10 +180,25 @@ def _work_packed(args: tuple[Task, Settings]) -> Outcome:
     return work(*args)
 
 
-def _ignore_sigint() -> None:
+def warm_up(method: str, notice: Any = None) -> None:
+    """Load (and for the engine, compile) a method before the first puzzle, so
+    that no puzzle's time limit pays for it. ``notice`` hears why a first run
+    of the engine is slow."""
+    from ..methods import get
+
+    if method == "fast":
+        from ..engine import warm_up as compile_engine
+
+        compile_engine(notice)
+    else:
+        get(method).load()
+
+
+def _start_worker(method: str) -> None:
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    warm_up(method)
 
 
 def run_all(tasks: Iterable[Task], settings: Settings, jobs: int) -> Iterator[Outcome]:
@@ -194,7 +209,7 @@ def run_all(tasks: Iterable[Task], settings: Settings, jobs: int) -> Iterator[Ou
         return
     import multiprocessing
 
-    pool = multiprocessing.Pool(jobs, initializer=_ignore_sigint)
+    pool = multiprocessing.Pool(jobs, initializer=_start_worker, initargs=(settings.method,))
     try:
         chunk = max(1, JOB_WINDOW // (jobs * 8))
         iterator = iter(tasks)
@@ -550,23 +565,26 @@ def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, cou
     failed = done = 0
     try:
         with Progress("solving") as progress:
+            if jobs == 1 or progress.enabled:  # workers warm up on their own
+                warm_up(method, progress.note if progress.enabled else None)
             bulk = None if names else _bulk_fast_path(sources, fmt, settings, box, symbols, jobs, out, progress)
             if bulk is not None:  # the engine's bulk path did the whole run
                 counter[0] = done = bulk[0]
                 failed = bulk[1]
             else:
                 for outcome in run_all(_tasks(sources, names, box, symbols, counter), settings, jobs):
-                    done += 1
-                    if fmt == "svg" and done > 1:
+                    if fmt == "svg" and done > 0:
                         raise click.UsageError("--format svg draws a single puzzle; the input holds more", ctx)
                     text = show(outcome, fmt, symbols, mode)
                     if text is not None:
                         out.write(text)
+                    done += 1
                     if not outcome.ok:
                         failed += 1
                         progress.note(f"{outcome.where()}: {outcome.status.value}: {outcome.message}")
                     progress.advance()
     except KeyboardInterrupt:
+        out.flush()  # what a blocked write left in the buffer
         click.echo(f"sudoku: interrupted after {done} puzzle(s); their results were written", err=True)
         ctx.exit(EXIT_INTERRUPTED)
     except SudokuError as exc:  # a whole source is unreadable (not one puzzle)
