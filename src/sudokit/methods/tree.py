@@ -108,6 +108,41 @@ def _constraints(values: bytes, shape: Shape) -> list[Constraint]:
     return found
 
 
+def _first_constraint(values: bytes, shape: Shape) -> Constraint | None:
+    """``_constraints(values, shape)[0]`` (None when there are none), without
+    building and sorting the whole list: the search only needs the first."""
+    n = shape.size
+    masks = _candidate_masks(values, shape)
+    best: tuple[int, int, int, int] | None = None  # (candidates, cell or -1, unit, value)
+    for cell, mask in enumerate(masks):
+        if not values[cell] and (best is None or mask.bit_count() < best[0]):
+            best = (mask.bit_count(), cell, -1, 0)
+            if best[0] == 0:
+                break
+    if best is None:
+        return None  # no open cell: solved
+    if best[0] > 0:
+        for index, unit in enumerate(shape.units):
+            placed = {values[cell] for cell in unit}
+            for value in range(1, n + 1):
+                if value not in placed:
+                    bit = 1 << (value - 1)
+                    found = sum(1 for cell in unit if masks[cell] & bit)
+                    if found < best[0]:
+                        best = (found, -1, index, value)
+                        if found == 0:
+                            break
+            if best[0] == 0:
+                break
+    candidates, cell, unit, value = best
+    if unit < 0:
+        options = tuple(v + 1 for v in range(n) if masks[cell] >> v & 1)
+        return Constraint(candidates, cell, None, None, options)
+    bit = 1 << (value - 1)
+    cells = tuple(c for c in shape.units[unit] if masks[c] & bit)
+    return Constraint(candidates, None, unit, value, cells)
+
+
 def open_constraints(grid: Grid) -> list[Constraint]:
     """The constraints ``grid`` has not met, fewest candidates first."""
     return _constraints(bytes(grid.values), grid.shape)
@@ -116,10 +151,9 @@ def open_constraints(grid: Grid) -> list[Constraint]:
 def _expand(values: bytes, shape: Shape, budget: Budget) -> tuple[bool, list[bytes]]:
     """(is this node a solution, its children)."""
     budget.tick()
-    constraints = _constraints(values, shape)
-    if not constraints:
+    first = _first_constraint(values, shape)
+    if first is None:
         return True, []
-    first = constraints[0]
     if first.candidates > 1:
         budget.guess()
     return False, list(first.children(values))  # no children when first.candidates == 0
