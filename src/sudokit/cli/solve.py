@@ -296,10 +296,14 @@ def show(outcome: Outcome, fmt: str, symbols: str | None, mode: str) -> str | No
         return "\n".join(_line(g, symbols) for g in grids)
     if fmt == "candidates" and outcome.partial is not None:
         return render(Grid(outcome.partial, outcome.task.box), "candidates", symbols) + "\n"
-    if fmt == "svg":
-        if grids:
-            return render(grids[0], "svg", symbols)
-        return render(puzzle, "svg", symbols) if puzzle is not None else None
+    if fmt == "svg":  # the givens in black, the solution (or pencil marks where stuck) in colour
+        from ..svg import grid_svg
+
+        if puzzle is None:
+            return None
+        if outcome.partial is not None:
+            return grid_svg(Grid(outcome.partial, outcome.task.box), candidates=True, symbols=symbols)
+        return grid_svg(puzzle, solution=grids[0] if grids else None, symbols=symbols)
     if not grids:
         return None
     return "\n\n".join(render(g, fmt, symbols).rstrip("\n") for g in grids) + "\n"
@@ -356,6 +360,9 @@ def _tasks(sources: list[Source], names: tuple[str, ...], box: Shape | None,
         counter[0] += 1
         grid = example(name)
         if box is not None and box != grid.shape:
+            if box.cell_count != grid.shape.cell_count:
+                raise click.BadParameter(f"example {name!r} is {grid.size}x{grid.size}; a {box} box makes "
+                                         f"{box.size}x{box.size} grids", param_hint="'--box'")
             grid = Grid(grid.values, box)
         shape = grid.shape
         yield Task(number, None, name, (shape.box_rows, shape.box_cols), grid.values, example=name)
