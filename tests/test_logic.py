@@ -293,3 +293,16 @@ def test_kernels_take_the_python_steps() -> None:
         plain = Candidates.from_grid(grid)
         path = list(steps(plain, exact_registry(), kernel=False))
         assert rate(grid) == rate_path(path, not plain.solved), row["id"]
+
+
+def test_rate_refuses_puzzles_without_one_solution() -> None:
+    from sudokit.errors import Contradiction, InvalidPuzzle
+
+    with pytest.raises(InvalidPuzzle, match="more than one solution"):
+        rate("." * 81)
+    # r1c9 must be 9 (the row lacks it) but r2c9 already holds 9
+    dead = "12345678." + "........9" + "." * 63
+    with pytest.raises(Contradiction):
+        rate(dead)
+    with pytest.raises(Contradiction):
+        explain(dead)

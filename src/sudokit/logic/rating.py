@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import Contradiction
+from ..errors import Contradiction, InvalidPuzzle
 from ..grid import Grid
 from .registry import REGISTRY, rating_floor
 from .state import Candidates
@@ -244,11 +244,44 @@ def _fast_ratings(state: Candidates, registry: list[Technique]) -> tuple[list[fl
     return ratings, placing, names
 
 
+#: Step names that assume the puzzle has one solution.
+_UNIQUENESS_WORDS = ("Unique", "BUG", "Avoidable")
+
+
+def _assumes_uniqueness(names: list[str]) -> bool:
+    return any(word in name for name in set(names) for word in _UNIQUENESS_WORDS)
+
+
+def check_unique(grid: Grid) -> None:
+    """Raise :class:`Contradiction` when ``grid`` has no solution and
+    :class:`InvalidPuzzle` when it has more than one (SE rates only puzzles
+    with one solution)."""
+    from .. import solving
+
+    result = None
+    for method in ("fast", "dfs"):
+        try:
+            result = solving.count(grid, limit=2, method=method)
+            break
+        except Exception:  # a method not available in this installation
+            continue
+    if result is None or result.count is None:
+        return
+    if result.count == 0:
+        raise Contradiction(f"{grid.line()}: no solution completes this puzzle")
+    if result.count > 1:
+        raise InvalidPuzzle(f"{grid.line()}: more than one solution; a rating needs a puzzle with one solution")
+
+
 def rate(grid: "Grid | str") -> Rating:
     """Rate ``grid`` as Sudoku Explainer does, as far as the registry reaches.
 
     When SE would need a technique the registry lacks, ``lower_bound`` is set
     and ER is the lowest rating SE could give (see :func:`exact_registry`).
+    A puzzle that logic alone solves has one solution; otherwise (stuck, or a
+    step that assumes uniqueness) the solutions are counted, and a puzzle with
+    none raises :class:`Contradiction`, one with several
+    :class:`InvalidPuzzle`.
     """
     if not isinstance(grid, Grid):
         grid = Grid(grid)
@@ -257,9 +290,14 @@ def rate(grid: "Grid | str") -> Rating:
     fast = _fast_ratings(state, registry)
     if fast is None:
         path = list(steps(state, registry))
-        return rate_path(path, not state.solved)
-    ratings, placing, names = fast
-    return _rating(ratings, placing, names, not state.solved)
+        ratings, placing, names = (
+            [s.rating for s in path], [bool(s.placements) for s in path], [s.technique for s in path])
+    else:
+        ratings, placing, names = fast
+    stuck = not state.solved
+    if stuck or _assumes_uniqueness(names):
+        check_unique(grid)
+    return _rating(ratings, placing, names, stuck)
 
 
 def explain(grid: "Grid | str") -> list[Step]:
@@ -268,6 +306,8 @@ def explain(grid: "Grid | str") -> list[Step]:
     if not isinstance(grid, Grid):
         grid = Grid(grid)
     path, state, stuck = solve_path(grid)
+    if stuck or _assumes_uniqueness([s.technique for s in path]):
+        check_unique(grid)
     if stuck:
         path.append(finish(grid, state))
     return path
