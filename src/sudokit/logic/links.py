@@ -19,29 +19,32 @@ removals (most first), then by suffix."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterator
 
-from .state import BOX, Candidates, Geometry
+from .state import BOX, Candidates, Geometry, geometry
 from .step import Step, Technique, elims_text
 
 SKYSCRAPER_RATING, KITE_RATING, TURBOT_RATING, GROUPED_RATING = 4.0, 4.1, 4.1, 4.3
 
 
-def _see_all(geo: Geometry, cells: tuple[int, ...]) -> set[int]:
-    """Cells (outside ``cells``) that see every cell of ``cells``."""
-    peers = geo.peers
-    common = set(peers[cells[0]])
-    for c in cells[1:]:
-        common &= set(peers[c])
-    return common - set(cells)
+@lru_cache(maxsize=None)
+def cell_masks(shape) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per shape: each cell's peers and each unit's cells as bit sets over
+    the cells (bit ``c`` for cell ``c``)."""
+    geo = geometry(shape)
+    peers = tuple(sum(1 << p for p in ps) for ps in geo.peers)
+    units = tuple(sum(1 << c for c in cells) for cells in geo.units)
+    return peers, units
 
 
-def _common_unit(geo: Geometry, cells: tuple[int, ...]) -> list[int]:
-    """The units holding every cell of ``cells``."""
-    units = set(geo.units_of[cells[0]])
-    for c in cells[1:]:
-        units &= set(geo.units_of[c])
-    return sorted(units)
+def _cells_of(bits: int) -> list[int]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
 
 
 Link = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -126,50 +129,91 @@ def find_two_links(state: Candidates) -> Iterator[Step]:
     found: list[tuple[float, int, str, int, Step]] = []
     seen: set = set()
     by_value = [_links(state, v) if v else None for v in range(geo.n + 1)]
+    peer_bits, unit_bits = cell_masks(geo.shape)
+    units_of = geo.units_of
+
+    def bits_of(cells: tuple[int, ...]) -> int:
+        b = 0
+        for c in cells:
+            b |= 1 << c
+        return b
+
+    def seen_by_all(cells: tuple[int, ...]) -> int:
+        b = -1
+        for c in cells:
+            b &= peer_bits[c]
+        return b
+
+    def sides(link):
+        """Both orientations of a link: (outer end, inner end, outer bits,
+        inner bits, cells seeing all the outer end)."""
+        u, a, b, h = link
+        ab, bb, hb = bits_of(a), bits_of(b), bits_of(h)
+        return (u, ((a, b + h, ab, bb | hb, seen_by_all(a)), (b, a + h, bb, ab | hb, seen_by_all(b))),
+                len(a) + len(b) + len(h) > 2)
+
+    prepared: dict[tuple[int, int], list] = {}
+    holders_of: dict[int, int] = {}
     order = 0
     for k1, k2 in KIND_PAIRS:
         for v in range(1, geo.n + 1):
             bit = 1 << (v - 1)
             links = by_value[v]
-            first, second = links[k1], links[k2]
-            for i, (u1, a1, b1, h1) in enumerate(first):
-                for u2, a2, b2, h2 in second[i + 1:] if k1 == k2 else second:
-                    for start, bridge1 in ((a1, b1 + h1), (b1, a1 + h1)):
-                        for bridge2, end in ((a2 + h2, b2), (b2 + h2, a2)):
-                            cells = start + bridge1 + bridge2 + end
-                            if len(set(cells)) != len(cells):
+            if not links[k1] or not links[k2]:
+                continue
+            first = prepared.get((v, k1))
+            if first is None:
+                first = prepared[v, k1] = [sides(link) for link in links[k1]]
+            second = prepared.get((v, k2))
+            if second is None:
+                second = prepared[v, k2] = [sides(link) for link in links[k2]]
+            holders = holders_of.get(v)
+            if holders is None:
+                holders = 0  # cells with v as a candidate
+                for c in range(len(mask)):
+                    if mask[c] & bit:
+                        holders |= 1 << c
+                holders_of[v] = holders
+            for i, (u1, ends1, g1) in enumerate(first):
+                for u2, ends2, g2 in second[i + 1:] if k1 == k2 else second:
+                    if u1 == u2:
+                        continue
+                    for start, bridge1, sb, b1b, s_see in ends1:
+                        for end, bridge2, eb, b2b, e_see in ends2:
+                            if (sb | b1b) & (b2b | eb):
                                 continue
-                            shared = [u for u in _common_unit(geo, bridge1 + bridge2) if u != u1 and u != u2]
+                            victims = s_see & e_see & holders & ~(sb | eb)
+                            if not victims:
+                                continue
+                            inner = b1b | b2b
+                            shared = [
+                                u for u in units_of[bridge1[0]]
+                                if u != u1 and u != u2 and inner & ~unit_bits[u] == 0
+                            ]
                             if not shared:
                                 continue
-                            victims = _see_all(geo, start + end)
-                            elims = tuple(sorted((c, v) for c in victims if mask[c] & bit))
-                            if not elims:
-                                continue
-                            key = (v, frozenset(cells), elims)
+                            elims = tuple((c, v) for c in _cells_of(victims))
+                            key = (v, sb | b1b | b2b | eb, elims)
                             if key in seen:
                                 continue
                             seen.add(key)
-                            grouped = int(len(a1) + len(b1) + len(h1) > 2) + int(len(a2) + len(b2) + len(h2) > 2)
-                            name, rating = _name(geo, [u1, u2], grouped)
-                            chain = ",".join(
-                                "{" + ",".join(geo.cell_name(c) for c in part) + "}" if len(part) > 1
-                                else geo.cell_name(part[0])
-                                for part in (start, bridge1, bridge2, end)
-                            )
-                            step = Step(
-                                name, rating, eliminations=elims, cells=tuple(sorted(set(cells))),
-                                units=(u1, u2, shared[0]), values=(v,),
-                                links=((start[0], v, bridge1[0], v), (bridge1[0], v, bridge2[0], v),
-                                       (bridge2[0], v, end[0], v)),
-                                text=f"{name}: {chain} on {geo.symbol(v)} ({geo.unit_name(u1)}, "
-                                f"{geo.unit_name(u2)}) ⇒ {elims_text(geo, elims)}",
-                            )
-                            found.append((rating, -len(elims), name.rsplit(" ", 1)[1], order, step))
+                            name, rating = _name(geo, [u1, u2], int(g1) + int(g2))
+                            found.append((rating, -len(elims), name.rsplit(" ", 1)[1], order,
+                                          (name, v, start, bridge1, bridge2, end, u1, u2, shared[0], elims)))
                             order += 1
     found.sort(key=lambda t: t[:4])
-    for *_, step in found:
-        yield step
+    for rating, *_, (name, v, start, bridge1, bridge2, end, u1, u2, shared, elims) in found:
+        chain = ",".join(
+            "{" + ",".join(geo.cell_name(c) for c in part) + "}" if len(part) > 1 else geo.cell_name(part[0])
+            for part in (start, bridge1, bridge2, end)
+        )
+        yield Step(
+            name, rating, eliminations=elims, cells=tuple(sorted(set(start + bridge1 + bridge2 + end))),
+            units=(u1, u2, shared), values=(v,),
+            links=((start[0], v, bridge1[0], v), (bridge1[0], v, bridge2[0], v), (bridge2[0], v, end[0], v)),
+            text=f"{name}: {chain} on {geo.symbol(v)} ({geo.unit_name(u1)}, {geo.unit_name(u2)}) "
+            f"⇒ {elims_text(geo, elims)}",
+        )
 
 
 #: SE runs all two-link forms as one producer (4.0-4.3) right after Hidden Triplet.
