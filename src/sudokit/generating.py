@@ -125,7 +125,7 @@ class _Plan:
 def _default_node_limit(shape: Shape) -> int:
     """A node budget per solution count: never reached for 9x9, bounds the big sizes."""
     n = shape.size
-    return 2_000_000 if n <= 9 else 200_000 if n <= 16 else 400_000
+    return 2_000_000 if n <= 9 else 100_000 if n <= 16 else 20_000
 
 
 def _plan(shape: "Shape | str | tuple[int, int] | None", minimal: str, symmetry: str,
@@ -455,6 +455,10 @@ def _stream(n: int, plan: _Plan, flt: _Filter, base: int, jobs: int, attempts: i
         return
     size = _batch_size(plan, flt, jobs)
     seeds = _seed_batches(base, size, None if flt.active else n)
+    if jobs > 1:
+        _make_batch(plan, [])  # load the kernels once, before the workers fork
+        if flt.active:
+            from . import logic  # noqa: F401
     executor = _executor(jobs)
     try:
         pending: list[Future | list] = []
@@ -508,7 +512,11 @@ def _executor(jobs: int) -> ProcessPoolExecutor | None:
         return None
     import multiprocessing
 
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+    # fork (where there is one) hands the workers the kernels already loaded;
+    # the kernels start no threads, so forking is safe
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=context)
 
 
 def default_jobs() -> int:
