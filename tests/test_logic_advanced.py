@@ -62,6 +62,8 @@ ADVANCED = [
     ("Unique Rectangle type 1", 4.5), ("Unique Rectangle type 2", 4.5), ("Unique Rectangle type 4", 4.5),
     ("Unique Rectangle type 3", 4.5), ("Unique Rectangle type 3", 4.6), ("Unique Rectangle type 3", 4.7),
     ("Unique Loop 6 type 1", 4.6), ("Unique Loop 6 type 2", 4.6), ("BUG type 1", 5.6), ("BUG type 2", 5.7),
+    ("WXYZ-Wing 126", 5.5), ("WXYZ-Wing 137", 5.6), ("WXYZ-Wing 138", 5.6), ("WXYZ-Wing 238", 5.6),
+    ("WXYZ-Wing 248", 5.5), ("WXYZ-Wing 2410", 5.5),
 ]
 
 
@@ -88,7 +90,7 @@ def _replay(rows: list[dict]) -> tuple[int, list[str]]:
     ours = {t.name for t in REGISTRY}
     families = (
         "Skyscraper", "2-String Kite", "2 Strong links", "Grouped 2", "Grouped Skyscraper",
-        "Unique Rectangle", "Unique Loop",
+        "Unique Rectangle", "Unique Loop", "WXYZ-Wing",
     )
     checked, failures = 0, []
     for row in rows:

@@ -41,6 +41,7 @@ REGISTRY: list[Technique] = [
     subsets.NAKED_QUAD,
     fish.JELLYFISH,
     subsets.HIDDEN_QUAD,
+    wings.WXYZ_WING,
     uniqueness.BUG_TYPE_1,
     uniqueness.BUG_TYPE_2,
 ]
