@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import load_counts
-from reference import units
+from reference import obeys_rules, units
 
 from sudokit.cli import cli
 
@@ -78,13 +78,15 @@ def test_bad_character_names_the_column():
     assert "'x'" in result.stderr and "column 41" in result.stderr
 
 
-def test_mixed_sizes_in_one_stream_each_stands_alone():
+@pytest.mark.parametrize("extra", [[], ["--timeout", "30"]], ids=["bulk", "generic"])
+def test_mixed_sizes_in_one_stream_each_stands_alone(extra):
     four = "1..." "..2." ".3.." "...4"  # a 4x4 puzzle
-    result = run("solve", "-", "--format", "jsonl", "--timeout", "30",
+    result = run("solve", "-", "--format", "jsonl", *extra,
                  input=f"{GOOD}\n{four}\n{GOOD[:64]}x\n{GOOD}\n")
     got = records(result)
     assert [r["status"] for r in got] == ["solved", "solved", "parse_error", "solved"]
-    assert len(got[1]["solution"]) == 16
+    four_values = [int(ch) if ch.isdigit() else 0 for ch in four]
+    assert obeys_rules([int(ch) for ch in got[1]["solution"]], four_values, 2, 2)
     assert result.exit_code == 1
 
 

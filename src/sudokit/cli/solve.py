@@ -407,12 +407,14 @@ class _BulkInput:
 
 class _BulkOutput:
     """Where the batch module writes: passes results to stdout and reports each
-    failing puzzle on stderr, naming clashing givens (status ``invalid``)."""
+    failing puzzle on stderr. A failure is looked at again: clashing givens
+    become status ``invalid`` (naming the cells), and a puzzle of another
+    size, which the 9x9 bulk path cannot read, is solved on its own."""
 
     mode = "w"  # text, not bytes
 
-    def __init__(self, fmt: str, pending: "Any", out: Output, progress: Progress) -> None:
-        self.fmt, self.pending, self.out, self.progress = fmt, pending, out, progress
+    def __init__(self, fmt: str, settings: Settings, pending: Any, out: Output, progress: Progress) -> None:
+        self.fmt, self.settings, self.pending, self.out, self.progress = fmt, settings, pending, out, progress
         self.number = self.failed = 0
 
     def write(self, text: "str | bytes") -> int:
@@ -424,13 +426,17 @@ class _BulkOutput:
         for i, line in enumerate(lines):
             self.number += 1
             where, puzzle = self.pending.popleft()
-            if self.fmt == "line":
-                if line:
+            if (line if self.fmt == "line" else '"status": "solved"' in line):
+                continue
+            outcome = self._again(where, puzzle, line)
+            if outcome is not None:  # solved (or failed) on its own
+                lines[i] = show(outcome, self.fmt, None, "solve") or ""
+                if outcome.ok:
                     continue
+                status, message = outcome.status.value, outcome.message
+            elif self.fmt == "line":
                 status, message = self._why(puzzle, "no_solution", "no grid completes these givens")
             else:
-                if '"status": "solved"' in line:
-                    continue
                 rec = json.loads(line)
                 status, message = self._why(puzzle, rec["status"], rec.get("message", ""))
                 rec["status"], rec["message"] = status, message
@@ -440,6 +446,20 @@ class _BulkOutput:
         if lines:
             self.out.write("\n".join(lines))
         return len(text)
+
+    def _again(self, where: int, text: str, line: str) -> Outcome | None:
+        """The outcome of the generic path for a readable puzzle that is not 9x9."""
+        from ..errors import ParseError
+        from ..formats import parse
+
+        try:
+            grid = parse(text, format="line")
+        except (ParseError, SudokuError):
+            return None
+        if grid.shape == shape_of("3x3"):
+            return None
+        task = Task(self.number, where, "", (grid.shape.box_rows, grid.shape.box_cols), grid.values)
+        return work(task, self.settings)
 
     @staticmethod
     def _why(text: str, status: str, message: str) -> tuple[str, str]:
@@ -479,7 +499,7 @@ def _bulk_fast_path(sources: list[Source], fmt: str, settings: Settings, box: Sh
     from .. import batch
 
     pending: Any = collections.deque()
-    sink = _BulkOutput(fmt, pending, out, progress)
+    sink = _BulkOutput(fmt, settings, pending, out, progress)
     seen = [0]
 
     def advance(done: int) -> None:
