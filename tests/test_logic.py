@@ -275,7 +275,7 @@ def test_kernels_take_the_python_steps() -> None:
     """The compiled easy ladder and singles runs make exactly the steps the
     Python finders make (same codes, cells and values, same final state)."""
     from sudokit.engine.logic_kernels import EASY_RATINGS, easy
-    from sudokit.logic.rating import EASY_NAMES, EASY_PREFIX, KERNEL_STAGES, rate_path
+    from sudokit.logic.rating import EASY_NAMES, EASY_PREFIX, KERNEL_STAGES, _until_floor, rate_path
 
     ladder = list(EASY_PREFIX) + [t for stage in KERNEL_STAGES for t in stage]
     for row in reference()[::7]:
@@ -291,7 +291,7 @@ def test_kernels_take_the_python_steps() -> None:
         assert (fast.values, fast.mask) == (slow.values, slow.mask)
         # and the whole rating agrees with the plain path
         plain = Candidates.from_grid(grid)
-        path = list(steps(plain, exact_registry(), kernel=False))
+        path = list(_until_floor(plain, exact_registry(), rating_floor()))
         assert rate(grid) == rate_path(path, not plain.solved), row["id"]
 
 

@@ -223,6 +223,7 @@ def _fast_ratings(state: Candidates, registry: list[Technique]) -> tuple[list[fl
     except Exception:  # numba missing: the plain path does it all
         return None
     rest = registry[easy:]
+    floor = rating_floor()
     ratings: list[float] = []
     placing: list[bool] = []
     names: list[str] = []
@@ -235,7 +236,7 @@ def _fast_ratings(state: Candidates, registry: list[Technique]) -> tuple[list[fl
         if state.solved or broken(state):
             break
         step = next_step(state, rest)
-        if step is None:
+        if step is None or step.rating > floor + 1e-9:
             break
         step.apply(state)
         ratings.append(step.rating)
@@ -273,6 +274,19 @@ def check_unique(grid: Grid) -> None:
         raise InvalidPuzzle(f"{grid.line()}: more than one solution; a rating needs a puzzle with one solution")
 
 
+def _until_floor(state: Candidates, registry: list[Technique], floor: float):
+    """The steps of the path while each rates at most ``floor``: a producer
+    registered below the floor may yield a harder step (a big set in a
+    Unique Rectangle type 3, a grouped link), and SE might use a missing
+    technique before it."""
+    while not state.solved and not broken(state):
+        step = next_step(state, registry)
+        if step is None or step.rating > floor + 1e-9:
+            return
+        step.apply(state)
+        yield step
+
+
 def rate(grid: "Grid | str") -> Rating:
     """Rate ``grid`` as Sudoku Explainer does, as far as the registry reaches.
 
@@ -289,7 +303,10 @@ def rate(grid: "Grid | str") -> Rating:
     state = Candidates.from_grid(grid)
     fast = _fast_ratings(state, registry)
     if fast is None:
-        path = list(steps(state, registry))
+        floor = rating_floor()
+        path = []
+        for step in _until_floor(state, registry, floor):
+            path.append(step)
         ratings, placing, names = (
             [s.rating for s in path], [bool(s.placements) for s in path], [s.technique for s in path])
     else:
