@@ -306,3 +306,18 @@ def test_rate_refuses_puzzles_without_one_solution() -> None:
         rate(dead)
     with pytest.raises(Contradiction):
         explain(dead)
+
+
+def test_hint_refuses_a_cell_without_candidates() -> None:
+    from sudokit.errors import Contradiction
+
+    grid = Grid(reference()[0]["puzzle"])
+    masks = list(grid.candidate_masks())
+    blank = grid.values.index(0)
+    masks[blank] = 0
+    with pytest.raises(Contradiction, match=_cell_name(blank)):
+        hint(Candidates.from_masks(grid, masks))
+
+
+def _cell_name(cell: int) -> str:
+    return f"r{cell // 9 + 1}c{cell % 9 + 1}"

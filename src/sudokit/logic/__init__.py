@@ -15,6 +15,7 @@ them in SE's order and :mod:`.stepper` applies the easiest step each time.
 
 from __future__ import annotations
 
+from ..errors import Contradiction
 from ..grid import Grid
 from .rating import Rating, explain, rate
 from .registry import REGISTRY, register, techniques
@@ -27,12 +28,15 @@ def hint(puzzle: "Grid | str | Candidates") -> Step | None:
     """The next step SE would take, or None when no technique applies.
 
     Takes a grid (candidates from the placed values) or a :class:`Candidates`
-    state built from pencil marks.
+    state built from pencil marks. A blank cell without candidates raises
+    :class:`~sudokit.errors.Contradiction`.
     """
-    if isinstance(puzzle, Candidates):
-        return next_step(puzzle)
-    grid = puzzle if isinstance(puzzle, Grid) else Grid(puzzle)
-    return next_step(Candidates.from_grid(grid))
+    state = puzzle if isinstance(puzzle, Candidates) else Candidates.from_grid(
+        puzzle if isinstance(puzzle, Grid) else Grid(puzzle))
+    for cell, (mask, value) in enumerate(zip(state.mask, state.values)):
+        if not mask and not value:
+            raise Contradiction(f"{state.geo.cell_name(cell)} has no candidate left")
+    return next_step(state)
 
 
 __all__ = [
