@@ -230,7 +230,7 @@ def run_all(tasks: Iterable[Task], settings: Settings, jobs: int) -> Iterator[Ou
 
 
 def _line(grid: Grid, symbols: str | None) -> str:
-    return render(grid, "line", symbols) if symbols else grid.line() if grid.size <= 35 else render(grid, "line")
+    return render(grid, "line", symbols)
 
 
 def record(outcome: Outcome, symbols: str | None, counting: bool) -> dict[str, Any]:
@@ -246,8 +246,7 @@ def record(outcome: Outcome, symbols: str | None, counting: bool) -> dict[str, A
     if counting:
         rec["count"] = outcome.count
         rec["limit"] = outcome.limit
-    if len(grids) > 1 or (counting and outcome.limit is not None and outcome.solutions and outcome.count == len(grids)
-                          and outcome.count > 1):
+    if len(grids) > 1:  # --all
         rec["solutions"] = [_line(g, symbols) for g in grids]
     if outcome.partial is not None and task.box is not None:
         rec["partial"] = _line(Grid(outcome.partial, task.box), symbols)
@@ -281,10 +280,7 @@ def show(outcome: Outcome, fmt: str, symbols: str | None, mode: str) -> str | No
         if puzzle is None:
             return None
         if mode == "all" and len(grids) > 1:
-            return "\n".join(
-                render_block(puzzle, g, symbols=symbols, message=f"solution {i} of {len(grids)}")
-                for i, g in enumerate(grids, 1)
-            )
+            return "\n".join(render_block(puzzle, g, symbols=symbols) for g in grids)
         if mode == "count" and outcome.ok:
             return render_block(puzzle, None, symbols=symbols, message=_count_text(outcome))
         return render_block(puzzle, grids[0] if grids else None, symbols=symbols, message=failure)
