@@ -321,3 +321,28 @@ def test_hint_refuses_a_cell_without_candidates() -> None:
 
 def _cell_name(cell: int) -> str:
     return f"r{cell // 9 + 1}c{cell % 9 + 1}"
+
+
+def test_steps_are_sound_on_other_shapes(multisize_cases) -> None:
+    """On every uniquely solvable puzzle of another shape, each step keeps the
+    solution (placements agree, eliminations miss it) and the path ends solved."""
+    from sudokit.formats import parse
+    from sudokit.grid import Shape
+
+    checked = 0
+    for case in multisize_cases:
+        if str(case["count"]) != "1" or case["size"] > 16:
+            continue
+        shape = Shape(case["box_rows"], case["box_cols"])
+        grid = parse(case["puzzle"], shape=shape, symbols=case["symbols"] or None)
+        solution = parse(case["solution"], shape=shape, symbols=case["symbols"] or None).values
+        state = Candidates.from_grid(grid)
+        for step in explain(grid):
+            for cell, value in step.placements:
+                assert solution[cell] == value, (case["name"], str(step))
+            for cell, value in step.eliminations:
+                assert solution[cell] != value, (case["name"], str(step))
+            step.apply(state)
+        assert tuple(state.values) == solution
+        checked += 1
+    assert checked >= 3
