@@ -36,7 +36,7 @@ COUNT_FORMATS = ("block", "line", "jsonl")
 DEFAULT_LIMIT = 1000
 
 #: Puzzles handed to the worker processes at a time with --jobs (bounds memory).
-JOB_WINDOW = 256
+JOB_WINDOW = 2048
 
 
 # -- the work on one puzzle ------------------------------------------------------------
@@ -211,7 +211,7 @@ def run_all(tasks: Iterable[Task], settings: Settings, jobs: int) -> Iterator[Ou
 
     pool = multiprocessing.Pool(jobs, initializer=_start_worker, initargs=(settings.method,))
     try:
-        chunk = max(1, JOB_WINDOW // (jobs * 8))
+        chunk = max(1, JOB_WINDOW // (jobs * 4))
         iterator = iter(tasks)
         while True:
             window = [(task, settings) for task in itertools.islice(iterator, JOB_WINDOW)]
