@@ -1,0 +1,105 @@
+"""The batch module: bulk results equal per-puzzle results, text in and out."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pytest
+
+from sudokit import batch, engine
+from sudokit.budget import Budget
+from sudokit.grid import Grid
+
+from conftest import bench_sample, load_counts
+from reference import obeys_rules
+
+
+def _lines(name: str, count: int) -> list[bytes]:
+    return [line.encode() for line in bench_sample(name, count)]
+
+
+def test_parse_and_format_round_trip() -> None:
+    lines = _lines("17_clue.txt", 50) + [b"  " + _lines("kaggle.txt", 1)[0].replace(b".", b"0") + b"\r\n"]
+    values, ok = batch.parse_lines(lines)
+    assert ok.all() and values.shape == (51, 81)
+    for line, row in zip(lines, values):
+        assert Grid(line.decode().strip()).values == tuple(row.tolist())
+    back = batch.format_lines(values)
+    assert back[:50] == lines[:50]
+    assert back[50] == lines[50].strip().replace(b"0", b".")
+
+
+def test_parse_marks_bad_lines() -> None:
+    good = _lines("kaggle.txt", 1)[0]
+    lines = [good, good[:80], good[:40] + b"x" + good[41:], "é" * 81, good + b"1", good]
+    values, ok = batch.parse_lines(lines)
+    assert ok.tolist() == [True, False, False, False, False, True]
+    assert not values[~ok].any()
+    assert "column 41" in batch.line_problem(lines[2])
+    assert "81" in batch.line_problem(lines[1])
+    assert batch.line_problem(good) == ""
+
+
+def test_solve_many_equals_one_by_one_and_ignores_jobs() -> None:
+    rows = load_counts()
+    lines = _lines("magictour_top1465.txt", 40) + _lines("serg_benchmark.txt", 40) + [
+        r["puzzle"].encode() for r in rows]
+    values, ok = batch.parse_lines(lines)
+    assert ok.all()
+    one = batch.solve_many(values, limit=3)
+    two = batch.solve_many(values, limit=3, jobs=2)
+    for field in ("solutions", "counts", "nodes", "guesses"):
+        assert np.array_equal(getattr(one, field), getattr(two, field))
+    for line, found, solution in zip(lines, one.counts, one.solutions):
+        grid = Grid(line.decode())
+        expected, first = engine.count(grid, 3, Budget())
+        assert found == expected
+        if found:
+            assert obeys_rules(solution.tolist(), grid.values, 3, 3)
+            assert tuple(solution.tolist()) == first.values
+    assert np.array_equal(batch.count_many(values, limit=3), one.counts)
+
+
+def test_solve_many_other_shapes_and_node_limit() -> None:
+    puzzles = np.zeros((3, 16), dtype=np.uint8)
+    puzzles[1, 0] = puzzles[1, 1] = 1  # clash
+    result = batch.solve_many(puzzles, limit=0)
+    assert result.counts.tolist() == [288, 0, 288]
+    capped = batch.solve_many(np.zeros((2, 81), dtype=np.uint8), limit=0, node_limit=50)
+    assert capped.counts.tolist() == [-1, -1]
+    with pytest.raises(Exception, match="puzzle 2"):
+        batch.solve_many(np.array([[0] * 16, [0] * 15 + [5]]), shape="2x2")
+
+
+def test_stream_line_format_keeps_lines_aligned() -> None:
+    good = _lines("17_clue.txt", 3)
+    text = b"\n".join([good[0], b"not a puzzle", good[1], b"", b"11" + good[2][2:], good[2]]) + b"\n"
+    out = io.BytesIO()
+    errors: list[tuple[int, str, str]] = []
+    failures = batch.solve_text_stream(io.BytesIO(text), out, fmt="line", chunk=2,
+                                       on_error=lambda *e: errors.append(e))
+    assert [e[0] for e in errors] == [2] and errors[0][1] == "not a puzzle"
+    lines = out.getvalue().split(b"\n")[:-1]
+    assert len(lines) == 5  # the blank input line is skipped
+    assert lines[1] == b"" and lines[3] == b""  # bad line, clashing givens
+    for puzzle, solution in ((good[0], lines[0]), (good[1], lines[2]), (good[2], lines[4])):
+        assert Grid(solution.decode()).is_solution_of(Grid(puzzle.decode()))
+    assert failures == 2
+
+
+def test_stream_jsonl_records() -> None:
+    good = _lines("serg_benchmark.txt", 2)
+    text = "\n".join([good[0].decode(), "bad", good[1].decode()]) + "\n"
+    out = io.StringIO()
+    progress: list[int] = []
+    failures = batch.solve_text_stream(io.StringIO(text), out, fmt="jsonl", limit=2,
+                                       progress=progress.append)
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [r["status"] for r in records] == ["solved", "parse_error", "solved"]
+    assert [r["line"] for r in records] == [1, 2, 3]
+    assert records[0]["count"] == 2 and records[0]["method"] == "fast"
+    assert Grid(records[2]["solution"]).is_solution_of(Grid(good[1].decode()))
+    assert {"puzzle", "status", "solution", "count", "method", "nodes", "guesses"} <= set(records[0])
+    assert failures == 1 and progress == [3]

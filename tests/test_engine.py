@@ -1,0 +1,209 @@
+"""The fast engine against independent truth: the reference solver, the
+published counts, the benchmark sets' known properties and the rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from sudokit import engine
+from sudokit.budget import Budget
+from sudokit.errors import Contradiction, LimitReached
+from sudokit.grid import Grid, Shape
+from sudokit.engine.kernel9 import count9
+from sudokit.engine.kernelN import count_n
+
+from conftest import bench_sample, load_counts, load_multisize
+from reference import obeys_rules, reference_count
+
+LIMIT = 1000
+
+
+def _values(text: str) -> np.ndarray:
+    return (np.frombuffer(text.replace(".", "0").encode(), dtype=np.uint8) - 48).astype(np.uint8)
+
+
+def _expected(count: str, limit: int) -> tuple[int, int]:
+    """(low, high) bounds of a capped count from a counts.tsv entry."""
+    if count == ">1":
+        return 2, limit
+    return min(int(count), limit), min(int(count), limit)
+
+
+@pytest.mark.parametrize("row", load_counts(), ids=lambda r: r["puzzle"][:20])
+def test_kernels_match_published_counts(row: dict[str, str]) -> None:
+    values = _values(row["puzzle"])
+    low, high = _expected(row["count"], LIMIT)
+    for run in (
+        lambda sol, stats: count9(values, LIMIT, 0, sol, stats),
+        lambda sol, stats: count_n(values, 3, 3, LIMIT, 0, sol, stats),
+    ):
+        solution = np.zeros(81, dtype=np.uint8)
+        stats = np.zeros(2, dtype=np.int64)
+        found = run(solution, stats)
+        assert low <= found <= high
+        if found:
+            assert obeys_rules(solution.tolist(), values.tolist(), 3, 3)
+        if row["count"] == "1":
+            assert "".join(map(str, solution)) == row["solution"]
+    assert values.tolist() == _values(row["puzzle"]).tolist()  # the grid is not modified
+
+
+def test_serg_sample_has_several_solutions() -> None:
+    for line in bench_sample("serg_benchmark.txt", 300):
+        found, first = engine.count(Grid(line), 2, Budget())
+        assert found == 2 and first.is_solution_of(Grid(line))
+
+
+def test_17_clue_sample_is_unique() -> None:
+    for line in bench_sample("17_clue.txt", 300):
+        found, first = engine.count(Grid(line), 2, Budget())
+        assert found == 1 and first.is_solution_of(Grid(line))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,expected", [("serg_benchmark.txt", 2), ("17_clue.txt", 1),
+                                           ("magictour_top1465.txt", 1), ("forum_hardest_1106.txt", 1)])
+def test_whole_sets(name: str, expected: int) -> None:
+    from sudokit.batch import parse_lines, solve_many
+    from conftest import BENCH
+
+    values, ok = parse_lines((BENCH / name).read_bytes().split())
+    assert ok.all()
+    result = solve_many(values, limit=2)
+    assert (result.counts == expected).all()
+
+
+def test_multisize_cases() -> None:
+    for case in load_multisize():
+        symbols = case["symbols"]
+        values = [0 if ch == "." else symbols.index(ch) + 1 for ch in case["puzzle"]]
+        grid = Grid(values, Shape(case["box_rows"], case["box_cols"]))
+        found, first = engine.count(grid, 2, Budget(timeout=60))
+        if str(case["count"]).startswith(">1"):
+            assert found == 2
+        else:
+            assert found == case["count"]
+        if case["count"] == 1:
+            assert "".join(symbols[v - 1] for v in first.values) == case["solution"]
+
+
+SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (3, 4), (4, 3), (4, 4)]
+
+
+@st.composite
+def puzzles(draw: st.DrawFn) -> tuple[Grid, int, int]:
+    """A shape and a puzzle cut from a random grid, sometimes with a wrong or extra given."""
+    rows, cols = draw(st.sampled_from(SHAPES))
+    n = rows * cols
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    # a random complete grid: the pattern solution, shuffled by symmetries
+    base = [[(cols * (r % rows) + r // rows + c) % n + 1 for c in range(n)] for r in range(n)]
+    grid = np.array(base)
+    grid = (rng.permutation(n) + 1)[grid - 1]  # relabel the values
+    bands = rng.permutation(cols)
+    row_order = [b * rows + r for b in bands for r in rng.permutation(rows)]
+    stacks = rng.permutation(rows)
+    col_order = [s * cols + c for s in stacks for c in rng.permutation(cols)]
+    grid = grid[row_order][:, col_order]
+    keep = draw(st.floats(0.15, 0.75))
+    mask = rng.random(n * n) < keep
+    values = np.where(mask, grid.reshape(-1), 0)
+    twist = draw(st.sampled_from(["none", "none", "change", "clash"]))
+    if twist != "none":
+        cell = int(rng.integers(n * n))
+        if twist == "change":
+            values[cell] = int(rng.integers(1, n + 1))
+        else:  # a given equal to another in its row
+            row = cell // n
+            other = row * n + (cell % n + 1) % n
+            values[cell] = values[other] = int(rng.integers(1, n + 1))
+    return Grid([int(v) for v in values], Shape(rows, cols)), rows, cols
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles())
+def test_random_puzzles_match_the_reference(case: tuple[Grid, int, int]) -> None:
+    grid, rows, cols = case
+    expected, _ = reference_count(list(grid.values), rows, cols, limit=3)
+    found, first = engine.count(grid, 3, Budget(nodes=2_000_000))
+    assert found == expected
+    if found:
+        assert obeys_rules(first.values, grid.values, rows, cols)
+    listed = []
+    for solution in engine.solutions(grid, Budget(nodes=2_000_000)):
+        listed.append(solution)
+        if len(listed) == 3:
+            break
+    assert len(listed) == expected and len(set(listed)) == len(listed)
+    assert all(obeys_rules(s.values, grid.values, rows, cols) for s in listed)
+
+
+def test_enumeration_is_complete_and_lazy() -> None:
+    assert sum(1 for _ in engine.solutions(Grid.empty((2, 2)), Budget())) == 288
+    assert engine.count(Grid.empty((2, 2)), None, Budget())[0] == 288
+    # a 9x9 with several solutions: the list has no repeats and matches the count
+    line = bench_sample("serg_benchmark.txt", 1)[0]
+    every = list(engine.solutions(Grid(line), Budget()))
+    total, _ = engine.count(Grid(line), None, Budget())
+    assert len(every) == total == len(set(every)) >= 2
+    # lazy: the first solution of an empty 9x9 comes at once
+    assert next(engine.solutions(Grid.empty(), Budget())).is_solved
+
+
+def test_budgets_stop_the_engine() -> None:
+    with pytest.raises(LimitReached, match="node limit"):
+        engine.count(Grid.empty(), None, Budget(nodes=100))
+    with pytest.raises(LimitReached, match="time limit"):
+        engine.count(Grid.empty(), None, Budget(timeout=0.2))
+    with pytest.raises(LimitReached, match="time limit"):
+        for _ in engine.solutions(Grid.empty((3, 4)), Budget(timeout=0.2)):
+            pass
+    with pytest.raises(LimitReached):
+        engine.count(Grid.empty((5, 5)), None, Budget(nodes=50))
+    budget = Budget()
+    engine.count(Grid(bench_sample("magictour_top1465.txt", 1)[0]), 2, budget)
+    assert budget.nodes_used > budget.guesses > 0
+
+
+def test_deduce_is_sound_and_does_not_guess() -> None:
+    rows = [r for r in load_counts() if r["count"] == "1"]
+    for row in rows:
+        grid = Grid(row["puzzle"])
+        try:
+            derived = engine.deduce(grid, Budget())
+        except Contradiction:  # pragma: no cover - a unique puzzle has no contradiction
+            raise AssertionError(row["puzzle"])
+        assert all(d == 0 or d == int(s) for d, s in zip(derived.values, row["solution"]))
+        assert derived.agrees_with(grid)
+    # an easy puzzle falls to singles alone
+    from sudokit.examples import example
+    assert engine.deduce(example("easy"), Budget()).is_solved
+    with pytest.raises(Contradiction):
+        engine.deduce(Grid("12345678." + "." * 8 + "9" + "." * 63), Budget())
+
+
+def test_deduce_uses_locked_candidates() -> None:
+    # every value deduce places agrees with the unique solution
+    line = bench_sample("17_clue.txt", 50)[7]
+    grid = Grid(line)
+    derived = engine.deduce(grid, Budget())
+    _, solution = engine.count(grid, 1, Budget())
+    assert all(d == 0 or d == s for d, s in zip(derived.values, solution.values))
+
+
+def test_bad_input_is_refused() -> None:
+    with pytest.raises(Exception):
+        engine.count("not a grid", 2, Budget())  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        engine.count(Grid.empty(), 0, Budget())
+
+
+def test_warm_up_reports_only_when_cold() -> None:
+    messages: list[str] = []
+    engine.warm_up(messages.append)
+    engine.warm_up(messages.append)  # now certainly warm
+    assert len(messages) <= 1
+    assert all("compiling" in m for m in messages)
