@@ -50,10 +50,12 @@ def _cells_of(bits: int) -> list[int]:
 Link = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
-def _links(state: Candidates, v: int) -> tuple[list[Link], list[Link], list[Link]]:
+def _links(state: Candidates, v: int, aligned_boxes: bool = True) -> tuple[list[Link], list[Link], list[Link]]:
     """Strong links on ``v`` in boxes, rows and columns: (unit, end A, end B,
     heart). ``heart`` is the centre cell of an empty rectangle when it holds
-    ``v``: it lies in both lines, so it joins whichever end is the inner one."""
+    ``v``: it lies in both lines, so it joins whichever end is the inner one.
+    Without ``aligned_boxes``, a box whose two places share a line is left to
+    that line (SE's longer chains do so)."""
     geo, mask = state.geo, state.mask
     bit = 1 << (v - 1)
     out: tuple[list[Link], list[Link], list[Link]] = ([], [], [])
@@ -65,6 +67,10 @@ def _links(state: Candidates, v: int) -> tuple[list[Link], list[Link], list[Link
             if len(pos) < 2:
                 continue
             if len(pos) == 2:
+                if kind == 0 and not aligned_boxes and (
+                    units_of[pos[0]][0] == units_of[pos[1]][0] or units_of[pos[0]][1] == units_of[pos[1]][1]
+                ):
+                    continue
                 found.append((unit, (pos[0],), (pos[1],), ()))
                 continue
             if len(pos) > 6:
@@ -216,7 +222,140 @@ def find_two_links(state: Candidates) -> Iterator[Step]:
         )
 
 
+def _name3(geo: Geometry, units: list[int], grouped: int, loop: bool) -> tuple[str, float, str]:
+    kinds = [geo.kind[u] for u in units]
+    suffix = f"{grouped}{min(_kind_code(geo, units), _kind_code(geo, units[::-1]))}"
+    lines = {k for k in kinds if k != BOX}
+    rating = 5.4 + 0.1 * (BOX in kinds) + 0.1 * (len(lines) == 2)
+    if grouped:
+        rating = 5.7
+    if loop:
+        base = "(3 Strong Links) Grouped X-Loop" if grouped else "(3 Strong Links) X-Loop"
+    elif BOX in kinds:
+        base = "3 Strong links"
+    elif len(lines) == 1:
+        base = "3 Skyscrapers"
+    else:
+        base = "3-String Kite"
+    if grouped and not loop:
+        base = "Grouped " + base
+    return f"{base} {suffix}", round(rating, 1), suffix
+
+
+#: SE's order of the kinds of three links (0 box, 1 row, 2 column).
+KIND_TRIPLES = tuple(
+    (a, b, c) for c in range(3) for b in range(c + 1) for a in range(b + 1)
+)
+
+
+def find_three_links(state: Candidates) -> Iterator[Step]:
+    """Chains of three strong links on one value (SE's ``StrongLinks(3)``,
+    5.4-5.7): the outer ends cannot both be false, so the value leaves every
+    cell that sees both. When the outer ends share a unit too, the chain is a
+    loop (X-Loop) and the value leaves every other cell of each weak link's
+    unit. Sorted as SE sorts: rating, removals (most first), suffix."""
+    geo, mask = state.geo, state.mask
+    peer_bits, unit_bits = cell_masks(geo.shape)
+    units_of = geo.units_of
+    found: list[tuple] = []
+    seen: set = set()
+    order = 0
+
+    def bits_of(cells: tuple[int, ...]) -> int:
+        b = 0
+        for c in cells:
+            b |= 1 << c
+        return b
+
+    def seen_by_all(bits: int) -> int:
+        b = -1
+        for c in _cells_of(bits):
+            b &= peer_bits[c]
+        return b
+
+    def weak_units(a: int, b: int, exclude: tuple[int, ...]) -> list[int]:
+        both = a | b
+        first = (a & -a).bit_length() - 1
+        return [u for u in units_of[first] if u not in exclude and both & ~unit_bits[u] == 0]
+
+    for v in range(1, geo.n + 1):
+        bit = 1 << (v - 1)
+        holders = 0
+        for c in range(len(mask)):
+            if mask[c] & bit:
+                holders |= 1 << c
+        by_kind = _links(state, v, aligned_boxes=False)
+        # one entry per link and direction: (unit, kind, grouped, x, y, heart);
+        # first link: start x, inner y+heart; later links: entry x+heart, exit y
+        oriented = []
+        for kind in (0, 1, 2):
+            for u, a, b, h in by_kind[kind]:
+                ab, bb, hb = bits_of(a), bits_of(b), bits_of(h)
+                g = len(a) + len(b) + len(h) > 2
+                oriented.append((u, kind, g, ab, bb, hb))
+                oriented.append((u, kind, g, bb, ab, hb))
+        if len(oriented) < 6:
+            continue
+
+        def successors(u_from: int, exit_bits: int, used: int) -> list[tuple[int, int]]:
+            out = []
+            for j, (u2, _, _, x2, y2, h2) in enumerate(oriented):
+                if u2 == u_from or (x2 | y2 | h2) & used:
+                    continue
+                w = weak_units(exit_bits, x2 | h2, (u_from, u2))
+                if w:
+                    out.append((j, w[0]))
+            return out
+
+        middle = [successors(u, y, x | y | h) for u, _, _, x, y, h in oriented]
+        for i, (u1, k1, g1, s_bits, y1, h1) in enumerate(oriented):
+            i1 = y1 | h1
+            for j, w12 in successors(u1, i1, s_bits | i1):
+                u2, k2, g2, x2, o2_exit, h2 = oriented[j]
+                o2 = x2 | h2
+                for k, w23 in middle[j]:
+                    u3, k3, g3, x3, e_bits, h3 = oriented[k]
+                    i3 = x3 | h3
+                    if u3 == u1 or (s_bits | i1) & (e_bits | i3):
+                        continue
+                    i2 = o2_exit
+                    chain_bits = s_bits | i1 | o2 | i2 | e_bits | i3
+                    closing = weak_units(s_bits, e_bits, (u1, u3))
+                    if closing:
+                        elim_bits = unit_bits[w12] | unit_bits[w23] | unit_bits[closing[0]]
+                        elim_bits &= holders & ~chain_bits
+                    else:
+                        elim_bits = seen_by_all(s_bits) & seen_by_all(e_bits) & holders & ~(s_bits | e_bits)
+                    if not elim_bits:
+                        continue
+                    elims = tuple((c, v) for c in _cells_of(elim_bits))
+                    key = (v, chain_bits, elims)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    units = [u1, u2, u3]
+                    name, rating, suffix = _name3(geo, units, int(g1) + int(g2) + int(g3), bool(closing))
+                    kinds = tuple(sorted((k1, k2, k3)))
+                    found.append((rating, -len(elims), suffix, KIND_TRIPLES.index(kinds), order,
+                                  name, v, (s_bits, i1, o2, i2, i3, e_bits), units, elims))
+                    order += 1
+    found.sort(key=lambda t: t[:5])
+    for rating, _, _, _, _, name, v, parts, units, elims in found:
+        chain = ",".join(
+            "{" + ",".join(geo.cell_name(c) for c in _cells_of(p)) + "}" if p & (p - 1) else geo.cell_name(p.bit_length() - 1)
+            for p in parts
+        )
+        yield Step(
+            name, rating, eliminations=elims, cells=tuple(c for p in parts for c in _cells_of(p)), units=tuple(units),
+            values=(v,), text=f"{name}: {chain} on {geo.symbol(v)} ({', '.join(geo.unit_name(u) for u in units)}) "
+            f"⇒ {elims_text(geo, elims)}",
+        )
+
+
 #: SE runs all two-link forms as one producer (4.0-4.3) right after Hidden Triplet.
 TWO_STRONG_LINKS = Technique("Skyscraper", SKYSCRAPER_RATING, "links", find_two_links)
 
-TECHNIQUES = (TWO_STRONG_LINKS,)
+#: SE's ``StrongLinks(3)``: 3 Skyscrapers, 3-String Kite, 3 Strong links, X-Loops, grouped (5.4-5.7).
+THREE_STRONG_LINKS = Technique("3 Skyscrapers", 5.4, "links", find_three_links)
+
+TECHNIQUES = (TWO_STRONG_LINKS, THREE_STRONG_LINKS)

@@ -41,6 +41,7 @@ REGISTRY: list[Technique] = [
     subsets.NAKED_QUAD,
     fish.JELLYFISH,
     subsets.HIDDEN_QUAD,
+    links.THREE_STRONG_LINKS,  # one SE producer: 3 Skyscrapers, 3-String Kite, 3 Strong links, X-Loops (5.4-5.7)
     wings.WXYZ_WING,
     uniqueness.BUG_TYPE_1,
     uniqueness.BUG_TYPE_2,
@@ -73,8 +74,9 @@ def techniques() -> list[tuple[str, float, str]]:
 SE_LADDER: tuple[tuple[str, float], ...] = (
     ("Skyscraper", 4.0), ("XY-Wing", 4.2),  # "Skyscraper" is SE's whole two-strong-link producer
     ("XYZ-Wing", 4.4), ("Unique Rectangle", 4.5),
-    ("3 Skyscrapers", 5.4), ("X-Loop", 5.4), ("WXYZ-Wing", 5.5), ("3-String Kite", 5.5),
-    ("3 Strong links", 5.5), ("BUG type 1", 5.6), ("Aligned Pair Exclusion", 6.2), ("VWXYZ-Wing", 6.2),
+    ("3 Skyscrapers", 5.4), ("WXYZ-Wing", 5.5),  # "3 Skyscrapers" is SE's whole three-link producer
+    ("BUG type 1", 5.6), ("BUG type 4", 5.7), ("4 Skyscrapers", 5.8), ("BUG type 3", 5.8),
+    ("Aligned Pair Exclusion", 6.2), ("VWXYZ-Wing", 6.2),
     ("UVWXYZ-Wing", 6.6), ("Bidirectional Y-Cycle", 6.6), ("Forcing Chain", 7.0),
 )
 
