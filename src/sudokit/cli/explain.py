@@ -71,7 +71,7 @@ def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str,
     Explainer does: ER (hardest step), EP (hardest up to the first placement),
     ED (first step), and a level.
 
-    A rating written "≥4.0/..." is a lower bound: the puzzle needs a technique
+    A number written "≥5.7" is a lower bound: the puzzle needs a technique
     this version does not have yet.
 
     \b
@@ -94,7 +94,8 @@ def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str,
         if fmt == "jsonl":
             out.write(json.dumps({
                 "puzzle": item.line(), "er": r.er, "ep": r.ep, "ed": r.ed, "level": r.level,
-                "lower_bound": r.lower_bound, "hardest": r.hardest, "steps": r.steps,
+                "lower_bound": r.lower_bound, "ep_lower_bound": r.ep_lower_bound,
+                "ed_lower_bound": r.ed_lower_bound, "hardest": r.hardest, "steps": r.steps,
                 "score": r.score, "score_level": r.score_level,
             }, ensure_ascii=False))
         else:

@@ -107,8 +107,9 @@ class Rating:
     """SE ratings of a puzzle and a HoDoKu-style score.
 
     ``lower_bound`` is True when the techniques ran out before the end: ER
-    (and maybe EP/ED) are then at least the value given. ``hardest`` names
-    the technique that set ER.
+    is then at least the value given. ``ep_lower_bound`` and
+    ``ed_lower_bound`` say the same of EP (no placement before they ran out)
+    and ED (no step at all). ``hardest`` names the technique that set ER.
     """
 
     er: float
@@ -120,10 +121,17 @@ class Rating:
     lower_bound: bool
     steps: int
     hardest: str
+    ep_lower_bound: bool = False
+    ed_lower_bound: bool = False
 
     def __str__(self) -> str:
-        mark = "≥" if self.lower_bound else ""
-        return f"{mark}{self.er:.1f}/{self.ep:.1f}/{self.ed:.1f} {self.level}"
+        def mark(bound: bool) -> str:
+            return "≥" if bound else ""
+
+        return (
+            f"{mark(self.lower_bound)}{self.er:.1f}/{mark(self.ep_lower_bound)}{self.ep:.1f}/"
+            f"{mark(self.ed_lower_bound)}{self.ed:.1f} {self.level}"
+        )
 
 
 def exact_registry() -> list[Technique]:
@@ -202,6 +210,7 @@ def _rating(
     return Rating(
         er=round(er, 1), ep=round(ep, 1), ed=round(ed, 1), level=se_level(er), score=score,
         score_level=_score_level(names, score), lower_bound=stuck, steps=len(ratings), hardest=hardest,
+        ep_lower_bound=stuck and not ep_set, ed_lower_bound=stuck and not ed_set,
     )
 
 
