@@ -114,8 +114,11 @@ def reduce(row: list[Choices]) -> list[Choices]:
     >>> reduce([(1, 2), (2,), (2, 3, 4)])
     [(1,), (2,), (3, 4)]
     """
-    singles = {cs[0] for cs in row if single(cs)}
-    return [cs if single(cs) else tuple(v for v in cs if v not in singles) for cs in row]
+    singles = {cs[0] for cs in row if len(cs) == 1}
+    return [
+        cs if len(cs) == 1 or singles.isdisjoint(cs) else tuple([v for v in cs if v not in singles])
+        for cs in row
+    ]
 
 
 def prune_by(view: View, m: Matrix, shape: Shape) -> Matrix:
