@@ -110,6 +110,30 @@ def _grid_text(grid: Grid) -> str:
         return grid.line()
 
 
+def _marks_text(state) -> str:
+    """The grid with pencil marks: a value, or the candidates of a blank cell
+    (``.`` then the candidate when only one is left), boxed."""
+    geo = state.geo
+    n, br, bc = geo.n, geo.shape.box_rows, geo.shape.box_cols
+    cells = []
+    for c in range(n * n):
+        if state.values[c]:
+            cells.append(geo.symbol(state.values[c]))
+        else:
+            text = "".join(geo.symbol(v) for v in state.values_of(c))
+            cells.append(text if len(text) > 1 else "." + text)
+    widths = [max(len(cells[r * n + col]) for r in range(n)) for col in range(n)]
+    stacks = [range(s * bc, (s + 1) * bc) for s in range(n // bc)]
+    rule = "+" + "+".join("-" * (sum(widths[col] + 1 for col in stack) + 1) for stack in stacks) + "+"
+    lines = [rule]
+    for r in range(n):
+        parts = [" ".join(cells[r * n + col].ljust(widths[col]) for col in stack) for stack in stacks]
+        lines.append("| " + " | ".join(parts) + " |")
+        if (r + 1) % br == 0:
+            lines.append(rule)
+    return "\n".join(lines)
+
+
 @click.command("explain")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
@@ -117,10 +141,11 @@ def _grid_text(grid: Grid) -> str:
 @click.option("--example", "names", multiple=True, metavar="NAME", help="Explain a named example puzzle.")
 @click.option("--grids", is_flag=True,
               help="Show the grid at the start, before every step harder than a single, and at the end.")
+@click.option("--marks", is_flag=True, help="With --grids: show pencil marks (the candidates) in those grids.")
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
 @click.pass_context
 def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], grids: bool,
-            box: Shape | None) -> None:
+            marks: bool, box: Shape | None) -> None:
     """Explain how to solve each puzzle in PATHS step by step, always taking
     the easiest step (in Sudoku Explainer's order).
 
@@ -153,11 +178,12 @@ def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[s
                 out.write(json.dumps(record, ensure_ascii=False))
             continue
         out.write(f"{label}: {item.line()}  {rating}")
+        show = _marks_text if marks else (lambda s: _grid_text(s.grid()))
         if grids:
-            out.write(_grid_text(item))
+            out.write(show(state))
         for number, step in enumerate(path, 1):
             if grids and step.rating > 2.3 and number > 1:
-                out.write(_grid_text(state.grid()))
+                out.write(show(state))
             out.write(f"{number:3d}. [{step.rating:.1f}] {step.text}")
             step.apply(state)
         if grids:

@@ -71,11 +71,16 @@ class Step:
     def as_dict(self, geo: "Geometry | None" = None) -> dict:
         """A JSON-friendly view (cells by name when ``geo`` is given)."""
         name = geo.cell_name if geo is not None else str
+        unit = geo.unit_name if geo is not None else str
         return {
             "technique": self.technique,
             "rating": self.rating,
             "placements": [f"{name(c)}={v}" for c, v in self.placements],
             "eliminations": [f"{name(c)}<>{v}" for c, v in self.eliminations],
+            "cells": [name(c) for c in self.cells],
+            "units": [unit(u) for u in self.units],
+            "values": list(self.values),
+            "links": [[name(a), va, name(b), vb] for a, va, b, vb in self.links],
             "text": self.text,
         }
 
