@@ -19,12 +19,10 @@ from dataclasses import dataclass
 from typing import IO, Callable, Iterable, Sequence
 
 import numpy as np
-from numba import njit, prange
-
 from .errors import SudokuError
 from .grid import Shape, shape_of
-from .engine.kernel9 import count9
-from .engine.kernelN import count_n
+from .engine.kernel9 import batch9_parallel, batch9_serial
+from .engine.kernelN import batch_n_parallel, batch_n_serial
 
 __all__ = [
     "BatchResult", "solve_many", "count_many", "parse_lines", "format_lines", "line_problem",
@@ -44,30 +42,6 @@ class BatchResult:
 
     def __len__(self) -> int:
         return len(self.counts)
-
-
-@njit(cache=True)
-def _batch9_serial(puzzles, limit, node_limit, solutions, counts, stats):
-    for i in range(puzzles.shape[0]):
-        counts[i] = count9(puzzles[i], limit, node_limit, solutions[i], stats[i])
-
-
-@njit(cache=True, parallel=True)
-def _batch9_parallel(puzzles, limit, node_limit, solutions, counts, stats):
-    for i in prange(puzzles.shape[0]):
-        counts[i] = count9(puzzles[i], limit, node_limit, solutions[i], stats[i])
-
-
-@njit(cache=True)
-def _batchN_serial(puzzles, box_rows, box_cols, limit, node_limit, solutions, counts, stats):
-    for i in range(puzzles.shape[0]):
-        counts[i] = count_n(puzzles[i], box_rows, box_cols, limit, node_limit, solutions[i], stats[i])
-
-
-@njit(cache=True, parallel=True)
-def _batchN_parallel(puzzles, box_rows, box_cols, limit, node_limit, solutions, counts, stats):
-    for i in prange(puzzles.shape[0]):
-        counts[i] = count_n(puzzles[i], box_rows, box_cols, limit, node_limit, solutions[i], stats[i])
 
 
 def _as_puzzles(puzzles: np.ndarray, shape: "Shape | str | None") -> tuple[np.ndarray, Shape]:
@@ -107,9 +81,9 @@ def solve_many(
 
             numba.set_num_threads(max(1, min(jobs, numba.config.NUMBA_NUM_THREADS)))
         if box.size == 9 and box.box_rows == 3:
-            (_batch9_parallel if parallel else _batch9_serial)(array, limit, node_limit, solutions, counts, stats)
+            (batch9_parallel if parallel else batch9_serial)(array, limit, node_limit, solutions, counts, stats)
         else:
-            kernel = _batchN_parallel if parallel else _batchN_serial
+            kernel = batch_n_parallel if parallel else batch_n_serial
             kernel(array, box.box_rows, box.box_cols, limit, node_limit, solutions, counts, stats)
     return BatchResult(solutions, counts, stats[:, 0].copy(), stats[:, 1].copy())
 

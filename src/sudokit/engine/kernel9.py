@@ -51,7 +51,7 @@ digit. A dead end goes back to the last stored board and its next digit.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 
 def _tables() -> tuple[np.ndarray, ...]:
@@ -359,3 +359,21 @@ def count9(grid, limit, node_limit, solution_out, stats):
                 board[3 * d + b] &= ~bit
     stats[0] += nodes
     return found
+
+
+# The batch loops live beside the kernel so that numba's cache, which is
+# keyed on this file, is refreshed whenever the kernel changes.
+
+
+@njit(cache=True)
+def batch9_serial(puzzles, limit, node_limit, solutions, counts, stats):
+    """count9 over every row of ``puzzles`` (P, 81)."""
+    for i in range(puzzles.shape[0]):
+        counts[i] = count9(puzzles[i], limit, node_limit, solutions[i], stats[i])
+
+
+@njit(cache=True, parallel=True)
+def batch9_parallel(puzzles, limit, node_limit, solutions, counts, stats):
+    """count9 over every row of ``puzzles``, rows spread over threads."""
+    for i in prange(puzzles.shape[0]):
+        counts[i] = count9(puzzles[i], limit, node_limit, solutions[i], stats[i])

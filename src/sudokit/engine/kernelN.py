@@ -36,7 +36,7 @@ resume later; that makes lazy enumeration and time limits possible.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -401,3 +401,21 @@ def deduce_n(grid, box_rows, box_cols, out):
     for c in range(nn):
         out[c] = lowest_value(boards[0, c]) if flags[0, c] else 0
     return True
+
+
+# The batch loops live beside the kernel so that numba's cache, which is
+# keyed on this file, is refreshed whenever the kernel changes.
+
+
+@njit(cache=True)
+def batch_n_serial(puzzles, box_rows, box_cols, limit, node_limit, solutions, counts, stats):
+    """count_n over every row of ``puzzles`` (P, N*N)."""
+    for i in range(puzzles.shape[0]):
+        counts[i] = count_n(puzzles[i], box_rows, box_cols, limit, node_limit, solutions[i], stats[i])
+
+
+@njit(cache=True, parallel=True)
+def batch_n_parallel(puzzles, box_rows, box_cols, limit, node_limit, solutions, counts, stats):
+    """count_n over every row of ``puzzles``, rows spread over threads."""
+    for i in prange(puzzles.shape[0]):
+        counts[i] = count_n(puzzles[i], box_rows, box_cols, limit, node_limit, solutions[i], stats[i])

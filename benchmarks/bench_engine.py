@@ -1,0 +1,184 @@
+"""Time the fast engine on the shared benchmark sets, tdoku style.
+
+For every ``../shared/data/bench/*.txt`` set, in two modes (first solution,
+limit 1; uniqueness proof, limit 2), one compiled call solves the whole set,
+so Python's overhead does not count. The table gives µs/puzzle (CPU time of
+this process, which is steadier than wall time on a shared machine; the wall
+time is in the JSON), puzzles/s, % solved without guessing and guesses per
+puzzle. Then: end-to-end ``sudoku solve FILE --format line`` throughput, the
+cost of one ``solve()`` call from Python, cold start (a fresh numba cache in a
+temporary directory) and warm start of the command line.
+
+    python benchmarks/bench_engine.py            # everything
+    python benchmarks/bench_engine.py --quick    # a sample of each set, no cold start
+    python benchmarks/bench_engine.py --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT.parent / "shared" / "data" / "bench"
+ORDER = ["kaggle", "unbiased", "17_clue", "magictour_top1465", "forum_hardest_1905_11plus",
+         "forum_hardest_1106", "serg_benchmark"]
+
+
+def machine() -> dict[str, str]:
+    import numba
+
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"cpu": model, "nproc": str(os.cpu_count()), "python": platform.python_version(),
+            "numba": numba.__version__, "numpy": np.__version__}
+
+
+def time_sets(quick: bool) -> list[dict]:
+    from sudokit.batch import parse_lines, solve_many
+
+    solve_many(np.zeros((1, 81), dtype=np.uint8))  # compile outside the timing
+    rows = []
+    for name in ORDER:
+        path = BENCH / f"{name}.txt"
+        if not path.exists():
+            continue
+        lines = path.read_bytes().split()
+        if quick:
+            lines = lines[:: max(1, len(lines) // 500)]
+        values, ok = parse_lines(lines)
+        values = values[ok]
+        for limit in (1, 2):
+            if name == "serg_benchmark" and limit == 1:
+                continue  # several solutions each: only counting makes sense
+            best = None
+            for _ in range(1 if len(values) > 2000 or not quick else 3):
+                wall, cpu = time.perf_counter(), time.process_time()
+                result = solve_many(values, limit=limit)
+                wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+                if best is None or cpu < best[1]:
+                    best = (wall, cpu, result)
+            wall, cpu, result = best
+            rows.append({
+                "set": name, "limit": limit, "puzzles": len(values),
+                "us_per_puzzle": round(cpu / len(values) * 1e6, 2),
+                "wall_us_per_puzzle": round(wall / len(values) * 1e6, 2),
+                "puzzles_per_s": round(len(values) / cpu),
+                "no_guess_pct": round(100 * float((result.guesses == 0).mean()), 1),
+                "guesses_per_puzzle": round(float(result.guesses.mean()), 2),
+                "solved": int((result.counts > 0).sum()),
+            })
+    return rows
+
+
+def python_call_cost() -> dict[str, float]:
+    from sudokit import solve
+    from sudokit.examples import example
+    from sudokit.batch import solve_many
+    from sudokit.engine import count as engine_count
+    from sudokit.budget import Budget
+
+    grid = example("easy")
+    solve(grid)
+    values = np.array([grid.values], dtype=np.uint8)
+    repeat = 2000
+    start = time.perf_counter()
+    for _ in range(repeat):
+        solve(grid)
+    per_solve = (time.perf_counter() - start) / repeat
+    start = time.perf_counter()
+    for _ in range(repeat):
+        engine_count(grid, 1, Budget())
+    per_engine = (time.perf_counter() - start) / repeat
+    many = np.repeat(values, repeat, axis=0)
+    start = time.perf_counter()
+    solve_many(many)
+    per_kernel = (time.perf_counter() - start) / repeat
+    return {"solve_us": round(per_solve * 1e6, 1), "engine_count_us": round(per_engine * 1e6, 1),
+            "kernel_us": round(per_kernel * 1e6, 2)}
+
+
+def cli_throughput(quick: bool) -> dict | None:
+    exe = shutil.which("sudoku")
+    if exe is None:
+        return None
+    path = BENCH / "17_clue.txt"
+    lines = path.read_bytes().split()
+    if quick:
+        lines = lines[:2000]
+    with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as fh:
+        fh.write(b"\n".join(lines) + b"\n")
+        name = fh.name
+    try:
+        start = time.perf_counter()
+        done = subprocess.run([exe, "solve", name, "--format", "line"], capture_output=True)
+        wall = time.perf_counter() - start
+    finally:
+        os.unlink(name)
+    return {"file": "17_clue.txt", "puzzles": len(lines), "seconds": round(wall, 2),
+            "us_per_puzzle": round(wall / len(lines) * 1e6, 1), "exit": done.returncode}
+
+
+def start_times(cold: bool) -> dict[str, float | None]:
+    exe = shutil.which("sudoku")
+    line = (BENCH / "17_clue.txt").read_text().split()[0]
+    out: dict[str, float | None] = {"cold_compile_s": None, "warm_cli_s": None}
+    if cold:
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "from sudokit import engine, batch; engine.warm_up();"
+                            "import numpy as np; batch.solve_many(np.zeros((1, 81), np.uint8))"],
+                           env=env, check=True, capture_output=True)
+            out["cold_compile_s"] = round(time.perf_counter() - start, 2)
+    if exe is not None:
+        subprocess.run([exe, "solve", line], capture_output=True)
+        start = time.perf_counter()
+        subprocess.run([exe, "solve", line], capture_output=True)
+        out["warm_cli_s"] = round(time.perf_counter() - start, 2)
+    return out
+
+
+def table(rows: list[dict]) -> str:
+    head = "| set | limit | puzzles | µs/puzzle | puzzles/s | % no guess | guesses/puzzle |\n|---|---:|---:|---:|---:|---:|---:|"
+    body = [f"| {r['set']} | {r['limit']} | {r['puzzles']} | {r['us_per_puzzle']} | {r['puzzles_per_s']} | "
+            f"{r['no_guess_pct']} | {r['guesses_per_puzzle']} |" for r in rows]
+    return "\n".join([head, *body])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a sample of each set; no cold start")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    args = parser.parse_args()
+    report = {"machine": machine(), "sets": time_sets(args.quick), "python_call": python_call_cost(),
+              "cli": cli_throughput(args.quick), "start": start_times(cold=not args.quick)}
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return
+    m = report["machine"]
+    print(f"machine: {m['cpu']}, nproc {m['nproc']}, python {m['python']}, numba {m['numba']}\n")
+    print(table(report["sets"]))
+    print(f"\none solve() call from Python: {report['python_call']}")
+    print(f"CLI throughput: {report['cli']}")
+    print(f"start: {report['start']}")
+
+
+if __name__ == "__main__":
+    main()
