@@ -222,44 +222,46 @@ def find_two_links(state: Candidates) -> Iterator[Step]:
         )
 
 
-def _name3(geo: Geometry, units: list[int], grouped: int, loop: bool) -> tuple[str, float, str]:
+_BASE_RATING = {3: 5.4, 4: 5.8}
+_GROUPED_RATING = {3: 5.7, 4: 6.1}
+
+
+def _name_k(geo: Geometry, units: list[int], grouped: int, loop: bool) -> tuple[str, float, str]:
+    """SE's name, rating and suffix of a chain of ``len(units)`` strong links."""
+    k = len(units)
     kinds = [geo.kind[u] for u in units]
     suffix = f"{grouped}{min(_kind_code(geo, units), _kind_code(geo, units[::-1]))}"
-    lines = {k for k in kinds if k != BOX}
-    rating = 5.4 + 0.1 * (BOX in kinds) + 0.1 * (len(lines) == 2)
-    if grouped:
-        rating = 5.7
+    lines = {x for x in kinds if x != BOX}
+    rating = _GROUPED_RATING[k] if grouped else _BASE_RATING[k] + 0.1 * (BOX in kinds) + 0.1 * (len(lines) == 2)
     if loop:
-        base = "(3 Strong Links) Grouped X-Loop" if grouped else "(3 Strong Links) X-Loop"
-    elif BOX in kinds:
-        base = "3 Strong links"
-    elif len(lines) == 1:
-        base = "3 Skyscrapers"
+        base = f"({k} Strong Links) {'Grouped ' if grouped else ''}X-Loop"
     else:
-        base = "3-String Kite"
-    if grouped and not loop:
-        base = "Grouped " + base
+        base = f"{k} Strong links" if BOX in kinds else f"{k} Skyscrapers" if len(lines) == 1 else f"{k}-String Kite"
+        if grouped:
+            base = "Grouped " + base
     return f"{base} {suffix}", round(rating, 1), suffix
 
 
-#: SE's order of the kinds of three links (0 box, 1 row, 2 column).
-KIND_TRIPLES = tuple(
-    (a, b, c) for c in range(3) for b in range(c + 1) for a in range(b + 1)
-)
+def _kind_sets(k: int) -> tuple[tuple[int, ...], ...]:
+    """SE's order of the kinds of ``k`` links: non-decreasing kind tuples,
+    ordered by their last kind, then the one before, and so on."""
+    from itertools import combinations_with_replacement
+
+    return tuple(sorted(combinations_with_replacement(range(3), k), key=lambda t: t[::-1]))
 
 
-def find_three_links(state: Candidates) -> Iterator[Step]:
-    """Chains of three strong links on one value (SE's ``StrongLinks(3)``,
-    5.4-5.7): the outer ends cannot both be false, so the value leaves every
-    cell that sees both. When the outer ends share a unit too, the chain is a
-    loop (X-Loop) and the value leaves every other cell of each weak link's
-    unit. Sorted as SE sorts: rating, removals (most first), suffix."""
+def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
+    """Chains of ``k`` strong links on one value (SE's ``StrongLinks(k)``):
+    the outer ends cannot both be false, so the value leaves every cell that
+    sees both. When the outer ends share a unit too, the chain is a loop
+    (X-Loop) and the value leaves every other cell of each weak link's unit.
+    Sorted as SE sorts: rating, removals (most first), suffix."""
     geo, mask = state.geo, state.mask
     peer_bits, unit_bits = cell_masks(geo.shape)
     units_of = geo.units_of
+    kind_sets = _kind_sets(k)
     found: list[tuple] = []
     seen: set = set()
-    order = 0
 
     def bits_of(cells: tuple[int, ...]) -> int:
         b = 0
@@ -278,6 +280,7 @@ def find_three_links(state: Candidates) -> Iterator[Step]:
         first = (a & -a).bit_length() - 1
         return [u for u in units_of[first] if u not in exclude and both & ~unit_bits[u] == 0]
 
+    order = 0
     for v in range(1, geo.n + 1):
         bit = 1 << (v - 1)
         holders = 0
@@ -294,59 +297,76 @@ def find_three_links(state: Candidates) -> Iterator[Step]:
                 g = len(a) + len(b) + len(h) > 2
                 oriented.append((u, kind, g, ab, bb, hb))
                 oriented.append((u, kind, g, bb, ab, hb))
-        if len(oriented) < 6:
+        if len(oriented) < 2 * k:
             continue
 
-        def successors(u_from: int, exit_bits: int, used: int) -> list[tuple[int, int]]:
+        def successors(u_from: int, exit_bits: int) -> list[tuple[int, int]]:
             out = []
             for j, (u2, _, _, x2, y2, h2) in enumerate(oriented):
-                if u2 == u_from or (x2 | y2 | h2) & used:
+                if u2 == u_from or (x2 | y2 | h2) & exit_bits:
                     continue
                 w = weak_units(exit_bits, x2 | h2, (u_from, u2))
                 if w:
                     out.append((j, w[0]))
             return out
 
-        middle = [successors(u, y, x | y | h) for u, _, _, x, y, h in oriented]
-        for i, (u1, k1, g1, s_bits, y1, h1) in enumerate(oriented):
-            i1 = y1 | h1
-            for j, w12 in successors(u1, i1, s_bits | i1):
-                u2, k2, g2, x2, o2_exit, h2 = oriented[j]
-                o2 = x2 | h2
-                for k, w23 in middle[j]:
-                    u3, k3, g3, x3, e_bits, h3 = oriented[k]
-                    i3 = x3 | h3
-                    if u3 == u1 or (s_bits | i1) & (e_bits | i3):
-                        continue
-                    i2 = o2_exit
-                    chain_bits = s_bits | i1 | o2 | i2 | e_bits | i3
-                    closing = weak_units(s_bits, e_bits, (u1, u3))
-                    if closing:
-                        elim_bits = unit_bits[w12] | unit_bits[w23] | unit_bits[closing[0]]
-                        elim_bits &= holders & ~chain_bits
-                    else:
-                        elim_bits = seen_by_all(s_bits) & seen_by_all(e_bits) & holders & ~(s_bits | e_bits)
-                    if not elim_bits:
-                        continue
-                    elims = tuple((c, v) for c in _cells_of(elim_bits))
-                    key = (v, chain_bits, elims)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    units = [u1, u2, u3]
-                    name, rating, suffix = _name3(geo, units, int(g1) + int(g2) + int(g3), bool(closing))
-                    kinds = tuple(sorted((k1, k2, k3)))
-                    found.append((rating, -len(elims), suffix, KIND_TRIPLES.index(kinds), order,
-                                  name, v, (s_bits, i1, o2, i2, i3, e_bits), units, elims))
-                    order += 1
+        middle = [successors(u, y) for u, _, _, x, y, h in oriented]
+
+        def extend(path: list[int], weak: list[int], parts: list[int], used: int, units: list[int]):
+            """Depth-first chains; ``parts`` holds the chain's ends in order."""
+            last = path[-1]
+            nexts = middle[last] if len(path) > 1 else successors(oriented[last][0], parts[-1])
+            for j, w in nexts:
+                u2, k2, g2, x2, y2, h2 = oriented[j]
+                entry = x2 | h2
+                if u2 in units or (entry | y2) & used:
+                    continue
+                path.append(j)
+                weak.append(w)
+                parts.extend((entry, y2))
+                units.append(u2)
+                if len(path) == k:
+                    yield list(path), list(weak), list(parts), list(units), used | entry | y2
+                else:
+                    yield from extend(path, weak, parts, used | entry | y2, units)
+                path.pop()
+                weak.pop()
+                del parts[-2:]
+                units.pop()
+
+        for i, (u1, k1, g1, x1, y1, h1) in enumerate(oriented):
+            start, inner = x1, y1 | h1
+            for path, weak, parts, units, chain_bits in extend([i], [], [start, inner], start | inner, [u1]):
+                end = parts[-1]
+                closing = weak_units(start, end, (units[0], units[-1]))
+                if closing:
+                    elim_bits = unit_bits[closing[0]]
+                    for w in weak:
+                        elim_bits |= unit_bits[w]
+                    elim_bits &= holders & ~chain_bits
+                else:
+                    elim_bits = seen_by_all(start) & seen_by_all(end) & holders & ~(start | end)
+                if not elim_bits:
+                    continue
+                elims = tuple((c, v) for c in _cells_of(elim_bits))
+                key = (v, chain_bits, elims)
+                if key in seen:
+                    continue
+                seen.add(key)
+                grouped = sum(1 for j in path if oriented[j][2])
+                name, rating, suffix = _name_k(geo, units, grouped, bool(closing))
+                kinds = tuple(sorted(oriented[j][1] for j in path))
+                found.append((rating, -len(elims), suffix, kind_sets.index(kinds), order,
+                              name, v, tuple(parts), tuple(units), elims, chain_bits))
+                order += 1
     found.sort(key=lambda t: t[:5])
-    for rating, _, _, _, _, name, v, parts, units, elims in found:
+    for rating, _, _, _, _, name, v, parts, units, elims, chain_bits in found:
         chain = ",".join(
             "{" + ",".join(geo.cell_name(c) for c in _cells_of(p)) + "}" if p & (p - 1) else geo.cell_name(p.bit_length() - 1)
             for p in parts
         )
         yield Step(
-            name, rating, eliminations=elims, cells=tuple(c for p in parts for c in _cells_of(p)), units=tuple(units),
+            name, rating, eliminations=elims, cells=tuple(c for p in parts for c in _cells_of(p)), units=units,
             values=(v,), text=f"{name}: {chain} on {geo.symbol(v)} ({', '.join(geo.unit_name(u) for u in units)}) "
             f"⇒ {elims_text(geo, elims)}",
         )
@@ -356,6 +376,8 @@ def find_three_links(state: Candidates) -> Iterator[Step]:
 TWO_STRONG_LINKS = Technique("Skyscraper", SKYSCRAPER_RATING, "links", find_two_links)
 
 #: SE's ``StrongLinks(3)``: 3 Skyscrapers, 3-String Kite, 3 Strong links, X-Loops, grouped (5.4-5.7).
-THREE_STRONG_LINKS = Technique("3 Skyscrapers", 5.4, "links", find_three_links)
+THREE_STRONG_LINKS = Technique("3 Skyscrapers", 5.4, "links", lambda s: find_chain_links(s, 3))
+#: SE's ``StrongLinks(4)``: the same with four links (5.8-6.1).
+FOUR_STRONG_LINKS = Technique("4 Skyscrapers", 5.8, "links", lambda s: find_chain_links(s, 4))
 
-TECHNIQUES = (TWO_STRONG_LINKS, THREE_STRONG_LINKS)
+TECHNIQUES = (TWO_STRONG_LINKS, THREE_STRONG_LINKS, FOUR_STRONG_LINKS)

@@ -45,6 +45,7 @@ REGISTRY: list[Technique] = [
     wings.WXYZ_WING,
     uniqueness.BUG_TYPE_1,
     uniqueness.BUG_TYPE_2,
+    links.FOUR_STRONG_LINKS,  # SE's StrongLinks(4), 5.8-6.1
 ]
 
 
