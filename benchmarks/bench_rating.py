@@ -26,7 +26,11 @@ def main() -> None:
     args = parser.parse_args()
     rows = list(csv.DictReader(open(DATA), delimiter="\t"))
     grids = [Grid(r["puzzle"]) for r in rows]
-    rate(grids[0])  # compile the kernels
+    for row, grid in zip(rows, grids):  # compile and load every kernel (the solution count too)
+        if float(row["er"]) > 7:
+            rate(grid)
+            break
+    rate(grids[0])
     bands: dict[str, list[float]] = {"ER <= 2.5": [], "2.5 < ER <= 6.2": [], "ER > 6.2": []}
     results = []
     for row, grid in zip(rows, grids):
