@@ -160,3 +160,13 @@ def test_explain_jsonl_names_the_pattern(easy_rows) -> None:
     record = json.loads(result.output.splitlines()[0])
     assert set(record) >= {"technique", "rating", "placements", "eliminations", "cells", "units", "text"}
     assert record["cells"] and record["units"]
+
+
+def test_rate_jobs_keeps_order_and_results(easy_rows, tmp_path) -> None:
+    path = tmp_path / "p.txt"
+    bad = "11" + "." * 79
+    path.write_text("\n".join([r["puzzle"] for r in easy_rows[:3]] + [bad] + [r["puzzle"] for r in easy_rows[3:]]) + "\n")
+    one = run(["rate", str(path)])
+    two = run(["rate", "-j", "2", str(path)])
+    assert one.exit_code == two.exit_code == 1
+    assert one.output == two.output

@@ -59,14 +59,48 @@ def _fail(label: str, message: str) -> None:
     click.echo(f"{label}: {message}", err=True)
 
 
+def _rate_one(item: "Grid | str") -> "tuple[Grid | str, Any]":
+    """(item, Rating or error message) for one puzzle; runs in worker processes."""
+    from ..logic import rate as rate_grid
+
+    if isinstance(item, str):
+        return item, item
+    try:
+        return item, rate_grid(item)
+    except SudokuError as exc:
+        return item, str(exc)
+
+
+def _rated(items: Iterator[tuple[str, Any]], jobs: int) -> Iterator[tuple[str, Any, Any]]:
+    """(label, item, Rating or message), in input order, on ``jobs`` processes."""
+    if jobs <= 1:
+        for label, item in items:
+            yield (label, *_rate_one(item))
+        return
+    import itertools
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        while True:
+            window = list(itertools.islice(items, 64 * jobs))
+            if not window:
+                return
+            results = pool.map(_rate_one, [item for _, item in window], chunksize=16)
+            for (label, _), (item, outcome) in zip(window, results):
+                yield label, item, outcome
+
+
 @click.command("rate")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: 'puzzle ER/EP/ED level' per line; jsonl: one JSON object per puzzle.")
 @click.option("--example", "names", multiple=True, metavar="NAME", help="Rate a named example puzzle.")
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Rate on this many processes (output stays in input order).")
 @click.pass_context
-def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], box: Shape | None) -> None:
+def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], box: Shape | None,
+         jobs: int) -> None:
     """Rate every puzzle in PATHS (files, or - for standard input) as Sudoku
     Explainer does: ER (hardest step), EP (hardest up to the first placement),
     ED (first step), and a level.
@@ -77,19 +111,11 @@ def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str,
     \b
     Exit status: 0 all rated; 1 some puzzle unreadable or invalid; 2 usage error.
     """
-    from ..logic import rate as rate_grid
-
     out, failed = Output(), 0
-    for label, item in _entries(paths, names, box):
-        if isinstance(item, str):
+    for label, item, r in _rated(_entries(paths, names, box), jobs):
+        if isinstance(r, str):
             failed += 1
-            _fail(label, item)
-            continue
-        try:
-            r = rate_grid(item)
-        except SudokuError as exc:
-            failed += 1
-            _fail(label, str(exc))
+            _fail(label, r)
             continue
         if fmt == "jsonl":
             out.write(json.dumps({
