@@ -43,8 +43,7 @@ REGISTRY: list[Technique] = [
     subsets.HIDDEN_QUAD,
     links.THREE_STRONG_LINKS,  # one SE producer: 3 Skyscrapers, 3-String Kite, 3 Strong links, X-Loops (5.4-5.7)
     wings.WXYZ_WING,
-    uniqueness.BUG_TYPE_1,
-    uniqueness.BUG_TYPE_2,
+    uniqueness.BUG,  # SE's BUG producer, types 1-4 (5.6+)
     links.FOUR_STRONG_LINKS,  # SE's StrongLinks(4), 5.8-6.1
 ]
 
@@ -76,7 +75,7 @@ SE_LADDER: tuple[tuple[str, float], ...] = (
     ("Skyscraper", 4.0), ("XY-Wing", 4.2),  # "Skyscraper" is SE's whole two-strong-link producer
     ("XYZ-Wing", 4.4), ("Unique Rectangle", 4.5),
     ("3 Skyscrapers", 5.4), ("WXYZ-Wing", 5.5),  # "3 Skyscrapers" is SE's whole three-link producer
-    ("BUG type 1", 5.6), ("BUG type 4", 5.7), ("4 Skyscrapers", 5.8), ("BUG type 3", 5.8),
+    ("BUG", 5.6), ("4 Skyscrapers", 5.8),
     ("Aligned Pair Exclusion", 6.2), ("VWXYZ-Wing", 6.2),
     ("UVWXYZ-Wing", 6.6), ("Bidirectional Y-Cycle", 6.6), ("Forcing Chain", 7.0),
 )

@@ -24,7 +24,9 @@ BUG: when every open cell but a few has two candidates and each value has two
 places in every unit once the extras are removed, the extras cannot all be
 false (else the grid would have 0 or 2 solutions). Type 1 (5.6): one extra
 cell keeps only its extra value. Type 2 (5.7): several extra cells with one
-common extra value: it leaves the cells that see them all.
+common extra value: it leaves the cells that see them all. Type 3 (5.8+):
+the extras act as one cell of a naked set. Type 4 (5.7): two extra cells in
+one unit.
 """
 
 from __future__ import annotations
@@ -238,81 +240,167 @@ def _type3(geo: Geometry, mask: list[int], c1: int, c2: int, pair: int) -> list:
     return out
 
 
-def _bug(state: Candidates) -> tuple[list[int], dict[int, int]] | None:
-    """The BUG cells and their extra values, or None when the open cells are
-    not a BUG plus extras."""
+def _bug(state: Candidates) -> tuple[list[int], dict[int, int], int, list[int]] | None:
+    """SE's BUG test: (BUG cells in order found, their BUG values, all BUG
+    values, cells that see every BUG cell), or None when the open cells are
+    not a BUG plus extras.
+
+    A value with a count other than 0 or 2 in a unit (boxes, rows, columns)
+    marks the one cell there with three or more candidates as a BUG cell;
+    without the BUG values every open cell must be bivalue and every value
+    have two places (or none) in every unit.
+    """
     geo, mask, values = state.geo, state.mask, state.values
-    open_cells = [c for c in range(len(mask)) if not values[c]]
-    if any(_popcount(mask[c]) < 2 for c in open_cells):
-        return None
-    bug_cells = [c for c in open_cells if _popcount(mask[c]) > 2]
-    if not bug_cells:
-        return None
-    count = [[0] * (geo.n + 1) for _ in geo.units]
-    for unit, cells in enumerate(geo.units):
-        row = count[unit]
-        for c in cells:
-            m = mask[c]
-            while m:
-                low = m & -m
-                row[low.bit_length()] += 1
-                m ^= low
+    peer_bits, _ = _cell_masks(geo)
+    temp = list(mask)
+    cells: list[int] = []
     extras: dict[int, int] = {}
-    for c in bug_cells:
-        extra = 0
+    every = 0
+    common = -1
+    for unit in geo.boxes + geo.rows + geo.cols:
+        unit_cells = geo.units[unit]
         for v in range(1, geo.n + 1):
-            if mask[c] >> (v - 1) & 1 and all(count[u][v] > 2 for u in geo.units_of[c]):
-                extra |= 1 << (v - 1)
-        if _popcount(mask[c] & ~extra) != 2:
-            return None
-        extras[c] = extra
-    # removing the extras must leave every value twice (or never) in every unit
-    for unit, cells in enumerate(geo.units):
-        row = list(count[unit])
-        for c in cells:
-            if c in extras:
-                m = extras[c]
-                while m:
-                    low = m & -m
-                    row[low.bit_length()] -= 1
-                    m ^= low
-        if any(k not in (0, 2) for k in row[1:]):
-            return None
-    return bug_cells, extras
+            bit = 1 << (v - 1)
+            pos = [c for c in unit_cells if mask[c] & bit]
+            if len(pos) in (0, 2):
+                continue
+            big = [c for c in pos if _popcount(mask[c]) >= 3]
+            if not big:
+                return None
+            if len(big) == 1:
+                c = big[0]
+                if c not in extras:
+                    cells.append(c)
+                    extras[c] = 0
+                extras[c] |= bit
+                every |= bit
+                temp[c] &= ~bit
+                common &= peer_bits[c]
+                for b in cells:
+                    common &= ~(1 << b)
+                if len(cells) > 1 and _popcount(every) > 1 and not common:
+                    return None
+    if not cells:
+        return None
+    if any(not values[c] and _popcount(temp[c]) != 2 for c in range(len(mask))):
+        return None
+    for unit_cells in geo.units:
+        for v in range(1, geo.n + 1):
+            bit = 1 << (v - 1)
+            if sum(1 for c in unit_cells if temp[c] & bit) not in (0, 2):
+                return None
+    common_cells = [c for c in range(len(mask)) if common >> c & 1] if common != -1 else []
+    return cells, extras, every, common_cells
 
 
-def find_bug(state: Candidates, kind: int) -> Iterator[Step]:
+def _cell_masks(geo: Geometry):
+    from .links import cell_masks
+
+    return cell_masks(geo.shape)
+
+
+def _shared_units(geo: Geometry, cells: list[int]) -> list[int]:
+    """Units (box, row, column order) holding every cell of ``cells``."""
+    out = []
+    for kind in (2, 0, 1):
+        unit = geo.units_of[cells[0]][kind]
+        if all(geo.units_of[c][kind] == unit for c in cells):
+            out.append(unit)
+    return out
+
+
+def find_bug(state: Candidates) -> Iterator[Step]:
+    """BUG types 1 to 4 in SE's order: type 1; or type 2 then type 4 (one BUG
+    value); or type 4 then type 3 (several BUG values)."""
     found = _bug(state)
     if found is None:
         return
     geo, mask = state.geo, state.mask
-    cells, extras = found
-    if kind == 1 and len(cells) == 1:
+    cells, extras, every, common = found
+    sym = geo.symbol
+    if len(cells) == 1:
         c = cells[0]
-        keep = extras[c]
-        elims = tuple((c, v) for v in range(1, geo.n + 1) if mask[c] >> (v - 1) & 1 and not keep >> (v - 1) & 1)
-        if _popcount(keep) == 1 and elims:
+        elims = tuple((c, v) for v in range(1, geo.n + 1) if mask[c] >> (v - 1) & 1 and not every >> (v - 1) & 1)
+        if elims:
             yield Step(
-                "BUG type 1", BUG1_RATING, eliminations=elims, cells=(c,), values=(keep.bit_length(),),
+                "BUG type 1", BUG1_RATING, eliminations=elims, cells=(c,), values=tuple(_values(every)),
                 text=f"BUG type 1: {geo.cell_name(c)} (all other cells bivalue) must be "
-                f"{geo.symbol(keep.bit_length())} ⇒ {elims_text(geo, elims)}",
+                f"{','.join(sym(v) for v in _values(every))} ⇒ {elims_text(geo, elims)}",
             )
-    elif kind == 2 and len(cells) > 1:
-        common = extras[cells[0]]
-        if _popcount(common) != 1 or any(extras[c] != common for c in cells):
-            return
-        x = common.bit_length()
-        elims = tuple((c, x) for c in sorted(_common_peers(geo, cells)) if mask[c] & common)
+        return
+    if _popcount(every) == 1:
+        x = every.bit_length()
+        elims = tuple((c, x) for c in common if mask[c] & every)
         if elims:
             yield Step(
                 "BUG type 2", BUG2_RATING, eliminations=elims, cells=tuple(cells), values=(x,),
-                text=f"BUG type 2: {cells_text(geo, cells)} on {geo.symbol(x)} (one of them holds it) "
+                text=f"BUG type 2: {cells_text(geo, cells)} on {sym(x)} (one of them holds it) "
+                f"⇒ {elims_text(geo, elims)}",
+            )
+        if len(cells) == 2:
+            yield from _bug4(state, cells, extras, every)
+    elif common:
+        if len(cells) == 2:
+            yield from _bug4(state, cells, extras, every)
+        yield from _bug3(state, cells, every, common)
+
+
+def _values(bits: int) -> list[int]:
+    return [v + 1 for v in range(bits.bit_length()) if bits >> v & 1]
+
+
+def _bug4(state: Candidates, cells: list[int], extras: dict[int, int], every: int) -> Iterator[Step]:
+    """Type 4 (5.7): the two BUG cells share a unit and exactly one non-BUG
+    value ``x``; as SE does, each keeps only its BUG values and ``x``."""
+    geo, mask = state.geo, state.mask
+    c1, c2 = cells
+    common = mask[c1] & mask[c2] & ~every
+    if _popcount(common) != 1:
+        return
+    x = common.bit_length()
+    for unit in _shared_units(geo, cells):
+        elims = tuple(
+            (c, v) for c in (c1, c2) for v in _values(mask[c] & ~extras[c] & ~common)
+        )
+        if elims:
+            yield Step(
+                "BUG type 4", 5.7, eliminations=tuple(sorted(elims)), cells=(c1, c2), units=(unit,), values=(x,),
+                text=f"BUG type 4: {cells_text(geo, cells)} on {geo.symbol(x)} ({geo.unit_name(unit)}) "
                 f"⇒ {elims_text(geo, elims)}",
             )
 
 
-UNIQUE_LOOPS = Technique("Unique Rectangle", UR_RATING, "uniqueness", find_unique_loops)
-BUG_TYPE_1 = Technique("BUG type 1", BUG1_RATING, "uniqueness", lambda s: find_bug(s, 1))
-BUG_TYPE_2 = Technique("BUG type 2", BUG2_RATING, "uniqueness", lambda s: find_bug(s, 2))
+def _bug3(state: Candidates, cells: list[int], every: int, common: list[int]) -> Iterator[Step]:
+    """Type 3 (5.7 + 0.1 per extra value of the set): the BUG values, as one
+    cell, form a naked set with other cells of a unit all BUG cells share."""
+    geo, mask = state.geo, state.mask
+    for unit in _shared_units(geo, cells):
+        unit_cells = set(geo.units[unit])
+        region = [c for c in common if c in unit_cells]
+        for degree in range(2, 7):
+            if len(region) < degree:
+                continue
+            for naked in combinations(region, degree - 1):
+                other = 0
+                for c in naked:
+                    other |= mask[c]
+                if _popcount(other) != degree or every & ~other:
+                    continue
+                elims = tuple(
+                    (c, v) for c in region if c not in naked and c not in cells for v in _values(mask[c] & other)
+                )
+                if elims:
+                    vals = _values(other)
+                    yield Step(
+                        "BUG type 3", round(5.7 + 0.1 * (len(vals) - 1), 1), eliminations=tuple(sorted(elims)),
+                        cells=tuple(cells), units=(unit,), values=tuple(vals),
+                        text=f"BUG type 3: {cells_text(geo, cells)} with {cells_text(geo, naked)}: naked set "
+                        f"{','.join(geo.symbol(v) for v in vals)} ({geo.unit_name(unit)}) ⇒ {elims_text(geo, elims)}",
+                    )
 
-TECHNIQUES = (UNIQUE_LOOPS, BUG_TYPE_1, BUG_TYPE_2)
+
+UNIQUE_LOOPS = Technique("Unique Rectangle", UR_RATING, "uniqueness", find_unique_loops)
+#: SE's one BUG producer, types 1 to 4 (5.6-6.2).
+BUG = Technique("BUG", BUG1_RATING, "uniqueness", find_bug)
+
+TECHNIQUES = (UNIQUE_LOOPS, BUG)
