@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 import os
+import threading
 import time
 from typing import Callable, Iterator
 
@@ -53,7 +54,23 @@ def grid_values(grid: Grid) -> np.ndarray:
     """The values of ``grid`` as a fresh uint8 array of N² cells."""
     if not isinstance(grid, Grid):
         raise SudokuError(f"the engine works on a Grid, not {type(grid).__name__}")
+    if grid.size < 256:
+        return np.frombuffer(bytearray(grid.values), dtype=np.uint8)
     return np.array(grid.values, dtype=np.uint8)
+
+
+_local = threading.local()
+_count9 = None
+_count_n = None
+
+
+def _scratch(cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """A per-thread (solution, stats) pair, reused between calls."""
+    pair = getattr(_local, "pair", None)
+    if pair is None or pair[0].shape[0] != cells:
+        pair = (np.zeros(cells, dtype=np.uint8), np.zeros(2, dtype=np.int64))
+        _local.pair = pair
+    return pair
 
 
 def _grid(shape, values: np.ndarray) -> Grid:
@@ -61,18 +78,29 @@ def _grid(shape, values: np.ndarray) -> Grid:
 
 
 def _kernels():
-    from .kernel9 import count9
-    from .kernelN import count_n
+    global _count9, _count_n
+    if _count9 is None:
+        from .kernel9 import count9
+        from .kernelN import count_n
 
-    return count9, count_n
+        _count9, _count_n = count9, count_n
+    return _count9, _count_n
 
 
 def _count_values(values: np.ndarray, shape, limit: int, budget: Budget) -> tuple[int, np.ndarray | None]:
-    """Run the counting kernel under ``budget``; (count, first solution or None)."""
-    count9, count_n = _kernels()
-    solution = np.zeros_like(values)
-    stats = np.zeros(2, dtype=np.int64)
-    classic = shape == CLASSIC
+    """Run the counting kernel under ``budget``; (count, first solution or
+    None, a scratch array: copy it before the next call)."""
+    count9, count_n = _count9, _count_n
+    if count9 is None:
+        count9, count_n = _kernels()
+    solution, stats = _scratch(values.shape[0])
+    classic = shape is CLASSIC or shape == CLASSIC
+    if classic and budget.timeout is None and budget.nodes is None:  # the common case, kept short
+        stats[0] = stats[1] = 0
+        found = count9(values, limit, 0, solution, stats)
+        budget.nodes_used += int(stats[0])
+        budget.guesses += int(stats[1])
+        return found, (solution if found > 0 else None)
 
     def run(node_limit: int) -> int:
         stats[:] = 0
