@@ -31,6 +31,10 @@ whose segments are all occupied (zero: contradiction). This one lookup does
 the pointing and claiming of locked candidates inside the band and finds
 rows and boxes left with one segment.
 
+*Locked candidates along columns.* A box whose digit lies in one column
+clears that column in the other bands; a column whose digit lies in one band
+clears the rest of that box. (Rows are covered by the band filter.)
+
 *Singles.* A cell where a digit word has the only bit of a row, a box or a
 column (across the three bands) is a hidden single; a cell where one digit
 word alone has its bit is a naked single, found for the whole band at once by
@@ -218,6 +222,42 @@ def propagate9(board):
                             _place(board, d, b, _tz(x))
                             progress = True
                         break
+        if progress:
+            continue
+        # locked candidates along the columns: a box whose digit lies in one
+        # column clears that column in the other bands (pointing), and a
+        # column whose digit lies in one band clears the rest of that box's
+        # cells in the band (claiming)
+        for d in range(9):
+            once = 0
+            twice = 0
+            for b in range(3):
+                f = board[3 * d + b]
+                occ = (f | (f >> 9) | (f >> 18)) & 511
+                twice |= once & occ
+                once |= occ
+                for k in range(3):
+                    cols = occ & (7 << (3 * k))
+                    if cols & (cols - 1) == 0:
+                        col = COLMASK[_tz(cols)]
+                        for bb in range(3):
+                            if bb != b and board[3 * d + bb] & col:
+                                board[3 * d + bb] &= ~col
+                                progress = True
+            lone = once & ~twice
+            if lone:
+                for b in range(3):
+                    f = board[3 * d + b]
+                    occ = (f | (f >> 9) | (f >> 18)) & 511
+                    mine = lone & occ
+                    while mine:
+                        low = mine & -mine
+                        mine ^= low
+                        c = _tz(low)
+                        drop = BOXMASK[c // 3] & ~COLMASK[c]
+                        if board[3 * d + b] & drop:
+                            board[3 * d + b] &= ~drop
+                            progress = True
         if not progress:
             return True
 
