@@ -285,12 +285,10 @@ def parse_rating(text: str) -> tuple[float, float]:
     >>> parse_rating("2.5-4"), parse_rating("7.1")
     ((2.5, 4.0), (7.1, 7.1))
     """
+    body = text.strip()
+    cut = body.find("-", 1)  # a leading minus belongs to the number
     try:
-        if "-" in text.strip()[1:]:
-            lo, hi = text.strip().split("-", 1) if not text.strip().startswith("-") else (text, text)
-            low, high = float(lo), float(hi)
-        else:
-            low = high = float(text)
+        low, high = (float(body[:cut]), float(body[cut + 1:])) if cut > 0 else (float(body), float(body))
     except ValueError:
         raise GenerationError(f"cannot read rating range {text!r}: expected LO-HI such as 2.5-4.0") from None
     if low > high:
