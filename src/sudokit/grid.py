@@ -75,6 +75,8 @@ class Shape:
                 rows, cols = cleaned.split("x")
                 return Shape(int(rows), int(cols))
             return Shape.for_size(int(cleaned))
+        except ShapeError:
+            raise
         except ValueError:
             raise ShapeError(f"cannot read box shape {text!r}: expected RxC such as 3x3 or 2x3") from None
 
