@@ -1,0 +1,227 @@
+"""Depth-first and breadth-first tree search (methods 'dfs' and 'bfs') against independent truth."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sudokit import Budget, Grid, LimitReached, Status, count, example, solutions, solve
+from sudokit.examples import EXAMPLES
+from sudokit.methods import tree
+
+from conftest import load_counts, load_multisize
+from reference import obeys_rules, reference_count
+
+METHODS = ("dfs", "bfs")
+SMALL_SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 4)]
+
+
+def _limit(stated: str) -> int:
+    return 2 if stated == ">1" else min(int(stated) + 1, 1000)
+
+
+def _multisize_grid(entry: dict) -> Grid:
+    symbols = entry["symbols"]
+    values = [0 if ch == "." else symbols.index(ch) + 1 for ch in entry["puzzle"]]
+    return Grid(values, (entry["box_rows"], entry["box_cols"]))
+
+
+# -- constraints ---------------------------------------------------------------------------
+
+
+def test_constraints_are_sorted_and_agree_with_the_markup() -> None:
+    grid = example("diabolical")
+    constraints = tree.open_constraints(grid)
+    assert [c.candidates for c in constraints] == sorted(c.candidates for c in constraints)
+    markup = grid.candidates()
+    cells = [c for c in constraints if c.unit is None]
+    assert {c.cell for c in cells} == {i for i, v in enumerate(grid.values) if v == 0}
+    assert all(set(c.options) == markup[c.cell] for c in cells)
+    for c in constraints:
+        if c.unit is not None:  # every candidate cell of a unit-value constraint allows the value
+            assert c.value not in {grid[i] for i in grid.shape.units[c.unit]}
+            assert all(c.value in markup[i] for i in c.options)
+
+
+def test_the_first_constraint_is_the_head_of_the_sorted_list() -> None:
+    for name in ("easy", "diabolical", "minimal", "blank"):
+        grid = example(name)
+        # walk down one search path: each step places the first constraint's last option
+        values = bytes(grid.values)
+        for _ in range(30):
+            full = tree._constraints(values, grid.shape)
+            first = tree._first_constraint(values, grid.shape)
+            assert first == (full[0] if full else None)
+            if first is None or first.candidates == 0:
+                break
+            values = list(first.children(values))[-1]
+
+
+def test_a_dead_unit_value_constraint_ends_the_branch() -> None:
+    # row 1 of a 4x4 needs a 4, but both its open cells share box 2 with the 4 at r2c4
+    grid = Grid([1, 2, 0, 0,
+                 0, 0, 0, 4,
+                 0, 0, 0, 0,
+                 0, 0, 0, 0], (2, 2))
+    first = tree.open_constraints(grid)[0]
+    assert first.candidates == 0 and first.value == 4 and first.unit == 0
+    assert solve(grid, method="dfs").status is Status.NO_SOLUTION
+    assert reference_count(list(grid.values), 2, 2)[0] == 0
+
+
+# -- examples, counts, other sizes ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_named_examples(method: str, name: str) -> None:
+    if method == "bfs" and name == "blank":
+        pytest.skip("breadth-first search of a blank 9x9 grid reaches its first solution only at depth 81; "
+                    "the frontier limit stops it (see test_bfs_frontier_limit_gives_timeout)")
+    grid = example(name)
+    result = solve(grid, method=method, timeout=60)
+    if grid.conflicts():
+        assert result.status is Status.INVALID
+        return
+    assert result.status is Status.SOLVED
+    assert obeys_rules(result.solution.values, grid.values, 3, 3)
+    if name != "blank":
+        _, truth = reference_count(list(grid.values), 3, 3)
+        assert list(result.solution.values) == truth
+
+
+_COUNTS = load_counts()
+
+
+def _check_count(row: dict[str, str], method: str, timeout: float | None = None) -> None:
+    stated = row["count"]
+    result = count(row["puzzle"], _limit(stated), method=method, timeout=timeout)
+    if stated == "0":
+        assert result.count == 0 and result.status in (Status.NO_SOLUTION, Status.INVALID)
+    elif stated == ">1":
+        assert result.count == 2
+    else:
+        assert result.count == min(int(stated), 1000)
+    if stated == "1":
+        assert result.solution.line() == row["solution"]
+
+
+def _clues(puzzle: str) -> int:
+    return sum(ch not in ".0" for ch in puzzle)
+
+
+def _is_big(row: dict[str, str]) -> bool:
+    """The 17-23 clue puzzles take thousands of nodes (seconds each) without deeper logic."""
+    clues = _clues(row["puzzle"])
+    return 0 < clues < 24 and not Grid(row["puzzle"]).conflicts()
+
+
+@pytest.mark.parametrize(
+    "row",
+    [pytest.param(r, marks=[pytest.mark.slow] if _is_big(r) else []) for r in _COUNTS],
+    ids=lambda r: f"{r['count']}:{r['puzzle'][:12]}",
+)
+def test_counts_dfs(row: dict[str, str]) -> None:
+    _check_count(row, "dfs")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", _COUNTS, ids=lambda r: f"{r['count']}:{r['puzzle'][:12]}")
+def test_counts_bfs(row: dict[str, str]) -> None:
+    if row["puzzle"].count(".") + row["puzzle"].count("0") == 81:
+        pytest.skip("breadth-first search of a blank grid only hits its frontier limit")
+    _check_count(row, "bfs")
+
+
+_MULTI = [e for e in load_multisize() if e["count"] in (1, "1")]
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize(
+    "entry",
+    [pytest.param(e, marks=[pytest.mark.slow] if e["size"] >= 15 else []) for e in _MULTI],
+    ids=lambda e: e["name"],
+)
+def test_multisize(entry: dict, method: str) -> None:
+    grid = _multisize_grid(entry)
+    truth = tuple(entry["symbols"].index(ch) + 1 for ch in entry["solution"])
+    result = count(grid, 2, method=method, timeout=120)
+    assert result.count == 1
+    assert result.solution.values == truth
+
+
+# -- random small puzzles -------------------------------------------------------------------
+
+
+@st.composite
+def small_puzzles(draw: st.DrawFn) -> tuple[list[int], int, int]:
+    """A reference solution of a random small shape with cells removed, sometimes
+    with a wrong value added (clashing or merely unsatisfiable)."""
+    box_rows, box_cols = draw(st.sampled_from(SMALL_SHAPES))
+    n = box_rows * box_cols
+    seed = [0] * (n * n)
+    for cell in draw(st.lists(st.integers(0, n * n - 1), max_size=n, unique=True)):
+        seed[cell] = draw(st.integers(1, n))
+    _, full = reference_count(seed, box_rows, box_cols, limit=1)
+    if full is None:
+        _, full = reference_count([0] * (n * n), box_rows, box_cols, limit=1)
+    # refuting an unsatisfiable puzzle can take exponential time, in the reference
+    # too, so the larger shapes keep at least 60% of their cells
+    most = n * n if n < 8 else n * n * 2 // 5
+    removed = draw(st.lists(st.integers(0, n * n - 1), max_size=most, unique=True))
+    puzzle = [0 if cell in removed else v for cell, v in enumerate(full)]
+    if draw(st.booleans()):
+        cell = draw(st.integers(0, n * n - 1))
+        puzzle[cell] = draw(st.integers(1, n))
+    return puzzle, box_rows, box_cols
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_puzzles(), st.sampled_from(METHODS))
+def test_random_small_puzzles_match_the_reference(case: tuple[list[int], int, int], method: str) -> None:
+    values, box_rows, box_cols = case
+    grid = Grid(values, (box_rows, box_cols))
+    expected, _ = reference_count(values, box_rows, box_cols, limit=3)
+    result = count(grid, 3, method=method)
+    assert (result.count or 0) == expected
+    if not grid.conflicts():
+        found = []
+        for solution in solutions(grid, method=method):
+            assert obeys_rules(solution.values, values, box_rows, box_cols)
+            found.append(solution)
+            if len(found) == 3:
+                break
+        assert len(set(found)) == len(found)
+
+
+def test_dfs_and_bfs_enumerate_the_same_4x4_grids() -> None:
+    depth = list(solutions(Grid.empty((2, 2)), method="dfs"))
+    breadth = list(solutions(Grid.empty((2, 2)), method="bfs"))
+    assert len(depth) == len(set(depth)) == 288  # the number of 4x4 Sudoku grids
+    assert set(depth) == set(breadth)
+    assert all(obeys_rules(g.values, [0] * 16, 2, 2) for g in depth)
+
+
+# -- budgets ----------------------------------------------------------------------------------
+
+
+def test_a_tiny_node_limit_gives_timeout() -> None:
+    for method in METHODS:
+        result = solve(example("diabolical"), method=method, nodes=5)
+        assert result.status is Status.TIMEOUT and "node limit" in result.message
+
+
+def test_bfs_frontier_limit_gives_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tree, "FRONTIER_LIMIT", 2_000)
+    result = solve(Grid.empty(), method="bfs", timeout=60)
+    assert result.status is Status.TIMEOUT
+    assert "frontier limit of 2,000" in result.message
+    with pytest.raises(LimitReached, match="frontier"):
+        next(tree.solutions(Grid.empty(), Budget(), order="breadth", frontier=50))
+
+
+def test_dfs_is_lazy() -> None:
+    budget = Budget()
+    next(tree.solutions(Grid.empty(), budget, order="depth"))
+    assert budget.nodes_used <= 200  # one path down, not the whole tree
