@@ -68,6 +68,7 @@ ADVANCED = [
     ("3 Strong links 0012", 5.6), ("Grouped 3 Strong links 1001", 5.7), ("Grouped 3-String Kite 2121", 5.7),
     ("(3 Strong Links) X-Loop 0111", 5.4), ("(3 Strong Links) Grouped X-Loop 2012", 5.7),
     ("(3 Strong Links) X-Loop 0010", 5.5), ("4 Strong links 00111", 5.9), ("Grouped 4 Strong links 31001", 6.1),
+    ("VWXYZ-Wing 2513", 6.2), ("VWXYZ-Wing 1413", 6.3), ("VWXYZ-Wing 1310", 6.4),
 ]
 
 
@@ -95,7 +96,7 @@ def _replay(rows: list[dict]) -> tuple[int, list[str]]:
     families = (
         "Skyscraper", "2-String Kite", "2 Strong links", "Grouped 2", "Grouped Skyscraper",
         "Unique Rectangle", "Unique Loop", "WXYZ-Wing", "3 ", "3-String Kite", "Grouped 3", "(3 Strong Links)",
-        "4 ", "Grouped 4", "BUG",
+        "4 ", "Grouped 4", "BUG", "VWXYZ-Wing",
     )
     checked, failures = 0, []
     for row in rows:

@@ -45,6 +45,7 @@ REGISTRY: list[Technique] = [
     wings.WXYZ_WING,
     uniqueness.BUG,  # SE's BUG producer, types 1-4 (5.6+)
     links.FOUR_STRONG_LINKS,  # SE's StrongLinks(4), 5.8-6.1
+    wings.VWXYZ_WING,
 ]
 
 

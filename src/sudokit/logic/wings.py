@@ -1,4 +1,4 @@
-"""XY-Wing (4.2), XYZ-Wing (4.4) and WXYZ-Wing (5.5-5.6).
+"""XY-Wing (4.2), XYZ-Wing (4.4), WXYZ-Wing (5.5-5.6) and VWXYZ-Wing (6.2-6.4).
 
 XY-Wing: a pivot with candidates ``{x, y}`` sees two wings ``{x, z}`` and
 ``{y, z}``. Whatever the pivot holds, one wing holds ``z``, so ``z`` leaves
@@ -64,18 +64,22 @@ def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
                 )
 
 
-def find_wxyz_wing(state: Candidates) -> Iterator[Step]:
-    """WXYZ-Wing as SE finds it: an almost locked set of three mutually
-    seeing cells with four values, and a bivalue cell ``{x, z}`` whose ``x``
+def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
+    """WXYZ-Wing (``k = 3``) and VWXYZ-Wing (``k = 4``) as SE finds them: an
+    almost locked set of ``k`` mutually seeing cells with ``k + 1`` values, and a bivalue cell ``{x, z}`` whose ``x``
     sees every ``x`` of the set (restricted common): ``z`` is in the set or in
     the bivalue cell, so it leaves the cells that see all those ``z``. When
     ``z`` is restricted too (doubly linked), the set's other two values also
     leave the cells that see all their places in the set.
 
-    SE rates 5.5, or 5.6 when the set's largest cell has three candidates,
-    and names it ``WXYZ-Wing <1 or 2 links><largest cell><candidates in the
+    SE rates a WXYZ-Wing 5.5, or 5.6 when the set's largest cell has three
+    candidates (VWXYZ: 6.2 to 6.4, easiest at the extreme cell sizes), and
+    names it ``WXYZ-Wing <1 or 2 links><largest cell><candidates in the
     set>``; it sorts by rating, removals (most first), name (descending).
     """
+    name_base, base = ("WXYZ-Wing", 5.5) if k == 3 else ("VWXYZ-Wing", 6.2)
+    values_in_set = k + 1
+    middle_size = (values_in_set + 2) // 2
     geo, mask = state.geo, state.mask
     peers = geo.peers
     peer_sets = [set(p) for p in peers]
@@ -83,10 +87,10 @@ def find_wxyz_wing(state: Candidates) -> Iterator[Step]:
     order = 0
     ncells = len(mask)
 
-    def restricted(value_bit: int, yz: int, als: tuple[int, int, int]) -> bool:
+    def restricted(value_bit: int, yz: int, als: tuple[int, ...]) -> bool:
         return all(yz in peer_sets[c] for c in als if mask[c] & value_bit)
 
-    def victims(value_bit: int, cells: list[int], als: tuple[int, int, int], yz: int) -> list[int]:
+    def victims(value_bit: int, cells: list[int], als: tuple[int, ...], yz: int) -> list[int]:
         common = None
         for c in cells:
             common = set(peer_sets[c]) if common is None else common & peer_sets[c]
@@ -96,26 +100,33 @@ def find_wxyz_wing(state: Candidates) -> Iterator[Step]:
         common.discard(yz)
         return sorted(c for c in common if mask[c] & value_bit)
 
+    def sets(prefix: list[int], candidates: list[int], union: int):
+        """Mutually seeing cells in increasing order, ``k`` of them with
+        ``k + 1`` values (SE grows the set through forward peers)."""
+        for c in candidates:
+            m = union | mask[c]
+            if _popcount(mask[c]) < 2 or _popcount(m) > values_in_set:
+                continue
+            if len(prefix) + 1 == k:
+                if _popcount(m) == values_in_set:
+                    yield prefix + [c], m
+            else:
+                yield from sets(prefix + [c], [d for d in candidates if d > c and d in peer_sets[c]], m)
+
     for a in range(ncells):
         ma = mask[a]
-        ca = _popcount(ma)
-        if not 1 < ca < 5:
+        if not 1 < _popcount(ma) <= values_in_set:
             continue
-        forward_a = sorted(p for p in peers[a] if p > a)
-        for b in forward_a:
-            mb = mask[b]
-            if _popcount(mb) < 2 or _popcount(ma | mb) > 4:
-                continue
-            for c in sorted(p for p in peer_sets[b] if p > b and p in peer_sets[a]):
-                mc = mask[c]
-                union = ma | mb | mc
-                if _popcount(mc) < 2 or _popcount(union) != 4:
-                    continue
-                als = (a, b, c)
-                biggest = max(ca, _popcount(mb), _popcount(mc))
-                size = ca + _popcount(mb) + _popcount(mc)
-                rating = 5.6 if biggest == 3 else 5.5
-                for yz in sorted((peer_sets[a] | peer_sets[b] | peer_sets[c]) - set(als)):
+        for als_list, union in sets([a], sorted(p for p in peers[a] if p > a), ma):
+            if union:
+                als = tuple(als_list)
+                biggest = max(_popcount(mask[x]) for x in als)
+                size = sum(_popcount(mask[x]) for x in als)
+                rating = round(base + ((values_in_set - middle_size) - abs(middle_size - biggest)) * 0.1, 1)
+                seen_any = set()
+                for x in als:
+                    seen_any |= peer_sets[x]
+                for yz in sorted(seen_any - set(als)):
                     my = mask[yz]
                     if _popcount(my) != 2 or my & union != my:
                         continue
@@ -156,9 +167,9 @@ def find_wxyz_wing(state: Candidates) -> Iterator[Step]:
                     if not elims:
                         continue
                     suffix = f"{2 if double else 1}{biggest}{size}"
-                    name = f"WXYZ-Wing {suffix}"
+                    name = f"{name_base} {suffix}"
                     elims_t = tuple(sorted(elims))
-                    cells = (a, b, c, yz)
+                    cells = als + (yz,)
                     link = (f"{geo.symbol(kept.bit_length())} restricted" if not double else
                             f"{geo.symbol(xb.bit_length())},{geo.symbol(zb.bit_length())} both restricted")
                     found.append((rating, -len(elims_t), suffix, order, Step(
@@ -183,6 +194,7 @@ class _Desc(str):
 XY_WING = Technique("XY-Wing", XY_RATING, "wings", lambda s: find_xy_wing(s, False))
 XYZ_WING = Technique("XYZ-Wing", XYZ_RATING, "wings", lambda s: find_xy_wing(s, True))
 
-WXYZ_WING = Technique("WXYZ-Wing", 5.5, "wings", find_wxyz_wing)
+WXYZ_WING = Technique("WXYZ-Wing", 5.5, "wings", lambda s: find_als_wing(s, 3))
+VWXYZ_WING = Technique("VWXYZ-Wing", 6.2, "wings", lambda s: find_als_wing(s, 4))
 
-TECHNIQUES = (XY_WING, XYZ_WING, WXYZ_WING)
+TECHNIQUES = (XY_WING, XYZ_WING, WXYZ_WING, VWXYZ_WING)
