@@ -49,8 +49,13 @@ def _apply_se(state: Candidates, s: dict) -> None:
 
 
 def _implemented(s: dict) -> bool:
-    names = {t.name for t in REGISTRY}
-    return s["technique"] in names
+    """Is SE's step made by a registered technique? SE's names may carry a
+    suffix (``Skyscraper 011``, ``WXYZ-Wing 137``, ``BUG type 2``)."""
+    name = s["technique"]
+    for t in REGISTRY:
+        if name == t.name or name.startswith(t.name + " ") or name.startswith("Grouped " + t.name):
+            return True
+    return False
 
 
 def _replay_check(rows: list[dict]) -> tuple[int, int, list[str]]:
