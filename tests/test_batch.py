@@ -73,6 +73,13 @@ def test_solve_many_other_shapes_and_node_limit() -> None:
         batch.solve_many(np.array([[0] * 16, [0] * 15 + [5]]), shape="2x2")
 
 
+def test_clashing_matches_the_grid_rules() -> None:
+    rows = load_counts()
+    values, ok = batch.parse_lines([r["puzzle"].encode() for r in rows])
+    expected = [not Grid(r["puzzle"]).is_consistent for r in rows]
+    assert batch.clashing(values).tolist() == expected and any(expected)
+
+
 def test_stream_line_format_keeps_lines_aligned() -> None:
     good = _lines("17_clue.txt", 3)
     text = b"\n".join([good[0], b"not a puzzle", good[1], b"", b"11" + good[2][2:], good[2]]) + b"\n"
@@ -91,15 +98,16 @@ def test_stream_line_format_keeps_lines_aligned() -> None:
 
 def test_stream_jsonl_records() -> None:
     good = _lines("serg_benchmark.txt", 2)
-    text = "\n".join([good[0].decode(), "bad", good[1].decode()]) + "\n"
+    clash = "11" + "." * 79
+    text = "\n".join([good[0].decode(), "bad", good[1].decode(), clash]) + "\n"
     out = io.StringIO()
     progress: list[int] = []
     failures = batch.solve_text_stream(io.StringIO(text), out, fmt="jsonl", limit=2,
                                        progress=progress.append)
     records = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert [r["status"] for r in records] == ["solved", "parse_error", "solved"]
-    assert [r["line"] for r in records] == [1, 2, 3]
+    assert [r["status"] for r in records] == ["solved", "parse_error", "solved", "invalid"]
+    assert [r["line"] for r in records] == [1, 2, 3, 4]
     assert records[0]["count"] == 2 and records[0]["method"] == "fast"
     assert Grid(records[2]["solution"]).is_solution_of(Grid(good[1].decode()))
     assert {"puzzle", "status", "solution", "count", "method", "nodes", "guesses"} <= set(records[0])
-    assert failures == 1 and progress == [3]
+    assert failures == 2 and progress == [4]

@@ -25,7 +25,7 @@ from .engine.kernel9 import batch9_parallel, batch9_serial
 from .engine.kernelN import batch_n_parallel, batch_n_serial
 
 __all__ = [
-    "BatchResult", "solve_many", "count_many", "parse_lines", "format_lines", "line_problem",
+    "BatchResult", "solve_many", "count_many", "clashing", "parse_lines", "format_lines", "line_problem",
     "solve_text_stream",
 ]
 
@@ -163,6 +163,26 @@ def _format_block(values: np.ndarray, blank: bytes = b".") -> bytes:
     return out.tobytes()
 
 
+_UNITS = np.array(
+    [[r * 9 + c for c in range(9)] for r in range(9)]
+    + [[r * 9 + c for r in range(9)] for c in range(9)]
+    + [[(br + r) * 9 + bc + c for r in range(3) for c in range(3)] for br in (0, 3, 6) for bc in (0, 3, 6)]
+)
+
+
+def clashing(values: np.ndarray) -> np.ndarray:
+    """Per 9x9 puzzle, True when a value stands twice in a row, column or box.
+
+    >>> clashing(np.array([[1, 1] + [0] * 79, [1, 2] + [0] * 79])).tolist()
+    [True, False]
+    """
+    array = np.asarray(values, dtype=np.uint8).reshape(-1, 81)
+    units = array[:, _UNITS]  # (P, 27, 9)
+    seen = np.zeros((array.shape[0], 27, 10), dtype=np.uint8)
+    np.add.at(seen, (np.arange(array.shape[0])[:, None, None], np.arange(27)[None, :, None], units), 1)
+    return (seen[:, :, 1:] > 1).any(axis=(1, 2))
+
+
 ErrorCallback = Callable[[int, str, str], None]
 
 
@@ -260,11 +280,15 @@ def _jsonl_output(lines, numbers, values, ok, result: BatchResult, limit: int) -
         else:
             found = int(result.counts[k])
             status = "solved" if found > 0 else ("timeout" if found < 0 else "no_solution")
+            if status == "no_solution" and clashing(values[i])[0]:
+                status = "invalid"
             rec = {"puzzle": puzzles[i].decode(), "status": status,
                    "solution": solutions[k].decode() if found > 0 else None}
             if limit > 1:
                 rec.update(count=max(found, 0) if found >= 0 else None, limit=limit)
-            message = "" if found > 0 else ("node limit reached" if found < 0 else "no grid completes these givens")
+            message = "" if found > 0 else ("node limit reached" if found < 0 else
+                                            "givens clash: a value repeats in a unit" if status == "invalid"
+                                            else "no grid completes these givens")
             rec.update(method="fast", nodes=int(result.nodes[k]), guesses=int(result.guesses[k]),
                        message=message, line=numbers[i])
             k += 1

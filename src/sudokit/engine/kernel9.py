@@ -153,11 +153,12 @@ def _naked_singles(board):
 
 
 @njit(cache=True)
-def propagate9(board):
+def propagate9(board, seen):
     """Apply singles and the band filter to a fixpoint; False on a contradiction.
 
     Words 30..56 of the board remember each digit word as last filtered, so
-    only changed words are filtered again (-1 filters all)."""
+    only changed words are filtered again (-1 filters all). ``seen`` (27
+    words, -1 at first) does the same for the column rules."""
     while True:
         if _naked_singles(board) < 0:
             return False
@@ -194,13 +195,20 @@ def propagate9(board):
             board[30 + w] = f
         if progress:
             continue
-        # hidden singles in columns
+        # columns: hidden singles, then locked candidates along the columns:
+        # a box whose digit lies in one column clears that column in the
+        # other bands (pointing), and a column whose digit lies in one band
+        # clears the rest of that box's cells in the band (claiming). A digit
+        # whose words did not change since its last column pass is skipped.
         for d in range(9):
+            w0 = 3 * d
+            if board[w0] == seen[w0] and board[w0 + 1] == seen[w0 + 1] and board[w0 + 2] == seen[w0 + 2]:
+                continue
             once = 0
             twice = 0
             multi = 0
             for b in range(3):
-                f = board[3 * d + b]
+                f = board[w0 + b]
                 r0 = f & 511
                 r1 = (f >> 9) & 511
                 r2 = f >> 18
@@ -211,53 +219,44 @@ def propagate9(board):
             if once != 511:
                 return False
             cols = once & ~twice & ~multi
+            placed = False
             while cols:
                 low = cols & -cols
                 cols ^= low
                 for b in range(3):
-                    f = board[3 * d + b]
-                    x = f & (low | (low << 9) | (low << 18))
+                    x = board[w0 + b] & (low | (low << 9) | (low << 18))
                     if x:
                         if board[27 + b] & x:
                             _place(board, d, b, _tz(x))
-                            progress = True
+                            placed = True
                         break
-        if progress:
-            continue
-        # locked candidates along the columns: a box whose digit lies in one
-        # column clears that column in the other bands (pointing), and a
-        # column whose digit lies in one band clears the rest of that box's
-        # cells in the band (claiming)
-        for d in range(9):
-            once = 0
-            twice = 0
-            for b in range(3):
-                f = board[3 * d + b]
-                occ = (f | (f >> 9) | (f >> 18)) & 511
-                twice |= once & occ
-                once |= occ
-                for k in range(3):
-                    cols = occ & (7 << (3 * k))
-                    if cols & (cols - 1) == 0:
-                        col = COLMASK[_tz(cols)]
-                        for bb in range(3):
-                            if bb != b and board[3 * d + bb] & col:
-                                board[3 * d + bb] &= ~col
-                                progress = True
+            if placed:
+                progress = True
+                continue  # words changed: look again in the next round
             lone = once & ~twice
-            if lone:
-                for b in range(3):
-                    f = board[3 * d + b]
-                    occ = (f | (f >> 9) | (f >> 18)) & 511
-                    mine = lone & occ
-                    while mine:
-                        low = mine & -mine
-                        mine ^= low
-                        c = _tz(low)
-                        drop = BOXMASK[c // 3] & ~COLMASK[c]
-                        if board[3 * d + b] & drop:
-                            board[3 * d + b] &= ~drop
-                            progress = True
+            for b in range(3):
+                f = board[w0 + b]
+                occ = (f | (f >> 9) | (f >> 18)) & 511
+                for k in range(3):
+                    cs = occ & (7 << (3 * k))
+                    if cs & (cs - 1) == 0:
+                        col = COLMASK[_tz(cs)]
+                        for bb in range(3):
+                            if bb != b and board[w0 + bb] & col:
+                                board[w0 + bb] &= ~col
+                                progress = True
+                mine = lone & occ
+                while mine:
+                    low = mine & -mine
+                    mine ^= low
+                    c = _tz(low)
+                    drop = BOXMASK[c // 3] & ~COLMASK[c]
+                    if board[w0 + b] & drop:
+                        board[w0 + b] &= ~drop
+                        progress = True
+            seen[w0] = board[w0]
+            seen[w0 + 1] = board[w0 + 1]
+            seen[w0 + 2] = board[w0 + 2]
         if not progress:
             return True
 
@@ -344,6 +343,7 @@ def count9(grid, limit, node_limit, solution_out, stats):
     bcell = np.empty(82, dtype=np.int64)
     brem = np.empty(82, dtype=np.int64)
     board = np.empty(NWORDS, dtype=np.int64)
+    seen = np.empty(27, dtype=np.int64)
     if not load9(grid, board):
         return 0
     found = 0
@@ -355,7 +355,8 @@ def count9(grid, limit, node_limit, solution_out, stats):
             stats[0] += nodes
             return -1
         nodes += 1
-        alive = propagate9(board)
+        seen[:] = -1
+        alive = propagate9(board, seen)
         if alive:
             b, i = _pick(board)
             if b < 0:
