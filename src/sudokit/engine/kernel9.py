@@ -91,7 +91,7 @@ BAND = (1 << 27) - 1
 NWORDS = 57
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _tz(x):
     """Index of the lowest set bit of a non-zero word (below 2**32)."""
     x = (x & -x) - 1
@@ -101,7 +101,7 @@ def _tz(x):
     return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _place(board, d, b, i):
     """Put digit ``d`` (0-based) in cell ``i`` of band ``b``."""
     bit = np.int64(1) << i
