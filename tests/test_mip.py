@@ -1,0 +1,160 @@
+"""The 0-1 integer program (method 'mip') against independent truth."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sudokit import Budget, Grid, Shape, Status, count, example, solutions, solve
+from sudokit.examples import EXAMPLES
+from sudokit.methods import mip
+
+from conftest import load_counts, load_multisize
+from reference import obeys_rules, reference_count
+
+SMALL_SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 4)]
+
+
+def _limit(stated: str) -> int:
+    return 2 if stated == ">1" else min(int(stated) + 1, 1000)
+
+
+def _clues(puzzle: str) -> int:
+    return sum(ch not in ".0" for ch in puzzle)
+
+
+def test_the_matrix_has_one_exactly_one_row_per_cell_and_unit_value() -> None:
+    shape = Shape(2, 3)
+    a = mip.constraint_matrix(shape).toarray()
+    n = shape.size
+    assert a.shape == (4 * n * n, n**3)
+    assert (a.sum(axis=1) == n).all()  # each row covers N variables
+    assert (a.sum(axis=0) == 4).all()  # each variable is in 4 rows: cell, row, column, box
+
+
+def test_infeasible_example_gives_a_clear_outcome() -> None:
+    grid = example("infeasible")
+    assert solve(grid, method="mip").status is Status.INVALID
+    assert list(mip.solutions(grid, Budget())) == []  # robust even without solving.py's check
+    assert "r5c2, r5c3" in mip.infeasibility_message(grid)
+    unsat = Grid([1, 2, 0, 0, 0, 0, 0, 4] + [0] * 8, (2, 2))  # row 1 cannot take its 4
+    assert solve(unsat, method="mip").status is Status.NO_SOLUTION
+    assert "infeasible" in mip.infeasibility_message(unsat)
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_named_examples(name: str) -> None:
+    grid = example(name)
+    result = solve(grid, method="mip", timeout=60)
+    if grid.conflicts():
+        assert result.status is Status.INVALID
+        return
+    assert result.status is Status.SOLVED
+    assert obeys_rules(result.solution.values, grid.values, 3, 3)
+    if name != "blank":
+        _, truth = reference_count(list(grid.values), 3, 3)
+        assert list(result.solution.values) == truth
+
+
+_COUNTS = load_counts()
+
+
+def _is_fast(row: dict[str, str]) -> bool:
+    """Each no-good cut makes the next solve harder: big counts take minutes,
+    and proving a 17-23 clue puzzle unique takes seconds."""
+    stated, clues = row["count"], _clues(row["puzzle"])
+    if Grid(row["puzzle"]).conflicts():
+        return True
+    if stated in ("0", "1", ">1"):
+        return clues >= 24 or clues == 0
+    return int(stated) <= 20
+
+
+def _check_count(row: dict[str, str], limit: int) -> None:
+    stated = row["count"]
+    result = count(row["puzzle"], limit, method="mip")
+    if stated == "0":
+        assert result.count == 0 and result.status in (Status.NO_SOLUTION, Status.INVALID)
+    elif stated == ">1":
+        assert result.count == 2
+    else:
+        assert result.count == min(int(stated), limit)
+    if stated == "1":
+        assert result.solution.line() == row["solution"]
+    if result.count:
+        assert obeys_rules(result.solution.values, Grid(row["puzzle"]).values, 3, 3)
+
+
+@pytest.mark.parametrize("row", [r for r in _COUNTS if _is_fast(r)], ids=lambda r: f"{r['count']}:{r['puzzle'][:12]}")
+def test_counts(row: dict[str, str]) -> None:
+    _check_count(row, _limit(row["count"]))
+
+
+@pytest.mark.parametrize("row", [r for r in _COUNTS if not _is_fast(r) and r["count"] not in ("0", "1")][:3],
+                         ids=lambda r: f"{r['count']}:{r['puzzle'][:12]}")
+def test_big_counts_up_to_a_limit(row: dict[str, str]) -> None:
+    _check_count(row, 10)  # every big count is more than 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", [r for r in _COUNTS if not _is_fast(r)], ids=lambda r: f"{r['count']}:{r['puzzle'][:12]}")
+def test_counts_full(row: dict[str, str]) -> None:
+    _check_count(row, _limit(row["count"]))
+
+
+@pytest.mark.parametrize("entry", [e for e in load_multisize() if e["count"] in (1, "1")], ids=lambda e: e["name"])
+def test_multisize(entry: dict) -> None:
+    symbols = entry["symbols"]
+    grid = Grid([0 if ch == "." else symbols.index(ch) + 1 for ch in entry["puzzle"]],
+                (entry["box_rows"], entry["box_cols"]))
+    truth = tuple(symbols.index(ch) + 1 for ch in entry["solution"])
+    result = count(grid, 2, method="mip", timeout=120)
+    assert result.count == 1
+    assert result.solution.values == truth
+
+
+@st.composite
+def small_puzzles(draw: st.DrawFn) -> tuple[list[int], int, int]:
+    """A reference solution of a random small shape with cells removed, sometimes
+    with a wrong value added (clashing or merely unsatisfiable)."""
+    box_rows, box_cols = draw(st.sampled_from(SMALL_SHAPES))
+    n = box_rows * box_cols
+    seed = [0] * (n * n)
+    for cell in draw(st.lists(st.integers(0, n * n - 1), max_size=n, unique=True)):
+        seed[cell] = draw(st.integers(1, n))
+    _, full = reference_count(seed, box_rows, box_cols, limit=1)
+    if full is None:
+        _, full = reference_count([0] * (n * n), box_rows, box_cols, limit=1)
+    most = n * n if n < 8 else n * n * 2 // 5  # the reference refutes big unsatisfiable grids slowly
+    removed = draw(st.lists(st.integers(0, n * n - 1), max_size=most, unique=True))
+    puzzle = [0 if cell in removed else v for cell, v in enumerate(full)]
+    if draw(st.booleans()):
+        puzzle[draw(st.integers(0, n * n - 1))] = draw(st.integers(1, n))
+    return puzzle, box_rows, box_cols
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_puzzles())
+def test_random_small_puzzles_match_the_reference(case: tuple[list[int], int, int]) -> None:
+    values, box_rows, box_cols = case
+    grid = Grid(values, (box_rows, box_cols))
+    expected, _ = reference_count(values, box_rows, box_cols, limit=3)
+    result = count(grid, 3, method="mip")
+    assert (result.count or 0) == expected
+    if not grid.conflicts():
+        found = []
+        for solution in solutions(grid, method="mip"):
+            assert obeys_rules(solution.values, values, box_rows, box_cols)
+            found.append(solution)
+            if len(found) == 3:
+                break
+        assert len(set(found)) == len(found) == expected
+
+
+def test_budget_limits_give_timeout() -> None:
+    result = count(Grid.empty(), 10, method="mip", nodes=3)  # one node per HiGHS solve
+    assert result.status is Status.TIMEOUT and result.count == 3
+    hard = next(r for r in _COUNTS if r["count"] == "1" and _clues(r["puzzle"]) < 24)
+    result = count(hard["puzzle"], 2, method="mip", timeout=0.05)
+    assert result.status is Status.TIMEOUT
