@@ -9,8 +9,10 @@ module, which check their input and keep the numba types inside ``engine/``:
   row-by-box segments of three cells; a table lookup keeps only the segments
   that can be part of a placement of the digit in the band (one cell per row
   and per box of the band), which does the pointing and claiming of locked
-  candidates and the band's hidden singles in one step. Naked singles come
-  from counting digits per cell bit-parallel over the nine digit words.
+  candidates and the band's hidden singles in one step. A column pass does
+  the same along the columns (hidden singles, pointing and claiming across
+  bands). Naked singles come from counting digits per cell bit-parallel over
+  the nine digit words.
   The search guesses at the cell with the fewest candidates and keeps its
   boards on an explicit stack, as tdoku and JCZSolve do.
 * :mod:`sudokit.engine.kernelN` handles every shape up to 64x64 with one
@@ -19,7 +21,12 @@ module, which check their input and keep the numba types inside ``engine/``:
   resume, which makes :func:`solutions` lazy.
 
 Budgets: a node limit is passed to the kernel; a time limit is honoured by
-running the kernel in slices of nodes and reading the clock in between.
+running the kernel with doubling node limits (counting) or in resumable
+slices of nodes (enumeration) and reading the clock in between.
+
+numba caches compiled code per source file: code elsewhere that calls
+``count9`` or ``count_n`` from its own ``cache=True`` function keeps the kernel
+it was compiled with until its own cache is refreshed.
 
 >>> from sudokit.examples import example
 >>> from sudokit.budget import Budget
