@@ -264,32 +264,45 @@ def propagate9(board, seen):
 @njit(cache=True)
 def _pick(board):
     """(band, cell bit index) of an open cell with the fewest candidates;
-    band -1 when every cell is placed."""
-    best_b = -1
-    best_i = -1
-    best_n = 10
+    band -1 when every cell is placed. Bivalue cells are looked for in all
+    three bands first; counting per cell is the slow fallback."""
+    counts = np.empty(12, dtype=np.int64)  # c0..c3 of each band
+    any_open = False
     for b in range(3):
         open_cells = board[27 + b]
-        if open_cells == 0:
-            continue
         c0 = 0
         c1 = 0
         c2 = 0
         c3 = 0
-        for d in range(9):
-            x = board[3 * d + b]
-            k0 = c0 & x
-            c0 ^= x
-            k1 = c1 & k0
-            c1 ^= k0
-            k2 = c2 & k1
-            c2 ^= k1
-            c3 |= k2
-        two = open_cells & ~c0 & c1 & ~c2 & ~c3
-        if two:
-            return b, _tz(two)
-        # no bivalue cell in this band: look for the smallest count
-        rest = open_cells
+        if open_cells:
+            any_open = True
+            for d in range(9):
+                x = board[3 * d + b]
+                k0 = c0 & x
+                c0 ^= x
+                k1 = c1 & k0
+                c1 ^= k0
+                k2 = c2 & k1
+                c2 ^= k1
+                c3 |= k2
+            two = open_cells & ~c0 & c1 & ~c2 & ~c3
+            if two:
+                return b, _tz(two)
+        counts[4 * b] = c0
+        counts[4 * b + 1] = c1
+        counts[4 * b + 2] = c2
+        counts[4 * b + 3] = c3
+    if not any_open:
+        return -1, -1
+    best_b = -1
+    best_i = -1
+    best_n = 10
+    for b in range(3):
+        rest = board[27 + b]
+        c0 = counts[4 * b]
+        c1 = counts[4 * b + 1]
+        c2 = counts[4 * b + 2]
+        c3 = counts[4 * b + 3]
         while rest:
             low = rest & -rest
             rest ^= low
@@ -298,8 +311,6 @@ def _pick(board):
                 best_n = n
                 best_b = b
                 best_i = _tz(low)
-    if best_b < 0:
-        return -1, -1
     return best_b, best_i
 
 
