@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, overload
 
 from .errors import ShapeError
@@ -190,6 +191,11 @@ class Shape:
             (self.row_of(cell), n + self.col_of(cell), 2 * n + self.box_of(cell))
             for cell in range(self.cell_count)
         )
+
+    @cached_property
+    def unit_getters(self) -> tuple["itemgetter[tuple[int, ...]]", ...]:
+        """Per unit, a getter that gathers its values from a tuple of N² values."""
+        return tuple(itemgetter(*unit) for unit in self.units)
 
     @cached_property
     def peers(self) -> tuple[tuple[int, ...], ...]:
@@ -379,7 +385,7 @@ class Grid:
     @property
     def is_solved(self) -> bool:
         """Complete and consistent."""
-        return self.is_complete and not self.conflicts()
+        return self.is_complete and self.is_consistent
 
     def conflicts(self) -> tuple[Conflict, ...]:
         """Every repeated value in a unit, naming the clashing cells.
@@ -403,7 +409,16 @@ class Grid:
 
     @property
     def is_consistent(self) -> bool:
-        return not self.conflicts()
+        """True when no unit holds a value twice (cheap: no Conflict is built)."""
+        n, values = self.size, self._values
+        if n == 1:
+            return True
+        for getter in self._shape.unit_getters:
+            unit = getter(values)
+            blanks = unit.count(0)
+            if len(set(unit)) != n - blanks + (1 if blanks else 0):
+                return False
+        return True
 
     def candidate_masks(self) -> tuple[int, ...]:
         """Per cell, a bit mask of the values that no peer holds (bit v-1 for v).

@@ -37,6 +37,8 @@ def as_grid(puzzle: "Grid | str", shape: "Shape | str | None" = None) -> Grid:
 
 
 def _invalid(grid: Grid, method: str) -> Result | None:
+    if grid.is_consistent:
+        return None
     conflicts = grid.conflicts()
     if not conflicts:
         return None
@@ -47,7 +49,7 @@ def _invalid(grid: Grid, method: str) -> Result | None:
 def check_givens(puzzle: "Grid | str") -> Grid:
     """The puzzle as a Grid; InvalidPuzzle names the clashing cells if any."""
     grid = as_grid(puzzle)
-    conflicts = grid.conflicts()
+    conflicts = () if grid.is_consistent else grid.conflicts()
     if conflicts:
         raise InvalidPuzzle("; ".join(str(c) for c in conflicts), conflicts)
     return grid
