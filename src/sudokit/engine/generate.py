@@ -613,7 +613,7 @@ def minimise(puzzle, n, box_rows, box_cols, units, peers, orbit_cells, orbit_sta
                 break
         if at_once:
             continue
-        if rule == RULE_UNIQUE and n > 9:
+        if rule == RULE_UNIQUE and 9 < n <= 16:
             verdict = _unique_without(puzzle, orbit_cells, a, b, saved, n, box_rows, box_cols,
                                       row_m, col_m, box_m, node_limit, scratch, count_stats, stats)
         else:
