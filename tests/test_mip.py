@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from sudokit import Budget, Grid, Shape, Status, count, example, solutions, solve
 from sudokit.examples import EXAMPLES
@@ -12,8 +11,8 @@ from sudokit.methods import mip
 
 from conftest import load_counts, load_multisize
 from reference import obeys_rules, reference_count
+from puzzles import small_puzzles
 
-SMALL_SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 4)]
 
 
 def _limit(stated: str) -> int:
@@ -112,26 +111,6 @@ def test_multisize(entry: dict) -> None:
     result = count(grid, 2, method="mip", timeout=120)
     assert result.count == 1
     assert result.solution.values == truth
-
-
-@st.composite
-def small_puzzles(draw: st.DrawFn) -> tuple[list[int], int, int]:
-    """A reference solution of a random small shape with cells removed, sometimes
-    with a wrong value added (clashing or merely unsatisfiable)."""
-    box_rows, box_cols = draw(st.sampled_from(SMALL_SHAPES))
-    n = box_rows * box_cols
-    seed = [0] * (n * n)
-    for cell in draw(st.lists(st.integers(0, n * n - 1), max_size=n, unique=True)):
-        seed[cell] = draw(st.integers(1, n))
-    _, full = reference_count(seed, box_rows, box_cols, limit=1)
-    if full is None:
-        _, full = reference_count([0] * (n * n), box_rows, box_cols, limit=1)
-    most = n * n if n < 8 else n * n * 2 // 5  # the reference refutes big unsatisfiable grids slowly
-    removed = draw(st.lists(st.integers(0, n * n - 1), max_size=most, unique=True))
-    puzzle = [0 if cell in removed else v for cell, v in enumerate(full)]
-    if draw(st.booleans()):
-        puzzle[draw(st.integers(0, n * n - 1))] = draw(st.integers(1, n))
-    return puzzle, box_rows, box_cols
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -19,43 +19,13 @@ from sudokit.solving import count, deduce, solutions, solve
 
 from conftest import load_counts, load_multisize
 from reference import obeys_rules, reference_count
+from puzzles import multisize_grid, random_puzzle
 
 
 def agrees(partial: Grid, solution: list[int] | tuple[int, ...]) -> bool:
     """Every filled cell of ``partial`` holds the solution's value."""
     return all(v == 0 or v == s for v, s in zip(partial.values, solution))
 
-
-def multisize_grid(case: dict, field: str = "puzzle") -> Grid:
-    """A multisize.json entry as a Grid, read with its own alphabet."""
-    symbols = case["symbols"]
-    values = [0 if ch == "." else symbols.index(ch) + 1 for ch in case[field]]
-    return Grid(values, shape=(case["box_rows"], case["box_cols"]))
-
-
-def random_puzzle(shape: tuple[int, int], seed: int) -> list[int]:
-    """Givens from a random full grid (the reference's first grid, relabelled
-    and shuffled by rows within bands, bands, columns within stacks and
-    stacks), then a few random values anywhere, clashing or not."""
-    import random
-
-    rng = random.Random(seed)
-    br, bc = shape
-    n = br * bc
-    _, base = reference_count([0] * (n * n), br, bc, limit=1)
-    relabel = list(range(1, n + 1))
-    rng.shuffle(relabel)
-    bands = rng.sample(range(n // br), n // br)
-    rows = [b * br + r for b in bands for r in rng.sample(range(br), br)]
-    stacks = rng.sample(range(n // bc), n // bc)
-    cols = [s * bc + c for s in stacks for c in rng.sample(range(bc), bc)]
-    full = [relabel[base[rows[r] * n + cols[c]] - 1] for r in range(n) for c in range(n)]
-    assert obeys_rules(full, [0] * (n * n), br, bc)
-    keep = rng.uniform(0.15, 0.7)
-    values = [v if rng.random() < keep else 0 for v in full]
-    for _ in range(rng.choice([0, 0, 0, 1, 2])):
-        values[rng.randrange(n * n)] = rng.randint(1, n)
-    return values
 
 # -- the theorem on hand-worked markups ------------------------------------------
 

@@ -12,9 +12,9 @@ from sudokit.methods import tree
 
 from conftest import load_counts, load_multisize
 from reference import obeys_rules, reference_count
+from puzzles import small_puzzles
 
 METHODS = ("dfs", "bfs")
-SMALL_SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 4)]
 
 
 def _limit(stated: str) -> int:
@@ -152,29 +152,6 @@ def test_multisize(entry: dict, method: str) -> None:
 
 
 # -- random small puzzles -------------------------------------------------------------------
-
-
-@st.composite
-def small_puzzles(draw: st.DrawFn) -> tuple[list[int], int, int]:
-    """A reference solution of a random small shape with cells removed, sometimes
-    with a wrong value added (clashing or merely unsatisfiable)."""
-    box_rows, box_cols = draw(st.sampled_from(SMALL_SHAPES))
-    n = box_rows * box_cols
-    seed = [0] * (n * n)
-    for cell in draw(st.lists(st.integers(0, n * n - 1), max_size=n, unique=True)):
-        seed[cell] = draw(st.integers(1, n))
-    _, full = reference_count(seed, box_rows, box_cols, limit=1)
-    if full is None:
-        _, full = reference_count([0] * (n * n), box_rows, box_cols, limit=1)
-    # refuting an unsatisfiable puzzle can take exponential time, in the reference
-    # too, so the larger shapes keep at least 60% of their cells
-    most = n * n if n < 8 else n * n * 2 // 5
-    removed = draw(st.lists(st.integers(0, n * n - 1), max_size=most, unique=True))
-    puzzle = [0 if cell in removed else v for cell, v in enumerate(full)]
-    if draw(st.booleans()):
-        cell = draw(st.integers(0, n * n - 1))
-        puzzle[cell] = draw(st.integers(1, n))
-    return puzzle, box_rows, box_cols
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,19 +12,13 @@ from sudokit.methods import wholemeal
 
 from conftest import load_counts, load_multisize
 from reference import obeys_rules, reference_count
+from puzzles import multisize_grid, small_puzzles
 
 METHODS = ("wholemeal", "wholemeal-first")
-SMALL_SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 4)]
 
 
 def _limit(stated: str) -> int:
     return 2 if stated == ">1" else min(int(stated) + 1, 1000)
-
-
-def _multisize_grid(entry: dict) -> Grid:
-    symbols = entry["symbols"]
-    values = [0 if ch == "." else symbols.index(ch) + 1 for ch in entry["puzzle"]]
-    return Grid(values, (entry["box_rows"], entry["box_cols"]))
 
 
 # -- the pieces of the pearl ---------------------------------------------------
@@ -135,7 +129,7 @@ def test_multisize(entry: dict) -> None:
     if entry["size"] >= 15:
         pytest.skip("naked-single pruning alone is too weak here: measured 22,336 nodes in 60 s "
                     "on the 15x15 entry without a solution")
-    grid = _multisize_grid(entry)
+    grid = multisize_grid(entry)
     symbols = entry["symbols"]
     truth = tuple(symbols.index(ch) + 1 for ch in entry["solution"])
     result = count(grid, 2, method="wholemeal", timeout=120)
@@ -144,29 +138,6 @@ def test_multisize(entry: dict) -> None:
 
 
 # -- random small puzzles -----------------------------------------------------------------
-
-
-@st.composite
-def small_puzzles(draw: st.DrawFn) -> tuple[list[int], int, int]:
-    """A reference solution of a random small shape with cells removed, sometimes
-    with a wrong value added (clashing or merely unsatisfiable)."""
-    box_rows, box_cols = draw(st.sampled_from(SMALL_SHAPES))
-    n = box_rows * box_cols
-    seed = [0] * (n * n)
-    for cell in draw(st.lists(st.integers(0, n * n - 1), max_size=n, unique=True)):
-        seed[cell] = draw(st.integers(1, n))
-    _, full = reference_count([v if v else 0 for v in seed], box_rows, box_cols, limit=1)
-    if full is None:  # the random seed clashed: start from a blank grid
-        _, full = reference_count([0] * (n * n), box_rows, box_cols, limit=1)
-    # refuting an unsatisfiable puzzle can take exponential time, in the reference
-    # too, so the larger shapes keep at least 60% of their cells
-    most = n * n if n < 8 else n * n * 2 // 5
-    removed = draw(st.lists(st.integers(0, n * n - 1), max_size=most, unique=True))
-    puzzle = [0 if cell in removed else v for cell, v in enumerate(full)]
-    if draw(st.booleans()):
-        cell = draw(st.integers(0, n * n - 1))
-        puzzle[cell] = draw(st.integers(1, n))
-    return puzzle, box_rows, box_cols
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
