@@ -588,8 +588,8 @@ def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, cou
     failed = done = 0
     try:
         with Progress("solving") as progress:
-            if jobs == 1 or progress.enabled:  # workers warm up on their own
-                warm_up(method, progress.note if progress.enabled else None)
+            # The first run ever compiles the engine: say so on stderr.
+            warm_up(method, progress.note)
             bulk = None if names else _bulk_fast_path(sources, fmt, settings, box, symbols, jobs, out, progress)
             if bulk is not None:  # the engine's bulk path did the whole run
                 counter[0] = done = bulk[0]
