@@ -350,6 +350,9 @@ def test_script_ctrl_c_stops_cleanly_and_keeps_results(tmp_path):
     proc = subprocess.Popen(  # --timeout keeps it on the puzzle-by-puzzle path
         ["sudoku", "solve", str(path), "--timeout", "60", "--format", "line"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # A runner that starts the suite in the background ignores SIGINT, and a
+        # child inherits that; give the command the terminal's default back.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     first = proc.stdout.readline()  # wait for the first result
     proc.send_signal(signal.SIGINT)
