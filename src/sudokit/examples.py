@@ -1,7 +1,7 @@
 """Named example puzzles from the classic write-ups.
 
 >>> example("diabolical").clues
-30
+28
 >>> sorted(EXAMPLES)[:3]
 ['blank', 'diabolical', 'easy']
 """
