@@ -288,6 +288,29 @@ def _naked_apply(masks, units, order, n, k):
 
 
 @njit(cache=True)
+def _hidden_candidates(masks, units, u, n, k, where, usable):
+    """Fill ``where[v]`` (bit i: value v+1 may go in the unit's i-th cell) and
+    ``usable`` (the values with at most k places); return how many values are
+    usable, or 0 when unit ``u`` cannot hold a hidden set of size k."""
+    for v in range(n):
+        where[v] = 0
+    for i in range(n):
+        m = masks[units[u, i]]
+        for v in range(n):
+            if (m >> v) & 1:
+                where[v] |= np.int64(1) << i
+    present = 0
+    nu = 0
+    for v in range(n):
+        if where[v]:
+            present += 1
+            if _popcount(where[v]) <= k:
+                usable[nu] = v
+                nu += 1
+    return nu if nu >= k and present > k else 0
+
+
+@njit(cache=True)
 def _hidden_apply(masks, units, order, n, k):
     """SE's first hidden set of size k: remove the other values from its cells."""
     where = np.zeros(n, dtype=np.int64)
@@ -295,22 +318,8 @@ def _hidden_apply(masks, units, order, n, k):
     idx = np.empty(k, dtype=np.int64)
     for o in range(order.shape[0]):
         u = order[o]
-        for v in range(n):
-            where[v] = 0
-        for i in range(n):
-            m = masks[units[u, i]]
-            for v in range(n):
-                if (m >> v) & 1:
-                    where[v] |= np.int64(1) << i
-        present = 0
-        nu = 0
-        for v in range(n):
-            if where[v]:
-                present += 1
-                if _popcount(where[v]) <= k:
-                    usable[nu] = v
-                    nu += 1
-        if nu < k or present <= k:
+        nu = _hidden_candidates(masks, units, u, n, k, where, usable)
+        if nu == 0:
             continue
         for j in range(k):
             idx[j] = j
@@ -389,22 +398,8 @@ def _direct_hidden(masks, units, order, n, k):
     usable = np.zeros(n, dtype=np.int64)
     for idx in range(order.shape[0]):
         u = order[idx]
-        for v in range(n):
-            where[v] = 0
-        for i in range(n):
-            m = masks[units[u, i]]
-            for v in range(n):
-                if (m >> v) & 1:
-                    where[v] |= np.int64(1) << i
-        present = 0
-        nu = 0
-        for v in range(n):
-            if where[v]:
-                present += 1
-                if _popcount(where[v]) <= k:
-                    usable[nu] = v
-                    nu += 1
-        if nu < k or present <= k:
+        nu = _hidden_candidates(masks, units, u, n, k, where, usable)
+        if nu == 0:
             continue
         for a in range(nu):
             for b in range(a + 1, nu):
