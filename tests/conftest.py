@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,20 @@ RATED = SHARED / "rated"
 def load_counts() -> list[dict[str, str]]:
     """Rows of cases/counts.tsv: puzzle, count ('0', '1', ..., '>1'), solution, source."""
     with open(CASES / "counts.tsv", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+@lru_cache(maxsize=None)
+def rated_traces() -> list[dict]:
+    """Sudoku Explainer's solving paths for the 500 rated puzzles (rated/se_dev_steps.jsonl.gz)."""
+    with gzip.open(RATED / "se_dev_steps.jsonl.gz", "rt") as fh:
+        return [json.loads(line) for line in fh]
+
+
+@lru_cache(maxsize=None)
+def rated_reference() -> list[dict[str, str]]:
+    """Rows of rated/se_dev.tsv: id, puzzle, solution, er, ep, ed, er_technique."""
+    with open(RATED / "se_dev.tsv", newline="") as fh:
         return list(csv.DictReader(fh, delimiter="\t"))
 
 

@@ -6,9 +6,6 @@ The truth here is independent of the code: SE's step traces and ratings
 
 from __future__ import annotations
 
-import csv
-import gzip
-import json
 from functools import lru_cache
 
 import pytest
@@ -19,19 +16,9 @@ from sudokit.logic.rating import exact_registry, se_level
 from sudokit.logic.registry import rating_floor
 from sudokit.logic.stepper import steps
 
-from conftest import RATED
+from conftest import rated_reference as reference, rated_traces as traces
 
 
-@lru_cache(maxsize=None)
-def traces() -> list[dict]:
-    with gzip.open(RATED / "se_dev_steps.jsonl.gz", "rt") as fh:
-        return [json.loads(line) for line in fh]
-
-
-@lru_cache(maxsize=None)
-def reference() -> list[dict[str, str]]:
-    with open(RATED / "se_dev.tsv", newline="") as fh:
-        return list(csv.DictReader(fh, delimiter="\t"))
 
 
 def _se_step(s: dict) -> tuple[tuple, list]:

@@ -7,10 +7,6 @@ Truth here is SE's traces (``se_dev_steps.jsonl.gz``) and the solutions in
 
 from __future__ import annotations
 
-import csv
-import gzip
-import json
-from functools import lru_cache
 
 import pytest
 
@@ -20,19 +16,9 @@ from sudokit.logic.registry import REGISTRY, rating_floor
 from sudokit.logic.state import Candidates
 from sudokit.logic.stepper import next_step, steps
 
-from conftest import RATED
+from conftest import rated_reference as reference, rated_traces as traces
 
 
-@lru_cache(maxsize=None)
-def traces() -> list[dict]:
-    with gzip.open(RATED / "se_dev_steps.jsonl.gz", "rt") as fh:
-        return [json.loads(line) for line in fh]
-
-
-@lru_cache(maxsize=None)
-def reference() -> list[dict[str, str]]:
-    with open(RATED / "se_dev.tsv", newline="") as fh:
-        return list(csv.DictReader(fh, delimiter="\t"))
 
 
 def _removals(s: dict) -> list[tuple[int, int]]:
