@@ -226,6 +226,11 @@ class Progress:
             rate = f"{done / elapsed:,.0f}/s" if elapsed > 0.5 else ""
             self._progress.update(self._task, advance=count, rate=rate)
 
+    def describe(self, text: str) -> None:
+        """Replace the text shown before the bar (for example, work inside one slow item)."""
+        if self._progress is not None:
+            self._progress.update(self._task, description=text)
+
     def note(self, message: str) -> None:
         """Print one message on stderr."""
         if self._progress is not None:
