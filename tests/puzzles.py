@@ -10,7 +10,7 @@ import random
 
 from hypothesis import strategies as st
 
-from sudokit import Grid
+from sudokit import Grid, Status, count, example, solutions, solve
 
 from reference import obeys_rules, reference_count
 
@@ -69,3 +69,36 @@ def multisize_grid(case: dict, field: str = "puzzle") -> Grid:
     symbols = case["symbols"]
     values = [0 if ch == "." else symbols.index(ch) + 1 for ch in case[field]]
     return Grid(values, shape=(case["box_rows"], case["box_cols"]))
+
+
+def check_named_example(name: str, method: str, timeout: float = 60) -> None:
+    """Solve a named example with ``method`` and check the result against the
+    rules and, for every example but the blank grid, the reference solution."""
+    grid = example(name)
+    result = solve(grid, method=method, timeout=timeout)
+    if grid.conflicts():
+        assert result.status is Status.INVALID
+        return
+    assert result.status is Status.SOLVED
+    assert obeys_rules(result.solution.values, grid.values, 3, 3)
+    if name != "blank":
+        _, truth = reference_count(list(grid.values), 3, 3)
+        assert list(result.solution.values) == truth
+
+
+def check_against_reference(case: tuple[list[int], int, int], method: str) -> None:
+    """Count a small puzzle's solutions (up to 3) with ``method`` and list them:
+    both must agree with the reference solver, and every solution obeys the rules."""
+    values, box_rows, box_cols = case
+    grid = Grid(values, (box_rows, box_cols))
+    expected, _ = reference_count(values, box_rows, box_cols, limit=3)
+    result = count(grid, 3, method=method)
+    assert (result.count or 0) == expected
+    if not grid.conflicts():
+        found = []
+        for solution in solutions(grid, method=method):
+            assert obeys_rules(solution.values, values, box_rows, box_cols)
+            found.append(solution)
+            if len(found) == 3:
+                break
+        assert len(set(found)) == len(found) == expected

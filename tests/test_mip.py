@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from sudokit import Budget, Grid, Shape, Status, count, example, solutions, solve
+from sudokit import Budget, Grid, Shape, Status, count, example, solve
 from sudokit.examples import EXAMPLES
 from sudokit.methods import mip
 
 from conftest import load_counts, load_multisize
-from reference import obeys_rules, reference_count
-from puzzles import small_puzzles
+from reference import obeys_rules
+from puzzles import check_against_reference, check_named_example, small_puzzles
 
 
 
@@ -44,16 +44,7 @@ def test_infeasible_example_gives_a_clear_outcome() -> None:
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_named_examples(name: str) -> None:
-    grid = example(name)
-    result = solve(grid, method="mip", timeout=60)
-    if grid.conflicts():
-        assert result.status is Status.INVALID
-        return
-    assert result.status is Status.SOLVED
-    assert obeys_rules(result.solution.values, grid.values, 3, 3)
-    if name != "blank":
-        _, truth = reference_count(list(grid.values), 3, 3)
-        assert list(result.solution.values) == truth
+    check_named_example(name, "mip")
 
 
 _COUNTS = load_counts()
@@ -116,19 +107,7 @@ def test_multisize(entry: dict) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_puzzles())
 def test_random_small_puzzles_match_the_reference(case: tuple[list[int], int, int]) -> None:
-    values, box_rows, box_cols = case
-    grid = Grid(values, (box_rows, box_cols))
-    expected, _ = reference_count(values, box_rows, box_cols, limit=3)
-    result = count(grid, 3, method="mip")
-    assert (result.count or 0) == expected
-    if not grid.conflicts():
-        found = []
-        for solution in solutions(grid, method="mip"):
-            assert obeys_rules(solution.values, values, box_rows, box_cols)
-            found.append(solution)
-            if len(found) == 3:
-                break
-        assert len(set(found)) == len(found) == expected
+    check_against_reference(case, "mip")
 
 
 def test_budget_limits_give_timeout() -> None:

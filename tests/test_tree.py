@@ -12,7 +12,7 @@ from sudokit.methods import tree
 
 from conftest import load_counts, load_multisize
 from reference import obeys_rules, reference_count
-from puzzles import small_puzzles
+from puzzles import check_against_reference, check_named_example, small_puzzles
 
 METHODS = ("dfs", "bfs")
 
@@ -79,16 +79,7 @@ def test_named_examples(method: str, name: str) -> None:
     if method == "bfs" and name == "blank":
         pytest.skip("breadth-first search of a blank 9x9 grid reaches its first solution only at depth 81; "
                     "the frontier limit stops it (see test_bfs_frontier_limit_gives_timeout)")
-    grid = example(name)
-    result = solve(grid, method=method, timeout=60)
-    if grid.conflicts():
-        assert result.status is Status.INVALID
-        return
-    assert result.status is Status.SOLVED
-    assert obeys_rules(result.solution.values, grid.values, 3, 3)
-    if name != "blank":
-        _, truth = reference_count(list(grid.values), 3, 3)
-        assert list(result.solution.values) == truth
+    check_named_example(name, method)
 
 
 _COUNTS = load_counts()
@@ -157,19 +148,7 @@ def test_multisize(entry: dict, method: str) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_puzzles(), st.sampled_from(METHODS))
 def test_random_small_puzzles_match_the_reference(case: tuple[list[int], int, int], method: str) -> None:
-    values, box_rows, box_cols = case
-    grid = Grid(values, (box_rows, box_cols))
-    expected, _ = reference_count(values, box_rows, box_cols, limit=3)
-    result = count(grid, 3, method=method)
-    assert (result.count or 0) == expected
-    if not grid.conflicts():
-        found = []
-        for solution in solutions(grid, method=method):
-            assert obeys_rules(solution.values, values, box_rows, box_cols)
-            found.append(solution)
-            if len(found) == 3:
-                break
-        assert len(set(found)) == len(found)
+    check_against_reference(case, method)
 
 
 def test_dfs_and_bfs_enumerate_the_same_4x4_grids() -> None:

@@ -11,8 +11,8 @@ from sudokit.examples import EXAMPLES
 from sudokit.methods import wholemeal
 
 from conftest import load_counts, load_multisize
-from reference import obeys_rules, reference_count
-from puzzles import multisize_grid, small_puzzles
+from reference import reference_count
+from puzzles import check_against_reference, check_named_example, multisize_grid, small_puzzles
 
 METHODS = ("wholemeal", "wholemeal-first")
 
@@ -63,16 +63,7 @@ def test_prune_alone_solves_easy_but_not_diabolical() -> None:
 def test_named_examples(method: str, name: str) -> None:
     if method == "wholemeal-first" and name == "minimal":
         pytest.skip("the first-open-cell expansion needs about 6,400 nodes (20 s) here; see test_minimal_first")
-    grid = example(name)
-    result = solve(grid, method=method, timeout=60)
-    if grid.conflicts():
-        assert result.status is Status.INVALID
-        return
-    assert result.status is Status.SOLVED
-    assert obeys_rules(result.solution.values, grid.values, 3, 3)
-    if name != "blank":
-        _, truth = reference_count(list(grid.values), 3, 3)
-        assert list(result.solution.values) == truth
+    check_named_example(name, method)
 
 
 _COUNTS = load_counts()
@@ -143,14 +134,7 @@ def test_multisize(entry: dict) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_puzzles(), st.sampled_from(METHODS))
 def test_random_small_puzzles_match_the_reference(case: tuple[list[int], int, int], method: str) -> None:
-    values, box_rows, box_cols = case
-    grid = Grid(values, (box_rows, box_cols))
-    expected, _ = reference_count(values, box_rows, box_cols, limit=3)
-    result = count(grid, 3, method=method)
-    assert (result.count or 0) == expected
-    if not grid.conflicts():
-        for solution in solutions(grid, method=method):
-            assert obeys_rules(solution.values, values, box_rows, box_cols)
+    check_against_reference(case, method)
 
 
 # -- fewest versus first, and the budget ---------------------------------------------------
