@@ -55,6 +55,8 @@ ADVANCED = [
     ("(3 Strong Links) X-Loop 0111", 5.4), ("(3 Strong Links) Grouped X-Loop 2012", 5.7),
     ("(3 Strong Links) X-Loop 0010", 5.5), ("4 Strong links 00111", 5.9), ("Grouped 4 Strong links 31001", 6.1),
     ("VWXYZ-Wing 2513", 6.2), ("VWXYZ-Wing 1413", 6.3), ("VWXYZ-Wing 1310", 6.4),
+    ("UVWXYZ-Wing 1413", 6.6), ("UVWXYZ-Wing 2417", 6.6), ("UVWXYZ-Wing 1312", 6.6), ("UVWXYZ-Wing 1520", 6.6),
+    ("TUVWXYZ-Wing 2416", 7.5),
 ]
 
 
@@ -82,7 +84,7 @@ def _replay(rows: list[dict]) -> tuple[int, list[str]]:
     families = (
         "Skyscraper", "2-String Kite", "2 Strong links", "Grouped 2", "Grouped Skyscraper",
         "Unique Rectangle", "Unique Loop", "WXYZ-Wing", "3 ", "3-String Kite", "Grouped 3", "(3 Strong Links)",
-        "4 ", "Grouped 4", "BUG", "VWXYZ-Wing",
+        "4 ", "Grouped 4", "BUG", "VWXYZ-Wing", "UVWXYZ-Wing", "TUVWXYZ-Wing",
     )
     checked, failures = 0, []
     for row in rows:
@@ -114,6 +116,50 @@ def test_replay_agrees_with_se_on_a_sample() -> None:
 def test_replay_agrees_with_se_everywhere() -> None:
     checked, failures = _replay(traces())
     assert failures == []
+
+
+def test_big_wings_take_every_se_step() -> None:
+    """Every UVWXYZ-Wing and TUVWXYZ-Wing step SE takes, on SE's state: the
+    big-wing producer's first step is SE's (name, rating, removals)."""
+    from sudokit.logic.wings import find_als_wing
+
+    sizes = {"UVWXYZ-Wing": 5, "TUVWXYZ-Wing": 6}
+    checked, failures = 0, []
+    for row in traces():
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for s in row["steps"]:
+            name = s["technique"].split(" ")[0]
+            if name in sizes:
+                mine = next(find_als_wing(state, sizes[name]), None)
+                checked += 1
+                if not (
+                    mine is not None and (mine.technique, mine.rating) == (s["technique"], s["rating"])
+                    and sorted(mine.eliminations) == _removals(s)
+                ):
+                    failures.append(f"{row['id']}: SE {s['toString']!r}, ours {mine}")
+            _apply_se(state, s)
+    assert checked == 34
+    assert failures == []
+
+
+def test_big_wing_ratings_and_ladder() -> None:
+    """UVWXYZ is 6.6 and TUVWXYZ 7.5 whatever the cell sizes (SE's traces:
+    ``UVWXYZ-Wing 1312``, ``1416``, ``1520`` all rate 6.6); both sit after
+    VWXYZ-Wing in the registry, and the rating floor does not move above a
+    technique still missing."""
+    from sudokit.logic.registry import SE_LADDER
+    from sudokit.logic.wings import big_wing_rating
+
+    assert {big_wing_rating(5, b) for b in range(2, 7)} == {6.6}
+    assert {big_wing_rating(6, b) for b in range(2, 8)} == {7.5}
+    names = [t.name for t in REGISTRY]
+    assert names.index("VWXYZ-Wing") < names.index("UVWXYZ-Wing") < names.index("TUVWXYZ-Wing")
+    # the ladder knows both: without them the floor could not pass their rating
+    from sudokit.logic.registry import _floor
+
+    assert ("UVWXYZ-Wing", 6.6) in SE_LADDER and ("TUVWXYZ-Wing", 7.5) in SE_LADDER
+    assert _floor(set(names) - {"UVWXYZ-Wing", "TUVWXYZ-Wing"}) <= 6.6
+    assert rating_floor() <= _floor(set(names) - {"TUVWXYZ-Wing"})
 
 
 def _sound(rows: list[dict[str, str]]) -> None:

@@ -46,6 +46,8 @@ REGISTRY: list[Technique] = [
     uniqueness.BUG,  # SE's BUG producer, types 1-4 (5.6+)
     links.FOUR_STRONG_LINKS,  # SE's StrongLinks(4), 5.8-6.1
     wings.VWXYZ_WING,
+    wings.UVWXYZ_WING,  # SE: after Aligned Pair Exclusion, before the chaining tier (6.6)
+    wings.TUVWXYZ_WING,  # SE's first chaining tier, rated 7.5
 ]
 
 
@@ -78,7 +80,7 @@ SE_LADDER: tuple[tuple[str, float], ...] = (
     ("3 Skyscrapers", 5.4), ("WXYZ-Wing", 5.5),  # "3 Skyscrapers" is SE's whole three-link producer
     ("BUG", 5.6), ("4 Skyscrapers", 5.8),
     ("Aligned Pair Exclusion", 6.2), ("VWXYZ-Wing", 6.2),
-    ("UVWXYZ-Wing", 6.6), ("Bidirectional Y-Cycle", 6.6), ("Forcing Chain", 7.0),
+    ("UVWXYZ-Wing", 6.6), ("Bidirectional Y-Cycle", 6.6), ("Forcing Chain", 7.0), ("TUVWXYZ-Wing", 7.5),
 )
 
 

@@ -1,4 +1,5 @@
-"""XY-Wing (4.2), XYZ-Wing (4.4), WXYZ-Wing (5.5-5.6) and VWXYZ-Wing (6.2-6.4).
+"""XY-Wing (4.2), XYZ-Wing (4.4), WXYZ-Wing (5.5-5.6), VWXYZ-Wing (6.2-6.4),
+UVWXYZ-Wing (6.6) and TUVWXYZ-Wing (7.5).
 
 XY-Wing: a pivot with candidates ``{x, y}`` sees two wings ``{x, z}`` and
 ``{y, z}``. Whatever the pivot holds, one wing holds ``z``, so ``z`` leaves
@@ -64,8 +65,34 @@ def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
                 )
 
 
+#: Per set size ``k``: SE's name and base rating of the wing.
+BIG_WINGS = {3: ("WXYZ-Wing", 5.5), 4: ("VWXYZ-Wing", 6.2), 5: ("UVWXYZ-Wing", 6.6), 6: ("TUVWXYZ-Wing", 7.5)}
+
+
+def big_wing_rating(k: int, biggest: int) -> float:
+    """SE's rating of a wing whose set has ``k`` cells and whose largest cell
+    has ``biggest`` candidates. WXYZ and VWXYZ: the base, plus 0.1 for each
+    step the largest cell's size is from the extremes (2 and ``k + 1``),
+    counted from the middle; UVWXYZ and TUVWXYZ: the base, whatever the sizes.
+
+    >>> [big_wing_rating(3, b) for b in (2, 3, 4)]
+    [5.5, 5.6, 5.5]
+    >>> [big_wing_rating(4, b) for b in (2, 3, 4, 5)]
+    [6.3, 6.4, 6.3, 6.2]
+    >>> big_wing_rating(5, 4), big_wing_rating(6, 4)
+    (6.6, 7.5)
+    """
+    base = BIG_WINGS[k][1]
+    if k >= 5:
+        return base
+    values_in_set = k + 1
+    middle_size = (values_in_set + 2) // 2
+    return round(base + ((values_in_set - middle_size) - abs(middle_size - biggest)) * 0.1, 1)
+
+
 def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
-    """WXYZ-Wing (``k = 3``) and VWXYZ-Wing (``k = 4``) as SE finds them: an
+    """WXYZ-Wing (``k = 3``), VWXYZ-Wing (``k = 4``), UVWXYZ-Wing (``k = 5``)
+    and TUVWXYZ-Wing (``k = 6``) as SE finds them: an
     almost locked set of ``k`` mutually seeing cells with ``k + 1`` values, and a bivalue cell ``{x, z}`` whose ``x``
     sees every ``x`` of the set (restricted common): ``z`` is in the set or in
     the bivalue cell, so it leaves the cells that see all those ``z``. When
@@ -73,13 +100,13 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
     leave the cells that see all their places in the set.
 
     SE rates a WXYZ-Wing 5.5, or 5.6 when the set's largest cell has three
-    candidates (VWXYZ: 6.2 to 6.4, easiest at the extreme cell sizes), and
+    candidates (VWXYZ: 6.2 to 6.4, easiest at the extreme cell sizes;
+    UVWXYZ 6.6 and TUVWXYZ 7.5 flat, see :func:`big_wing_rating`), and
     names it ``WXYZ-Wing <1 or 2 links><largest cell><candidates in the
     set>``; it sorts by rating, removals (most first), name (descending).
     """
-    name_base, base = ("WXYZ-Wing", 5.5) if k == 3 else ("VWXYZ-Wing", 6.2)
+    name_base = BIG_WINGS[k][0]
     values_in_set = k + 1
-    middle_size = (values_in_set + 2) // 2
     geo, mask = state.geo, state.mask
     peers = geo.peers
     peer_sets = [set(p) for p in peers]
@@ -122,7 +149,7 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
                 als = tuple(als_list)
                 biggest = max(_popcount(mask[x]) for x in als)
                 size = sum(_popcount(mask[x]) for x in als)
-                rating = round(base + ((values_in_set - middle_size) - abs(middle_size - biggest)) * 0.1, 1)
+                rating = big_wing_rating(k, biggest)
                 seen_any = set()
                 for x in als:
                     seen_any |= peer_sets[x]
@@ -196,5 +223,7 @@ XYZ_WING = Technique("XYZ-Wing", XYZ_RATING, "wings", lambda s: find_xy_wing(s, 
 
 WXYZ_WING = Technique("WXYZ-Wing", 5.5, "wings", lambda s: find_als_wing(s, 3))
 VWXYZ_WING = Technique("VWXYZ-Wing", 6.2, "wings", lambda s: find_als_wing(s, 4))
+UVWXYZ_WING = Technique("UVWXYZ-Wing", 6.6, "wings", lambda s: find_als_wing(s, 5))
+TUVWXYZ_WING = Technique("TUVWXYZ-Wing", 7.5, "wings", lambda s: find_als_wing(s, 6))
 
-TECHNIQUES = (XY_WING, XYZ_WING, WXYZ_WING, VWXYZ_WING)
+TECHNIQUES = (XY_WING, XYZ_WING, WXYZ_WING, VWXYZ_WING, UVWXYZ_WING, TUVWXYZ_WING)
