@@ -1,0 +1,649 @@
+"""Chains of implications: Sudoku Explainer's cycles and forcing chains.
+
+A *potential* is a candidate ``(cell, value)`` assumed true ("on") or false
+("off"). Implications link potentials:
+
+* **on → off**: when ``(c, v)`` is on, every other candidate of ``c`` (a
+  *y-link*, used in Y- and XY-chains) and every other place for ``v`` in the
+  box, row and column of ``c`` (an *x-link*) are off;
+* **off → on**: when ``(c, v)`` is off and ``c`` has two candidates left, the
+  other one is on (y-link); when a unit has two places left for ``v``, the
+  other place is on (x-link).
+
+Following them from one assumption gives the techniques SE rates from 6.5 up,
+each found by one *producer* in SE's order:
+
+=============================  =======  ==================================
+producer                       base     steps
+=============================  =======  ==================================
+Forcing Chains & Cycles        6.5-7.0  Bidirectional X-/Y-/XY-Cycle (6.5,
+                                        6.5, 7.0), Forcing X-Chain (6.6),
+                                        Forcing Chain (7.0)
+Nishio Forcing Chains          7.5      x-links only, dynamic; a candidate
+                                        whose assumption contradicts itself
+Multiple Forcing Chains        8.0      Cell and Region Forcing Chains
+Dynamic Forcing Chains         8.5      Contradiction, Double, Cell and
+                                        Region Forcing Chains, dynamic
+=============================  =======  ==================================
+
+*Dynamic* chains remove each candidate that turns off from the grid while
+they run, so later implications see the smaller grid (a cell may become
+bivalue, a unit may be left with two places). An implication made possible
+that way names the removed candidates as extra parents.
+
+**Rating.** A step rates ``base + length``, where ``length`` grows by 0.1 each
+time the chain's *complexity* (the number of distinct potentials in its
+chains, summed over the chains of a multiple chain) minus 2 passes 4, 6, 8,
+12, 16, 24, 32, ... (alternately ×3/2 and ×4/3). A producer collects all its
+steps and SE applies the one with the lowest rating, then the lowest
+complexity, then the lowest kind key (double < X-cycle < Y-cycle < XY-cycle
+< cell < region < contradiction), then the first found in scan order (cells
+row by row, values ascending).
+
+>>> length_increment(6), length_increment(7), length_increment(10), length_increment(40)
+(0.0, 0.1, 0.2, 0.6)
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from typing import Iterator
+
+from .state import Candidates, iter_bits
+from .step import Step, Technique, elims_text
+
+__all__ = [
+    "FORCING_CHAINS", "NISHIO", "MULTIPLE", "DYNAMIC", "TECHNIQUES", "length_increment", "CHAIN_TIME_LIMIT",
+]
+
+#: Seconds one producer may spend on one state before it gives up (and the
+#: rating then stops there as a lower bound). ``None``: no limit.
+CHAIN_TIME_LIMIT: float | None = 20.0
+
+
+class ChainLimit(Exception):
+    """A chain search ran out of its time budget."""
+
+
+def length_increment(complexity: int) -> float:
+    """SE's rating increment for a chain of ``complexity`` potentials."""
+    added = 0.0
+    ceil = 4
+    length = complexity - 2
+    odd = False
+    while length > ceil:
+        added += 0.1
+        ceil = ceil * 3 // 2 if not odd else ceil * 4 // 3
+        odd = not odd
+    return added
+
+
+# -- potentials as ints: (cell << 6) | (value << 1) | on -----------------------
+
+
+def _node(cell: int, value: int, on: int) -> int:
+    return (cell << 6) | (value << 1) | on
+
+
+def _cell(node: int) -> int:
+    return node >> 6
+
+
+def _value(node: int) -> int:
+    return (node >> 1) & 31
+
+
+def _name(geo, node: int) -> str:
+    return f"{geo.cell_name(node >> 6)}{'=' if node & 1 else '<>'}{geo.symbol((node >> 1) & 31)}"
+
+
+class _Tables:
+    """Per-geometry tables in SE's scan order."""
+
+    def __init__(self, geo) -> None:
+        self.geo = geo
+        units_of = geo.units_of
+        # on -> off x-links: box first, then the row and column outside the box
+        self.se_peers = []
+        for cell in range(len(units_of)):
+            r, c, b = units_of[cell]
+            box = geo.units[b]
+            order = [p for p in box if p != cell]
+            order += [p for p in geo.units[r] if p != cell and p not in box]
+            order += [p for p in geo.units[c] if p != cell and p not in box]
+            self.se_peers.append(tuple(order))
+        # off -> on x-links: box, row, column
+        self.cell_units = [(b, r, c) for r, c, b in units_of]
+        self.peer_sets = [frozenset(p) for p in geo.peers]
+
+
+_TABLES: dict = {}
+
+
+def _tables(geo) -> _Tables:
+    t = _TABLES.get(geo)
+    if t is None:
+        t = _TABLES[geo] = _Tables(geo)
+    return t
+
+
+class _Chainer:
+    """The implications on one candidate state (the masks may shrink while a
+    dynamic chain runs; ``source`` keeps the state it started from)."""
+
+    def __init__(self, state: Candidates, deadline: float | None) -> None:
+        self.state = state
+        self.geo = state.geo
+        self.t = _tables(state.geo)
+        self.units = state.geo.units
+        self.deadline = deadline
+        self.ticks = 0
+
+    def tick(self) -> None:
+        self.ticks += 1
+        if self.deadline is not None and not self.ticks & 63 and time.perf_counter() > self.deadline:
+            raise ChainLimit()
+
+    # the two kinds of implication --------------------------------------------
+
+    def on_to_off(self, masks: list[int], node: int, y: bool) -> list[int]:
+        cell, value = node >> 6, (node >> 1) & 31
+        out = []
+        if y:
+            for v in iter_bits(masks[cell] & ~(1 << (value - 1))):
+                out.append((cell << 6) | ((v + 1) << 1))
+        bit = 1 << (value - 1)
+        tail = value << 1
+        for p in self.t.se_peers[cell]:
+            if masks[p] & bit:
+                out.append((p << 6) | tail)
+        return out
+
+    def off_to_on(self, masks: list[int], source: list[int] | None, node: int, y: bool, x: bool,
+                  off: dict | None) -> list[tuple[int, tuple]]:
+        """``(on node, parents)``; the parents are the node itself and, in a
+        dynamic chain, the removed candidates that made the link."""
+        cell, value = node >> 6, (node >> 1) & 31
+        out = []
+        bit = 1 << (value - 1)
+        if y:
+            m = masks[cell]
+            if m.bit_count() == 2:
+                other = (m & ~bit).bit_length()
+                parents = (node,)
+                if source is not None:
+                    gone = source[cell] & ~m
+                    if gone:
+                        parents += tuple((cell << 6) | ((v + 1) << 1) for v in iter_bits(gone))
+                out.append(((cell << 6) | (other << 1) | 1, parents))
+        if x:
+            for u in self.t.cell_units[cell]:
+                first = second = -1
+                count = 0
+                for p in self.units[u]:
+                    if masks[p] & bit:
+                        count += 1
+                        if count > 2:
+                            break
+                        if p != cell:
+                            first = p
+                if count == 2 and first >= 0:
+                    parents = (node,)
+                    if source is not None:
+                        parents += tuple((p << 6) | (value << 1) for p in self.units[u]
+                                         if source[p] & bit and not masks[p] & bit)
+                    out.append(((first << 6) | (value << 1) | 1, parents))
+        return out
+
+    # static single chains: cycles and forcing chains ---------------------------
+
+    def cycles(self, masks: list[int], src: int, y: bool, x: bool) -> list[tuple]:
+        """Cycles back to ``src`` (on); each as a parent-linked entry
+        ``(node, parent_entry)``."""
+        found = []
+        on_seen = {src}
+        pend_on = [(src, None)]
+        pend_off: list = []
+        length = 0
+        while pend_on or pend_off:
+            length += 1
+            for entry in pend_on:
+                self.tick()
+                for q in self.on_to_off(masks, entry[0], y):
+                    e = entry[1]
+                    dup = False
+                    while e is not None:
+                        if e[0] == q:
+                            dup = True
+                            break
+                        e = e[1]
+                    if not dup:
+                        pend_off.append((q, entry))
+            pend_on = []
+            length += 1
+            for entry in pend_off:
+                self.tick()
+                for q, _ in self.off_to_on(masks, None, entry[0], y, x, None):
+                    if length >= 4 and q == src:
+                        found.append((q, entry))
+                    if q not in on_seen:
+                        on_seen.add(q)
+                        pend_on.append((q, entry))
+            pend_off = []
+        return found
+
+    def forcing(self, masks: list[int], src: int, y: bool) -> list[tuple[int, int, dict]]:
+        """Chains from ``src`` to its own negation: ``(target, parent, graph)``."""
+        graph: dict[int, tuple] = {src: ()}
+        chains: list = []
+        targets = set()
+        conj = src ^ 1
+        pend_on = deque([src] if src & 1 else [])
+        pend_off = deque([] if src & 1 else [src])
+        while pend_on or pend_off:
+            while pend_on:
+                p = pend_on.popleft()
+                self.tick()
+                for q in self.on_to_off(masks, p, y):
+                    if q == conj and q not in targets:
+                        targets.add(q)
+                        chains.append((q, (p,)))
+                    if q not in graph:
+                        graph[q] = (p,)
+                        pend_off.append(q)
+            while pend_off:
+                p = pend_off.popleft()
+                self.tick()
+                for q, parents in self.off_to_on(masks, None, p, y, True, None):
+                    if q == conj and q not in targets:
+                        targets.add(q)
+                        chains.append((q, parents))
+                    if q not in graph:
+                        graph[q] = parents
+                        pend_on.append(q)
+        return [(q, parents, graph) for q, parents in chains]
+
+    # full propagation, for multiple and dynamic chains -------------------------
+
+    def propagate(self, starts: list[int], nishio: bool, dynamic: bool):
+        """Everything that follows from ``starts`` (SE's doChaining). Returns
+        ``(graph, on, off, contradiction)``: ``graph`` maps each potential to
+        its parents, ``on``/``off`` list them in the order found, and
+        ``contradiction`` is ``None`` or ``((on, parents), (off, parents))``,
+        a candidate forced both ways (the sets then hold what was found
+        before it)."""
+        base = self.state.mask
+        masks = list(base) if dynamic else base
+        source = base if dynamic else None
+        y = not nishio
+        graph: dict[int, tuple] = {}
+        pend_on: deque = deque()
+        pend_off: deque = deque()
+        for s in starts:
+            graph[s] = ()
+            (pend_on if s & 1 else pend_off).append(s)
+        while pend_on or pend_off:
+            self.tick()
+            if pend_on:
+                p = pend_on.popleft()
+                for q in self.on_to_off(masks, p, y):
+                    if q | 1 in graph:
+                        return graph, ((q | 1, graph[q | 1]), (q, (p,)))
+                    if q not in graph:
+                        graph[q] = (p,)
+                        pend_off.append(q)
+            else:
+                p = pend_off.popleft()
+                made = self.off_to_on(masks, source, p, y, True, graph)
+                if dynamic:
+                    masks[p >> 6] &= ~(1 << (((p >> 1) & 31) - 1))
+                for q, parents in made:
+                    if q ^ 1 in graph:
+                        return graph, ((q, parents), (q ^ 1, graph[q ^ 1]))
+                    if q not in graph:
+                        graph[q] = parents
+                        pend_on.append(q)
+        return graph, None
+
+
+def _ancestors(node: int, parents: tuple, graph: dict) -> int:
+    """How many distinct potentials the chain ending in ``node`` holds."""
+    seen = {node}
+    todo = list(parents)
+    while todo:
+        nxt = []
+        for p in todo:
+            if p not in seen:
+                seen.add(p)
+                nxt.extend(graph[p])
+        todo = nxt
+    return len(seen)
+
+
+def _path(node: int, parents: tuple, graph: dict) -> list[int]:
+    """The first-parent path from the assumption to ``node``."""
+    out = [node]
+    ps = parents
+    while ps:
+        out.append(ps[0])
+        ps = graph[ps[0]]
+    return out[::-1]
+
+
+# -- hints ---------------------------------------------------------------------
+
+
+class _Hint:
+    __slots__ = ("difficulty", "complexity", "key", "order", "name", "placement", "removals", "text", "links",
+                 "cells")
+
+    def __init__(self, difficulty, complexity, key, name, placement, removals, text, links=(), cells=()):
+        self.difficulty = difficulty
+        self.complexity = complexity
+        self.key = key
+        self.order = 0
+        self.name = name
+        self.placement = placement
+        self.removals = removals
+        self.text = text
+        self.links = links
+        self.cells = cells
+
+    def sort_key(self):
+        return (self.difficulty, self.complexity, self.key, self.order)
+
+    def step(self) -> Step:
+        rating = round(self.difficulty + 1e-9, 1)
+        return Step(self.name, rating, placements=(self.placement,) if self.placement else (),
+                    eliminations=tuple(self.removals), cells=tuple(self.cells), links=tuple(self.links),
+                    text=self.text)
+
+
+class _Best:
+    """Keeps the hint SE would apply first among those offered so far."""
+
+    def __init__(self) -> None:
+        self.hint: _Hint | None = None
+        self.count = 0
+
+    def offer(self, hint: _Hint) -> None:
+        if not hint.removals:
+            return  # not worth it
+        hint.order = self.count
+        self.count += 1
+        if self.hint is None or hint.sort_key() < self.hint.sort_key():
+            self.hint = hint
+
+    def bound(self, base: float) -> int:
+        """The largest complexity a hint of ``base`` may have and still win."""
+        if self.hint is None:
+            return 1 << 30
+        k = 1
+        best = self.hint.difficulty
+        while base + length_increment(k + 1) <= best + 1e-12 and k < 4096:
+            k += 1
+        return k
+
+
+def _links(chain: list[int]) -> tuple:
+    return tuple((a >> 6, (a >> 1) & 31, b >> 6, (b >> 1) & 31) for a, b in zip(chain, chain[1:]))
+
+
+def _chain_text(geo, chain: list[int]) -> str:
+    return " → ".join(_name(geo, n) for n in chain)
+
+
+def _removals_on(state: Candidates, target: int) -> list[tuple[int, int]]:
+    cell, value = target >> 6, (target >> 1) & 31
+    if target & 1:
+        return [(cell, v + 1) for v in iter_bits(state.mask[cell] & ~(1 << (value - 1)))]
+    return [(cell, value)]
+
+
+def _deadline() -> float | None:
+    return None if CHAIN_TIME_LIMIT is None else time.perf_counter() + CHAIN_TIME_LIMIT
+
+
+# -- producer 1: Forcing Chains & Cycles ------------------------------------------
+
+
+def _cycle_hint(state: Candidates, entry: tuple, y: bool, x: bool) -> _Hint | None:
+    geo = state.geo
+    chain = []
+    e = entry
+    while e is not None:
+        chain.append(e[0])
+        e = e[1]
+    # chain: dstOn, ..., root (same potential at both ends)
+    cells: dict[int, None] = {}
+    for n in chain[:-1]:
+        cells.setdefault(n >> 6, None)
+    forw: dict[tuple[int, int], None] = {}
+    back: set = set()
+    t = _tables(geo)
+    for n in chain[:-1]:
+        cell, value = n >> 6, (n >> 1) & 31
+        bit = 1 << (value - 1)
+        for p in geo.peers[cell]:
+            if p not in cells and state.mask[p] & bit:
+                if n & 1:
+                    forw.setdefault((p, value), None)
+                else:
+                    back.add((p, value))
+    removals = [rv for rv in forw if rv in back]
+    complexity = len(set(chain))
+    if x and y:
+        name, base, key = "Bidirectional Cycle", 7.0, 4
+    elif y:
+        name, base, key = "Bidirectional Y-Cycle", 6.5, 3
+    else:
+        name, base, key = ("Generalized X-Wing" if len(cells) == 4 else "Bidirectional X-Cycle"), 6.5, 2
+    difficulty = base + length_increment(complexity)
+    path = chain[::-1]
+    text = f"{name}: {_chain_text(geo, path)} ⇒ {elims_text(geo, removals)}" if removals else name
+    del t
+    return _Hint(difficulty, complexity, key, name, None, removals, text, _links(path), tuple(cells))
+
+
+def _forcing_hint(state: Candidates, target: int, parents: tuple, graph: dict, y: bool) -> _Hint:
+    geo = state.geo
+    complexity = _ancestors(target, parents, graph)
+    if y:
+        name, base, key = "Forcing Chain", 7.0, 4
+    else:
+        name, base, key = ("Turbot Fish" if complexity == 6 else "Forcing X-Chain"), 6.6, 2
+    removals = _removals_on(state, target)
+    placement = (target >> 6, (target >> 1) & 31) if target & 1 else None
+    path = _path(target, parents, graph)
+    verdict = f"{geo.cell_name(target >> 6)}={geo.symbol((target >> 1) & 31)}" if placement else \
+        elims_text(geo, removals)
+    text = f"{name}: {_chain_text(geo, path)}, a contradiction ⇒ {verdict}"
+    return _Hint(base + length_increment(complexity), complexity, key, name, placement, removals, text,
+                 _links(path), (target >> 6,))
+
+
+def _unary(ch: _Chainer, best: _Best, y: bool, x: bool) -> None:
+    state = ch.state
+    masks = state.mask
+    for cell in range(len(masks)):
+        m = masks[cell]
+        if m.bit_count() < 2:
+            continue
+        if not x and m.bit_count() > 2:
+            continue
+        for v in iter_bits(m):
+            on = _node(cell, v + 1, 1)
+            found = []
+            for entry in ch.cycles(masks, on, y, x):
+                h = _cycle_hint(state, entry, y, x)
+                if h is not None:
+                    found.append(h)
+            if x:
+                for start in (on, on ^ 1):
+                    for target, parents, graph in ch.forcing(masks, start, y):
+                        found.append(_forcing_hint(state, target, parents, graph, y))
+            for h in found:
+                best.offer(h)
+
+
+def find_forcing_chains(state: Candidates) -> Iterator[Step]:
+    """SE's "Forcing Chains & Cycles": X-cycles and forcing X-chains, then
+    Y-cycles, then XY-cycles and forcing chains; the easiest of all."""
+    ch = _Chainer(state, _deadline())
+    best = _Best()
+    try:
+        _unary(ch, best, False, True)
+        _unary(ch, best, True, False)
+        _unary(ch, best, True, True)
+    except ChainLimit:
+        return
+    if best.hint is not None:
+        yield best.hint.step()
+
+
+# -- producers 2-4: Nishio, multiple and dynamic forcing chains -------------------
+
+
+class _Multi:
+    def __init__(self, ch: _Chainer, best: _Best, multiple: bool, dynamic: bool, nishio: bool, base: float,
+                 prefix: str) -> None:
+        self.ch, self.best = ch, best
+        self.multiple, self.dynamic, self.nishio = multiple, dynamic, nishio
+        self.base, self.prefix = base, prefix
+
+    def hint(self, name, key, chains, target, text_head) -> _Hint:
+        """``chains``: ``[(node, parents, graph), ...]`` ending at the target."""
+        state = self.ch.state
+        geo = state.geo
+        complexity = sum(_ancestors(n, ps, g) for n, ps, g in chains)
+        removals = _removals_on(state, target)
+        placement = (target >> 6, (target >> 1) & 31) if target & 1 else None
+        verdict = f"{geo.cell_name(target >> 6)}={geo.symbol((target >> 1) & 31)}" if placement else \
+            elims_text(geo, removals)
+        links = []
+        for n, ps, g in chains:
+            links.extend(_links(_path(n, ps, g)))
+        return _Hint(self.base + length_increment(complexity), complexity, key, name, placement, removals,
+                     f"{name}: {text_head} ⇒ {verdict}", links, (target >> 6,))
+
+    def run(self) -> None:
+        state = self.ch.state
+        masks = state.mask
+        for cell in range(len(masks)):
+            card = masks[cell].bit_count()
+            if card > 2 or (card > 1 and self.dynamic):
+                self.cell(cell, card)
+
+    def cell(self, cell: int, card: int) -> None:
+        ch, geo = self.ch, self.ch.geo
+        state = ch.state
+        value_on: dict[int, dict] = {}
+        cell_on = cell_off = None
+        hints: list[_Hint] = []
+        for v0 in iter_bits(state.mask[cell]):
+            v = v0 + 1
+            p_on = _node(cell, v, 1)
+            p_off = p_on ^ 1
+            do_double = card >= 3 and not self.nishio and self.dynamic
+            do_contra = self.dynamic or self.nishio
+            on_graph, absurd = ch.propagate([p_on], self.nishio, self.dynamic)
+            if do_contra and absurd is not None:
+                (a, pa), (b, pb) = absurd
+                name = "Nishio Forcing Chains" if self.nishio else f"{self.prefix}Contradiction Forcing Chains"
+                hints.append(self.hint(name, 7, [(a, pa, on_graph), (b, pb, on_graph)], p_off,
+                                       f"{_name(geo, p_on)} makes {_name(geo, a)} both true and false"))
+            off_graph, absurd = ch.propagate([p_off], self.nishio, self.dynamic)
+            if do_contra and absurd is not None:
+                (a, pa), (b, pb) = absurd
+                name = "Nishio Forcing Chains" if self.nishio else f"{self.prefix}Contradiction Forcing Chains"
+                hints.append(self.hint(name, 7, [(a, pa, off_graph), (b, pb, off_graph)], p_on,
+                                       f"{_name(geo, p_off)} makes {_name(geo, a)} both true and false"))
+            if do_double:
+                for q, ps in on_graph.items():
+                    if q & 1 and q in off_graph and q != p_on:
+                        hints.append(self.hint(f"{self.prefix}Double Forcing Chains", 1,
+                                               [(q, ps, on_graph), (q, off_graph[q], off_graph)], q,
+                                               f"{_name(geo, p_on)} and {_name(geo, p_off)} both give {_name(geo, q)}"))
+                for q, ps in on_graph.items():
+                    if not q & 1 and q in off_graph and q != p_off:
+                        hints.append(self.hint(f"{self.prefix}Double Forcing Chains", 1,
+                                               [(q, ps, on_graph), (q, off_graph[q], off_graph)], q,
+                                               f"{_name(geo, p_on)} and {_name(geo, p_off)} both give {_name(geo, q)}"))
+            if not self.nishio:
+                self.regions(cell, v, on_graph, hints)
+            value_on[v] = on_graph
+            keys = [q for q in on_graph]
+            if cell_on is None:
+                cell_on = {q: None for q in keys if q & 1}
+                cell_off = {q: None for q in keys if not q & 1}
+            else:
+                cell_on = {q: None for q in cell_on if q in on_graph}
+                cell_off = {q: None for q in cell_off if q in on_graph}
+        if not self.nishio and cell_on is not None and (card == 2 or (self.multiple and card > 2)):
+            for group in (cell_on, cell_off):
+                for q in group:
+                    chains = [(q, g[q], g) for g in value_on.values()]
+                    hints.append(self.hint(f"{self.prefix}Cell Forcing Chains", 5, chains, q,
+                                           f"each value of {geo.cell_name(cell)} gives {_name(geo, q)}"))
+        for h in hints:
+            self.best.offer(h)
+
+    def regions(self, cell: int, value: int, on_graph: dict, hints: list) -> None:
+        ch, geo = self.ch, self.ch.geo
+        masks = ch.state.mask
+        bit = 1 << (value - 1)
+        for u in ch.t.cell_units[cell]:
+            places = [p for p in geo.units[u] if masks[p] & bit]
+            if not (len(places) == 2 or (self.multiple and len(places) > 2)):
+                continue
+            if places[0] != cell:
+                continue
+            graphs = [on_graph]
+            for p in places[1:]:
+                g, _ = ch.propagate([_node(p, value, 1)], self.nishio, self.dynamic)
+                graphs.append(g)
+            common = [q for q in on_graph if all(q in g for g in graphs[1:])]
+            for want in (1, 0):
+                for q in common:
+                    if q & 1 == want:
+                        chains = [(q, g[q], g) for g in graphs]
+                        hints.append(self.hint(f"{self.prefix}Region Forcing Chains", 6, chains, q,
+                                               f"each place for {geo.symbol(value)} in {geo.unit_name(u)} gives "
+                                               f"{_name(geo, q)}"))
+
+
+def _multi_step(state: Candidates, multiple: bool, dynamic: bool, nishio: bool, base: float,
+                prefix: str) -> Iterator[Step]:
+    ch = _Chainer(state, _deadline())
+    best = _Best()
+    try:
+        _Multi(ch, best, multiple, dynamic, nishio, base, prefix).run()
+    except ChainLimit:
+        return
+    if best.hint is not None:
+        yield best.hint.step()
+
+
+def find_nishio(state: Candidates) -> Iterator[Step]:
+    """Nishio Forcing Chains (7.5+): dynamic x-chains from one candidate that
+    end in a contradiction."""
+    return _multi_step(state, False, True, True, 7.5, "Nishio ")
+
+
+def find_multiple(state: Candidates) -> Iterator[Step]:
+    """Cell and Region Forcing Chains (8.0+), static."""
+    return _multi_step(state, True, False, False, 8.0, "")
+
+
+def find_dynamic(state: Candidates) -> Iterator[Step]:
+    """Dynamic Forcing Chains (8.5+): contradiction, double, cell and region."""
+    return _multi_step(state, True, True, False, 8.5, "Dynamic ")
+
+
+FORCING_CHAINS = Technique("Forcing Chains & Cycles", 6.5, "chains", find_forcing_chains)
+NISHIO = Technique("Nishio Forcing Chains", 7.5, "chains", find_nishio)
+MULTIPLE = Technique("Multiple Forcing Chains", 8.0, "chains", find_multiple)
+DYNAMIC = Technique("Dynamic Forcing Chains", 8.5, "chains", find_dynamic)
+
+TECHNIQUES = (FORCING_CHAINS, NISHIO, MULTIPLE, DYNAMIC)
