@@ -14,54 +14,70 @@ nodes were used first. ``solution_out`` receives the first solution found.
 
 Representation
 --------------
-A board is 57 words. Words ``3*d + b`` hold the cells of band ``b`` (rows
-``3b..3b+2``) where digit ``d+1`` may still go, 27 bits, bit ``9*r + c`` for
+A board is 30 words. Word ``3*d + b`` holds the cells of band ``b`` (rows
+``3b..3b+2``) where digit ``d+1`` may still go: 27 bits, bit ``9*r + c`` for
 row ``r`` of the band and column ``c``. A placed digit keeps its own bit, so in
-every band each digit always needs exactly one cell per row and one per box.
-Words 27..29 hold the cells of each band not placed yet, and words 30..56
-remember each digit word as it was last filtered.
+every band each digit always needs exactly one cell per row, one per box and,
+across the three bands, one per column. Words 27..29 hold the cells of each
+band not placed yet. While propagating, words 32..58 remember each digit word
+as it was last filtered, so that only words that changed are looked at again.
 
 Propagation
 -----------
-*Band filter.* Cut a digit's band word into nine segments (a row of the band
-inside a box: three cells) and note which segments are occupied. A digit
-must take one segment per row and per box of the band, a permutation of three;
-a table of 512 entries keeps only the segments that lie on some permutation
-whose segments are all occupied (zero: contradiction). This one lookup does
-the pointing and claiming of locked candidates inside the band and finds
-rows and boxes left with one segment.
+One digit at a time, and only for digits whose words changed:
 
-*Locked candidates along columns.* A box whose digit lies in one column
-clears that column in the other bands; a column whose digit lies in one band
-clears the rest of that box. (Rows are covered by the band filter.)
+*Band filter.* Cut a band word into nine segments (a row of the band inside a
+box: three cells) and note which segments are occupied: a 3x3 matrix of rows
+by boxes. The digit must take one segment per row and one per box, a
+permutation; a table of 512 entries gives the cells of the segments that lie
+on some permutation whose segments are all occupied (none: contradiction).
+This one lookup does pointing and claiming between rows and boxes, and a box
+left with one cell leaves its row with one cell.
 
-*Singles.* A cell where a digit word has the only bit of a row, a box or a
-column (across the three bands) is a hidden single; a cell where one digit
-word alone has its bit is a naked single, found for the whole band at once by
-counting bits with two running words (seen once, seen twice). Placing a
-digit clears its row, box and column from its own words and the cell from
-the other eight digits. The loop runs until no rule fires; a digit word with
-no permutation or a cell with no digit ends the node.
+*Stack filter.* The same rule along the columns: inside a stack (three
+columns of boxes) the digit takes one column per band and one band per
+column, again a permutation of a 3x3 matrix (bands by columns of the stack,
+occupied when the band word has a bit in that column). The same table keeps
+the possible pairs, and the columns a band loses are cleared from its word
+with one mask. The two filters alternate until neither changes the digit's
+three words.
+
+*Hidden singles.* A row of a band word left with one bit fixes the digit
+there (a lone cell in a box or a column ends up alone in its row too). When
+that cell is still open it is closed and cleared from the other eight digit
+words of the band; the digit's own peers are already gone.
+
+*Naked singles.* When no digit changes any more, each band counts, bit-sliced
+over its nine digit words, the open cells with at least one, two and three
+digits. An open cell with none ends the node; a cell with one is placed
+(cleared from the peers in its own band word and from the other digits; the
+filters do the other bands), and propagation starts again.
 
 Search
 ------
-If cells remain open the search picks one with the fewest candidates
-(a bivalue cell when there is one, found by counting candidates per cell
-with a bit-sliced adder over the nine digit words), stores the board on an
-explicit stack with the digits not yet tried, and goes on with the first
-digit. A dead end goes back to the last stored board and its next digit.
+When propagation stops with cells open, the board is at a fixpoint and the
+search branches on the first bivalue cell (the counters above find them for
+free; without one, a cell with the fewest digits). It stores the board on an
+explicit stack with the digits not yet tried, places the first digit and goes
+on. A dead end goes back to the last stored board and places its next digit;
+the last digit of a cell frees its stack entry.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.extending import intrinsic
 
 
 def _tables() -> tuple[np.ndarray, ...]:
-    rowseg = np.zeros(512, dtype=np.int64)
+    # SHRINK: the occupied segments (boxes) of a 9-bit row of a band
+    shrink = np.zeros(512, dtype=np.int64)
     for chunk in range(512):
-        rowseg[chunk] = sum(1 << k for k in range(3) if chunk & (7 << (3 * k)))
+        shrink[chunk] = sum(1 << k for k in range(3) if chunk & (7 << (3 * k)))
+    # PERM: the entries of a 3x3 bit matrix (bit 3*r + c) that lie on a
+    # permutation whose three entries are all set
     perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
     perm = np.zeros(512, dtype=np.int64)
     for occupied in range(512):
@@ -71,275 +87,221 @@ def _tables() -> tuple[np.ndarray, ...]:
             if occupied & bits == bits:
                 keep |= bits
         perm[occupied] = keep
-    segmask = np.zeros(512, dtype=np.int64)
+    # COMPLEX: the cells of the segments PERM keeps, from the occupied segments
+    complex_ = np.zeros(512, dtype=np.int64)
     for segs in range(512):
-        segmask[segs] = sum(7 << (9 * (s // 3) + 3 * (s % 3)) for s in range(9) if segs >> s & 1)
-    peers = np.zeros(27, dtype=np.int64)   # same row, box or column inside the band, not the cell
-    boxmask = np.zeros(3, dtype=np.int64)
-    for k in range(3):
-        boxmask[k] = sum(7 << (9 * r + 3 * k) for r in range(3))
+        keep = perm[segs]
+        complex_[segs] = sum(7 << (9 * (s // 3) + 3 * (s % 3)) for s in range(9) if keep >> s & 1)
+    # ONE: a row of a band holding exactly one bit (all ones), else 0
+    one = np.array([511 if bin(chunk).count("1") == 1 else 0 for chunk in range(512)], dtype=np.int64)
+    # COLS: the cells of a band in a set of columns
+    cols = np.array([sum(0x40201 << c for c in range(9) if s >> c & 1) for s in range(512)], dtype=np.int64)
+    # PEERS: the cells of the band sharing a row, box or column with a cell, not the cell
+    peers = np.zeros(27, dtype=np.int64)
     for i in range(27):
         r, c = divmod(i, 9)
-        m = (511 << (9 * r)) | boxmask[c // 3] | (1 | 1 << 9 | 1 << 18) << c
-        peers[i] = m & ~(1 << i)
-    colmask = np.array([(1 | 1 << 9 | 1 << 18) << c for c in range(9)], dtype=np.int64)
-    return rowseg, perm, segmask, peers, boxmask, colmask
+        box = sum(7 << (9 * rr + 3 * (c // 3)) for rr in range(3))
+        peers[i] = ((511 << (9 * r)) | box | (0x40201 << c)) & ~(1 << i)
+    return shrink, complex_, perm, one, cols, peers
 
 
-ROWSEG, PERM, SEGMASK, BAND_PEERS, BOXMASK, COLMASK = _tables()
+SHRINK, COMPLEX, PERM, ONE, COLS, PEERS = _tables()
 BAND = (1 << 27) - 1
-NWORDS = 57
+SOLVED = 81  # what propagation returns when no cell is open
+FAILED = -1  # ... and on a contradiction
 
 
-@njit(cache=True)
-def _tz(x):
-    """Index of the lowest set bit of a non-zero word (below 2**32)."""
-    x = (x & -x) - 1
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+@intrinsic
+def _tz(typingctx, x):
+    """Index of the lowest set bit of a non-zero int64 (one instruction)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
 
 
-@njit(cache=True)
-def _place(board, d, b, i):
-    """Put digit ``d`` (0-based) in cell ``i`` of band ``b``."""
+@njit(cache=True, inline="always")
+def _place(g, d, b, i):
+    """Put digit ``d`` (0-based) in cell ``i`` of band ``b``: clear the cell's
+    peers in the digit's word and the cell in the other digits' words. The
+    filters then clear the cell's column in the other bands."""
     bit = np.int64(1) << i
-    board[3 * d + b] &= ~BAND_PEERS[i]
-    col = COLMASK[i % 9]
-    for bb in range(3):
-        if bb != b:
-            board[3 * d + bb] &= ~col
+    for dd in range(9):
+        g[3 * dd + b] &= ~bit
+    g[3 * d + b] = (g[3 * d + b] & ~PEERS[i]) | bit
+    g[27 + b] &= ~bit
+
+
+@njit(cache=True, inline="always")
+def _filter_band(a):
+    """The band filter of one band word (0: contradiction)."""
+    s = SHRINK[a & 511] | (SHRINK[(a >> 9) & 511] << 3) | (SHRINK[a >> 18] << 6)
+    return a & COMPLEX[s]
+
+
+@njit(cache=True, inline="always")
+def _close_rows(g, d, b, a):
+    """Close the open cells of band word ``a`` (digit ``d``) that are alone in
+    their row; True when some were."""
+    new = a & (ONE[a & 511] | (ONE[(a >> 9) & 511] << 9) | (ONE[a >> 18] << 18)) & g[27 + b]
+    if new == 0:
+        return False
+    g[27 + b] &= ~new
     for dd in range(9):
         if dd != d:
-            board[3 * dd + b] &= ~bit
-    board[27 + b] &= ~bit
-
-
-@njit(cache=True)
-def _naked_singles(board):
-    """Place every cell with one digit left, band by band, until none is left.
-    Returns -1 on a cell with no digit, else the number of cells placed."""
-    placed = 0
-    again = True
-    while again:
-        again = False
-        for b in range(3):
-            open_cells = board[27 + b]
-            while open_cells:
-                once = 0
-                twice = 0
-                for d in range(9):
-                    x = board[3 * d + b]
-                    twice |= once & x
-                    once |= x
-                if once != BAND:
-                    return -1
-                single = once & ~twice & open_cells
-                if single == 0:
-                    break
-                while single:
-                    low = single & -single
-                    single ^= low
-                    i = _tz(low)
-                    for d in range(9):
-                        if board[3 * d + b] & low:
-                            _place(board, d, b, i)
-                            break
-                    placed += 1
-                again = True
-                open_cells = board[27 + b]
-    return placed
-
-
-@njit(cache=True)
-def propagate9(board, seen):
-    """Apply singles and the band filter to a fixpoint; False on a contradiction.
-
-    Words 30..56 of the board remember each digit word as last filtered, so
-    only changed words are filtered again (-1 filters all). ``seen`` (27
-    words, -1 at first) does the same for the column rules."""
-    while True:
-        if _naked_singles(board) < 0:
-            return False
-        # band filter on changed words, with hidden singles in rows and boxes
-        progress = False
-        for w in range(27):
-            f = board[w]
-            if f == board[30 + w]:
-                continue
-            s = ROWSEG[f & 511] | (ROWSEG[(f >> 9) & 511] << 3) | (ROWSEG[(f >> 18) & 511] << 6)
-            keep = PERM[s]
-            if keep == 0:
-                return False
-            f &= SEGMASK[keep]
-            board[w] = f
-            b = w % 3
-            if f & board[27 + b]:
-                d = w // 3
-                for r in range(3):
-                    chunk = (f >> (9 * r)) & 511
-                    if chunk & (chunk - 1) == 0:
-                        i = 9 * r + _tz(chunk)
-                        if board[27 + b] >> i & 1:
-                            _place(board, d, b, i)
-                            progress = True
-                for k in range(3):
-                    x = f & BOXMASK[k]
-                    if x & (x - 1) == 0:
-                        i = _tz(x)
-                        if board[27 + b] >> i & 1:
-                            _place(board, d, b, i)
-                            progress = True
-                f = board[w]
-            board[30 + w] = f
-        if progress:
-            continue
-        # columns: hidden singles, then locked candidates along the columns:
-        # a box whose digit lies in one column clears that column in the
-        # other bands (pointing), and a column whose digit lies in one band
-        # clears the rest of that box's cells in the band (claiming). A digit
-        # whose words did not change since its last column pass is skipped.
-        for d in range(9):
-            w0 = 3 * d
-            if board[w0] == seen[w0] and board[w0 + 1] == seen[w0 + 1] and board[w0 + 2] == seen[w0 + 2]:
-                continue
-            once = 0
-            twice = 0
-            multi = 0
-            for b in range(3):
-                f = board[w0 + b]
-                r0 = f & 511
-                r1 = (f >> 9) & 511
-                r2 = f >> 18
-                occ = r0 | r1 | r2
-                multi |= (r0 & r1) | (r0 & r2) | (r1 & r2)
-                twice |= once & occ
-                once |= occ
-            if once != 511:
-                return False
-            cols = once & ~twice & ~multi
-            placed = False
-            while cols:
-                low = cols & -cols
-                cols ^= low
-                for b in range(3):
-                    x = board[w0 + b] & (low | (low << 9) | (low << 18))
-                    if x:
-                        if board[27 + b] & x:
-                            _place(board, d, b, _tz(x))
-                            placed = True
-                        break
-            if placed:
-                progress = True
-                continue  # words changed: look again in the next round
-            lone = once & ~twice
-            for b in range(3):
-                f = board[w0 + b]
-                occ = (f | (f >> 9) | (f >> 18)) & 511
-                for k in range(3):
-                    cs = occ & (7 << (3 * k))
-                    if cs & (cs - 1) == 0:
-                        col = COLMASK[_tz(cs)]
-                        for bb in range(3):
-                            if bb != b and board[w0 + bb] & col:
-                                board[w0 + bb] &= ~col
-                                progress = True
-                mine = lone & occ
-                while mine:
-                    low = mine & -mine
-                    mine ^= low
-                    c = _tz(low)
-                    drop = BOXMASK[c // 3] & ~COLMASK[c]
-                    if board[w0 + b] & drop:
-                        board[w0 + b] &= ~drop
-                        progress = True
-            seen[w0] = board[w0]
-            seen[w0 + 1] = board[w0 + 1]
-            seen[w0 + 2] = board[w0 + 2]
-        if not progress:
-            return True
-
-
-@njit(cache=True)
-def _pick(board):
-    """(band, cell bit index) of an open cell with the fewest candidates;
-    band -1 when every cell is placed. Bivalue cells are looked for in all
-    three bands first; counting per cell is the slow fallback."""
-    counts = np.empty(12, dtype=np.int64)  # c0..c3 of each band
-    any_open = False
-    for b in range(3):
-        open_cells = board[27 + b]
-        c0 = 0
-        c1 = 0
-        c2 = 0
-        c3 = 0
-        if open_cells:
-            any_open = True
-            for d in range(9):
-                x = board[3 * d + b]
-                k0 = c0 & x
-                c0 ^= x
-                k1 = c1 & k0
-                c1 ^= k0
-                k2 = c2 & k1
-                c2 ^= k1
-                c3 |= k2
-            two = open_cells & ~c0 & c1 & ~c2 & ~c3
-            if two:
-                return b, _tz(two)
-        counts[4 * b] = c0
-        counts[4 * b + 1] = c1
-        counts[4 * b + 2] = c2
-        counts[4 * b + 3] = c3
-    if not any_open:
-        return -1, -1
-    best_b = -1
-    best_i = -1
-    best_n = 10
-    for b in range(3):
-        rest = board[27 + b]
-        c0 = counts[4 * b]
-        c1 = counts[4 * b + 1]
-        c2 = counts[4 * b + 2]
-        c3 = counts[4 * b + 3]
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            n = (1 if c0 & low else 0) + (2 if c1 & low else 0) + (4 if c2 & low else 0) + (8 if c3 & low else 0)
-            if n < best_n:
-                best_n = n
-                best_b = b
-                best_i = _tz(low)
-    return best_b, best_i
-
-
-@njit(cache=True)
-def load9(grid, board):
-    """Fill ``board`` from 81 values; False when two givens clash."""
-    for w in range(27):
-        board[w] = BAND
-    for b in range(3):
-        board[27 + b] = BAND
-    for w in range(27):
-        board[30 + w] = -1
-    for cell in range(81):
-        v = grid[cell]
-        if v:
-            b = cell // 27
-            i = cell % 27
-            if not (board[3 * (v - 1) + b] >> i & 1):
-                return False
-            _place(board, v - 1, b, i)
+            g[3 * dd + b] &= ~new
     return True
 
 
 @njit(cache=True)
-def unload9(board, out):
+def _fewest(g):
+    """An open cell (27*band + bit) with the fewest digits; the slow path
+    when no cell is bivalue."""
+    best = -1
+    best_n = 10
+    for b in range(3):
+        rest = g[27 + b]
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            n = 0
+            for d in range(9):
+                if g[3 * d + b] & low:
+                    n += 1
+            if n < best_n:
+                best_n = n
+                best = 27 * b + _tz(low)
+    return best
+
+
+@njit(cache=True)
+def propagate9(g):
+    """Run the filters and singles to a fixpoint. Returns FAILED on a
+    contradiction, SOLVED when every cell is placed, else the cell to branch
+    on (27*band + bit)."""
+    while True:
+        again = False
+        for d in range(9):
+            w = 3 * d
+            a0 = g[w]
+            a1 = g[w + 1]
+            a2 = g[w + 2]
+            if a0 == g[32 + w] and a1 == g[33 + w] and a2 == g[34 + w]:
+                continue
+            while True:
+                a0 = _filter_band(a0)
+                a1 = _filter_band(a1)
+                a2 = _filter_band(a2)
+                if a0 == 0 or a1 == 0 or a2 == 0:
+                    return FAILED
+                # stack filter: c_b are the columns band b still uses
+                c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & 511
+                c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & 511
+                c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & 511
+                k0 = PERM[(c0 & 7) | ((c1 & 7) << 3) | ((c2 & 7) << 6)]
+                k1 = PERM[((c0 >> 3) & 7) | (c1 & 0o70) | ((c2 & 0o70) << 3)]
+                k2 = PERM[((c0 >> 6) & 7) | ((c1 >> 3) & 0o70) | (c2 & 0o700)]
+                if k0 == 0 or k1 == 0 or k2 == 0:
+                    return FAILED
+                n0 = (k0 & 7) | ((k1 & 7) << 3) | ((k2 & 7) << 6)
+                n1 = ((k0 >> 3) & 7) | (k1 & 0o70) | ((k2 & 0o70) << 3)
+                n2 = ((k0 >> 6) & 7) | ((k1 >> 3) & 0o70) | (k2 & 0o700)
+                if n0 == c0 and n1 == c1 and n2 == c2:
+                    break
+                a0 &= COLS[n0]
+                a1 &= COLS[n1]
+                a2 &= COLS[n2]
+            g[w] = a0
+            g[w + 1] = a1
+            g[w + 2] = a2
+            g[32 + w] = a0
+            g[33 + w] = a1
+            g[34 + w] = a2
+            if _close_rows(g, d, 0, a0):
+                again = True
+            if _close_rows(g, d, 1, a1):
+                again = True
+            if _close_rows(g, d, 2, a2):
+                again = True
+        if again:
+            continue
+        # naked singles and empty cells, band by band; note a bivalue cell
+        branch = -1
+        placed = False
+        solved = True
+        for b in range(3):
+            u = g[27 + b]
+            if u == 0:
+                continue
+            solved = False
+            r1 = np.int64(0)
+            r2 = np.int64(0)
+            r3 = np.int64(0)
+            for d in range(9):
+                x = g[3 * d + b]
+                r3 |= r2 & x
+                r2 |= r1 & x
+                r1 |= x
+            if u & ~r1:
+                return FAILED
+            single = u & ~r2
+            if single:
+                placed = True
+                while single:
+                    low = single & -single
+                    single ^= low
+                    d = 0
+                    while d < 9 and not g[3 * d + b] & low:
+                        d += 1
+                    if d == 9:
+                        return FAILED
+                    _place(g, d, b, _tz(low))
+            elif branch < 0:
+                two = u & r2 & ~r3
+                if two:
+                    branch = 27 * b + _tz(two)
+        if placed:
+            continue
+        if solved:
+            return SOLVED
+        if branch >= 0:
+            return branch
+        return _fewest(g)
+
+
+@njit(cache=True)
+def load9(grid, g):
+    """Fill board ``g`` (64 words) from 81 values; False when two givens clash."""
+    for w in range(27):
+        g[w] = BAND
+        g[32 + w] = -1
+    for b in range(3):
+        g[27 + b] = BAND
+    for cell in range(81):
+        v = np.int64(grid[cell])
+        if v:
+            b = cell // 27
+            i = cell % 27
+            w = 3 * (v - 1) + b
+            if not (g[w] >> i) & 1:
+                return False
+            _place(g, v - 1, b, i)
+            col = np.int64(0x40201) << (i % 9)
+            for bb in range(3):
+                if bb != b:
+                    g[3 * (v - 1) + bb] &= ~col
+    return True
+
+
+@njit(cache=True)
+def unload9(g, out):
     """Write a complete board's values to ``out`` (81 cells)."""
     for d in range(9):
         for b in range(3):
-            f = board[3 * d + b]
+            f = g[3 * d + b]
             while f:
                 low = f & -f
                 f ^= low
@@ -349,67 +311,65 @@ def unload9(board, out):
 @njit(cache=True)
 def count9(grid, limit, node_limit, solution_out, stats):
     """Count the solutions of a 9x9 ``grid`` up to ``limit`` (see the module docstring)."""
-    stack = np.empty((82, NWORDS), dtype=np.int64)
-    bband = np.empty(82, dtype=np.int64)
-    bcell = np.empty(82, dtype=np.int64)
-    brem = np.empty(82, dtype=np.int64)
-    board = np.empty(NWORDS, dtype=np.int64)
-    seen = np.empty(27, dtype=np.int64)
-    if not load9(grid, board):
+    g = np.empty(64, dtype=np.int64)
+    if not load9(grid, g):
         return 0
+    stack = np.empty((81, 30), dtype=np.int64)
+    where = np.empty(81, dtype=np.int64)  # the cell branched on, 27*band + bit
+    left = np.empty(81, dtype=np.int64)   # the digits not tried yet, one bit each
     found = 0
     nodes = 0
+    guesses = 0
     depth = 0
     while True:
-        # propagate the current board
         if node_limit > 0 and nodes >= node_limit:
-            stats[0] += nodes
-            return -1
+            found = -1
+            break
         nodes += 1
-        seen[:] = -1
-        alive = propagate9(board, seen)
-        if alive:
-            b, i = _pick(board)
-            if b < 0:
-                if found == 0:
-                    unload9(board, solution_out)
-                found += 1
-                if limit > 0 and found >= limit:
-                    break
-                alive = False
-            else:
-                stats[1] += 1
-                bit = np.int64(1) << i
-                digits = 0
-                for d in range(9):
-                    if board[3 * d + b] & bit:
-                        digits |= 1 << d
-                stack[depth, :] = board
-                bband[depth] = b
-                bcell[depth] = i
-                low = digits & -digits
-                brem[depth] = digits ^ low
-                depth += 1
-                for d in range(9):
-                    if not (low >> d & 1):
-                        board[3 * d + b] &= ~bit
-                continue
-        # backtrack to the deepest choice with digits left
-        while depth > 0 and brem[depth - 1] == 0:
-            depth -= 1
+        r = propagate9(g)
+        if r == SOLVED:
+            if found == 0:
+                unload9(g, solution_out)
+            found += 1
+            if limit > 0 and found >= limit:
+                break
+        elif r != FAILED:
+            guesses += 1
+            b = r // 27
+            i = r - 27 * b
+            digits = np.int64(0)
+            for d in range(9):
+                if (g[3 * d + b] >> i) & 1:
+                    digits |= np.int64(1) << d
+            for w in range(30):
+                stack[depth, w] = g[w]
+            where[depth] = r
+            low = digits & -digits
+            left[depth] = digits ^ low
+            depth += 1
+            _place(g, _tz(low), b, i)
+            continue
+        # a solution or a dead end: the next digit of the last branch point
         if depth == 0:
             break
         k = depth - 1
-        rem = brem[k]
-        low = rem & -rem
-        brem[k] = rem ^ low
-        board[:] = stack[k]
-        b = bband[k]
-        bit = np.int64(1) << bcell[k]
-        for d in range(9):
-            if not (low >> d & 1):
-                board[3 * d + b] &= ~bit
+        for w in range(27):
+            x = stack[k, w]
+            g[w] = x
+            g[32 + w] = x
+        for w in range(27, 30):
+            g[w] = stack[k, w]
+        rest = left[k]
+        low = rest & -rest
+        rest ^= low
+        left[k] = rest
+        if rest == 0:
+            depth = k
+        r = where[k]
+        b = r // 27
+        _place(g, _tz(low), b, r - 27 * b)
     stats[0] += nodes
+    stats[1] += guesses
     return found
 
 
