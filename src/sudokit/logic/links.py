@@ -47,6 +47,51 @@ def _cells_of(bits: int) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=None)
+def unit_sets(shape) -> tuple[int, ...]:
+    """Per cell: its three units as a bit set over the unit ids."""
+    return tuple((1 << r) | (1 << c) | (1 << b) for r, c, b in geometry(shape).units_of)
+
+
+def units_holding(cell_units: tuple[int, ...], bits: int) -> int:
+    """The units holding every cell of ``bits``, as a bit set over unit ids."""
+    m = -1
+    while bits:
+        low = bits & -bits
+        m &= cell_units[low.bit_length() - 1]
+        bits ^= low
+    return m
+
+
+def seen_by_all(peer_bits: tuple[int, ...], bits: int) -> int:
+    """The cells that see every cell of ``bits``."""
+    m = -1
+    while bits:
+        low = bits & -bits
+        m &= peer_bits[low.bit_length() - 1]
+        bits ^= low
+    return m
+
+
+def _bits(cells) -> int:
+    b = 0
+    for c in cells:
+        b |= 1 << c
+    return b
+
+
+def value_boards(state: Candidates) -> list[int]:
+    """Per value ``v`` (index ``v``; 0 unused): the bit set of the cells
+    holding ``v`` as a candidate."""
+    boards = [0] * (state.geo.n + 1)
+    for c, m in enumerate(state.mask):
+        while m:
+            low = m & -m
+            boards[low.bit_length()] |= 1 << c
+            m ^= low
+    return boards
+
+
 Link = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
@@ -255,67 +300,65 @@ def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
     the outer ends cannot both be false, so the value leaves every cell that
     sees both. When the outer ends share a unit too, the chain is a loop
     (X-Loop) and the value leaves every other cell of each weak link's unit.
-    Sorted as SE sorts: rating, removals (most first), suffix."""
-    geo, mask = state.geo, state.mask
+    Sorted as SE sorts: rating, removals (most first), suffix.
+
+    Which units hold a set of cells is a bit set over the unit ids
+    (:func:`units_holding`); a weak link between two ends is the lowest unit
+    id holding both, other than the two strong links' own units."""
+    geo = state.geo
     peer_bits, unit_bits = cell_masks(geo.shape)
-    units_of = geo.units_of
+    cell_units = unit_sets(geo.shape)
     kind_sets = _kind_sets(k)
     found: list[tuple] = []
     seen: set = set()
-
-    def bits_of(cells: tuple[int, ...]) -> int:
-        b = 0
-        for c in cells:
-            b |= 1 << c
-        return b
-
-    def seen_by_all(bits: int) -> int:
-        b = -1
-        for c in _cells_of(bits):
-            b &= peer_bits[c]
-        return b
-
-    def weak_units(a: int, b: int, exclude: tuple[int, ...]) -> list[int]:
-        both = a | b
-        first = (a & -a).bit_length() - 1
-        return [u for u in units_of[first] if u not in exclude and both & ~unit_bits[u] == 0]
+    boards = value_boards(state)
 
     order = 0
     for v in range(1, geo.n + 1):
-        bit = 1 << (v - 1)
-        holders = 0
-        for c in range(len(mask)):
-            if mask[c] & bit:
-                holders |= 1 << c
+        holders = boards[v]
+        if holders.bit_count() < 2 * k:
+            continue
         by_kind = _links(state, v, aligned_boxes=False)
         # one entry per link and direction: (unit, kind, grouped, x, y, heart);
         # first link: start x, inner y+heart; later links: entry x+heart, exit y
         oriented = []
         for kind in (0, 1, 2):
             for u, a, b, h in by_kind[kind]:
-                ab, bb, hb = bits_of(a), bits_of(b), bits_of(h)
+                ab, bb, hb = _bits(a), _bits(b), _bits(h)
                 g = len(a) + len(b) + len(h) > 2
                 oriented.append((u, kind, g, ab, bb, hb))
                 oriented.append((u, kind, g, bb, ab, hb))
-        if len(oriented) < 2 * k:
+        count = len(oriented)
+        if count < 2 * k:
             continue
+        ubit = [1 << o[0] for o in oriented]
+        every = [o[3] | o[4] | o[5] for o in oriented]
+        entry_units = [units_holding(cell_units, o[3] | o[5]) for o in oriented]
+        exit_units = [units_holding(cell_units, o[4]) for o in oriented]
+        others = range(count)
 
-        def successors(u_from: int, exit_bits: int) -> list[tuple[int, int]]:
+        def successors(from_bit: int, exit_bits: int, exit_u: int) -> list[tuple[int, int]]:
             out = []
-            for j, (u2, _, _, x2, y2, h2) in enumerate(oriented):
-                if u2 == u_from or (x2 | y2 | h2) & exit_bits:
+            for j in others:
+                if ubit[j] == from_bit or every[j] & exit_bits:
                     continue
-                w = weak_units(exit_bits, x2 | h2, (u_from, u2))
-                if w:
-                    out.append((j, w[0]))
+                m = exit_u & entry_units[j] & ~(from_bit | ubit[j])
+                if m:
+                    out.append((j, (m & -m).bit_length() - 1))
             return out
 
-        middle = [successors(u, y) for u, _, _, x, y, h in oriented]
+        middle: list = [None] * count
 
         def extend(path: list[int], weak: list[int], parts: list[int], used: int, units: list[int]):
             """Depth-first chains; ``parts`` holds the chain's ends in order."""
             last = path[-1]
-            nexts = middle[last] if len(path) > 1 else successors(oriented[last][0], parts[-1])
+            if len(path) > 1:
+                nexts = middle[last]
+                if nexts is None:
+                    nexts = middle[last] = successors(ubit[last], oriented[last][4], exit_units[last])
+            else:
+                inner = parts[-1]
+                nexts = successors(ubit[last], inner, units_holding(cell_units, inner))
             for j, w in nexts:
                 u2, k2, g2, x2, y2, h2 = oriented[j]
                 entry = x2 | h2
@@ -336,16 +379,18 @@ def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
 
         for i, (u1, k1, g1, x1, y1, h1) in enumerate(oriented):
             start, inner = x1, y1 | h1
+            start_units = units_holding(cell_units, start)
+            start_sees = seen_by_all(peer_bits, start)
             for path, weak, parts, units, chain_bits in extend([i], [], [start, inner], start | inner, [u1]):
                 end = parts[-1]
-                closing = weak_units(start, end, (units[0], units[-1]))
+                closing = start_units & units_holding(cell_units, end) & ~((1 << units[0]) | (1 << units[-1]))
                 if closing:
-                    elim_bits = unit_bits[closing[0]]
+                    elim_bits = unit_bits[(closing & -closing).bit_length() - 1]
                     for w in weak:
                         elim_bits |= unit_bits[w]
                     elim_bits &= holders & ~chain_bits
                 else:
-                    elim_bits = seen_by_all(start) & seen_by_all(end) & holders & ~(start | end)
+                    elim_bits = start_sees & seen_by_all(peer_bits, end) & holders & ~(start | end)
                 if not elim_bits:
                     continue
                 elims = tuple((c, v) for c in _cells_of(elim_bits))
