@@ -1,0 +1,137 @@
+"""Aligned Pair Exclusion (6.2) and Aligned Triplet Exclusion (7.5).
+
+Take two (or three) *base* cells and the cells with two (or up to three)
+candidates that see all of them, the *excluders*. A combination of values for
+the base cells is impossible when two base cells that share a unit get the
+same value, or when it uses up every candidate of one excluder. A value that
+appears in no possible combination leaves its base cell.
+
+Sudoku Explainer's scan: the base candidates are the cells with two or more
+candidates, in cell order, that see at least one excluder (and see no naked
+single). Pairs come in colex order (``(0,1), (0,2), (1,2), (0,3), ...``); a
+third cell is taken from the cells that see one of the pair. A set needs at
+least two common excluders. The first set that removes something is the
+step.
+
+>>> from sudokit.grid import Grid
+>>> state = Candidates.from_grid(Grid("5763894213926148754187526398619472537392..1..2541.89..6435.....9854.....1.78.3..."))
+>>> next(find_aligned_pair_exclusion(state), None) is None
+True
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Iterator
+
+from .state import Candidates, iter_bits
+from .step import Step, Technique, cells_text, elims_text
+
+APE_RATING, ATE_RATING = 6.2, 7.5
+
+_HOUSES: dict = {}
+
+
+def _houses(geo) -> list[tuple[int, ...]]:
+    """Each cell's house cells in SE's order: box, row, column."""
+    h = _HOUSES.get(geo)
+    if h is None:
+        h = []
+        for cell, (r, c, b) in enumerate(geo.units_of):
+            seen = dict.fromkeys(list(geo.units[b]) + list(geo.units[r]) + list(geo.units[c]))
+            seen.pop(cell, None)
+            h.append(tuple(seen))
+        _HOUSES[geo] = h
+    return h
+
+
+def _find(state: Candidates, degree: int) -> Iterator[Step]:
+    geo, masks = state.geo, state.mask
+    houses = _houses(geo)
+    peer_sets = [frozenset(p) for p in houses]
+    cands: list[int] = []
+    excl: dict[int, list[int]] = {}
+    for cell in range(len(masks)):
+        if masks[cell].bit_count() < 2:
+            continue
+        single = False
+        ex = []
+        for p in houses[cell]:
+            k = masks[p].bit_count()
+            if k == 1:
+                single = True
+            elif 2 <= k <= degree:
+                ex.append(p)
+        if not single and ex:
+            cands.append(cell)
+            excl[cell] = ex
+    if len(cands) < degree:
+        return
+    cand_set = set(cands)
+    excl_sets = {c: set(e) for c, e in excl.items()}
+    name, rating = ("Aligned Pair Exclusion", APE_RATING) if degree == 2 else ("Aligned Triplet Exclusion", ATE_RATING)
+    for i2 in range(1, len(cands)):
+        c1 = cands[i2]
+        for i1 in range(i2):
+            c0 = cands[i1]
+            common01 = [e for e in excl[c0] if e in excl_sets[c1]]
+            if len(common01) < 2:
+                continue
+            if degree == 2:
+                tails: list[tuple[int, ...]] = [()]
+            else:
+                twin = dict.fromkeys(excl[c0] + excl[c1])
+                tail = [c for c in twin if c in cand_set and c != c0 and c != c1]
+                tails = [(c,) for c in tail]
+            for t in tails:
+                cells = (c0, c1) + t
+                common = [e for e in common01 if all(e in excl_sets[c] for c in t)]
+                if len(common) < 2:
+                    continue
+                step = _check(state, name, rating, cells, common, peer_sets)
+                if step is not None:
+                    yield step
+
+
+def _check(state, name, rating, cells, common, peer_sets) -> Step | None:
+    masks = state.mask
+    geo = state.geo
+    k = len(cells)
+    options = [[v + 1 for v in iter_bits(masks[c])] for c in cells]
+    seen_pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if cells[j] in peer_sets[cells[i]]]
+    ex_masks = [masks[e] for e in common]
+    allowed = [0] * k
+    for combo in product(*options):
+        if any(combo[i] == combo[j] for i, j in seen_pairs):
+            continue
+        used = 0
+        for v in combo:
+            used |= 1 << (v - 1)
+        if any(not (m & ~used) for m in ex_masks):
+            continue
+        for i, v in enumerate(combo):
+            allowed[i] |= 1 << (v - 1)
+    elims = []
+    for i, c in enumerate(cells):
+        for v in iter_bits(masks[c] & ~allowed[i]):
+            elims.append((c, v + 1))
+    if not elims:
+        return None
+    elims.sort()
+    return Step(
+        name, rating, eliminations=tuple(elims), cells=tuple(cells) + tuple(common),
+        text=f"{name}: {cells_text(geo, cells)} with {cells_text(geo, common)} ⇒ {elims_text(geo, elims)}",
+    )
+
+
+def find_aligned_pair_exclusion(state: Candidates) -> Iterator[Step]:
+    return _find(state, 2)
+
+
+def find_aligned_triplet_exclusion(state: Candidates) -> Iterator[Step]:
+    return _find(state, 3)
+
+
+ALIGNED_PAIR_EXCLUSION = Technique("Aligned Pair Exclusion", APE_RATING, "aligned", find_aligned_pair_exclusion)
+ALIGNED_TRIPLET_EXCLUSION = Technique("Aligned Triplet Exclusion", ATE_RATING, "aligned",
+                                      find_aligned_triplet_exclusion)
