@@ -95,48 +95,55 @@ def value_boards(state: Candidates) -> list[int]:
 Link = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
-def _links(state: Candidates, v: int, aligned_boxes: bool = True) -> tuple[list[Link], list[Link], list[Link]]:
+def _links(state: Candidates, v: int, aligned_boxes: bool = True, board: int | None = None
+           ) -> tuple[list[Link], list[Link], list[Link]]:
     """Strong links on ``v`` in boxes, rows and columns: (unit, end A, end B,
     heart). ``heart`` is the centre cell of an empty rectangle when it holds
     ``v``: it lies in both lines, so it joins whichever end is the inner one.
     Without ``aligned_boxes``, a box whose two places share a line is left to
-    that line (SE's longer chains do so)."""
-    geo, mask = state.geo, state.mask
-    bit = 1 << (v - 1)
+    that line (SE's longer chains do so). ``board``: the cells holding ``v``
+    (bit set), when the caller has it."""
+    geo = state.geo
+    if board is None:
+        board = state.cells_with(v)
+    _, unit_bits = cell_masks(geo.shape)
     out: tuple[list[Link], list[Link], list[Link]] = ([], [], [])
     units_of = geo.units_of
+    n = geo.n
     for kind, units in ((0, geo.boxes), (1, geo.rows), (2, geo.cols)):
         found = out[kind]
         for unit in units:
-            pos = [c for c in geo.units[unit] if mask[c] & bit]
-            if len(pos) < 2:
+            here = board & unit_bits[unit]
+            count = here.bit_count()
+            if count < 2 or count > 6:
                 continue
-            if len(pos) == 2:
+            if count == 2:
+                low = here & -here
+                p0, p1 = low.bit_length() - 1, (here ^ low).bit_length() - 1
                 if kind == 0 and not aligned_boxes and (
-                    units_of[pos[0]][0] == units_of[pos[1]][0] or units_of[pos[0]][1] == units_of[pos[1]][1]
+                    units_of[p0][0] == units_of[p1][0] or units_of[p0][1] == units_of[p1][1]
                 ):
                     continue
-                found.append((unit, (pos[0],), (pos[1],), ()))
-                continue
-            if len(pos) > 6:
+                found.append((unit, (p0,), (p1,), ()))
                 continue
             if kind == 0:
                 # empty rectangle: every place in the row or column of one heart cell
                 for heart in geo.units[unit]:
                     r, c = units_of[heart][0], units_of[heart][1]
-                    if all(units_of[p][0] == r or units_of[p][1] == c for p in pos):
-                        row_part = tuple(p for p in pos if units_of[p][0] == r and p != heart)
-                        col_part = tuple(p for p in pos if units_of[p][1] == c and p != heart)
+                    row_bits, col_bits = here & unit_bits[r], here & unit_bits[c]
+                    if here & ~(row_bits | col_bits) == 0:
+                        hb = 1 << heart
+                        row_part = tuple(_cells_of(row_bits & ~hb))
+                        col_part = tuple(_cells_of(col_bits & ~hb))
                         if row_part and col_part:
-                            found.append((unit, row_part, col_part, (heart,) if mask[heart] & bit else ()))
+                            found.append((unit, row_part, col_part, (heart,) if board & hb else ()))
                         break
             else:
-                boxes: dict[int, list[int]] = {}
-                for p in pos:
-                    boxes.setdefault(units_of[p][2], []).append(p)
-                if len(boxes) == 2:
-                    a, b = (tuple(g) for g in boxes.values())
-                    found.append((unit, a, b, ()))
+                parts = [here & unit_bits[b] for b in geo.boxes if here & unit_bits[b]]
+                if len(parts) == 2:
+                    # in cell order: the part holding the lowest cell first
+                    a, b = sorted(parts, key=lambda x: x & -x)
+                    found.append((unit, tuple(_cells_of(a)), tuple(_cells_of(b)), ()))
     return out
 
 
@@ -175,83 +182,72 @@ def _name(geo: Geometry, units: list[int], grouped: int) -> tuple[str, float]:
 
 def find_two_links(state: Candidates) -> Iterator[Step]:
     """Every two-strong-link step, in SE's order (rating, removals, suffix,
-    then SE's generation order: kinds of links, value, units)."""
-    geo, mask = state.geo, state.mask
-    found: list[tuple[float, int, str, int, Step]] = []
-    seen: set = set()
-    by_value = [_links(state, v) if v else None for v in range(geo.n + 1)]
+    then SE's generation order: kinds of links, value, units).
+
+    Only links whose inner ends share a unit can pair, so the links of a
+    value are bucketed by the units holding each inner end, and only pairs
+    within a bucket are tried; SE's generation order is then restored by
+    sorting the hits on it."""
+    geo = state.geo
     peer_bits, unit_bits = cell_masks(geo.shape)
-    units_of = geo.units_of
-
-    def bits_of(cells: tuple[int, ...]) -> int:
-        b = 0
-        for c in cells:
-            b |= 1 << c
-        return b
-
-    def seen_by_all(cells: tuple[int, ...]) -> int:
-        b = -1
-        for c in cells:
-            b &= peer_bits[c]
-        return b
-
-    def sides(link):
-        """Both orientations of a link: (outer end, inner end, outer bits,
-        inner bits, cells seeing all the outer end)."""
-        u, a, b, h = link
-        ab, bb, hb = bits_of(a), bits_of(b), bits_of(h)
-        return (u, ((a, b + h, ab, bb | hb, seen_by_all(a)), (b, a + h, bb, ab | hb, seen_by_all(b))),
-                len(a) + len(b) + len(h) > 2)
-
-    prepared: dict[tuple[int, int], list] = {}
-    holders_of: dict[int, int] = {}
-    order = 0
-    for k1, k2 in KIND_PAIRS:
-        for v in range(1, geo.n + 1):
-            bit = 1 << (v - 1)
-            links = by_value[v]
-            if not links[k1] or not links[k2]:
-                continue
-            first = prepared.get((v, k1))
-            if first is None:
-                first = prepared[v, k1] = [sides(link) for link in links[k1]]
-            second = prepared.get((v, k2))
-            if second is None:
-                second = prepared[v, k2] = [sides(link) for link in links[k2]]
-            holders = holders_of.get(v)
-            if holders is None:
-                holders = 0  # cells with v as a candidate
-                for c in range(len(mask)):
-                    if mask[c] & bit:
-                        holders |= 1 << c
-                holders_of[v] = holders
-            for i, (u1, ends1, g1) in enumerate(first):
-                for u2, ends2, g2 in second[i + 1:] if k1 == k2 else second:
-                    if u1 == u2:
+    cell_units = unit_sets(geo.shape)
+    boards = value_boards(state)
+    hits: list[tuple] = []
+    for v in range(1, geo.n + 1):
+        holders = boards[v]
+        if holders.bit_count() < 4:
+            continue
+        links = _links(state, v, board=holders)
+        # sides: (kind, index, orientation, unit, start, bridge, start bits,
+        # bridge bits, cells seeing the start); buckets: unit -> sides
+        buckets: dict[int, list[tuple]] = {}
+        for kind in (0, 1, 2):
+            for index, (u, a, b, h) in enumerate(links[kind]):
+                ab, bb, hb = _bits(a), _bits(b), _bits(h)
+                grouped = len(a) + len(b) + len(h) > 2
+                for orientation, (start, bridge, sb, ib) in enumerate(((a, b + h, ab, bb | hb), (b, a + h, bb, ab | hb))):
+                    side = (kind, index, orientation, u, start, bridge, sb, ib, seen_by_all(peer_bits, sb), grouped)
+                    inner_units = units_holding(cell_units, ib) & ~(1 << u)
+                    while inner_units:
+                        low = inner_units & -inner_units
+                        buckets.setdefault(low.bit_length() - 1, []).append(side)
+                        inner_units ^= low
+        tried: set = set()
+        for sides in buckets.values():
+            for x in range(len(sides)):
+                one = sides[x]
+                for y in range(x + 1, len(sides)):
+                    two = sides[y]
+                    if one[3] == two[3]:
                         continue
-                    for start, bridge1, sb, b1b, s_see in ends1:
-                        for end, bridge2, eb, b2b, e_see in ends2:
-                            if (sb | b1b) & (b2b | eb):
-                                continue
-                            victims = s_see & e_see & holders & ~(sb | eb)
-                            if not victims:
-                                continue
-                            inner = b1b | b2b
-                            shared = [
-                                u for u in units_of[bridge1[0]]
-                                if u != u1 and u != u2 and inner & ~unit_bits[u] == 0
-                            ]
-                            if not shared:
-                                continue
-                            elims = tuple((c, v) for c in _cells_of(victims))
-                            key = (v, sb | b1b | b2b | eb, elims)
-                            if key in seen:
-                                continue
-                            seen.add(key)
-                            name, rating = _name(geo, [u1, u2], int(g1) + int(g2))
-                            found.append((rating, -len(elims), name.rsplit(" ", 1)[1], order,
-                                          (name, v, start, bridge1, bridge2, end, u1, u2, shared[0], elims)))
-                            order += 1
+                    first, second = (one, two) if one[:2] < two[:2] else (two, one)
+                    key = (first[:3], second[:3])
+                    if key in tried:
+                        continue
+                    tried.add(key)
+                    k1, i1, o1, u1, start, bridge1, sb, b1b, s_see, g1 = first
+                    k2, i2, o2, u2, end, bridge2, eb, b2b, e_see, g2 = second
+                    if (sb | b1b) & (b2b | eb):
+                        continue
+                    victims = s_see & e_see & holders & ~(sb | eb)
+                    if not victims:
+                        continue
+                    shared = units_holding(cell_units, b1b | b2b) & ~((1 << u1) | (1 << u2))
+                    order = (KIND_PAIRS.index((k1, k2)), v, i1, i2, o1, o2)
+                    hits.append((order, v, start, bridge1, bridge2, end, u1, u2,
+                                 (shared & -shared).bit_length() - 1, sb | b1b | b2b | eb, victims, int(g1) + int(g2)))
+    hits.sort(key=lambda t: t[0])
+    found: list[tuple] = []
+    seen: set = set()
+    for order, v, start, bridge1, bridge2, end, u1, u2, shared, chain_bits, victims, grouped in hits:
+        elims = tuple((c, v) for c in _cells_of(victims))
+        key = (v, chain_bits, elims)
+        if key in seen:
+            continue
+        seen.add(key)
+        name, rating = _name(geo, [u1, u2], grouped)
+        found.append((rating, -len(elims), name.rsplit(" ", 1)[1], order,
+                      (name, v, start, bridge1, bridge2, end, u1, u2, shared, elims)))
     found.sort(key=lambda t: t[:4])
     for rating, *_, (name, v, start, bridge1, bridge2, end, u1, u2, shared, elims) in found:
         chain = ",".join(
