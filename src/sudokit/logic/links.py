@@ -180,6 +180,83 @@ def _name(geo: Geometry, units: list[int], grouped: int) -> tuple[str, float]:
     return f"{base} {suffix}", rating
 
 
+def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
+    """The two-link steps on ``v`` as sort keys and parts, deduplicated in
+    SE's generation order."""
+    geo = state.geo
+    peer_bits, unit_bits = cell_masks(geo.shape)
+    cell_units = unit_sets(geo.shape)
+    hits: list[tuple] = []
+    links = _links(state, v, board=holders)
+    # sides: (kind, index, orientation, unit, start, bridge, start bits,
+    # bridge bits, cells seeing the start); buckets: unit -> sides
+    buckets: dict[int, list[tuple]] = {}
+    for kind in (0, 1, 2):
+        for index, (u, a, b, h) in enumerate(links[kind]):
+            ab, bb, hb = _bits(a), _bits(b), _bits(h)
+            grouped = len(a) + len(b) + len(h) > 2
+            for orientation, (start, bridge, sb, ib) in enumerate(((a, b + h, ab, bb | hb), (b, a + h, bb, ab | hb))):
+                side = (kind, index, orientation, u, start, bridge, sb, ib, seen_by_all(peer_bits, sb), grouped)
+                inner_units = units_holding(cell_units, ib) & ~(1 << u)
+                while inner_units:
+                    low = inner_units & -inner_units
+                    buckets.setdefault(low.bit_length() - 1, []).append(side)
+                    inner_units ^= low
+    tried: set = set()
+    for sides in buckets.values():
+        for x in range(len(sides)):
+            one = sides[x]
+            for y in range(x + 1, len(sides)):
+                two = sides[y]
+                if one[3] == two[3]:
+                    continue
+                first, second = (one, two) if one[:2] < two[:2] else (two, one)
+                key = (first[:3], second[:3])
+                if key in tried:
+                    continue
+                tried.add(key)
+                k1, i1, o1, u1, start, bridge1, sb, b1b, s_see, g1 = first
+                k2, i2, o2, u2, end, bridge2, eb, b2b, e_see, g2 = second
+                if (sb | b1b) & (b2b | eb):
+                    continue
+                victims = s_see & e_see & holders & ~(sb | eb)
+                if not victims:
+                    continue
+                shared = units_holding(cell_units, b1b | b2b) & ~((1 << u1) | (1 << u2))
+                order = (KIND_PAIRS.index((k1, k2)), v, i1, i2, o1, o2)
+                hits.append((order, start, bridge1, bridge2, end, u1, u2,
+                             (shared & -shared).bit_length() - 1, sb | b1b | b2b | eb, victims, int(g1) + int(g2)))
+    hits.sort(key=lambda t: t[0])
+    found: list[tuple] = []
+    seen: set = set()
+    for order, start, bridge1, bridge2, end, u1, u2, shared, chain_bits, victims, grouped in hits:
+        elims = tuple((c, v) for c in _cells_of(victims))
+        key = (chain_bits, elims)
+        if key in seen:
+            continue
+        seen.add(key)
+        name, rating = _name(geo, [u1, u2], grouped)
+        found.append((rating, -len(elims), name.rsplit(" ", 1)[1], order,
+                      (name, v, start, bridge1, bridge2, end, u1, u2, shared, elims)))
+    return found
+
+
+#: Per-value results of the link searches, keyed by the producer, the
+#: shape, the value and the cells holding it: a step's eliminations change
+#: few values, so most values look the same at the next stuck point.
+_BY_VALUE: dict[tuple, list] = {}
+_BY_VALUE_LIMIT = 50_000
+
+
+def _memo(key: tuple, compute, *args) -> list:
+    found = _BY_VALUE.get(key)
+    if found is None:
+        if len(_BY_VALUE) >= _BY_VALUE_LIMIT:
+            _BY_VALUE.clear()
+        found = _BY_VALUE[key] = compute(*args)
+    return found
+
+
 def find_two_links(state: Candidates) -> Iterator[Step]:
     """Every two-strong-link step, in SE's order (rating, removals, suffix,
     then SE's generation order: kinds of links, value, units).
@@ -187,67 +264,15 @@ def find_two_links(state: Candidates) -> Iterator[Step]:
     Only links whose inner ends share a unit can pair, so the links of a
     value are bucketed by the units holding each inner end, and only pairs
     within a bucket are tried; SE's generation order is then restored by
-    sorting the hits on it."""
+    sorting the hits on it. What a value yields depends only on the cells
+    holding it, so it is remembered per value and bit set."""
     geo = state.geo
-    peer_bits, unit_bits = cell_masks(geo.shape)
-    cell_units = unit_sets(geo.shape)
     boards = value_boards(state)
-    hits: list[tuple] = []
+    found: list[tuple] = []
     for v in range(1, geo.n + 1):
         holders = boards[v]
-        if holders.bit_count() < 4:
-            continue
-        links = _links(state, v, board=holders)
-        # sides: (kind, index, orientation, unit, start, bridge, start bits,
-        # bridge bits, cells seeing the start); buckets: unit -> sides
-        buckets: dict[int, list[tuple]] = {}
-        for kind in (0, 1, 2):
-            for index, (u, a, b, h) in enumerate(links[kind]):
-                ab, bb, hb = _bits(a), _bits(b), _bits(h)
-                grouped = len(a) + len(b) + len(h) > 2
-                for orientation, (start, bridge, sb, ib) in enumerate(((a, b + h, ab, bb | hb), (b, a + h, bb, ab | hb))):
-                    side = (kind, index, orientation, u, start, bridge, sb, ib, seen_by_all(peer_bits, sb), grouped)
-                    inner_units = units_holding(cell_units, ib) & ~(1 << u)
-                    while inner_units:
-                        low = inner_units & -inner_units
-                        buckets.setdefault(low.bit_length() - 1, []).append(side)
-                        inner_units ^= low
-        tried: set = set()
-        for sides in buckets.values():
-            for x in range(len(sides)):
-                one = sides[x]
-                for y in range(x + 1, len(sides)):
-                    two = sides[y]
-                    if one[3] == two[3]:
-                        continue
-                    first, second = (one, two) if one[:2] < two[:2] else (two, one)
-                    key = (first[:3], second[:3])
-                    if key in tried:
-                        continue
-                    tried.add(key)
-                    k1, i1, o1, u1, start, bridge1, sb, b1b, s_see, g1 = first
-                    k2, i2, o2, u2, end, bridge2, eb, b2b, e_see, g2 = second
-                    if (sb | b1b) & (b2b | eb):
-                        continue
-                    victims = s_see & e_see & holders & ~(sb | eb)
-                    if not victims:
-                        continue
-                    shared = units_holding(cell_units, b1b | b2b) & ~((1 << u1) | (1 << u2))
-                    order = (KIND_PAIRS.index((k1, k2)), v, i1, i2, o1, o2)
-                    hits.append((order, v, start, bridge1, bridge2, end, u1, u2,
-                                 (shared & -shared).bit_length() - 1, sb | b1b | b2b | eb, victims, int(g1) + int(g2)))
-    hits.sort(key=lambda t: t[0])
-    found: list[tuple] = []
-    seen: set = set()
-    for order, v, start, bridge1, bridge2, end, u1, u2, shared, chain_bits, victims, grouped in hits:
-        elims = tuple((c, v) for c in _cells_of(victims))
-        key = (v, chain_bits, elims)
-        if key in seen:
-            continue
-        seen.add(key)
-        name, rating = _name(geo, [u1, u2], grouped)
-        found.append((rating, -len(elims), name.rsplit(" ", 1)[1], order,
-                      (name, v, start, bridge1, bridge2, end, u1, u2, shared, elims)))
+        if holders.bit_count() >= 4:
+            found += _memo(("two", geo.shape, v, holders), _two_links_of, state, v, holders)
     found.sort(key=lambda t: t[:4])
     for rating, *_, (name, v, start, bridge1, bridge2, end, u1, u2, shared, elims) in found:
         chain = ",".join(
@@ -291,6 +316,105 @@ def _kind_sets(k: int) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(combinations_with_replacement(range(3), k), key=lambda t: t[::-1]))
 
 
+def _chain_links_of(state: Candidates, k: int, v: int, holders: int) -> list[tuple]:
+    """The chains of ``k`` strong links on ``v`` as sort keys and parts,
+    deduplicated in SE's generation order."""
+    geo = state.geo
+    peer_bits, unit_bits = cell_masks(geo.shape)
+    cell_units = unit_sets(geo.shape)
+    kind_sets = _kind_sets(k)
+    found: list[tuple] = []
+    seen: set = set()
+    order = 0
+    by_kind = _links(state, v, aligned_boxes=False, board=holders)
+    # one entry per link and direction: (unit, kind, grouped, x, y, heart);
+    # first link: start x, inner y+heart; later links: entry x+heart, exit y
+    oriented = []
+    for kind in (0, 1, 2):
+        for u, a, b, h in by_kind[kind]:
+            ab, bb, hb = _bits(a), _bits(b), _bits(h)
+            g = len(a) + len(b) + len(h) > 2
+            oriented.append((u, kind, g, ab, bb, hb))
+            oriented.append((u, kind, g, bb, ab, hb))
+    count = len(oriented)
+    if count < 2 * k:
+        return []
+    ubit = [1 << o[0] for o in oriented]
+    every = [o[3] | o[4] | o[5] for o in oriented]
+    entry_units = [units_holding(cell_units, o[3] | o[5]) for o in oriented]
+    exit_units = [units_holding(cell_units, o[4]) for o in oriented]
+    others = range(count)
+
+    def successors(from_bit: int, exit_bits: int, exit_u: int) -> list[tuple[int, int]]:
+        out = []
+        for j in others:
+            if ubit[j] == from_bit or every[j] & exit_bits:
+                continue
+            m = exit_u & entry_units[j] & ~(from_bit | ubit[j])
+            if m:
+                out.append((j, (m & -m).bit_length() - 1))
+        return out
+
+    middle: list = [None] * count
+
+    def extend(path: list[int], weak: list[int], parts: list[int], used: int, units: list[int]):
+        """Depth-first chains; ``parts`` holds the chain's ends in order."""
+        last = path[-1]
+        if len(path) > 1:
+            nexts = middle[last]
+            if nexts is None:
+                nexts = middle[last] = successors(ubit[last], oriented[last][4], exit_units[last])
+        else:
+            inner = parts[-1]
+            nexts = successors(ubit[last], inner, units_holding(cell_units, inner))
+        for j, w in nexts:
+            u2, k2, g2, x2, y2, h2 = oriented[j]
+            entry = x2 | h2
+            if u2 in units or (entry | y2) & used:
+                continue
+            path.append(j)
+            weak.append(w)
+            parts.extend((entry, y2))
+            units.append(u2)
+            if len(path) == k:
+                yield list(path), list(weak), list(parts), list(units), used | entry | y2
+            else:
+                yield from extend(path, weak, parts, used | entry | y2, units)
+            path.pop()
+            weak.pop()
+            del parts[-2:]
+            units.pop()
+
+    for i, (u1, k1, g1, x1, y1, h1) in enumerate(oriented):
+        start, inner = x1, y1 | h1
+        start_units = units_holding(cell_units, start)
+        start_sees = seen_by_all(peer_bits, start)
+        for path, weak, parts, units, chain_bits in extend([i], [], [start, inner], start | inner, [u1]):
+            end = parts[-1]
+            closing = start_units & units_holding(cell_units, end) & ~((1 << units[0]) | (1 << units[-1]))
+            if closing:
+                elim_bits = unit_bits[(closing & -closing).bit_length() - 1]
+                for w in weak:
+                    elim_bits |= unit_bits[w]
+                elim_bits &= holders & ~chain_bits
+            else:
+                elim_bits = start_sees & seen_by_all(peer_bits, end) & holders & ~(start | end)
+            if not elim_bits:
+                continue
+            elims = tuple((c, v) for c in _cells_of(elim_bits))
+            key = (v, chain_bits, elims)
+            if key in seen:
+                continue
+            seen.add(key)
+            grouped = sum(1 for j in path if oriented[j][2])
+            name, rating, suffix = _name_k(geo, units, grouped, bool(closing))
+            kinds = tuple(sorted(oriented[j][1] for j in path))
+            found.append((rating, -len(elims), suffix, kind_sets.index(kinds), (v, order),
+                          name, v, tuple(parts), tuple(units), elims, chain_bits))
+            order += 1
+    return found
+
+
 def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
     """Chains of ``k`` strong links on one value (SE's ``StrongLinks(k)``):
     the outer ends cannot both be false, so the value leaves every cell that
@@ -300,106 +424,16 @@ def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
 
     Which units hold a set of cells is a bit set over the unit ids
     (:func:`units_holding`); a weak link between two ends is the lowest unit
-    id holding both, other than the two strong links' own units."""
+    id holding both, other than the two strong links' own units. What a
+    value yields depends only on the cells holding it, so it is remembered
+    per value and bit set."""
     geo = state.geo
-    peer_bits, unit_bits = cell_masks(geo.shape)
-    cell_units = unit_sets(geo.shape)
-    kind_sets = _kind_sets(k)
-    found: list[tuple] = []
-    seen: set = set()
     boards = value_boards(state)
-
-    order = 0
+    found: list[tuple] = []
     for v in range(1, geo.n + 1):
         holders = boards[v]
-        if holders.bit_count() < 2 * k:
-            continue
-        by_kind = _links(state, v, aligned_boxes=False)
-        # one entry per link and direction: (unit, kind, grouped, x, y, heart);
-        # first link: start x, inner y+heart; later links: entry x+heart, exit y
-        oriented = []
-        for kind in (0, 1, 2):
-            for u, a, b, h in by_kind[kind]:
-                ab, bb, hb = _bits(a), _bits(b), _bits(h)
-                g = len(a) + len(b) + len(h) > 2
-                oriented.append((u, kind, g, ab, bb, hb))
-                oriented.append((u, kind, g, bb, ab, hb))
-        count = len(oriented)
-        if count < 2 * k:
-            continue
-        ubit = [1 << o[0] for o in oriented]
-        every = [o[3] | o[4] | o[5] for o in oriented]
-        entry_units = [units_holding(cell_units, o[3] | o[5]) for o in oriented]
-        exit_units = [units_holding(cell_units, o[4]) for o in oriented]
-        others = range(count)
-
-        def successors(from_bit: int, exit_bits: int, exit_u: int) -> list[tuple[int, int]]:
-            out = []
-            for j in others:
-                if ubit[j] == from_bit or every[j] & exit_bits:
-                    continue
-                m = exit_u & entry_units[j] & ~(from_bit | ubit[j])
-                if m:
-                    out.append((j, (m & -m).bit_length() - 1))
-            return out
-
-        middle: list = [None] * count
-
-        def extend(path: list[int], weak: list[int], parts: list[int], used: int, units: list[int]):
-            """Depth-first chains; ``parts`` holds the chain's ends in order."""
-            last = path[-1]
-            if len(path) > 1:
-                nexts = middle[last]
-                if nexts is None:
-                    nexts = middle[last] = successors(ubit[last], oriented[last][4], exit_units[last])
-            else:
-                inner = parts[-1]
-                nexts = successors(ubit[last], inner, units_holding(cell_units, inner))
-            for j, w in nexts:
-                u2, k2, g2, x2, y2, h2 = oriented[j]
-                entry = x2 | h2
-                if u2 in units or (entry | y2) & used:
-                    continue
-                path.append(j)
-                weak.append(w)
-                parts.extend((entry, y2))
-                units.append(u2)
-                if len(path) == k:
-                    yield list(path), list(weak), list(parts), list(units), used | entry | y2
-                else:
-                    yield from extend(path, weak, parts, used | entry | y2, units)
-                path.pop()
-                weak.pop()
-                del parts[-2:]
-                units.pop()
-
-        for i, (u1, k1, g1, x1, y1, h1) in enumerate(oriented):
-            start, inner = x1, y1 | h1
-            start_units = units_holding(cell_units, start)
-            start_sees = seen_by_all(peer_bits, start)
-            for path, weak, parts, units, chain_bits in extend([i], [], [start, inner], start | inner, [u1]):
-                end = parts[-1]
-                closing = start_units & units_holding(cell_units, end) & ~((1 << units[0]) | (1 << units[-1]))
-                if closing:
-                    elim_bits = unit_bits[(closing & -closing).bit_length() - 1]
-                    for w in weak:
-                        elim_bits |= unit_bits[w]
-                    elim_bits &= holders & ~chain_bits
-                else:
-                    elim_bits = start_sees & seen_by_all(peer_bits, end) & holders & ~(start | end)
-                if not elim_bits:
-                    continue
-                elims = tuple((c, v) for c in _cells_of(elim_bits))
-                key = (v, chain_bits, elims)
-                if key in seen:
-                    continue
-                seen.add(key)
-                grouped = sum(1 for j in path if oriented[j][2])
-                name, rating, suffix = _name_k(geo, units, grouped, bool(closing))
-                kinds = tuple(sorted(oriented[j][1] for j in path))
-                found.append((rating, -len(elims), suffix, kind_sets.index(kinds), order,
-                              name, v, tuple(parts), tuple(units), elims, chain_bits))
-                order += 1
+        if holders.bit_count() >= 2 * k:
+            found += _memo(("chain", k, geo.shape, v, holders), _chain_links_of, state, k, v, holders)
     found.sort(key=lambda t: t[:5])
     for rating, _, _, _, _, name, v, parts, units, elims, chain_bits in found:
         chain = ",".join(

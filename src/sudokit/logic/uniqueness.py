@@ -41,7 +41,7 @@ UR_RATING, BUG1_RATING, BUG2_RATING = 4.5, 5.6, 5.7
 
 
 def _popcount(m: int) -> int:
-    return bin(m).count("1")
+    return m.bit_count()
 
 
 def loop_rating(size: int) -> float:
@@ -64,6 +64,11 @@ def _find_loops(geo: Geometry, mask: list[int], start: int, pair: int) -> list[l
     loop: list[int] = [start]
     in_loop = {start}
     kinds = (2, 0, 1)  # box, row, column in units_of order
+    cell_units = _unit_sets(geo)
+    # units met by the cells at even and at odd places: a loop meets each
+    # unit once at each parity, so a path meeting one twice at the same
+    # parity never closes into a valid loop and is not walked further
+    met = [cell_units[start], 0]
 
     def walk(cell: int, allowed: int, extra: int, last_kind: int) -> None:
         extra_here = extra
@@ -77,16 +82,28 @@ def _find_loops(geo: Geometry, mask: list[int], start: int, pair: int) -> list[l
                     m = mask[nxt]
                     if m & pair == pair:
                         extra_here |= m & ~pair
-                        card = _popcount(m)
-                        if card == 2 or _popcount(extra_here) == 1 or allowed > 0:
+                        card = m.bit_count()
+                        if card == 2 or extra_here.bit_count() == 1 or allowed > 0:
+                            parity = len(loop) & 1
+                            units = cell_units[nxt]
+                            if met[parity] & units:
+                                continue
+                            met[parity] |= units
                             loop.append(nxt)
                             in_loop.add(nxt)
                             walk(nxt, allowed - (card > 2), extra_here, kind)
                             loop.pop()
                             in_loop.discard(nxt)
+                            met[parity] &= ~units
 
     walk(start, 2, 0, -1)
     return results
+
+
+def _unit_sets(geo: Geometry) -> tuple[int, ...]:
+    from .links import unit_sets
+
+    return unit_sets(geo.shape)
 
 
 def _valid_loop(geo: Geometry, loop: list[int]) -> bool:

@@ -20,7 +20,7 @@ XY_RATING, XYZ_RATING = 4.2, 4.4
 
 
 def _popcount(m: int) -> int:
-    return bin(m).count("1")
+    return m.bit_count()
 
 
 def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
