@@ -124,36 +124,10 @@ def _tz(typingctx, x):
 
 
 @njit(cache=True, inline="always")
-def _place(g, d, b, i):
-    """Put digit ``d`` (0-based) in cell ``i`` of band ``b``: clear the cell's
-    peers in the digit's word and the cell in the other digits' words. The
-    filters then clear the cell's column in the other bands."""
-    bit = np.int64(1) << i
-    for dd in range(9):
-        g[3 * dd + b] &= ~bit
-    g[3 * d + b] = (g[3 * d + b] & ~PEERS[i]) | bit
-    g[27 + b] &= ~bit
-
-
-@njit(cache=True, inline="always")
 def _filter_band(a):
     """The band filter of one band word (0: contradiction)."""
     s = SHRINK[a & 511] | (SHRINK[(a >> 9) & 511] << 3) | (SHRINK[a >> 18] << 6)
     return a & COMPLEX[s]
-
-
-@njit(cache=True, inline="always")
-def _close_rows(g, d, b, a):
-    """Close the open cells of band word ``a`` (digit ``d``) that are alone in
-    their row; True when some were."""
-    new = a & (ONE[a & 511] | (ONE[(a >> 9) & 511] << 9) | (ONE[a >> 18] << 18)) & g[27 + b]
-    if new == 0:
-        return False
-    g[27 + b] &= ~new
-    for dd in range(9):
-        if dd != d:
-            g[3 * dd + b] &= ~new
-    return True
 
 
 @njit(cache=True)
@@ -178,10 +152,22 @@ def _fewest(g):
 
 
 @njit(cache=True)
-def propagate9(g):
-    """Run the filters and singles to a fixpoint. Returns FAILED on a
+def propagate9(g, digit, band, cell):
+    """Place ``digit`` (0-based; none when negative) in ``cell`` of ``band``,
+    then run the filters and singles to a fixpoint. Returns FAILED on a
     contradiction, SOLVED when every cell is placed, else the cell to branch
-    on (27*band + bit)."""
+    on (27*band + bit).
+
+    Placing clears the cell from the other digits' words and the cell's peers
+    in its band from the digit's word; the filters do the other bands. (The
+    code is written out rather than shared through helpers that take the
+    board: those would update its reference count at every call.)"""
+    if digit >= 0:
+        bit = np.int64(1) << cell
+        for d in range(9):
+            g[3 * d + band] &= ~bit
+        g[3 * digit + band] = (g[3 * digit + band] & ~PEERS[cell]) | bit
+        g[27 + band] &= ~bit
     while True:
         again = False
         for d in range(9):
@@ -189,43 +175,73 @@ def propagate9(g):
             a0 = g[w]
             a1 = g[w + 1]
             a2 = g[w + 2]
-            if a0 == g[32 + w] and a1 == g[33 + w] and a2 == g[34 + w]:
+            p0 = g[32 + w]
+            p1 = g[33 + w]
+            p2 = g[34 + w]
+            if a0 == p0 and a1 == p1 and a2 == p2:
                 continue
-            while True:
+            if a0 != p0:
                 a0 = _filter_band(a0)
+            if a1 != p1:
                 a1 = _filter_band(a1)
+            if a2 != p2:
                 a2 = _filter_band(a2)
-                if a0 == 0 or a1 == 0 or a2 == 0:
-                    return FAILED
-                # stack filter: c_b are the columns band b still uses
-                c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & 511
-                c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & 511
-                c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & 511
-                k0 = PERM[(c0 & 7) | ((c1 & 7) << 3) | ((c2 & 7) << 6)]
-                k1 = PERM[((c0 >> 3) & 7) | (c1 & 0o70) | ((c2 & 0o70) << 3)]
-                k2 = PERM[((c0 >> 6) & 7) | ((c1 >> 3) & 0o70) | (c2 & 0o700)]
-                if k0 == 0 or k1 == 0 or k2 == 0:
-                    return FAILED
-                n0 = (k0 & 7) | ((k1 & 7) << 3) | ((k2 & 7) << 6)
-                n1 = ((k0 >> 3) & 7) | (k1 & 0o70) | ((k2 & 0o70) << 3)
-                n2 = ((k0 >> 6) & 7) | ((k1 >> 3) & 0o70) | (k2 & 0o700)
-                if n0 == c0 and n1 == c1 and n2 == c2:
-                    break
-                a0 &= COLS[n0]
-                a1 &= COLS[n1]
-                a2 &= COLS[n2]
+            if a0 == 0 or a1 == 0 or a2 == 0:
+                return FAILED
+            # stack filter on c_b, the columns band b still uses; nothing to
+            # do while they are those of the last fixpoint
+            c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & 511
+            c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & 511
+            c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & 511
+            if c0 != (p0 | (p0 >> 9) | (p0 >> 18)) & 511 or c1 != (p1 | (p1 >> 9) | (p1 >> 18)) & 511 \
+                    or c2 != (p2 | (p2 >> 9) | (p2 >> 18)) & 511:
+                while True:
+                    k0 = PERM[(c0 & 7) | ((c1 & 7) << 3) | ((c2 & 7) << 6)]
+                    k1 = PERM[((c0 >> 3) & 7) | (c1 & 0o70) | ((c2 & 0o70) << 3)]
+                    k2 = PERM[((c0 >> 6) & 7) | ((c1 >> 3) & 0o70) | (c2 & 0o700)]
+                    if k0 == 0 or k1 == 0 or k2 == 0:
+                        return FAILED
+                    n0 = (k0 & 7) | ((k1 & 7) << 3) | ((k2 & 7) << 6)
+                    n1 = ((k0 >> 3) & 7) | (k1 & 0o70) | ((k2 & 0o70) << 3)
+                    n2 = ((k0 >> 6) & 7) | ((k1 >> 3) & 0o70) | (k2 & 0o700)
+                    if n0 == c0 and n1 == c1 and n2 == c2:
+                        break
+                    # a band that lost columns is filtered again
+                    if n0 != c0:
+                        a0 = _filter_band(a0 & COLS[n0])
+                        if a0 == 0:
+                            return FAILED
+                        c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & 511
+                    if n1 != c1:
+                        a1 = _filter_band(a1 & COLS[n1])
+                        if a1 == 0:
+                            return FAILED
+                        c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & 511
+                    if n2 != c2:
+                        a2 = _filter_band(a2 & COLS[n2])
+                        if a2 == 0:
+                            return FAILED
+                        c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & 511
             g[w] = a0
             g[w + 1] = a1
             g[w + 2] = a2
             g[32 + w] = a0
             g[33 + w] = a1
             g[34 + w] = a2
-            if _close_rows(g, d, 0, a0):
-                again = True
-            if _close_rows(g, d, 1, a1):
-                again = True
-            if _close_rows(g, d, 2, a2):
-                again = True
+            # hidden singles: open cells alone in their row of the band (a
+            # word that did not change has none that are new)
+            changed = (1 if a0 != p0 else 0) | (2 if a1 != p1 else 0) | (4 if a2 != p2 else 0)
+            for b in range(3):
+                if not (changed >> b) & 1:
+                    continue
+                a = g[w + b]
+                new = a & (ONE[a & 511] | (ONE[(a >> 9) & 511] << 9) | (ONE[a >> 18] << 18)) & g[27 + b]
+                if new:
+                    again = True
+                    g[27 + b] &= ~new
+                    for dd in range(9):
+                        if dd != d:
+                            g[3 * dd + b] &= ~new
         if again:
             continue
         # naked singles and empty cells, band by band; note a bivalue cell
@@ -258,7 +274,10 @@ def propagate9(g):
                         d += 1
                     if d == 9:
                         return FAILED
-                    _place(g, d, b, _tz(low))
+                    for dd in range(9):
+                        g[3 * dd + b] &= ~low
+                    g[3 * d + b] = (g[3 * d + b] & ~PEERS[_tz(low)]) | low
+                    g[27 + b] &= ~low
             elif branch < 0:
                 two = u & r2 & ~r3
                 if two:
@@ -286,13 +305,16 @@ def load9(grid, g):
             b = cell // 27
             i = cell % 27
             w = 3 * (v - 1) + b
-            if not (g[w] >> i) & 1:
+            bit = np.int64(1) << i
+            if not g[w] & bit:
                 return False
-            _place(g, v - 1, b, i)
+            for d in range(9):
+                g[3 * d + b] &= ~bit
             col = np.int64(0x40201) << (i % 9)
             for bb in range(3):
-                if bb != b:
-                    g[3 * (v - 1) + bb] &= ~col
+                g[w - b + bb] &= ~col
+            g[w] = (g[w] & ~PEERS[i]) | bit
+            g[27 + b] &= ~bit
     return True
 
 
@@ -321,12 +343,15 @@ def count9(grid, limit, node_limit, solution_out, stats):
     nodes = 0
     guesses = 0
     depth = 0
+    digit = -1  # the placement that starts the next node
+    band = 0
+    cell = 0
     while True:
         if node_limit > 0 and nodes >= node_limit:
             found = -1
             break
         nodes += 1
-        r = propagate9(g)
+        r = propagate9(g, digit, band, cell)
         if r == SOLVED:
             if found == 0:
                 unload9(g, solution_out)
@@ -335,11 +360,11 @@ def count9(grid, limit, node_limit, solution_out, stats):
                 break
         elif r != FAILED:
             guesses += 1
-            b = r // 27
-            i = r - 27 * b
+            band = r // 27
+            cell = r - 27 * band
             digits = np.int64(0)
             for d in range(9):
-                if (g[3 * d + b] >> i) & 1:
+                if (g[3 * d + band] >> cell) & 1:
                     digits |= np.int64(1) << d
             for w in range(30):
                 stack[depth, w] = g[w]
@@ -347,7 +372,7 @@ def count9(grid, limit, node_limit, solution_out, stats):
             low = digits & -digits
             left[depth] = digits ^ low
             depth += 1
-            _place(g, _tz(low), b, i)
+            digit = _tz(low)
             continue
         # a solution or a dead end: the next digit of the last branch point
         if depth == 0:
@@ -365,9 +390,9 @@ def count9(grid, limit, node_limit, solution_out, stats):
         left[k] = rest
         if rest == 0:
             depth = k
-        r = where[k]
-        b = r // 27
-        _place(g, _tz(low), b, r - 27 * b)
+        digit = _tz(low)
+        band = where[k] // 27
+        cell = where[k] - 27 * band
     stats[0] += nodes
     stats[1] += guesses
     return found
