@@ -123,6 +123,18 @@ def _tz(typingctx, x):
     return types.int64(types.int64), codegen
 
 
+@intrinsic
+def _pop(typingctx, x):
+    """The number of set bits of an int64 (one instruction)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
 @njit(cache=True, inline="always")
 def _filter_band(a):
     """The band filter of one band word (0: contradiction)."""
@@ -244,12 +256,13 @@ def propagate9(g, digit, band, cell):
                             g[3 * dd + b] &= ~new
         if again:
             continue
-        # naked singles and empty cells, band by band; note a bivalue cell
-        branch = -1
+        # naked singles and empty cells, band by band; note the bivalue
+        # cells (words 60..62)
         placed = False
         solved = True
         for b in range(3):
             u = g[27 + b]
+            g[60 + b] = 0
             if u == 0:
                 continue
             solved = False
@@ -278,14 +291,27 @@ def propagate9(g, digit, band, cell):
                         g[3 * dd + b] &= ~low
                     g[3 * d + b] = (g[3 * d + b] & ~PEERS[_tz(low)]) | low
                     g[27 + b] &= ~low
-            elif branch < 0:
-                two = u & r2 & ~r3
-                if two:
-                    branch = 27 * b + _tz(two)
+            else:
+                g[60 + b] = u & r2 & ~r3
         if placed:
             continue
         if solved:
             return SOLVED
+        # branch on the bivalue cell with the most open peers
+        branch = -1
+        most = -1
+        for b in range(3):
+            two = g[60 + b]
+            u = g[27 + b]
+            while two:
+                low = two & -two
+                two ^= low
+                i = _tz(low)
+                col = np.int64(0x40201) << (i % 9)
+                n = _pop(u & PEERS[i]) + _pop(g[27] & col) + _pop(g[28] & col) + _pop(g[29] & col) - _pop(u & col)
+                if n > most:
+                    most = n
+                    branch = 27 * b + i
         if branch >= 0:
             return branch
         return _fewest(g)
@@ -294,6 +320,8 @@ def propagate9(g, digit, band, cell):
 @njit(cache=True)
 def load9(grid, g):
     """Fill board ``g`` (64 words) from 81 values; False when two givens clash."""
+    for w in range(64):
+        g[w] = 0
     for w in range(27):
         g[w] = BAND
         g[32 + w] = -1
