@@ -62,6 +62,37 @@ def test_17_clue_sample_is_unique() -> None:
         assert found == 1 and first.is_solution_of(Grid(line))
 
 
+def test_count9_counts_all_like_count_n() -> None:
+    # limit 0 counts every solution; the two kernels search differently
+    for line in bench_sample("serg_benchmark.txt", 40):
+        values = _values(line)
+        found = []
+        for run in (lambda sol, stats: count9(values, 0, 0, sol, stats),
+                    lambda sol, stats: count_n(values, 3, 3, 0, 0, sol, stats)):
+            solution = np.zeros(81, dtype=np.uint8)
+            found.append(run(solution, np.zeros(2, dtype=np.int64)))
+            assert obeys_rules(solution.tolist(), values.tolist(), 3, 3)
+        assert found[0] == found[1] >= 2
+
+
+def test_count9_stats_and_node_limit() -> None:
+    values = _values(bench_sample("forum_hardest_1106.txt", 1)[0])
+    solution = np.zeros(81, dtype=np.uint8)
+    stats = np.zeros(2, dtype=np.int64)
+    assert count9(values, 2, 0, solution, stats) == 1
+    nodes, guesses = stats.tolist()
+    assert nodes > guesses > 0  # a node per board propagated, a guess per branch point
+    capped = np.zeros(2, dtype=np.int64)
+    assert count9(values, 2, nodes - 1, solution, capped) == -1
+    assert capped[0] == nodes - 1
+    assert count9(values, 2, nodes, solution, capped) == 1
+    easy = _values(bench_sample("kaggle.txt", 1)[0])  # singles only: one node, no guess
+    stats[:] = 0
+    assert count9(easy, 2, 0, solution, stats) == 1 and stats.tolist() == [1, 0]
+    blank = np.zeros(81, dtype=np.uint8)
+    assert count9(blank, 5, 0, solution, stats) == 5
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name,expected", [("serg_benchmark.txt", 2), ("17_clue.txt", 1),
                                            ("magictour_top1465.txt", 1), ("forum_hardest_1106.txt", 1)])

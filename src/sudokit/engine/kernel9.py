@@ -19,8 +19,9 @@ A board is 30 words. Word ``3*d + b`` holds the cells of band ``b`` (rows
 row ``r`` of the band and column ``c``. A placed digit keeps its own bit, so in
 every band each digit always needs exactly one cell per row, one per box and,
 across the three bands, one per column. Words 27..29 hold the cells of each
-band not placed yet. While propagating, words 32..58 remember each digit word
-as it was last filtered, so that only words that changed are looked at again.
+band not placed yet. The working board has 64 words: words 32..58 remember
+each digit word as it was last filtered, so that only words that changed are
+looked at again, and words 60..62 note each band's bivalue cells.
 
 Propagation
 -----------
@@ -56,11 +57,15 @@ filters do the other bands), and propagation starts again.
 Search
 ------
 When propagation stops with cells open, the board is at a fixpoint and the
-search branches on the first bivalue cell (the counters above find them for
-free; without one, a cell with the fewest digits). It stores the board on an
-explicit stack with the digits not yet tried, places the first digit and goes
-on. A dead end goes back to the last stored board and places its next digit;
-the last digit of a cell frees its stack entry.
+search branches on a bivalue cell (the counters above find them for free;
+without one, on a cell with the fewest digits). Among the bivalue cells it
+takes the one with the most open peers (in its band, and in its column in
+the other bands): either digit there clears the most candidates, which
+halves the trees of the hardest sets against taking the first bivalue cell.
+It stores the 30 words of the board on an explicit stack with the digits not
+yet tried, places the first digit and goes on. A dead end goes back to the
+last stored board and places its next digit; the last digit of a cell frees
+its stack entry. A node is one call of the propagation, after a placement.
 """
 
 from __future__ import annotations
@@ -218,7 +223,9 @@ def propagate9(g, digit, band, cell):
                     n2 = ((k0 >> 6) & 7) | ((k1 >> 3) & 0o70) | (k2 & 0o700)
                     if n0 == c0 and n1 == c1 and n2 == c2:
                         break
-                    # a band that lost columns is filtered again
+                    # a band that lost columns is filtered again; the stack
+                    # filter keeps what it keeps, so unless a band filter
+                    # takes more columns this is the fixpoint
                     if n0 != c0:
                         a0 = _filter_band(a0 & COLS[n0])
                         if a0 == 0:
@@ -234,6 +241,8 @@ def propagate9(g, digit, band, cell):
                         if a2 == 0:
                             return FAILED
                         c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & 511
+                    if n0 == c0 and n1 == c1 and n2 == c2:
+                        break
             g[w] = a0
             g[w + 1] = a1
             g[w + 2] = a2
