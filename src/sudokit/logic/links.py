@@ -248,6 +248,12 @@ _BY_VALUE: dict[tuple, list] = {}
 _BY_VALUE_LIMIT = 50_000
 
 
+def clear_caches() -> None:
+    """Forget the remembered per-value results (benchmarks call this so a
+    repeated puzzle is timed from scratch)."""
+    _BY_VALUE.clear()
+
+
 def _memo(key: tuple, compute, *args) -> list:
     found = _BY_VALUE.get(key)
     if found is None:
