@@ -56,15 +56,20 @@ def loop_rating(size: int) -> float:
     return round(r, 1)
 
 
-def _find_loops(geo: Geometry, mask: list[int], start: int, pair: int) -> list[list[int]]:
+def _find_loops(geo: Geometry, mask: list[int], start: int, pair: int, holding: int | None = None) -> list[list[int]]:
     """Loops of cells holding both values of ``pair`` from ``start``, at most
     two cells with extra candidates (more when they share one extra value),
-    in SE's walk order (box, row, column at each cell)."""
+    in SE's walk order (box, row, column at each cell). ``holding``: the
+    cells holding both values (bit set), when the caller has it."""
     results: list[list[int]] = []
     loop: list[int] = [start]
     in_loop = {start}
     kinds = (2, 0, 1)  # box, row, column in units_of order
     cell_units = _unit_sets(geo)
+    _, unit_bits = _cell_masks(geo)
+    units_of = geo.units_of
+    if holding is None:
+        holding = _holding(mask, pair)
     # units met by the cells at even and at odd places: a loop meets each
     # unit once at each parity, so a path meeting one twice at the same
     # parity never closes into a valid loop and is not walked further
@@ -75,29 +80,43 @@ def _find_loops(geo: Geometry, mask: list[int], start: int, pair: int) -> list[l
         for kind in kinds:
             if kind == last_kind:
                 continue
-            for nxt in geo.units[geo.units_of[cell][kind]]:
+            # the unit's cells holding both values, in cell order (no other
+            # cell can join the loop or add to the extras)
+            rest = unit_bits[units_of[cell][kind]] & holding
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                nxt = low.bit_length() - 1
                 if nxt == start and len(loop) >= 4:
                     results.append(list(loop))
                 elif nxt not in in_loop:
                     m = mask[nxt]
-                    if m & pair == pair:
-                        extra_here |= m & ~pair
-                        card = m.bit_count()
-                        if card == 2 or extra_here.bit_count() == 1 or allowed > 0:
-                            parity = len(loop) & 1
-                            units = cell_units[nxt]
-                            if met[parity] & units:
-                                continue
-                            met[parity] |= units
-                            loop.append(nxt)
-                            in_loop.add(nxt)
-                            walk(nxt, allowed - (card > 2), extra_here, kind)
-                            loop.pop()
-                            in_loop.discard(nxt)
-                            met[parity] &= ~units
+                    extra_here |= m & ~pair
+                    card = m.bit_count()
+                    if card == 2 or extra_here.bit_count() == 1 or allowed > 0:
+                        parity = len(loop) & 1
+                        units = cell_units[nxt]
+                        if met[parity] & units:
+                            continue
+                        met[parity] |= units
+                        loop.append(nxt)
+                        in_loop.add(nxt)
+                        walk(nxt, allowed - (card > 2), extra_here, kind)
+                        loop.pop()
+                        in_loop.discard(nxt)
+                        met[parity] &= ~units
 
     walk(start, 2, 0, -1)
     return results
+
+
+def _holding(mask: list[int], pair: int) -> int:
+    """The cells holding both values of ``pair``, as a bit set."""
+    cells = 0
+    for c, m in enumerate(mask):
+        if m & pair == pair:
+            cells |= 1 << c
+    return cells
 
 
 def _unit_sets(geo: Geometry) -> tuple[int, ...]:
@@ -125,18 +144,45 @@ def _common_peers(geo: Geometry, cells: list[int]) -> set[int]:
     return common - set(cells)
 
 
+def _loop_cores(geo: Geometry, mask: list[int]) -> dict[int, tuple[int, int]]:
+    """Per value pair (bit mask) of a bivalue cell: the cells holding both
+    values that may lie on a loop, and all the cells holding both values: every loop cell has two loop neighbours among its peers, so
+    cells with fewer than two peers holding the pair are peeled off until
+    none is left (the 2-core of the peer graph)."""
+    peer_bits, _ = _cell_masks(geo)
+    pairs = {m for m in mask if m.bit_count() == 2}
+    cores: dict[int, tuple[int, int]] = {}
+    for pair in pairs:
+        cells = holding = _holding(mask, pair)
+        while True:
+            keep = 0
+            rest = cells
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                if (peer_bits[low.bit_length() - 1] & cells).bit_count() >= 2:
+                    keep |= low
+            if keep == cells:
+                break
+            cells = keep
+        cores[pair] = cells, holding
+    return cores
+
+
 def find_unique_loops(state: Candidates) -> Iterator[Step]:
     geo, mask = state.geo, state.mask
     found: list[tuple[float, int, int, Step]] = []
     keys: set = set()
     order = 0
+    cores = _loop_cores(geo, mask)
+    type3: dict[tuple[int, int, int], list] = {}
     for start in range(len(mask)):
         pair = mask[start]
-        if _popcount(pair) != 2:
+        if _popcount(pair) != 2 or not cores[pair][0] >> start & 1:
             continue
         v1 = (pair & -pair).bit_length()
         v2 = (pair & ~(pair & -pair)).bit_length()
-        for loop in _find_loops(geo, mask, start, pair):
+        for loop in _find_loops(geo, mask, start, pair, cores[pair][1]):
             if not _valid_loop(geo, loop):
                 continue
             extras = [c for c in loop if _popcount(mask[c]) > 2]
@@ -153,7 +199,10 @@ def find_unique_loops(state: Candidates) -> Iterator[Step]:
                     elims = tuple((c, x) for c in sorted(_common_peers(geo, extras)) if mask[c] & other)
                     hints.append((2, elims, f"{geo.symbol(x)} is in one of {cells_text(geo, extras)}", 0.0))
                 if len(extras) == 2 and _popcount(other) >= 2:
-                    hints.extend(_type3(geo, mask, extras[0], extras[1], pair))
+                    t3 = type3.get((extras[0], extras[1], pair))
+                    if t3 is None:
+                        t3 = type3[extras[0], extras[1], pair] = _type3(geo, mask, extras[0], extras[1], pair)
+                    hints.extend(t3)
                 if len(extras) == 2:
                     c1, c2 = extras
                     r1 = r2 = None
