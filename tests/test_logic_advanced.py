@@ -162,6 +162,60 @@ def test_big_wing_ratings_and_ladder() -> None:
     assert rating_floor() <= _floor(set(names) - {"TUVWXYZ-Wing"})
 
 
+def _se_states(rows: list[dict], lowest: float = 4.0) -> list[Candidates]:
+    """SE's states just before each of its steps rated ``lowest`` or more."""
+    out = []
+    for row in rows:
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for s in row["steps"]:
+            if s["rating"] >= lowest:
+                out.append(state.copy())
+            _apply_se(state, s)
+    return out
+
+
+def _listed(steps_) -> list[tuple]:
+    return [(s.technique, s.rating, s.eliminations, s.text) for s in steps_]
+
+
+def test_link_caches_do_not_change_steps() -> None:
+    """The link producers remember results per value and cell set: every step
+    list, in order, must be the same from a cold cache and from a cache
+    warmed by the states before it (other puzzles, other values)."""
+    from sudokit.logic import links
+
+    producers = (links.find_two_links, lambda s: links.find_chain_links(s, 3), lambda s: links.find_chain_links(s, 4))
+    states = _se_states(traces()[::20])
+    assert len(states) > 50
+    cold = []
+    for state in states:
+        for find in producers:
+            links.clear_caches()
+            cold.append(_listed(find(state)))
+    warm = [_listed(find(state)) for state in states for find in producers]
+    assert warm == cold
+    assert sum(1 for found in cold if found) > 20
+
+
+def test_unique_loops_lie_in_the_pair_core() -> None:
+    """The loop search skips starts outside the 2-core of the cells holding
+    the pair; every valid loop found from any start must lie in that core."""
+    from sudokit.logic import uniqueness
+
+    loops = 0
+    for state in _se_states(traces()[::10], 4.5):
+        cores = uniqueness._loop_cores(state.geo, state.mask)
+        for start, pair in enumerate(state.mask):
+            if pair.bit_count() != 2:
+                continue
+            core = cores[pair][0]
+            for loop in uniqueness._find_loops(state.geo, state.mask, start, pair):
+                if uniqueness._valid_loop(state.geo, loop):
+                    loops += 1
+                    assert all(core >> c & 1 for c in loop), loop
+    assert loops > 20
+
+
 def _sound(rows: list[dict[str, str]]) -> None:
     for row in rows:
         solution = [int(ch) for ch in row["solution"]]

@@ -54,7 +54,15 @@ def unit_sets(shape) -> tuple[int, ...]:
 
 
 def units_holding(cell_units: tuple[int, ...], bits: int) -> int:
-    """The units holding every cell of ``bits``, as a bit set over unit ids."""
+    """The units holding every cell of ``bits``, as a bit set over unit ids.
+
+    >>> from sudokit.grid import Shape
+    >>> cu = unit_sets(Shape(3, 3))
+    >>> bin(units_holding(cu, 0b11))     # r1c1, r1c2: row 1 (id 0) and box 1 (id 18)
+    '0b1000000000000000001'
+    >>> units_holding(cu, 1 | 1 << 80)   # r1c1 and r9c9 share no unit
+    0
+    """
     m = -1
     while bits:
         low = bits & -bits
@@ -64,7 +72,13 @@ def units_holding(cell_units: tuple[int, ...], bits: int) -> int:
 
 
 def seen_by_all(peer_bits: tuple[int, ...], bits: int) -> int:
-    """The cells that see every cell of ``bits``."""
+    """The cells that see every cell of ``bits``.
+
+    >>> from sudokit.grid import Shape
+    >>> peers, _ = cell_masks(Shape(3, 3))
+    >>> _cells_of(seen_by_all(peers, 1 | 1 << 80))   # r1c1 and r9c9: r1c9 and r9c1
+    [8, 72]
+    """
     m = -1
     while bits:
         low = bits & -bits
