@@ -9,12 +9,12 @@ module, which check their input and keep the numba types inside ``engine/``:
   row-by-box segments of three cells; a table lookup keeps only the segments
   that can be part of a placement of the digit in the band (one cell per row
   and per box of the band), which does the pointing and claiming of locked
-  candidates and the band's hidden singles in one step. A column pass does
-  the same along the columns (hidden singles, pointing and claiming across
-  bands). Naked singles come from counting digits per cell bit-parallel over
-  the nine digit words.
-  The search guesses at the cell with the fewest candidates and keeps its
-  boards on an explicit stack, as tdoku and JCZSolve do.
+  candidates and the band's hidden singles in one step. The same table does
+  the columns of each stack (one column per band, one band per column).
+  Naked singles and bivalue cells come from counting digits per cell
+  bit-parallel over the nine digit words.
+  The search branches on the bivalue cell with the most open peers and keeps
+  its boards on an explicit stack, as tdoku and JCZSolve do.
 * :mod:`sudokit.engine.kernelN` handles every shape up to 64x64 with one
   64-bit candidate mask per cell, queue-driven naked singles, hidden singles
   by unit scans, and the same explicit-stack search. Its search can stop and
