@@ -60,12 +60,14 @@ When propagation stops with cells open, the board is at a fixpoint and the
 search branches on a bivalue cell (the counters above find them for free;
 without one, on a cell with the fewest digits). Among the bivalue cells it
 takes the one with the most open peers (in its band, and in its column in
-the other bands): either digit there clears the most candidates, which
-halves the trees of the hardest sets against taking the first bivalue cell.
-It stores the 30 words of the board on an explicit stack with the digits not
-yet tried, places the first digit and goes on. A dead end goes back to the
-last stored board and places its next digit; the last digit of a cell frees
-its stack entry. A node is one call of the propagation, after a placement.
+the other bands), the degree rule of constraint solvers: a placement there
+reaches the most open cells. This halves the trees of the hardest sets
+against taking the first bivalue cell. It stores the 30 words of the board
+on an explicit stack with the digits not yet tried, places the first digit
+and goes on. A dead end goes back to the last stored board (at a fixpoint,
+so its words are also the filters' memory) and places its next digit; the
+last digit of a cell frees its stack entry. A node is one call of the
+propagation, after a placement.
 """
 
 from __future__ import annotations
