@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from .links import _cells_of, cell_masks, seen_by_all, value_boards
 from .state import Candidates
 from .step import Step, Technique, cells_text, elims_text
 
@@ -25,15 +26,20 @@ def _popcount(m: int) -> int:
 
 def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
     geo, mask = state.geo, state.mask
-    peers = geo.peers
     size = 3 if xyz else 2
     name, rating = ("XYZ-Wing", XYZ_RATING) if xyz else ("XY-Wing", XY_RATING)
-    peer_sets = [set(p) for p in peers]
+    peer_bits, _ = cell_masks(geo.shape)
+    boards = value_boards(state)
+    bivalue = 0
+    for c, m in enumerate(mask):
+        if m.bit_count() == 2:
+            bivalue |= 1 << c
+    shared = 2 if xyz else 1
     for pivot in range(len(mask)):
         pm = mask[pivot]
         if _popcount(pm) != size:
             continue
-        wings = [c for c in sorted(peers[pivot]) if _popcount(mask[c]) == 2 and _popcount(mask[c] & pm) == (2 if xyz else 1)]
+        wings = [c for c in _cells_of(peer_bits[pivot] & bivalue) if (mask[c] & pm).bit_count() == shared]
         for i, w1 in enumerate(wings):
             m1 = mask[w1]
             for w2 in wings[i + 1:]:
@@ -51,12 +57,12 @@ def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
                 if _popcount(z) != 1:
                     continue
                 zv = z.bit_length()
-                common = peer_sets[w1] & peer_sets[w2]
+                common = peer_bits[w1] & peer_bits[w2] & boards[zv] & ~(1 << pivot)
                 if xyz:
-                    common &= peer_sets[pivot]
-                elims = tuple(sorted((c, zv) for c in common if c != pivot and mask[c] & z))
-                if not elims:
+                    common &= peer_bits[pivot]
+                if not common:
                     continue
+                elims = tuple((c, zv) for c in _cells_of(common))
                 cells = (pivot, w1, w2)
                 yield Step(
                     name, rating, eliminations=elims, cells=cells, values=(zv,),
@@ -114,18 +120,23 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
     order = 0
     ncells = len(mask)
 
-    def restricted(value_bit: int, yz: int, als: tuple[int, ...]) -> bool:
-        return all(yz in peer_sets[c] for c in als if mask[c] & value_bit)
+    # bit sets over the cells: peers, holders of each value, bivalue cells
+    peer_bits, _ = cell_masks(geo.shape)
+    boards = value_boards(state)
+    bivalue = 0
+    for c, m in enumerate(mask):
+        if m.bit_count() == 2:
+            bivalue |= 1 << c
 
-    def victims(value_bit: int, cells: list[int], als: tuple[int, ...], yz: int) -> list[int]:
-        common = None
-        for c in cells:
-            common = set(peer_sets[c]) if common is None else common & peer_sets[c]
-        if common is None:
-            return []
-        common -= set(als)
-        common.discard(yz)
-        return sorted(c for c in common if mask[c] & value_bit)
+    def restricted(value_bit: int, yz: int, als_bits: int) -> bool:
+        """Every place of the value in the set sees ``yz``."""
+        return not als_bits & boards[value_bit.bit_length()] & ~peer_bits[yz]
+
+    def victims(value_bit: int, cells: int, als_bits: int, yz: int) -> list[int]:
+        """The cells holding the value that see all of ``cells``, outside the
+        set and ``yz``, ascending."""
+        common = seen_by_all(peer_bits, cells) & ~als_bits & ~(1 << yz) & boards[value_bit.bit_length()]
+        return _cells_of(common)
 
     def sets(prefix: list[int], candidates: list[int], union: int):
         """Mutually seeing cells in increasing order, ``k`` of them with
@@ -150,17 +161,24 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
                 biggest = max(_popcount(mask[x]) for x in als)
                 size = sum(_popcount(mask[x]) for x in als)
                 rating = big_wing_rating(k, biggest)
-                seen_any = set()
+                als_bits = 0
+                seen_any = 0
                 for x in als:
-                    seen_any |= peer_sets[x]
-                for yz in sorted(seen_any - set(als)):
+                    als_bits |= 1 << x
+                    seen_any |= peer_bits[x]
+                targets = seen_any & ~als_bits & bivalue
+                while targets:
+                    low = targets & -targets
+                    targets ^= low
+                    yz = low.bit_length() - 1
                     my = mask[yz]
-                    if _popcount(my) != 2 or my & union != my:
+                    if my & union != my:
                         continue
                     xb = my & -my
                     zb = my ^ xb
-                    double = restricted(zb, yz, als)
-                    if restricted(xb, yz, als):
+                    yzb = 1 << yz
+                    double = restricted(zb, yz, als_bits)
+                    if restricted(xb, yz, als_bits):
                         if double:
                             elims: list[tuple[int, int]] = []
                             weak = strong_x = strong_z = False
@@ -168,13 +186,13 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
                             while rest:
                                 wb = rest & -rest
                                 rest ^= wb
-                                hit = victims(wb, [x for x in als if mask[x] & wb], als, yz)
+                                hit = victims(wb, als_bits & boards[wb.bit_length()], als_bits, yz)
                                 elims += [(x, wb.bit_length()) for x in hit]
                                 weak = weak or bool(hit)
-                            hit = victims(xb, [yz] + [x for x in als if mask[x] & xb], als, yz)
+                            hit = victims(xb, yzb | (als_bits & boards[xb.bit_length()]), als_bits, yz)
                             elims += [(x, xb.bit_length()) for x in hit]
                             strong_x = bool(hit)
-                            hit = victims(zb, [yz] + [x for x in als if mask[x] & zb], als, yz)
+                            hit = victims(zb, yzb | (als_bits & boards[zb.bit_length()]), als_bits, yz)
                             elims += [(x, zb.bit_length()) for x in hit]
                             strong_z = bool(hit)
                             if not weak and (not strong_z or not strong_x):
@@ -182,12 +200,12 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
                             kept, gone = (xb, zb)
                         else:
                             kept, gone = xb, zb
-                            hit = victims(zb, [yz] + [x for x in als if mask[x] & zb], als, yz)
+                            hit = victims(zb, yzb | (als_bits & boards[zb.bit_length()]), als_bits, yz)
                             elims = [(x, zb.bit_length()) for x in hit]
                     elif double:
                         double = False
                         kept, gone = zb, xb
-                        hit = victims(xb, [yz] + [x for x in als if mask[x] & xb], als, yz)
+                        hit = victims(xb, yzb | (als_bits & boards[xb.bit_length()]), als_bits, yz)
                         elims = [(x, xb.bit_length()) for x in hit]
                     else:
                         continue
