@@ -220,8 +220,14 @@ def test_registry_is_in_rating_order() -> None:
 
 
 def test_explain_finishes_with_search_when_stuck() -> None:
+    # the full registry solves every reference puzzle, so leave out the chains
     row = next(row for row in reference() if float(row["er"]) >= 7)
-    path = explain(row["puzzle"])
+    saved = REGISTRY[:]
+    REGISTRY[:] = [t for t in saved if t.rating < 6.6]
+    try:
+        path = explain(row["puzzle"])
+    finally:
+        REGISTRY[:] = saved
     state = Candidates.from_grid(Grid(row["puzzle"]))
     for step in path:
         step.apply(state)

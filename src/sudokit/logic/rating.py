@@ -20,6 +20,7 @@ from .state import Candidates
 from .step import Step, Technique
 from . import fish, intersections, singles, subsets
 from .stepper import broken, next_step, steps
+from .chains import ChainLimit
 
 #: The registry prefix the easy kernel replaces, and its step names by code.
 EASY_PREFIX = singles.TECHNIQUES[:6] + (
@@ -149,7 +150,12 @@ def solve_path(grid: Grid, registry: list[Technique] | None = None) -> tuple[lis
     """The logic path and the state it ends in; the flag is True when the
     path stopped early (stuck or contradiction)."""
     state = Candidates.from_grid(grid)
-    path = list(steps(state, registry))
+    path: list[Step] = []
+    try:
+        for step in steps(state, registry):
+            path.append(step)
+    except ChainLimit:  # a chain search ran out of time: stop here
+        pass
     return path, state, not state.solved
 
 
@@ -244,7 +250,11 @@ def _fast_ratings(state: Candidates, registry: list[Technique]) -> tuple[list[fl
             names.append(EASY_NAMES[code])
         if state.solved or broken(state):
             break
-        step = next_step(state, rest)
+        try:
+            step = next_step(state, rest)
+        except ChainLimit as exc:
+            _LIMITED.append(exc.rating)
+            break
         if step is None or step.rating > floor + 1e-9:
             break
         step.apply(state)
@@ -289,11 +299,20 @@ def _until_floor(state: Candidates, registry: list[Technique], floor: float):
     Unique Rectangle type 3, a grouped link), and SE might use a missing
     technique before it."""
     while not state.solved and not broken(state):
-        step = next_step(state, registry)
+        try:
+            step = next_step(state, registry)
+        except ChainLimit as exc:
+            _LIMITED.append(exc.rating)
+            return
         if step is None or step.rating > floor + 1e-9:
             return
         step.apply(state)
         yield step
+
+
+#: Set while rating when a chain search ran out of time: the lowest rating the
+#: abandoned technique could give, which is then the bound (not the floor).
+_LIMITED: list[float] = []
 
 
 def rate(grid: "Grid | str") -> Rating:
@@ -310,6 +329,7 @@ def rate(grid: "Grid | str") -> Rating:
         grid = Grid(grid)
     registry = exact_registry()
     state = Candidates.from_grid(grid)
+    _LIMITED.clear()
     fast = _fast_ratings(state, registry)
     if fast is None:
         floor = rating_floor()
@@ -323,7 +343,9 @@ def rate(grid: "Grid | str") -> Rating:
     stuck = not state.solved
     if stuck or _assumes_uniqueness(names):
         check_unique(grid)
-    return _rating(ratings, placing, names, stuck)
+    bound = min(_LIMITED) if _LIMITED else None
+    _LIMITED.clear()
+    return _rating(ratings, placing, names, stuck, bound)
 
 
 def explain(grid: "Grid | str") -> list[Step]:

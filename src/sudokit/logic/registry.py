@@ -11,7 +11,7 @@ technique after every technique rated the same or lower.
 
 from __future__ import annotations
 
-from . import fish, intersections, links, singles, subsets, uniqueness, wings
+from . import aligned, chains, fish, intersections, links, singles, subsets, uniqueness, wings
 from .step import Technique
 
 REGISTRY: list[Technique] = [
@@ -46,8 +46,14 @@ REGISTRY: list[Technique] = [
     uniqueness.BUG,  # SE's BUG producer, types 1-4 (5.6+)
     links.FOUR_STRONG_LINKS,  # SE's StrongLinks(4), 5.8-6.1
     wings.VWXYZ_WING,
+    aligned.ALIGNED_PAIR_EXCLUSION,  # 6.2
     wings.UVWXYZ_WING,  # SE: after Aligned Pair Exclusion, before the chaining tier (6.6)
+    chains.FORCING_CHAINS,  # SE's first chaining tier: cycles and forcing chains, easiest first (6.6+)
     wings.TUVWXYZ_WING,  # SE's first chaining tier, rated 7.5
+    aligned.ALIGNED_TRIPLET_EXCLUSION,  # 7.5
+    chains.NISHIO,  # 7.5+
+    chains.MULTIPLE,  # cell and region forcing chains, 8.0+
+    chains.DYNAMIC,  # 8.5+
 ]
 
 
@@ -80,7 +86,9 @@ SE_LADDER: tuple[tuple[str, float], ...] = (
     ("3 Skyscrapers", 5.4), ("WXYZ-Wing", 5.5),  # "3 Skyscrapers" is SE's whole three-link producer
     ("BUG", 5.6), ("4 Skyscrapers", 5.8),
     ("Aligned Pair Exclusion", 6.2), ("VWXYZ-Wing", 6.2),
-    ("UVWXYZ-Wing", 6.6), ("Bidirectional Y-Cycle", 6.6), ("Forcing Chain", 7.0), ("TUVWXYZ-Wing", 7.5),
+    ("UVWXYZ-Wing", 6.6), ("Forcing Chains & Cycles", 6.6), ("TUVWXYZ-Wing", 7.5),
+    ("Aligned Triplet Exclusion", 7.5), ("Nishio Forcing Chains", 7.5), ("Multiple Forcing Chains", 8.0),
+    ("Dynamic Forcing Chains", 8.5), ("Dynamic Forcing Chains (+)", 9.0),  # the (+) level is not implemented
 )
 
 

@@ -1,0 +1,187 @@
+"""Chains, forcing chains and aligned exclusions against Sudoku Explainer's traces.
+
+Each regression case replays SE's own path (se_dev_steps.jsonl.gz) to the
+first step SE makes with a technique, then asks our producer for its step on
+that exact state: same name, rating, placement and removals. The slow tests
+do the same at every such step of all 500 traces, and check that no step ever
+removes a puzzle's solution.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from sudokit.grid import Grid
+from sudokit.logic import aligned, chains, rate
+from sudokit.logic.registry import REGISTRY, rating_floor
+from sudokit.logic.state import Candidates
+
+from conftest import rated_reference as reference, rated_traces as traces
+
+#: SE's step name -> our producer.
+PRODUCERS = {
+    "Bidirectional Y-Cycle": chains.find_forcing_chains,
+    "Bidirectional Cycle": chains.find_forcing_chains,
+    "Bidirectional X-Cycle": chains.find_forcing_chains,
+    "Forcing Chain": chains.find_forcing_chains,
+    "Forcing X-Chain": chains.find_forcing_chains,
+    "Aligned Triplet Exclusion": aligned.find_aligned_triplet_exclusion,
+    "Nishio Forcing Chains": chains.find_nishio,
+    "Cell Forcing Chains": chains.find_multiple,
+    "Region Forcing Chains": chains.find_multiple,
+    "Dynamic Cell Forcing Chains": chains.find_dynamic,
+    "Dynamic Region Forcing Chains": chains.find_dynamic,
+    "Dynamic Contradiction Forcing Chains": chains.find_dynamic,
+    "Dynamic Double Forcing Chains": chains.find_dynamic,
+}
+
+
+def _se_step(s: dict) -> tuple[tuple, list]:
+    placements = ((s["cell"], s["value"]),) if s["cell"] is not None and s["cell"] >= 0 else ()
+    removals = sorted((r["cell"], v) for r in s["removals"] for v in r["values"])
+    return placements, removals
+
+
+def _apply_se(state: Candidates, s: dict) -> None:
+    placements, removals = _se_step(s)
+    for cell, value in removals:
+        state.eliminate(cell, value)
+    for cell, value in placements:
+        state.place(cell, value)
+
+
+def _states(predicate):
+    """``(row, SE step, state before it)`` for every SE step that ``predicate`` accepts."""
+    for row in traces():
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for s in row["steps"]:
+            if predicate(s):
+                yield row, s, state.copy()
+            _apply_se(state, s)
+
+
+@lru_cache(maxsize=None)
+def _first_uses() -> dict[tuple[str, float, bool], tuple[dict, dict, Candidates]]:
+    """The first SE step of each (technique, rating, places a value)."""
+    found: dict = {}
+    for row, s, state in _states(lambda s: s["technique"] in PRODUCERS):
+        key = (s["technique"], s["rating"], s["cell"] is not None and s["cell"] >= 0)
+        found.setdefault(key, (row, s, state))
+    return found
+
+
+#: A regression case per kind of step: (technique, rating, places a value).
+CASES = [
+    ("Bidirectional Y-Cycle", 6.6, False),
+    ("Bidirectional Y-Cycle", 6.9, False),
+    ("Bidirectional Cycle", 7.0, False),
+    ("Bidirectional Cycle", 7.2, False),
+    ("Forcing Chain", 7.1, False),
+    ("Forcing Chain", 7.1, True),
+    ("Forcing Chain", 7.4, False),
+    ("Aligned Triplet Exclusion", 7.5, False),
+    ("Nishio Forcing Chains", 7.7, False),
+    ("Nishio Forcing Chains", 7.9, False),
+    ("Cell Forcing Chains", 8.3, False),
+    ("Region Forcing Chains", 8.2, False),
+    ("Region Forcing Chains", 8.6, False),
+    ("Dynamic Cell Forcing Chains", 8.8, False),
+    ("Dynamic Region Forcing Chains", 8.9, False),
+    ("Dynamic Contradiction Forcing Chains", 8.8, False),
+]
+
+
+def _check(s: dict, state: Candidates) -> str | None:
+    mine = next(PRODUCERS[s["technique"]](state), None)
+    placements, removals = _se_step(s)
+    if mine is None:
+        return f"no step where SE has {s['toString']}"
+    got = (mine.technique, mine.rating, tuple(mine.placements), sorted(mine.eliminations))
+    want = (s["technique"], s["rating"], placements, removals)
+    return None if got == want else f"SE {want} ({s['toString']}), ours {got} ({mine.text})"
+
+
+@pytest.mark.parametrize("technique,rating,places", CASES, ids=[f"{t} {r}{' on' if p else ''}" for t, r, p in CASES])
+def test_takes_se_step(technique: str, rating: float, places: bool) -> None:
+    uses = _first_uses()
+    if (technique, rating, places) not in uses:
+        pytest.skip("SE never uses it on the reference set")
+    row, s, state = uses[(technique, rating, places)]
+    assert _check(s, state) is None, row["id"]
+
+
+def test_length_increment_follows_se() -> None:
+    # lengths (complexity - 2) up to 4 add nothing, then 0.1 past 4, 6, 8, 12, 16, 24, 32, ...
+    steps = [chains.length_increment(k) for k in range(2, 40)]
+    jumps = [k for k in range(3, 40) if chains.length_increment(k) > chains.length_increment(k - 1) + 1e-9]
+    assert steps[0] == 0.0
+    assert jumps == [7, 9, 11, 15, 19, 27, 35]
+
+
+def test_aligned_pair_exclusion_silent_where_se_went_on() -> None:
+    """SE never uses Aligned Pair Exclusion on the reference set, so it finds
+    nothing wherever SE used a later technique."""
+    later = ("UVWXYZ", "Bidirectional", "Forcing", "Nishio", "Cell F", "Region F", "Dynamic")
+    checked = 0
+    for _, s, state in _states(lambda s: s["technique"].startswith(later)):
+        assert next(aligned.find_aligned_pair_exclusion(state), None) is None
+        checked += 1
+        if checked >= 60:
+            break
+    assert checked == 60
+
+
+def test_registry_has_se_chaining_order() -> None:
+    names = [t.name for t in REGISTRY]
+    order = ["VWXYZ-Wing", "Aligned Pair Exclusion", "UVWXYZ-Wing", "Forcing Chains & Cycles", "TUVWXYZ-Wing",
+             "Aligned Triplet Exclusion", "Nishio Forcing Chains", "Multiple Forcing Chains", "Dynamic Forcing Chains"]
+    assert [names.index(n) for n in order] == sorted(names.index(n) for n in order)
+    assert rating_floor() == 9.0
+
+
+def test_rate_is_exact_with_chains() -> None:
+    # one puzzle each whose SE rating comes from a forcing chain, a Nishio and a dynamic chain
+    wanted = {"Forcing Chain", "Nishio Forcing Chains", "Dynamic Region Forcing Chains"}
+    seen = set()
+    for row in reference():
+        t = row["er_technique"]
+        if t in wanted and t not in seen and float(row["er"]) < 9.0:
+            seen.add(t)
+            r = rate(row["puzzle"])
+            assert (r.er, r.ep, r.ed) == (float(row["er"]), float(row["ep"]), float(row["ed"])), row["id"]
+            assert not r.lower_bound
+    assert seen == wanted
+
+
+def test_chain_steps_keep_the_solution_sample() -> None:
+    _sound(traces()[::25])
+
+
+@pytest.mark.slow
+def test_chain_steps_keep_the_solution_everywhere() -> None:
+    _sound(traces())
+
+
+def _sound(rows) -> None:
+    """Run our own path with every technique; no step may remove the solution."""
+    from sudokit.logic.stepper import steps
+
+    for row in rows:
+        solution = [int(ch) for ch in row["solution"]] if row.get("solution") else None
+        if solution is None:
+            continue
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for step in steps(state):
+            for cell, value in step.eliminations:
+                assert solution[cell] != value, (row["id"], step.text)
+            for cell, value in step.placements:
+                assert solution[cell] == value, (row["id"], step.text)
+
+
+@pytest.mark.slow
+def test_every_se_chain_step_agrees() -> None:
+    failures = [f"{row['id']}: {msg}" for row, s, state in _states(lambda s: s["technique"] in PRODUCERS)
+                if (msg := _check(s, state)) is not None]
+    assert not failures, failures[:10]
