@@ -2,10 +2,10 @@
 
 For every ``../shared/data/bench/*.txt`` set, in two modes (first solution,
 limit 1; uniqueness proof, limit 2), one compiled call solves the whole set,
-so Python's overhead does not count. The table gives µs/puzzle (CPU time of
-this process, which is steadier than wall time on a shared machine; the wall
-time is in the JSON), puzzles/s, % solved without guessing and guesses per
-puzzle. Then: end-to-end ``sudoku solve FILE --format line`` throughput, the
+so Python's overhead does not count, and the best of three runs is kept. The
+table gives µs/puzzle (CPU time of this process, which is steadier than wall
+time on a shared machine; the wall time is in the JSON), puzzles/s, % solved
+without guessing and guesses per puzzle. Then: end-to-end ``sudoku solve FILE --format line`` throughput, the
 cost of one ``solve()`` call from Python, cold start (a fresh numba cache in a
 temporary directory) and warm start of the command line.
 
@@ -68,7 +68,7 @@ def time_sets(quick: bool) -> list[dict]:
             if name == "serg_benchmark" and limit == 1:
                 continue  # several solutions each: only counting makes sense
             best = None
-            for _ in range(1 if len(values) > 2000 or not quick else 3):
+            for _ in range(3):  # the best of three: other jobs share the machine
                 wall, cpu = time.perf_counter(), time.process_time()
                 result = solve_many(values, limit=limit)
                 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
