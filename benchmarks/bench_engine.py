@@ -5,8 +5,8 @@ limit 1; uniqueness proof, limit 2), one compiled call solves the whole set,
 so Python's overhead does not count, and the best of three runs is kept. The
 table gives µs/puzzle (CPU time of this process, which is steadier than wall
 time on a shared machine; the wall time is in the JSON), puzzles/s, % solved
-without guessing and guesses per puzzle. Then: end-to-end ``sudoku solve FILE --format line`` throughput, the
-cost of one ``solve()`` call from Python, cold start (a fresh numba cache in a
+without guessing and guesses per puzzle. Then: end-to-end
+``sudoku solve FILE --format line`` throughput, the cost of one ``solve()`` call from Python, cold start (a fresh numba cache in a
 temporary directory) and warm start of the command line.
 
     python benchmarks/bench_engine.py            # everything
