@@ -6,8 +6,9 @@ so Python's overhead does not count, and the best of three runs is kept. The
 table gives µs/puzzle (CPU time of this process, which is steadier than wall
 time on a shared machine; the wall time is in the JSON), puzzles/s, % solved
 without guessing and guesses per puzzle. Then: end-to-end
-``sudoku solve FILE --format line`` throughput, the cost of one ``solve()`` call from Python, cold start (a fresh numba cache in a
-temporary directory) and warm start of the command line.
+``sudoku solve FILE --format line`` throughput, the cost of one ``solve()``
+call from Python, cold start (a fresh numba cache in a temporary directory)
+and warm start of the command line.
 
     python benchmarks/bench_engine.py            # everything
     python benchmarks/bench_engine.py --quick    # a sample of each set, no cold start
