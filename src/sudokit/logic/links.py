@@ -345,7 +345,6 @@ def _chain_links_of(state: Candidates, k: int, v: int, holders: int) -> list[tup
     kind_sets = _kind_sets(k)
     found: list[tuple] = []
     seen: set = set()
-    order = 0
     by_kind = _links(state, v, aligned_boxes=False, board=holders)
     # one entry per link and direction: (unit, kind, grouped, x, y, heart);
     # first link: start x, inner y+heart; later links: entry x+heart, exit y
@@ -363,11 +362,24 @@ def _chain_links_of(state: Candidates, k: int, v: int, holders: int) -> list[tup
     every = [o[3] | o[4] | o[5] for o in oriented]
     entry_units = [units_holding(cell_units, o[3] | o[5]) for o in oriented]
     exit_units = [units_holding(cell_units, o[4]) for o in oriented]
-    others = range(count)
+    entering: dict[int, list[int]] = {}  # unit -> links whose entry lies in it
+    for j, m in enumerate(entry_units):
+        while m:
+            low = m & -m
+            m ^= low
+            entering.setdefault(low, []).append(j)
 
     def successors(from_bit: int, exit_bits: int, exit_u: int) -> list[tuple[int, int]]:
+        """The links a weak link from ``exit_bits`` can reach, ascending,
+        with the weak link's unit."""
+        near: set[int] = set()
+        m = exit_u & ~from_bit
+        while m:
+            low = m & -m
+            m ^= low
+            near.update(entering.get(low, ()))
         out = []
-        for j in others:
+        for j in sorted(near):
             if ubit[j] == from_bit or every[j] & exit_bits:
                 continue
             m = exit_u & entry_units[j] & ~(from_bit | ubit[j])
@@ -376,30 +388,59 @@ def _chain_links_of(state: Candidates, k: int, v: int, holders: int) -> list[tup
         return out
 
     middle: list = [None] * count
+    exit_sees = [seen_by_all(peer_bits, o[4]) for o in oriented]
+    order = 0
+    path: list[int] = []
+    weak: list[int] = []
+    parts: list[int] = []
+    units: list[int] = []
 
-    def extend(path: list[int], weak: list[int], parts: list[int], used: int, units: list[int]):
-        """Depth-first chains; ``parts`` holds the chain's ends in order."""
-        last = path[-1]
-        if len(path) > 1:
-            nexts = middle[last]
-            if nexts is None:
-                nexts = middle[last] = successors(ubit[last], oriented[last][4], exit_units[last])
-        else:
-            inner = parts[-1]
-            nexts = successors(ubit[last], inner, units_holding(cell_units, inner))
+    def record(j: int, w: int, entry: int, end: int, chain_bits: int, closing: int, elim_bits: int) -> None:
+        """Keep a chain (the current path, then link ``j`` through weak unit ``w``)."""
+        nonlocal order
+        elims = tuple((c, v) for c in _cells_of(elim_bits))
+        key = (chain_bits, elims)
+        if key in seen:
+            return
+        seen.add(key)
+        chain = path + [j]
+        chain_units = units + [oriented[j][0]]
+        grouped = sum(1 for i in chain if oriented[i][2])
+        name, rating, suffix = _name_k(geo, chain_units, grouped, bool(closing))
+        kinds = tuple(sorted(oriented[i][1] for i in chain))
+        found.append((rating, -len(elims), suffix, kind_sets.index(kinds), (v, order),
+                      name, v, tuple(parts + [entry, end]), tuple(chain_units), elims, chain_bits))
+        order += 1
+
+    def grow(nexts: list[tuple[int, int]], used: int, start: int, start_units: int, start_sees: int) -> None:
+        """Depth-first chains in SE's order; ``parts`` holds the chain's ends."""
+        last_level = len(path) + 1 == k
         for j, w in nexts:
             u2, k2, g2, x2, y2, h2 = oriented[j]
             entry = x2 | h2
             if u2 in units or (entry | y2) & used:
                 continue
+            chain_bits = used | entry | y2
+            if last_level:
+                closing = start_units & exit_units[j] & ~((1 << units[0]) | ubit[j])
+                if closing:
+                    elim_bits = unit_bits[(closing & -closing).bit_length() - 1] | unit_bits[w]
+                    for x in weak:
+                        elim_bits |= unit_bits[x]
+                    elim_bits &= holders & ~chain_bits
+                else:
+                    elim_bits = start_sees & exit_sees[j] & holders & ~(start | y2)
+                if elim_bits:
+                    record(j, w, entry, y2, chain_bits, closing, elim_bits)
+                continue
+            after = middle[j]
+            if after is None:
+                after = middle[j] = successors(ubit[j], y2, exit_units[j])
             path.append(j)
             weak.append(w)
             parts.extend((entry, y2))
             units.append(u2)
-            if len(path) == k:
-                yield list(path), list(weak), list(parts), list(units), used | entry | y2
-            else:
-                yield from extend(path, weak, parts, used | entry | y2, units)
+            grow(after, chain_bits, start, start_units, start_sees)
             path.pop()
             weak.pop()
             del parts[-2:]
@@ -407,31 +448,12 @@ def _chain_links_of(state: Candidates, k: int, v: int, holders: int) -> list[tup
 
     for i, (u1, k1, g1, x1, y1, h1) in enumerate(oriented):
         start, inner = x1, y1 | h1
-        start_units = units_holding(cell_units, start)
-        start_sees = seen_by_all(peer_bits, start)
-        for path, weak, parts, units, chain_bits in extend([i], [], [start, inner], start | inner, [u1]):
-            end = parts[-1]
-            closing = start_units & units_holding(cell_units, end) & ~((1 << units[0]) | (1 << units[-1]))
-            if closing:
-                elim_bits = unit_bits[(closing & -closing).bit_length() - 1]
-                for w in weak:
-                    elim_bits |= unit_bits[w]
-                elim_bits &= holders & ~chain_bits
-            else:
-                elim_bits = start_sees & seen_by_all(peer_bits, end) & holders & ~(start | end)
-            if not elim_bits:
-                continue
-            elims = tuple((c, v) for c in _cells_of(elim_bits))
-            key = (v, chain_bits, elims)
-            if key in seen:
-                continue
-            seen.add(key)
-            grouped = sum(1 for j in path if oriented[j][2])
-            name, rating, suffix = _name_k(geo, units, grouped, bool(closing))
-            kinds = tuple(sorted(oriented[j][1] for j in path))
-            found.append((rating, -len(elims), suffix, kind_sets.index(kinds), (v, order),
-                          name, v, tuple(parts), tuple(units), elims, chain_bits))
-            order += 1
+        path[:] = [i]
+        weak.clear()
+        parts[:] = [start, inner]
+        units[:] = [u1]
+        grow(successors(ubit[i], inner, units_holding(cell_units, inner)), start | inner,
+             start, units_holding(cell_units, start), seen_by_all(peer_bits, start))
     return found
 
 
