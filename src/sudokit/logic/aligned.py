@@ -88,6 +88,14 @@ def _find(state: Candidates, degree: int) -> Iterator[Step]:
                 common = [e for e in common01 if all(e in excl_sets[c] for c in t)]
                 if len(common) < 2:
                     continue
+                union = 0
+                for c in cells:
+                    union |= masks[c]
+                if not any(masks[e] & ~union == 0 for e in common):
+                    # no excluder can be used up: only two base cells sharing a
+                    # unit can clash, and what that removes is a naked pair's
+                    # removal, which SE takes long before
+                    continue
                 step = _check(state, name, rating, cells, common, peer_sets)
                 if step is not None:
                     yield step
@@ -97,20 +105,34 @@ def _check(state, name, rating, cells, common, peer_sets) -> Step | None:
     masks = state.mask
     geo = state.geo
     k = len(cells)
-    options = [[v + 1 for v in iter_bits(masks[c])] for c in cells]
-    seen_pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if cells[j] in peer_sets[cells[i]]]
+    last = cells[-1]
+    head = cells[:-1]
+    options = [[1 << v for v in iter_bits(masks[c])] for c in head]
+    clash = [(i, j) for i in range(k - 1) for j in range(i + 1, k - 1) if cells[j] in peer_sets[cells[i]]]
+    sees_last = [last in peer_sets[c] for c in head]
     ex_masks = [masks[e] for e in common]
+    last_mask = masks[last]
     allowed = [0] * k
     for combo in product(*options):
-        if any(combo[i] == combo[j] for i, j in seen_pairs):
+        if any(combo[i] == combo[j] for i, j in clash):
             continue
         used = 0
-        for v in combo:
-            used |= 1 << (v - 1)
-        if any(not (m & ~used) for m in ex_masks):
-            continue
-        for i, v in enumerate(combo):
-            allowed[i] |= 1 << (v - 1)
+        free = last_mask
+        for i, b in enumerate(combo):
+            used |= b
+            if sees_last[i]:
+                free &= ~b
+        for m in ex_masks:
+            rest = m & ~used
+            if not rest:
+                free = 0
+                break
+            if not rest & (rest - 1):
+                free &= ~rest  # the last cell may not take the excluder's last value
+        if free:
+            for i, b in enumerate(combo):
+                allowed[i] |= b
+            allowed[-1] |= free
     elims = []
     for i, c in enumerate(cells):
         for v in iter_bits(masks[c] & ~allowed[i]):

@@ -105,23 +105,20 @@ def _name(geo, node: int) -> str:
 
 
 class _Tables:
-    """Per-geometry tables in SE's scan order."""
+    """Per-geometry tables in SE's scan order, as bitboards (bit c for cell c;
+    ascending bits are SE's order within a unit)."""
 
     def __init__(self, geo) -> None:
         self.geo = geo
         units_of = geo.units_of
+        um = geo.unit_mask
         # on -> off x-links: box first, then the row and column outside the box
-        self.se_peers = []
-        for cell in range(len(units_of)):
-            r, c, b = units_of[cell]
-            box = geo.units[b]
-            order = [p for p in box if p != cell]
-            order += [p for p in geo.units[r] if p != cell and p not in box]
-            order += [p for p in geo.units[c] if p != cell and p not in box]
-            self.se_peers.append(tuple(order))
+        self.off_parts = []
+        for cell, (r, c, b) in enumerate(units_of):
+            self.off_parts.append((um[b] & ~(1 << cell), um[r] & ~um[b], um[c] & ~um[b]))
         # off -> on x-links: box, row, column
+        self.on_units = [(um[b], um[r], um[c]) for r, c, b in units_of]
         self.cell_units = [(b, r, c) for r, c, b in units_of]
-        self.peer_sets = [frozenset(p) for p in geo.peers]
 
 
 _TABLES: dict = {}
@@ -134,17 +131,32 @@ def _tables(geo) -> _Tables:
     return t
 
 
+def _boards(masks: list[int], n: int) -> list[int]:
+    """Per value (index 1..n) the bitboard of the cells holding it."""
+    boards = [0] * (n + 1)
+    for cell, m in enumerate(masks):
+        while m:
+            low = m & -m
+            boards[low.bit_length()] |= 1 << cell
+            m ^= low
+    return boards
+
+
 class _Chainer:
-    """The implications on one candidate state (the masks may shrink while a
-    dynamic chain runs; ``source`` keeps the state it started from)."""
+    """The implications on one candidate state. A dynamic chain works on
+    copies of the masks and value boards that shrink while it runs; static
+    implications are computed once per potential and cached."""
 
     def __init__(self, state: Candidates, deadline: float | None) -> None:
         self.state = state
         self.geo = state.geo
         self.t = _tables(state.geo)
         self.units = state.geo.units
+        self.boards = _boards(state.mask, state.geo.n)
         self.deadline = deadline
         self.ticks = 0
+        self._off_cache: dict = {}
+        self._on_cache: dict = {}
 
     def tick(self) -> None:
         self.ticks += 1
@@ -153,23 +165,45 @@ class _Chainer:
 
     # the two kinds of implication --------------------------------------------
 
-    def on_to_off(self, masks: list[int], node: int, y: bool) -> list[int]:
+    def on_to_off(self, masks: list[int], node: int, y: bool, boards: list[int] | None = None) -> list[int]:
+        """The potentials an on potential turns off, in SE's order."""
+        if boards is None:
+            key = node << 1 | y
+            out = self._off_cache.get(key)
+            if out is not None:
+                return out
+            out = self._off_cache[key] = self.on_to_off(masks, node, y, self.boards)
+            return out
         cell, value = node >> 6, (node >> 1) & 31
         out = []
         if y:
-            for v in iter_bits(masks[cell] & ~(1 << (value - 1))):
-                out.append((cell << 6) | ((v + 1) << 1))
-        bit = 1 << (value - 1)
+            m = masks[cell] & ~(1 << (value - 1))
+            while m:
+                low = m & -m
+                out.append((cell << 6) | (low.bit_length() << 1))
+                m ^= low
+        board = boards[value]
         tail = value << 1
-        for p in self.t.se_peers[cell]:
-            if masks[p] & bit:
-                out.append((p << 6) | tail)
+        for part in self.t.off_parts[cell]:
+            b = board & part
+            while b:
+                low = b & -b
+                out.append(((low.bit_length() - 1) << 6) | tail)
+                b ^= low
         return out
 
-    def off_to_on(self, masks: list[int], source: list[int] | None, node: int, y: bool, x: bool,
-                  off: dict | None) -> list[tuple[int, tuple]]:
+    def off_to_on(self, masks: list[int], node: int, y: bool, x: bool, boards: list[int] | None = None,
+                  source: list[int] | None = None, source_boards: list[int] | None = None
+                  ) -> list[tuple[int, tuple]]:
         """``(on node, parents)``; the parents are the node itself and, in a
         dynamic chain, the removed candidates that made the link."""
+        if boards is None:
+            key = node << 2 | y << 1 | x
+            out = self._on_cache.get(key)
+            if out is not None:
+                return out
+            out = self._on_cache[key] = self.off_to_on(masks, node, y, x, self.boards)
+            return out
         cell, value = node >> 6, (node >> 1) & 31
         out = []
         bit = 1 << (value - 1)
@@ -180,26 +214,26 @@ class _Chainer:
                 parents = (node,)
                 if source is not None:
                     gone = source[cell] & ~m
-                    if gone:
-                        parents += tuple((cell << 6) | ((v + 1) << 1) for v in iter_bits(gone))
+                    while gone:
+                        low = gone & -gone
+                        parents += ((cell << 6) | (low.bit_length() << 1),)
+                        gone ^= low
                 out.append(((cell << 6) | (other << 1) | 1, parents))
         if x:
-            for u in self.t.cell_units[cell]:
-                first = second = -1
-                count = 0
-                for p in self.units[u]:
-                    if masks[p] & bit:
-                        count += 1
-                        if count > 2:
-                            break
-                        if p != cell:
-                            first = p
-                if count == 2 and first >= 0:
+            board = boards[value]
+            me = 1 << cell
+            for unit in self.t.on_units[cell]:
+                b = board & unit
+                if b.bit_count() == 2 and b & me:
+                    other = (b & ~me).bit_length() - 1
                     parents = (node,)
-                    if source is not None:
-                        parents += tuple((p << 6) | (value << 1) for p in self.units[u]
-                                         if source[p] & bit and not masks[p] & bit)
-                    out.append(((first << 6) | (value << 1) | 1, parents))
+                    if source_boards is not None:
+                        gone = source_boards[value] & unit & ~board
+                        while gone:
+                            low = gone & -gone
+                            parents += (((low.bit_length() - 1) << 6) | (value << 1),)
+                            gone ^= low
+                    out.append(((other << 6) | (value << 1) | 1, parents))
         return out
 
     # static single chains: cycles and forcing chains ---------------------------
@@ -230,7 +264,7 @@ class _Chainer:
             length += 1
             for entry in pend_off:
                 self.tick()
-                for q, _ in self.off_to_on(masks, None, entry[0], y, x, None):
+                for q, _ in self.off_to_on(masks, entry[0], y, x):
                     if length >= 4 and q == src:
                         found.append((q, entry))
                     if q not in on_seen:
@@ -261,7 +295,7 @@ class _Chainer:
             while pend_off:
                 p = pend_off.popleft()
                 self.tick()
-                for q, parents in self.off_to_on(masks, None, p, y, True, None):
+                for q, parents in self.off_to_on(masks, p, y, True):
                     if q == conj and q not in targets:
                         targets.add(q)
                         chains.append((q, parents))
@@ -274,14 +308,11 @@ class _Chainer:
 
     def propagate(self, starts: list[int], nishio: bool, dynamic: bool):
         """Everything that follows from ``starts`` (SE's doChaining). Returns
-        ``(graph, on, off, contradiction)``: ``graph`` maps each potential to
-        its parents, ``on``/``off`` list them in the order found, and
-        ``contradiction`` is ``None`` or ``((on, parents), (off, parents))``,
-        a candidate forced both ways (the sets then hold what was found
-        before it)."""
+        ``(graph, contradiction)``: ``graph`` maps each potential found to its
+        parents, in the order found, and ``contradiction`` is ``None`` or
+        ``((on, parents), (off, parents))``, a candidate forced both ways (the
+        graph then holds what was found before it)."""
         base = self.state.mask
-        masks = list(base) if dynamic else base
-        source = base if dynamic else None
         y = not nishio
         graph: dict[int, tuple] = {}
         pend_on: deque = deque()
@@ -289,11 +320,19 @@ class _Chainer:
         for s in starts:
             graph[s] = ()
             (pend_on if s & 1 else pend_off).append(s)
+        if dynamic:
+            masks = list(base)
+            boards = list(self.boards)
+            src_boards = self.boards
+        else:
+            masks = base
+            boards = src_boards = None
+        on_to_off, off_to_on = self.on_to_off, self.off_to_on
         while pend_on or pend_off:
             self.tick()
             if pend_on:
                 p = pend_on.popleft()
-                for q in self.on_to_off(masks, p, y):
+                for q in on_to_off(masks, p, y, boards):
                     if q | 1 in graph:
                         return graph, ((q | 1, graph[q | 1]), (q, (p,)))
                     if q not in graph:
@@ -301,9 +340,13 @@ class _Chainer:
                         pend_off.append(q)
             else:
                 p = pend_off.popleft()
-                made = self.off_to_on(masks, source, p, y, True, graph)
                 if dynamic:
-                    masks[p >> 6] &= ~(1 << (((p >> 1) & 31) - 1))
+                    made = off_to_on(masks, p, y, True, boards, base, src_boards)
+                    cell, value = p >> 6, (p >> 1) & 31
+                    masks[cell] &= ~(1 << (value - 1))
+                    boards[value] &= ~(1 << cell)
+                else:
+                    made = off_to_on(masks, p, y, True)
                 for q, parents in made:
                     if q ^ 1 in graph:
                         return graph, ((q, parents), (q ^ 1, graph[q ^ 1]))
