@@ -212,7 +212,7 @@ def _make_one(plan: _Plan, seed: int, progress: Callable[[float], None] | None =
     step = orbits if progress is None else max(1, orbits // 50)
     for lo in range(0, orbits, step):
         hi = min(orbits, lo + step)
-        kernels.minimise(puzzle, n, shape.box_rows, shape.box_cols, units, peers, cells, starts,
+        kernels.minimise(puzzle, solution, n, shape.box_rows, shape.box_cols, units, peers, cells, starts,
                          order, lo, hi, plan.rule, plan.node_limit, stats)
         if progress is not None:
             progress(hi / orbits)

@@ -33,7 +33,8 @@ import numpy as np
 from numba import njit
 
 from .kernel9 import count9
-from .kernelN import count_n
+from .kernelN import count_n, find_other
+from .singles9 import singles9
 
 
 RULE_UNIQUE = 0
@@ -51,6 +52,9 @@ STAT_COUNTS = 1     #: how many solution counts were needed
 STAT_UNDECIDED = 2  #: clues kept only because a count hit its node limit
 STAT_FILL_RESTARTS = 3
 STATS = 4
+
+#: From this size up the generator's searches add locked candidates to the singles.
+LOCKED_FROM = 16
 
 
 def geometry(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray]:
@@ -463,7 +467,7 @@ def count_solutions(grid, box_rows, box_cols, limit, node_limit, solution_out, c
 
 @njit(cache=True)
 def _keeps_rule(puzzle, n, box_rows, box_cols, units, peers, rule, node_limit,
-                vals, cand, scratch, count_stats, stats) -> int:
+                vals, cand, cand9, solved9, scratch, count_stats, stats) -> int:
     """1 when ``puzzle`` obeys the rule, 0 when not, -1 when the count ran out of nodes."""
     if rule == RULE_UNIQUE:
         count_stats[0] = 0
@@ -474,6 +478,8 @@ def _keeps_rule(puzzle, n, box_rows, box_cols, units, peers, rule, node_limit,
         if found < 0:
             return -1
         return 1 if found == 1 else 0
+    if rule == RULE_LOGIC and box_rows == 3 and box_cols == 3:
+        return 1 if singles9(puzzle, cand9, solved9) == COMPLETE else 0
     if not load(puzzle, vals, cand, n, peers):
         return 0
     if rule == RULE_PREEMPTIVE:
@@ -533,39 +539,39 @@ def _single_at_once(puzzle, cell, value, n, box_rows, box_cols, units, row_m, co
 
 
 @njit(cache=True)
-def _unique_without(puzzle, orbit_cells, a, b, saved, n, box_rows, box_cols, row_m, col_m, box_m,
-                    node_limit, scratch, count_stats, stats) -> int:
+def _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+                    node_limit, locked, masks, scratch, count_stats, stats) -> int:
     """Whether the puzzle, with the orbit ``orbit_cells[a:b]`` blank, still has one solution.
 
     Another solution would have to differ from the known one in some cell of
     the orbit (else it would solve the puzzle with the orbit, which is
-    unique), so each orbit cell is tried with each other value that its row,
-    column and box allow, looking for one solution at a time. This finds a
-    second solution, or proves there is none, in far fewer nodes than a count
-    to 2 on the big grids. 1 unique, 0 not, -1 a search ran out of nodes.
+    unique), so for each orbit cell in turn the engine looks for one solution
+    in which that cell does not hold its known value (:func:`find_other`,
+    trying the known solution's value first at every branch, which meets a
+    nearby second solution early). Any hit proves the orbit is needed; no hit
+    for any cell proves it is not. 1 unique, 0 not, -1 a search ran out of nodes.
     """
     full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    cells = n * n
     undecided = False
     for i in range(a, b):
         c = orbit_cells[i]
         if saved[c] == 0:
             continue
-        others = _free(c, n, box_rows, box_cols, row_m, col_m, box_m) & full
-        others &= ~(np.uint64(1) << np.uint64(saved[c] - 1))
-        while others:
-            bit = others & (~others + np.uint64(1))
-            others ^= bit
-            puzzle[c] = _low_index(bit) + 1
-            count_stats[0] = 0
-            count_stats[1] = 0
-            found = count_solutions(puzzle, box_rows, box_cols, 1, node_limit, scratch, count_stats)
-            puzzle[c] = 0
-            stats[STAT_COUNTS] += 1
-            stats[STAT_NODES] += count_stats[0]
-            if found > 0:
-                return 0
-            if found < 0:
-                undecided = True
+        for e in range(cells):
+            v = puzzle[e]
+            masks[e] = (np.uint64(1) << np.uint64(v - 1)) if v else full
+        masks[c] = full & ~(np.uint64(1) << np.uint64(saved[c] - 1))
+        count_stats[0] = 0
+        count_stats[1] = 0
+        found = find_other(masks, units, peers, box_rows, box_cols, solution, locked, node_limit,
+                           scratch, count_stats)
+        stats[STAT_COUNTS] += 1
+        stats[STAT_NODES] += count_stats[0]
+        if found > 0:
+            return 0
+        if found < 0:
+            undecided = True
     return -1 if undecided else 1
 
 
@@ -578,7 +584,7 @@ def shuffle(order) -> None:
 
 
 @njit(cache=True)
-def minimise(puzzle, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
              order, lo, hi, rule, node_limit, stats) -> None:
     """Visit orbits ``order[lo:hi]`` and take each one's clues away when the rule still holds."""
     cells = n * n
@@ -590,6 +596,9 @@ def minimise(puzzle, n, box_rows, box_cols, units, peers, orbit_cells, orbit_sta
     row_m = np.empty(n, dtype=np.uint64)
     col_m = np.empty(n, dtype=np.uint64)
     box_m = np.empty(n, dtype=np.uint64)
+    masks = np.empty(cells, dtype=np.uint64)
+    cand9 = np.empty((9, 3), dtype=np.int64)
+    solved9 = np.empty(3, dtype=np.int64)
     for k in range(lo, hi):
         o = order[k]
         a = orbit_start[o]
@@ -613,12 +622,13 @@ def minimise(puzzle, n, box_rows, box_cols, units, peers, orbit_cells, orbit_sta
                 break
         if at_once:
             continue
-        if rule == RULE_UNIQUE and 9 < n <= 16:
-            verdict = _unique_without(puzzle, orbit_cells, a, b, saved, n, box_rows, box_cols,
-                                      row_m, col_m, box_m, node_limit, scratch, count_stats, stats)
+        if rule == RULE_UNIQUE and n > 9:
+            verdict = _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols,
+                                      units, peers, node_limit, n >= LOCKED_FROM, masks, scratch,
+                                      count_stats, stats)
         else:
             verdict = _keeps_rule(puzzle, n, box_rows, box_cols, units, peers, rule, node_limit,
-                                  vals, cand, scratch, count_stats, stats)
+                                  vals, cand, cand9, solved9, scratch, count_stats, stats)
         if verdict != 1:
             if verdict < 0:
                 stats[STAT_UNDECIDED] += 1
@@ -646,7 +656,7 @@ def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbi
         for o in range(orbits):
             order[o] = o
         shuffle(order)
-        minimise(puzzles[i], n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+        minimise(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
                  order, 0, orbits, rule, node_limit, stats[i])
 
 

@@ -419,3 +419,251 @@ def batch_n_parallel(puzzles, box_rows, box_cols, limit, node_limit, solutions, 
     """count_n over every row of ``puzzles``, rows spread over threads."""
     for i in prange(puzzles.shape[0]):
         counts[i] = count_n(puzzles[i], box_rows, box_cols, limit, node_limit, solutions[i], stats[i])
+
+
+# -- looking for a solution that differs from a known one (generator) ---------------
+#
+# The generator asks, for a puzzle whose solution S it knows, "is there a solution
+# with a value other than S[c] in cell c?". The search below starts from candidate
+# masks (so the cell can start without S[c]), propagates singles and, on big grids,
+# locked candidates, and tries the value S has first at every branch: another
+# solution usually agrees with S almost everywhere, so it is met early, and when
+# there is none the whole tree is walked anyway (the order does not change its size).
+
+
+@njit(cache=True)
+def _locked_pass(masks, n, box_rows, box_cols, seg_r, seg_c):
+    """Locked candidates, bit-parallel over the values: one pass over every
+    line-box intersection. Returns -1 on a contradiction, else how many masks
+    shrank.
+
+    ``seg_r[r, j]`` is the union of the candidates of row ``r`` inside box
+    column ``j`` (``box_cols`` cells); ``seg_c[k, i]`` of column ``k`` inside box
+    row ``i``. A value whose places in a box all lie in one such segment
+    leaves the rest of the line (pointing); a value whose places in a line all
+    lie in one segment leaves the rest of the box (claiming).
+    """
+    stacks = n // box_cols  # boxes across
+    bands = n // box_rows   # boxes down
+    for r in range(n):
+        for j in range(stacks):
+            u = ZERO
+            base = r * n + j * box_cols
+            for k in range(box_cols):
+                u |= masks[base + k]
+            seg_r[r, j] = u
+    for k in range(n):
+        for i in range(bands):
+            u = ZERO
+            base = i * box_rows * n + k
+            for t in range(box_rows):
+                u |= masks[base + t * n]
+            seg_c[k, i] = u
+    changed = 0
+    for r in range(n):
+        i = r // box_rows
+        r0 = i * box_rows
+        for j in range(stacks):
+            # claiming: values of row r found only in segment j -> leave the box's other rows
+            other = ZERO
+            for jj in range(stacks):
+                if jj != j:
+                    other |= seg_r[r, jj]
+            claim = seg_r[r, j] & ~other
+            # pointing: values of box (i, j) found only in row r -> leave the row's other boxes
+            rest = ZERO
+            for rr in range(r0, r0 + box_rows):
+                if rr != r:
+                    rest |= seg_r[rr, j]
+            point = seg_r[r, j] & ~rest
+            if claim:
+                for rr in range(r0, r0 + box_rows):
+                    if rr == r:
+                        continue
+                    base = rr * n + j * box_cols
+                    for k in range(box_cols):
+                        m = masks[base + k]
+                        if m & claim and (m & (m - ONE)):
+                            m &= ~claim
+                            if m == ZERO:
+                                return -1
+                            masks[base + k] = m
+                            changed += 1
+            if point:
+                for jj in range(stacks):
+                    if jj == j:
+                        continue
+                    base = r * n + jj * box_cols
+                    for k in range(box_cols):
+                        m = masks[base + k]
+                        if m & point and (m & (m - ONE)):
+                            m &= ~point
+                            if m == ZERO:
+                                return -1
+                            masks[base + k] = m
+                            changed += 1
+    for k in range(n):
+        j = k // box_cols
+        k0 = j * box_cols
+        for i in range(bands):
+            other = ZERO
+            for ii in range(bands):
+                if ii != i:
+                    other |= seg_c[k, ii]
+            claim = seg_c[k, i] & ~other
+            rest = ZERO
+            for kk in range(k0, k0 + box_cols):
+                if kk != k:
+                    rest |= seg_c[kk, i]
+            point = seg_c[k, i] & ~rest
+            if claim:
+                for kk in range(k0, k0 + box_cols):
+                    if kk == k:
+                        continue
+                    base = i * box_rows * n + kk
+                    for t in range(box_rows):
+                        m = masks[base + t * n]
+                        if m & claim and (m & (m - ONE)):
+                            m &= ~claim
+                            if m == ZERO:
+                                return -1
+                            masks[base + t * n] = m
+                            changed += 1
+            if point:
+                for ii in range(bands):
+                    if ii == i:
+                        continue
+                    base = ii * box_rows * n + k
+                    for t in range(box_rows):
+                        m = masks[base + t * n]
+                        if m & point and (m & (m - ONE)):
+                            m &= ~point
+                            if m == ZERO:
+                                return -1
+                            masks[base + t * n] = m
+                            changed += 1
+    return changed
+
+
+@njit(cache=True)
+def propagate_fast(masks, assigned, units, peers, n, box_rows, box_cols, queue, locked, seg_r, seg_c):
+    """Singles to a fixpoint, then (if ``locked``) bit-parallel locked
+    candidates, repeated while they remove anything. False on a contradiction."""
+    while True:
+        if not propagate_n(masks, assigned, units, peers, n, 1, queue, False):
+            return False
+        if not locked:
+            return True
+        k = _locked_pass(masks, n, box_rows, box_cols, seg_r, seg_c)
+        if k < 0:
+            return False
+        if k == 0:
+            return True
+
+
+@njit(cache=True)
+def _pick_branch(masks, assigned, units, n, prefer):
+    """Where to branch: ``(cell, first)``, the cell and the candidate bit to try
+    first; the other child keeps the cell's remaining candidates. A cell with
+    two candidates is taken at once; otherwise a value with two places in a
+    unit (placing it at the place ``prefer`` has it, else the first), and only
+    then the open cell with the fewest candidates. ``cell`` is -1 when every
+    cell is assigned."""
+    nn = n * n
+    best = -1
+    best_count = 65
+    for c in range(nn):
+        if assigned[c] == 0:
+            k = popcount64(masks[c])
+            if k < best_count:
+                best = c
+                best_count = k
+                if k == 2:
+                    break
+    if best < 0:
+        return -1, ZERO
+    if best_count > 2:
+        for u in range(units.shape[0]):
+            once = ZERO
+            twice = ZERO
+            thrice = ZERO
+            for i in range(n):
+                c = units[u, i]
+                if assigned[c] == 0:
+                    m = masks[c]
+                    thrice |= twice & m
+                    twice |= once & m
+                    once |= m
+            pair = twice & ~thrice
+            if pair:
+                bit = pair & (ZERO - pair)
+                v = popcount64(bit - ONE) + 1
+                cell = -1
+                for i in range(n):
+                    c = units[u, i]
+                    if assigned[c] == 0 and (masks[c] & bit):
+                        if cell < 0 or prefer[c] == v:
+                            cell = c
+                return cell, bit
+    m = masks[best]
+    pbit = ONE << np.uint64(prefer[best] - 1)
+    return best, (pbit if (m & pbit) else (m & (ZERO - m)))
+
+
+@njit(cache=True)
+def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_limit,
+               solution_out, stats):
+    """One solution of the candidate masks ``masks0`` (not modified), trying the
+    value ``prefer[cell]`` first at every branch. 1 found (in ``solution_out``),
+    0 none, -1 when ``node_limit`` (> 0) nodes ran out. ``stats`` as in count_n.
+
+    Branches are binary: one value in a cell, or the cell without it."""
+    n = box_rows * box_cols
+    nn = n * n
+    cap = nn + 1
+    boards = np.empty((cap, nn), dtype=np.uint64)
+    flags = np.zeros((cap, nn), dtype=np.uint8)
+    bcell = np.zeros(cap, dtype=np.int64)
+    brem = np.zeros(cap, dtype=np.uint64)
+    queue = np.empty(nn, dtype=np.int64)
+    seg_r = np.empty((n, n // box_cols), dtype=np.uint64)
+    seg_c = np.empty((n, n // box_rows), dtype=np.uint64)
+    boards[0, :] = masks0
+    depth = 0
+    used = 0
+    while True:
+        # propagate boards[depth]
+        if node_limit > 0 and used >= node_limit:
+            return -1
+        used += 1
+        stats[0] += 1
+        cur = boards[depth]
+        fl = flags[depth]
+        ok = propagate_fast(cur, fl, units, peers, n, box_rows, box_cols, queue, locked, seg_r, seg_c)
+        if ok:
+            cell, first = _pick_branch(cur, fl, units, n, prefer)
+            if cell < 0:
+                for c in range(nn):
+                    solution_out[c] = lowest_value(cur[c])
+                return 1
+            if depth + 1 >= cap:
+                return -1
+            stats[1] += 1
+            bcell[depth] = cell
+            brem[depth] = cur[cell] ^ first
+            boards[depth + 1, :] = cur
+            flags[depth + 1, :] = fl
+            boards[depth + 1, cell] = first
+            depth += 1
+            continue
+        # backtrack to the deepest choice whose second child is still to do
+        d = depth - 1
+        while d >= 0 and brem[d] == ZERO:
+            d -= 1
+        if d < 0:
+            return 0
+        boards[d + 1, :] = boards[d]
+        flags[d + 1, :] = flags[d]
+        boards[d + 1, bcell[d]] = brem[d]
+        brem[d] = ZERO
+        depth = d + 1
