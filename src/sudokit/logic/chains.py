@@ -159,8 +159,9 @@ class _Chainer:
         self._on_cache: dict = {}
 
     def tick(self) -> None:
-        self.ticks += 1
-        if self.deadline is not None and not self.ticks & 63 and time.perf_counter() > self.deadline:
+        """Raise :class:`ChainLimit` once the deadline has passed (checked
+        once per search from one potential)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise ChainLimit()
 
     # the two kinds of implication --------------------------------------------
@@ -238,18 +239,20 @@ class _Chainer:
 
     # static single chains: cycles and forcing chains ---------------------------
 
-    def cycles(self, masks: list[int], src: int, y: bool, x: bool) -> list[tuple]:
-        """Cycles back to ``src`` (on); each as a parent-linked entry
-        ``(node, parent_entry)``."""
+    def cycles(self, masks: list[int], src: int, y: bool, x: bool, limit: int) -> list[tuple]:
+        """Cycles back to ``src`` (on) of at most ``limit`` links; each as a
+        parent-linked entry ``(node, parent_entry)``."""
+        self.tick()
         found = []
         on_seen = {src}
         pend_on = [(src, None)]
         pend_off: list = []
         length = 0
         while pend_on or pend_off:
+            if length + 2 > limit:
+                break
             length += 1
             for entry in pend_on:
-                self.tick()
                 for q in self.on_to_off(masks, entry[0], y):
                     e = entry[1]
                     dup = False
@@ -263,7 +266,6 @@ class _Chainer:
             pend_on = []
             length += 1
             for entry in pend_off:
-                self.tick()
                 for q, _ in self.off_to_on(masks, entry[0], y, x):
                     if length >= 4 and q == src:
                         found.append((q, entry))
@@ -273,18 +275,25 @@ class _Chainer:
             pend_off = []
         return found
 
-    def forcing(self, masks: list[int], src: int, y: bool) -> list[tuple[int, int, dict]]:
-        """Chains from ``src`` to its own negation: ``(target, parent, graph)``."""
+    def forcing(self, masks: list[int], src: int, y: bool, limit: int) -> list[tuple[int, int, dict]]:
+        """Chains from ``src`` to its own negation of at most ``limit``
+        potentials: ``(target, parents, graph)``. The search goes level by
+        level, so a node at depth ``d`` gives a chain of ``d + 2``."""
+        self.tick()
         graph: dict[int, tuple] = {src: ()}
         chains: list = []
         targets = set()
         conj = src ^ 1
         pend_on = deque([src] if src & 1 else [])
         pend_off = deque([] if src & 1 else [src])
+        depth = 0
         while pend_on or pend_off:
+            if pend_on:
+                if depth + 2 > limit:
+                    break
+                depth += 1
             while pend_on:
                 p = pend_on.popleft()
-                self.tick()
                 for q in self.on_to_off(masks, p, y):
                     if q == conj and q not in targets:
                         targets.add(q)
@@ -292,9 +301,12 @@ class _Chainer:
                     if q not in graph:
                         graph[q] = (p,)
                         pend_off.append(q)
+            if pend_off:
+                if depth + 2 > limit:
+                    break
+                depth += 1
             while pend_off:
                 p = pend_off.popleft()
-                self.tick()
                 for q, parents in self.off_to_on(masks, p, y, True):
                     if q == conj and q not in targets:
                         targets.add(q)
@@ -328,8 +340,8 @@ class _Chainer:
             masks = base
             boards = src_boards = None
         on_to_off, off_to_on = self.on_to_off, self.off_to_on
+        self.tick()
         while pend_on or pend_off:
-            self.tick()
             if pend_on:
                 p = pend_on.popleft()
                 for q in on_to_off(masks, p, y, boards):
@@ -425,12 +437,14 @@ class _Best:
             self.hint = hint
 
     def bound(self, base: float) -> int:
-        """The largest complexity a hint of ``base`` may have and still win."""
+        """The largest complexity a later hint of ``base`` may have and still
+        come first: (rating, complexity) must be smaller than the best's (a
+        later hint never has a smaller kind key at a tie)."""
         if self.hint is None:
             return 1 << 30
-        k = 1
-        best = self.hint.difficulty
-        while base + length_increment(k + 1) <= best + 1e-12 and k < 4096:
+        best = (self.hint.difficulty, self.hint.complexity)
+        k = 0
+        while k < 4096 and (base + length_increment(k + 1), k + 1) < best:
             k += 1
         return k
 
@@ -515,6 +529,8 @@ def _forcing_hint(state: Candidates, target: int, parents: tuple, graph: dict, y
 def _unary(ch: _Chainer, best: _Best, y: bool, x: bool) -> None:
     state = ch.state
     masks = state.mask
+    cycle_base = 7.0 if x and y else 6.5
+    chain_base = 7.0 if y else 6.6
     for cell in range(len(masks)):
         m = masks[cell]
         if m.bit_count() < 2:
@@ -524,13 +540,14 @@ def _unary(ch: _Chainer, best: _Best, y: bool, x: bool) -> None:
         for v in iter_bits(m):
             on = _node(cell, v + 1, 1)
             found = []
-            for entry in ch.cycles(masks, on, y, x):
+            for entry in ch.cycles(masks, on, y, x, best.bound(cycle_base)):
                 h = _cycle_hint(state, entry, y, x)
                 if h is not None:
                     found.append(h)
             if x:
+                limit = best.bound(chain_base)
                 for start in (on, on ^ 1):
-                    for target, parents, graph in ch.forcing(masks, start, y):
+                    for target, parents, graph in ch.forcing(masks, start, y, limit):
                         found.append(_forcing_hint(state, target, parents, graph, y))
             for h in found:
                 best.offer(h)
