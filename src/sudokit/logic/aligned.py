@@ -68,35 +68,51 @@ def _find(state: Candidates, degree: int) -> Iterator[Step]:
     if len(cands) < degree:
         return
     cand_set = set(cands)
-    excl_sets = {c: set(e) for c, e in excl.items()}
+    exb = {}
+    for c, ex in excl.items():
+        b = 0
+        for e in ex:
+            b |= 1 << e
+        exb[c] = b
+    # tail cells in SE's order: the pair's excluders that are base cells too
+    excl_cands = {c: [e for e in ex if e in cand_set] for c, ex in excl.items()}
     name, rating = ("Aligned Pair Exclusion", APE_RATING) if degree == 2 else ("Aligned Triplet Exclusion", ATE_RATING)
     for i2 in range(1, len(cands)):
         c1 = cands[i2]
+        b1 = exb[c1]
         for i1 in range(i2):
             c0 = cands[i1]
-            common01 = [e for e in excl[c0] if e in excl_sets[c1]]
-            if len(common01) < 2:
+            common01 = exb[c0] & b1
+            if common01.bit_count() < 2:
                 continue
             if degree == 2:
                 tails: list[tuple[int, ...]] = [()]
             else:
-                twin = dict.fromkeys(excl[c0] + excl[c1])
-                tail = [c for c in twin if c in cand_set and c != c0 and c != c1]
-                tails = [(c,) for c in tail]
+                tails = [(c,) for c in dict.fromkeys(excl_cands[c0] + excl_cands[c1])
+                         if c != c0 and c != c1 and (exb[c] & common01).bit_count() >= 2]
             for t in tails:
                 cells = (c0, c1) + t
-                common = [e for e in common01 if all(e in excl_sets[c] for c in t)]
-                if len(common) < 2:
-                    continue
+                common = common01
+                for c in t:
+                    common &= exb[c]
                 union = 0
                 for c in cells:
                     union |= masks[c]
-                if not any(masks[e] & ~union == 0 for e in common):
-                    # no excluder can be used up: only two base cells sharing a
-                    # unit can clash, and what that removes is a naked pair's
-                    # removal, which SE takes long before
+                ex_cells = []
+                usable = False
+                while common:
+                    low = common & -common
+                    e = low.bit_length() - 1
+                    ex_cells.append(e)
+                    if not masks[e] & ~union:
+                        usable = True
+                    common ^= low
+                if len(ex_cells) < 2 or not usable:
+                    # without an excluder that can be used up, only two base
+                    # cells sharing a unit can clash, and what that removes
+                    # is a naked pair's removal, which SE takes long before
                     continue
-                step = _check(state, name, rating, cells, common, peer_sets)
+                step = _check(state, name, rating, cells, ex_cells, peer_sets)
                 if step is not None:
                     yield step
 

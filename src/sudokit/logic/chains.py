@@ -157,6 +157,7 @@ class _Chainer:
         self.ticks = 0
         self._off_cache: dict = {}
         self._on_cache: dict = {}
+        self._prop_cache: dict = {}
 
     def tick(self) -> None:
         """Raise :class:`ChainLimit` once the deadline has passed (checked
@@ -319,6 +320,15 @@ class _Chainer:
     # full propagation, for multiple and dynamic chains -------------------------
 
     def propagate(self, starts: list[int], nishio: bool, dynamic: bool):
+        """As :meth:`_propagate`, cached: a cell's candidate and a region's
+        place are often the same assumption."""
+        key = (tuple(starts), nishio, dynamic)
+        got = self._prop_cache.get(key)
+        if got is None:
+            got = self._prop_cache[key] = self._propagate(starts, nishio, dynamic)
+        return got
+
+    def _propagate(self, starts: list[int], nishio: bool, dynamic: bool):
         """Everything that follows from ``starts`` (SE's doChaining). Returns
         ``(graph, contradiction)``: ``graph`` maps each potential found to its
         parents, in the order found, and ``contradiction`` is ``None`` or
