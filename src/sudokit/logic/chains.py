@@ -474,8 +474,16 @@ def _removals_on(state: Candidates, target: int) -> list[tuple[int, int]]:
     return [(cell, value)]
 
 
+#: An overall deadline (a ``time.perf_counter()`` value) that :func:`rate`
+#: sets for one puzzle; every producer call stops there too.
+PUZZLE_DEADLINE: float | None = None
+
+
 def _deadline() -> float | None:
-    return None if CHAIN_TIME_LIMIT is None else time.perf_counter() + CHAIN_TIME_LIMIT
+    ends = [t for t in (PUZZLE_DEADLINE,) if t is not None]
+    if CHAIN_TIME_LIMIT is not None:
+        ends.append(time.perf_counter() + CHAIN_TIME_LIMIT)
+    return min(ends, default=None)
 
 
 # -- producer 1: Forcing Chains & Cycles ------------------------------------------

@@ -11,6 +11,7 @@ step that places a value; ED the rating of the first step.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ..errors import Contradiction, InvalidPuzzle
@@ -20,6 +21,7 @@ from .state import Candidates
 from .step import Step, Technique
 from . import fish, intersections, singles, subsets
 from .stepper import broken, next_step, steps
+from . import chains
 from .chains import ChainLimit
 
 #: The registry prefix the easy kernel replaces, and its step names by code.
@@ -38,6 +40,11 @@ KERNEL_STAGES = (
     (subsets.NAKED_PAIR, fish.X_WING, subsets.HIDDEN_PAIR, subsets.NAKED_TRIPLET, fish.SWORDFISH,
      subsets.HIDDEN_TRIPLET),
 )
+
+#: Seconds the chain searches may take in all for one puzzle in :func:`rate`
+#: (each producer call is also bounded by ``chains.CHAIN_TIME_LIMIT``). When
+#: it runs out the rating is a lower bound. ``None``: no limit.
+RATE_TIME_LIMIT: float | None = 60.0
 
 #: Level by ER: (upper bound inclusive, name).
 SE_LEVELS = ((1.2, "easy"), (1.6, "medium"), (2.5, "hard"), (6.0, "fiendish"), (float("inf"), "diabolical"))
@@ -330,16 +337,22 @@ def rate(grid: "Grid | str") -> Rating:
     registry = exact_registry()
     state = Candidates.from_grid(grid)
     _LIMITED.clear()
-    fast = _fast_ratings(state, registry)
-    if fast is None:
-        floor = rating_floor()
-        path = []
-        for step in _until_floor(state, registry, floor):
-            path.append(step)
-        ratings, placing, names = (
-            [s.rating for s in path], [bool(s.placements) for s in path], [s.technique for s in path])
-    else:
-        ratings, placing, names = fast
+    saved = chains.PUZZLE_DEADLINE
+    if RATE_TIME_LIMIT is not None:
+        chains.PUZZLE_DEADLINE = time.perf_counter() + RATE_TIME_LIMIT
+    try:
+        fast = _fast_ratings(state, registry)
+        if fast is None:
+            floor = rating_floor()
+            path = []
+            for step in _until_floor(state, registry, floor):
+                path.append(step)
+            ratings, placing, names = (
+                [s.rating for s in path], [bool(s.placements) for s in path], [s.technique for s in path])
+        else:
+            ratings, placing, names = fast
+    finally:
+        chains.PUZZLE_DEADLINE = saved
     stuck = not state.solved
     if stuck or _assumes_uniqueness(names):
         check_unique(grid)
