@@ -185,3 +185,11 @@ def test_every_se_chain_step_agrees() -> None:
     failures = [f"{row['id']}: {msg}" for row, s, state in _states(lambda s: s["technique"] in PRODUCERS)
                 if (msg := _check(s, state)) is not None]
     assert not failures, failures[:10]
+
+
+def test_a_chain_search_out_of_time_gives_a_lower_bound(monkeypatch) -> None:
+    row = next(row for row in reference() if row["er_technique"] == "Forcing Chain")
+    monkeypatch.setattr(chains, "CHAIN_TIME_LIMIT", 0.0)
+    r = rate(row["puzzle"])
+    assert r.lower_bound
+    assert chains.FORCING_CHAINS.rating <= r.er <= float(row["er"])
