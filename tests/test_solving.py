@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudokit import (
     Budget, Grid, InvalidPuzzle, LimitReached, Status, UnknownMethod, count, count_solutions,
@@ -19,6 +21,26 @@ def test_invalid_givens_name_the_clashing_cells() -> None:
     with pytest.raises(InvalidPuzzle):
         count_solutions(example("infeasible"), method="dfs")
     assert not is_unique(example("infeasible"), method="dfs")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([(2, 2), (2, 3), (3, 3), (4, 4)]), st.data())
+def test_the_engine_reports_every_clash_as_invalid(shape: tuple[int, int], data: st.DataObject) -> None:
+    # the engine looks for clashes only once it finds no solution
+    n = shape[0] * shape[1]
+    cells = data.draw(st.lists(st.integers(0, n * n - 1), min_size=2, max_size=2 * n, unique=True))
+    values = [0] * (n * n)
+    for cell in cells:
+        values[cell] = data.draw(st.integers(1, n))
+    grid = Grid(values, shape)
+    for result in (solve(grid), count(grid, 2)):
+        if grid.conflicts():
+            assert result.status is Status.INVALID
+            assert result.extra["conflicts"] == grid.conflicts()
+        else:
+            assert result.status in (Status.SOLVED, Status.NO_SOLUTION)
+            assert result.status is not Status.SOLVED or obeys_rules(
+                result.solution.values, values, *shape)
 
 
 def test_unknown_method_lists_the_known_ones() -> None:

@@ -94,28 +94,37 @@ def solve(
     """
     spec = methods.get(method)
     grid = as_grid(puzzle)
-    invalid = _invalid(grid, method)
-    if invalid is not None:
-        return invalid
+    if not spec.clash_proof or not spec.complete:
+        invalid = _invalid(grid, method)
+        if invalid is not None:
+            return invalid
     if not spec.complete:
         return deduce(grid, method, timeout=timeout, nodes=nodes)
     budget = _budget(timeout, nodes)
     start = time.perf_counter()
-
-    def done(status: Status, solution: Grid | None = None, message: str = "") -> Result:
-        return Result(
-            grid, status, solution, method=method, nodes=budget.nodes_used,
-            guesses=budget.guesses, elapsed=time.perf_counter() - start, message=message,
-        )
-
+    status, solution, message = Status.NO_SOLUTION, None, "no grid completes these givens"
     try:
-        for solution in spec.function("solutions")(grid, budget, **spec.options):
-            return done(Status.SOLVED, solution)
+        first = spec.function("first")
+        if first is not None:
+            solution = first(grid, budget, **spec.options)
+            if solution is not None:
+                status, message = Status.SOLVED, ""
+        else:
+            for solution in spec.function("solutions")(grid, budget, **spec.options):
+                status, message = Status.SOLVED, ""
+                break
     except LimitReached as exc:
-        return done(Status.TIMEOUT, message=str(exc))
+        status, message = Status.TIMEOUT, str(exc)
     except Contradiction as exc:
-        return done(Status.NO_SOLUTION, message=str(exc))
-    return done(Status.NO_SOLUTION, message="no grid completes these givens")
+        message = str(exc)
+    if status is Status.NO_SOLUTION and spec.clash_proof:
+        invalid = _invalid(grid, method)  # clashing givens have no solution: say why
+        if invalid is not None:
+            return invalid
+    return Result(
+        grid, status, solution, method=method, nodes=budget.nodes_used,
+        guesses=budget.guesses, elapsed=time.perf_counter() - start, message=message,
+    )
 
 
 def count(
@@ -135,10 +144,16 @@ def count(
         raise ValueError(f"limit must be at least 1, not {limit}")
     spec = methods.get(method)
     grid = as_grid(puzzle)
-    invalid = _invalid(grid, method)
-    if invalid is not None:
+
+    def clashes() -> Result | None:
+        invalid = _invalid(grid, method)
+        if invalid is None:
+            return None
         return Result(grid, Status.INVALID, method=method, count=0, limit=limit,
                       message=invalid.message, extra=invalid.extra)
+
+    if not spec.clash_proof and (invalid := clashes()) is not None:
+        return invalid
     if not spec.complete:
         raise SudokuError(f"method {method!r} is logic only and cannot count solutions")
     budget = _budget(timeout, nodes)
@@ -162,6 +177,8 @@ def count(
     except Contradiction as exc:
         found, first, message = 0, None, str(exc)
     if status is Status.SOLVED and found == 0:
+        if spec.clash_proof and (invalid := clashes()) is not None:
+            return invalid
         status, message = Status.NO_SOLUTION, message or "no grid completes these givens"
     return Result(
         grid, status, first, method=method, count=found, limit=limit, nodes=budget.nodes_used,

@@ -50,7 +50,7 @@ from ..budget import Budget
 from ..errors import Contradiction, LimitReached, SudokuError
 from ..grid import CLASSIC, Grid
 
-__all__ = ["solutions", "count", "deduce", "warm_up", "grid_values"]
+__all__ = ["first", "solutions", "count", "deduce", "warm_up", "grid_values"]
 
 # Node slices when a time limit must be watched: start small, then grow.
 _FIRST_SLICE = 1 << 12
@@ -147,6 +147,12 @@ def count(grid: Grid, limit: int | None, budget: Budget) -> tuple[int, Grid | No
         raise ValueError(f"limit must be at least 1, not {limit}")
     found, solution = _count_values(values, grid.shape, 0 if limit is None else int(limit), budget)
     return found, (None if solution is None else _grid(grid.shape, solution))
+
+
+def first(grid: Grid, budget: Budget) -> Grid | None:
+    """The first solution found, or None when there is none."""
+    found, solution = _count_values(grid_values(grid), grid.shape, 1, budget)
+    return _grid(grid.shape, solution) if found else None
 
 
 def solutions(grid: Grid, budget: Budget) -> Iterator[Grid]:

@@ -9,8 +9,11 @@ A method module provides some of these functions:
     Every solution, lazily, for a *complete* method. It may assume the givens
     are consistent; it calls ``budget.tick()`` once per search node and lets
     :class:`~sudokit.errors.LimitReached` propagate.
-``count(grid, limit, budget, **options) -> int``
-    Optional fast path for counting up to ``limit`` (None: no limit).
+``count(grid, limit, budget, **options) -> tuple[int, Grid | None]``
+    Optional fast path for counting up to ``limit`` (None: no limit); the
+    count and the first solution.
+``first(grid, budget, **options) -> Grid | None``
+    Optional fast path for the first solution, None when there is none.
 ``deduce(grid, budget, **options) -> Grid``
     What logic alone derives, without guessing. Raises
     :class:`~sudokit.errors.Contradiction` when logic finds the puzzle has no
@@ -40,12 +43,21 @@ class MethodSpec:
     complete: bool
     source: str = ""
     options: dict[str, Any] = field(default_factory=dict)
+    #: True when the method finds no solution for givens that clash, so the
+    #: callers may look for clashes only after it reports none.
+    clash_proof: bool = False
 
     def load(self) -> ModuleType:
         return importlib.import_module(self.module)
 
     def function(self, attr: str) -> Callable[..., Any] | None:
-        return getattr(self.load(), attr, None)
+        key = (self.module, attr)
+        if key not in _FUNCTIONS:
+            _FUNCTIONS[key] = getattr(self.load(), attr, None)
+        return _FUNCTIONS[key]
+
+
+_FUNCTIONS: dict[tuple[str, str], Callable[..., Any] | None] = {}
 
 
 _REGISTRY: dict[str, MethodSpec] = {}
@@ -74,6 +86,7 @@ register(MethodSpec(
     "fast", "sudokit.engine", complete=True,
     summary="numba-compiled bitboard search with singles and locked candidates (the default)",
     source="after tdoku and JCZSolve",
+    clash_proof=True,
 ))
 register(MethodSpec(
     "clauses", "sudokit.methods.clauses", complete=False,
