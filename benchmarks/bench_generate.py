@@ -65,7 +65,8 @@ def big(shape: str, n: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=1000, help="puzzles per 9x9 row")
-    parser.add_argument("--big", action="store_true", help="also time 25x25")
+    parser.add_argument("--big16", type=int, default=10, help="16x16 puzzles (seeds 1..N)")
+    parser.add_argument("--big", action="store_true", help="also time one 25x25 puzzle")
     args = parser.parse_args()
     print(f"machine: {machine()}\n")
     print("| 9x9 | puzzles | puzzles/s (wall) | puzzles/s (CPU) | µs/puzzle (wall) | clues mean | clues sd | counts/puzzle |")
@@ -80,9 +81,9 @@ def main() -> None:
     print()
     print("| shape | puzzles | s/puzzle (wall) | s/puzzle (CPU) | clues mean | counts/puzzle | undecided clues |")
     print("|---|---|---|---|---|---|---|")
-    big("4x4", 5)
+    big("4x4", args.big16)
     if args.big:
-        big("5x5", 2)
+        big("5x5", 1)
 
 
 if __name__ == "__main__":

@@ -125,7 +125,7 @@ class _Plan:
 def _default_node_limit(shape: Shape) -> int:
     """A node budget per solution count: never reached for 9x9, bounds the big sizes."""
     n = shape.size
-    return 2_000_000 if n <= 9 else 100_000 if n <= 16 else 3_000
+    return 2_000_000 if n <= 9 else 100_000 if n <= 16 else 200
 
 
 def _plan(shape: "Shape | str | tuple[int, int] | None", minimal: str, symmetry: str,

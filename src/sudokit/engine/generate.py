@@ -15,11 +15,12 @@ are visited in random order and an orbit's clues are taken away when the
 puzzle still obeys the rule without them:
 
 ``RULE_UNIQUE``
-    one solution. First the singles are tried (when they fill the grid the
-    puzzle is unique and no search is needed); otherwise the engine counts
-    with limit 2.
+    one solution. Up to 9x9 the engine counts with limit 2; from 10x10 up it
+    looks, for each removed cell, for a solution with another value there
+    (:func:`_unique_without`, :func:`sudokit.engine.kernelN.find_other`).
 ``RULE_LOGIC``
-    naked and hidden singles to a fixpoint fill the grid.
+    naked and hidden singles to a fixpoint fill the grid (9x9: the
+    bit-parallel kernel of :mod:`sudokit.engine.singles9`).
 ``RULE_PREEMPTIVE``
     singles plus preemptive sets (naked subsets of any size, Crook 2009) fill
     the grid without guessing.
@@ -55,6 +56,8 @@ STATS = 4
 
 #: From this size up the generator's searches add locked candidates to the singles.
 LOCKED_FROM = 16
+#: From this size up they also probe two-candidate cells for failed values at every node.
+PROBE_FROM = 25
 
 
 def geometry(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray]:
@@ -504,6 +507,22 @@ def _unit_masks(puzzle, n, box_rows, box_cols, row_m, col_m, box_m) -> None:
             box_m[(r // box_rows) * box_rows + k // box_cols] |= bit
 
 
+@njit(cache=True)
+def _toggle_masks(saved, orbit_cells, a, b, n, box_rows, box_cols, row_m, col_m, box_m) -> None:
+    """Take the orbit's values out of the unit masks, or put them back (a value
+    is in a unit at most once, so flipping its bit does either)."""
+    for i in range(a, b):
+        c = orbit_cells[i]
+        v = saved[c]
+        if v:
+            r = c // n
+            k = c % n
+            bit = np.uint64(1) << np.uint64(v - 1)
+            row_m[r] ^= bit
+            col_m[k] ^= bit
+            box_m[(r // box_rows) * box_rows + k // box_cols] ^= bit
+
+
 @njit(cache=True, inline="always")
 def _free(cell, n, box_rows, box_cols, row_m, col_m, box_m) -> np.uint64:
     r = cell // n
@@ -564,7 +583,7 @@ def _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box
         masks[c] = full & ~(np.uint64(1) << np.uint64(saved[c] - 1))
         count_stats[0] = 0
         count_stats[1] = 0
-        found = find_other(masks, units, peers, box_rows, box_cols, solution, locked, node_limit,
+        found = find_other(masks, units, peers, box_rows, box_cols, solution, locked, n >= PROBE_FROM, node_limit,
                            scratch, count_stats)
         stats[STAT_COUNTS] += 1
         stats[STAT_NODES] += count_stats[0]
@@ -599,6 +618,7 @@ def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells,
     masks = np.empty(cells, dtype=np.uint64)
     cand9 = np.empty((9, 3), dtype=np.int64)
     solved9 = np.empty(3, dtype=np.int64)
+    _unit_masks(puzzle, n, box_rows, box_cols, row_m, col_m, box_m)
     for k in range(lo, hi):
         o = order[k]
         a = orbit_start[o]
@@ -612,7 +632,7 @@ def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells,
             puzzle[c] = 0
         if not any_clue:
             continue
-        _unit_masks(puzzle, n, box_rows, box_cols, row_m, col_m, box_m)
+        _toggle_masks(saved, orbit_cells, a, b, n, box_rows, box_cols, row_m, col_m, box_m)
         at_once = True
         for i in range(a, b):
             c = orbit_cells[i]
@@ -635,6 +655,7 @@ def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells,
             for i in range(a, b):
                 c = orbit_cells[i]
                 puzzle[c] = saved[c]
+            _toggle_masks(saved, orbit_cells, a, b, n, box_rows, box_cols, row_m, col_m, box_m)
 
 
 @njit(cache=True)

@@ -611,7 +611,37 @@ def _pick_branch(masks, assigned, units, n, prefer):
 
 
 @njit(cache=True)
-def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_limit,
+def _probe(cur, fl, units, peers, n, box_rows, box_cols, queue, locked, seg_r, seg_c, tmp_m, tmp_f):
+    """Failed literals: a value of a two-candidate cell whose propagation ends in
+    a contradiction is removed, until no such value is left. False on a
+    contradiction."""
+    nn = n * n
+    again = True
+    while again:
+        again = False
+        for x in range(nn):
+            if fl[x] != 0:
+                continue
+            m = cur[x]
+            if popcount64(m) != 2:
+                continue
+            low = m & (ZERO - m)
+            for b in (low, m ^ low):
+                tmp_m[:] = cur
+                tmp_f[:] = fl
+                tmp_m[x] = b
+                if not propagate_n(tmp_m, tmp_f, units, peers, n, 1, queue, False):
+                    cur[x] = m ^ b
+                    if not propagate_fast(cur, fl, units, peers, n, box_rows, box_cols, queue,
+                                          locked, seg_r, seg_c):
+                        return False
+                    again = True
+                    break
+    return True
+
+
+@njit(cache=True)
+def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, probe, node_limit,
                solution_out, stats):
     """One solution of the candidate masks ``masks0`` (not modified), trying the
     value ``prefer[cell]`` first at every branch. 1 found (in ``solution_out``),
@@ -628,6 +658,8 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_li
     queue = np.empty(nn, dtype=np.int64)
     seg_r = np.empty((n, n // box_cols), dtype=np.uint64)
     seg_c = np.empty((n, n // box_rows), dtype=np.uint64)
+    tmp_m = np.empty(nn, dtype=np.uint64)
+    tmp_f = np.empty(nn, dtype=np.uint8)
     boards[0, :] = masks0
     depth = 0
     used = 0
@@ -640,6 +672,9 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_li
         cur = boards[depth]
         fl = flags[depth]
         ok = propagate_fast(cur, fl, units, peers, n, box_rows, box_cols, queue, locked, seg_r, seg_c)
+        if ok and probe:
+            ok = _probe(cur, fl, units, peers, n, box_rows, box_cols, queue, locked, seg_r, seg_c,
+                        tmp_m, tmp_f)
         if ok:
             cell, first = _pick_branch(cur, fl, units, n, prefer)
             if cell < 0:

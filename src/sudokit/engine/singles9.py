@@ -76,13 +76,22 @@ def _place(cand, solved, d, cell) -> bool:
 
 
 @njit(cache=True, inline="always")
+def _popcount(x) -> int:
+    """Set bits of a word of < 32 bits."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True, inline="always")
 def _bit_index(x) -> int:
-    """Index of the lowest set bit of a non-zero word (< 27 bits)."""
-    i = 0
-    while (x & 1) == 0:
-        x >>= 1
-        i += 1
-    return i
+    """Index of the lowest set bit of a non-zero word (< 32 bits)."""
+    x = (x & -x) - 1
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
 
 
 @njit(cache=True)
@@ -135,6 +144,9 @@ def propagate9(cand, solved) -> int:
             continue
         # hidden singles, value by value
         for d in range(9):
+            if (((cand[d, 0] & ~solved[0]) | (cand[d, 1] & ~solved[1]) | (cand[d, 2] & ~solved[2])) == 0
+                    and _popcount(cand[d, 0]) + _popcount(cand[d, 1]) + _popcount(cand[d, 2]) == 9):
+                continue  # placed nine times (never twice in a unit): nothing can happen
             once = 0
             twice = 0
             for b in range(3):
