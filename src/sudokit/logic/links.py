@@ -202,40 +202,49 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
     cell_units = unit_sets(geo.shape)
     hits: list[tuple] = []
     links = _links(state, v, board=holders)
-    # sides: (kind, index, orientation, unit, start, bridge, start bits,
-    # bridge bits, cells seeing the start); buckets: unit -> sides
-    buckets: dict[int, list[tuple]] = {}
+    # sides, numbered in SE's generation order (kind, link, orientation):
+    # side // 2 is the link; buckets: unit -> sides whose inner end lies in it
+    info: list[tuple] = []  # (kind, index, orientation, unit, start, bridge, grouped)
+    start_bits: list[int] = []
+    inner_bits: list[int] = []
+    sees: list[int] = []
+    cells: list[int] = []
+    buckets: dict[int, list[int]] = {}
     for kind in (0, 1, 2):
         for index, (u, a, b, h) in enumerate(links[kind]):
             ab, bb, hb = _bits(a), _bits(b), _bits(h)
             grouped = len(a) + len(b) + len(h) > 2
             for orientation, (start, bridge, sb, ib) in enumerate(((a, b + h, ab, bb | hb), (b, a + h, bb, ab | hb))):
-                side = (kind, index, orientation, u, start, bridge, sb, ib, seen_by_all(peer_bits, sb), grouped)
+                side = len(info)
+                info.append((kind, index, orientation, u, start, bridge, grouped))
+                start_bits.append(sb)
+                inner_bits.append(ib)
+                sees.append(seen_by_all(peer_bits, sb))
+                cells.append(ab | bb | hb)
                 inner_units = units_holding(cell_units, ib) & ~(1 << u)
                 while inner_units:
                     low = inner_units & -inner_units
-                    buckets.setdefault(low.bit_length() - 1, []).append(side)
+                    buckets.setdefault(low, []).append(side)
                     inner_units ^= low
     tried: set = set()
     for sides in buckets.values():
-        for x in range(len(sides)):
+        for x in range(len(sides) - 1):
             one = sides[x]
+            link, sb, s_see, link_cells = one >> 1, start_bits[one], sees[one], cells[one]
             for y in range(x + 1, len(sides)):
-                two = sides[y]
-                if one[3] == two[3]:
+                two = sides[y]  # numbered after ``one``: the second link
+                if two >> 1 == link or cells[two] & link_cells:
                     continue
-                first, second = (one, two) if one[:2] < two[:2] else (two, one)
-                key = (first[:3], second[:3])
-                if key in tried:
-                    continue
-                tried.add(key)
-                k1, i1, o1, u1, start, bridge1, sb, b1b, s_see, g1 = first
-                k2, i2, o2, u2, end, bridge2, eb, b2b, e_see, g2 = second
-                if (sb | b1b) & (b2b | eb):
-                    continue
-                victims = s_see & e_see & holders & ~(sb | eb)
+                eb = start_bits[two]
+                victims = s_see & sees[two] & holders & ~(sb | eb)
                 if not victims:
                     continue
+                if (one, two) in tried:  # found through another shared unit
+                    continue
+                tried.add((one, two))
+                k1, i1, o1, u1, start, bridge1, g1 = info[one]
+                k2, i2, o2, u2, end, bridge2, g2 = info[two]
+                b1b, b2b = inner_bits[one], inner_bits[two]
                 shared = units_holding(cell_units, b1b | b2b) & ~((1 << u1) | (1 << u2))
                 order = (KIND_PAIRS.index((k1, k2)), v, i1, i2, o1, o2)
                 hits.append((order, start, bridge1, bridge2, end, u1, u2,
