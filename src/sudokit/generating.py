@@ -125,7 +125,12 @@ class _Plan:
 def _default_node_limit(shape: Shape) -> int:
     """A node budget per solution count: never reached for 9x9, bounds the big sizes."""
     n = shape.size
-    return 2_000_000 if n <= 9 else 100_000 if n <= 16 else 200
+    if n <= 9:
+        return 2_000_000
+    if n <= 16:
+        return 100_000
+    # from 25x25 up every node also probes the two-candidate cells, so it costs ~100 plain ones
+    return 20_000 if n < 25 else 200
 
 
 def _plan(shape: "Shape | str | tuple[int, int] | None", minimal: str, symmetry: str,
