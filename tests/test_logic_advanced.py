@@ -163,6 +163,23 @@ def test_big_wing_ratings_and_ladder() -> None:
     assert _floor(set(names) - {"TUVWXYZ-Wing"}) <= rating_floor()
 
 
+def test_unique_rectangle_type3_naked_set_removes_every_value() -> None:
+    """rl-0840, after SE's UVWXYZ-Wing: r1c3 {1,5,6,7} and r5c3 {5,6,7} are
+    the extra cells of the rectangle r1c1,r1c3,r5c3,r5c1 on 6,7; their extras
+    {1,5} with r2c3 {1,5} make a naked pair in column 3, so 5 leaves r3c3
+    (SE: Unique Rectangle type 3, 4.6). The set's values leave a cell whether
+    or not it holds the value 1."""
+    row = next(r for r in traces() if r["id"] == "rl-0840")
+    index = next(i for i, s in enumerate(row["steps"]) if s["technique"] == "Unique Rectangle type 3")
+    state = Candidates.from_grid(Grid(row["puzzle"]))
+    for s in row["steps"][:index]:
+        _apply_se(state, s)
+    target = row["steps"][index]
+    mine = next_step(state)
+    assert (mine.technique, mine.rating) == ("Unique Rectangle type 3", 4.6)
+    assert sorted(mine.eliminations) == _removals(target) == [(20, 5)]
+
+
 def _se_states(rows: list[dict], lowest: float = 4.0) -> list[Candidates]:
     """SE's states just before each of its steps rated ``lowest`` or more."""
     out = []

@@ -271,7 +271,7 @@ def _type3(geo: Geometry, mask: list[int], c1: int, c2: int, pair: int) -> list:
                         continue
                     elims = tuple(
                         (c, v) for c in cells if c not in combo and c != c1 and c != c2
-                        for v in range(1, n + 1) if mask[c] & union >> (v - 1) & 1
+                        for v in range(1, n + 1) if (mask[c] & union) >> (v - 1) & 1
                     )
                     if elims:
                         vals = ",".join(geo.symbol(v) for v in range(1, n + 1) if union >> (v - 1) & 1)
