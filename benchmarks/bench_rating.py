@@ -43,7 +43,8 @@ def main() -> None:
         if float(row["er"]) > 7:
             rate(grid)
             break
-    rate(grids[0])
+    for grid in grids[::25]:  # and the kernels only some paths reach, so --repeat 1 times no compiling
+        rate(grid)
     bands: dict[str, list[float]] = {"ER <= 2.5": [], "2.5 < ER <= 6.2": [], "ER > 6.2": []}
     results = []
     for row, grid in zip(rows, grids):
