@@ -136,10 +136,14 @@ def test_replay_agrees_with_se_everywhere() -> None:
     assert agreed == checked, failures[:5]
 
 
-def test_no_step_removes_the_solution() -> None:
-    """Every placement is the solution's value and no elimination removes it,
-    on every reference puzzle, with every technique in the registry."""
-    for row in reference():
+def _sample(rows: list[dict[str, str]], full: bool) -> list[dict[str, str]]:
+    """Every reference puzzle up to ER 6.2 and a fifth of the harder ones (the
+    chain searches take about half a second each); all of them when ``full``."""
+    return [row for i, row in enumerate(rows) if full or float(row["er"]) <= 6.2 or i % 5 == 0]
+
+
+def _check_no_step_removes_the_solution(full: bool) -> None:
+    for row in _sample(reference(), full):
         solution = row["solution"]
         for step in explain(row["puzzle"]):
             for cell, value in step.placements:
@@ -148,39 +152,55 @@ def test_no_step_removes_the_solution() -> None:
                 assert solution[cell] != str(value), (row["id"], str(step))
 
 
+def test_no_step_removes_the_solution() -> None:
+    """Every placement is the solution's value and no elimination removes it,
+    with every technique in the registry (a sample of the chain puzzles)."""
+    _check_no_step_removes_the_solution(full=False)
+
+
+@pytest.mark.slow
+def test_no_step_removes_the_solution_on_every_puzzle() -> None:
+    _check_no_step_removes_the_solution(full=True)
+
+
 # -- ratings -------------------------------------------------------------------------
 
 
 @lru_cache(maxsize=None)
-def ratings() -> list[tuple[dict[str, str], object]]:
-    return [(row, rate(row["puzzle"])) for row in reference()]
+def ratings(full: bool = False) -> list[tuple[dict[str, str], object]]:
+    return [(row, rate(row["puzzle"])) for row in _sample(reference(), full)]
 
 
-def test_never_rated_above_the_reference() -> None:
-    for row, r in ratings():
+def _check_ratings_against_the_reference(full: bool) -> None:
+    rows = ratings(full)
+    for row, r in rows:
         assert r.er <= float(row["er"]) + 1e-9, (row["id"], str(r), row["er"])
         if not r.lower_bound:
             assert r.er == pytest.approx(float(row["er"])), (row["id"], str(r), row["er"])
+    # the issue's targets are 95% (ER up to 6.2) and 90% (EP, ED); all 500 are exact today
+    for name in ("er", "ep", "ed"):
+        exact = sum(getattr(r, name) == pytest.approx(float(row[name])) for row, r in rows)
+        assert exact / len(rows) >= 0.98, (name, exact, len(rows))
+
+
+def test_never_rated_above_the_reference() -> None:
+    _check_ratings_against_the_reference(full=False)
+
+
+@pytest.mark.slow
+def test_every_reference_rating() -> None:
+    _check_ratings_against_the_reference(full=True)
 
 
 def test_er_agreement() -> None:
-    """Exact ER on puzzles SE rates up to 6.2 (all 365 with the registry up to
-    BUG and four strong links)."""
-    low = [(row, r) for row, r in ratings() if float(row["er"]) <= 6.2]
+    """Exact ER on all the puzzles SE rates up to 6.2."""
+    low = [(row, r) for row, r in ratings(False) if float(row["er"]) <= 6.2]
     exact = sum(r.er == pytest.approx(float(row["er"])) for row, r in low)
-    assert exact / len(low) >= 0.97
-
-
-def test_ep_ed_agreement() -> None:
-    rows = ratings()
-    ep = sum(r.ep == pytest.approx(float(row["ep"])) for row, r in rows)
-    ed = sum(r.ed == pytest.approx(float(row["ed"])) for row, r in rows)
-    assert ep / len(rows) >= 0.72
-    assert ed / len(rows) >= 0.95
+    assert exact == len(low) == 365
 
 
 def test_lower_bound_is_a_bound() -> None:
-    for row, r in ratings():
+    for row, r in ratings(False):
         if r.lower_bound:
             assert float(row["er"]) >= r.er - 1e-9
             assert r.er >= rating_floor() - 1e-9
