@@ -88,9 +88,7 @@ def generate(count: int, box, size: int | None, minimal: str, symmetry: str, see
 
     def step(fraction: float) -> None:
         """Within a slow puzzle: show how far the current one has got."""
-        bar = getattr(progress, "_progress", None)
-        if bar is not None:
-            bar.update(progress._task, description=f"{label} ({fraction * count - made:.0%} of the current)")
+        progress.describe(f"{label} ({fraction * count - made:.0%} of the current)")
 
     try:
         shape = box if box is not None else Shape.for_size(size) if size is not None else Shape(3, 3)
