@@ -56,3 +56,19 @@ def counts_cases() -> list[dict[str, str]]:
 @pytest.fixture(scope="session")
 def multisize_cases() -> list[dict]:
     return load_multisize()
+
+
+def se_step(s: dict) -> tuple[tuple, list]:
+    """One step of an SE trace as (placements, sorted removals) of (cell, value)."""
+    placements = ((s["cell"], s["value"]),) if s["cell"] is not None and s["cell"] >= 0 else ()
+    removals = sorted((r["cell"], v) for r in s["removals"] for v in r["values"])
+    return placements, removals
+
+
+def apply_se_step(state, s: dict) -> None:
+    """Make SE's step ``s`` on a :class:`sudokit.logic.Candidates` state."""
+    placements, removals = se_step(s)
+    for cell, value in removals:
+        state.eliminate(cell, value)
+    for cell, value in placements:
+        state.place(cell, value)

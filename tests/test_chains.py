@@ -18,7 +18,7 @@ from sudokit.logic import aligned, chains, rate
 from sudokit.logic.registry import REGISTRY, rating_floor
 from sudokit.logic.state import Candidates
 
-from conftest import rated_reference as reference, rated_traces as traces
+from conftest import apply_se_step, rated_reference as reference, rated_traces as traces, se_step
 
 #: SE's step name -> our producer.
 PRODUCERS = {
@@ -38,20 +38,6 @@ PRODUCERS = {
 }
 
 
-def _se_step(s: dict) -> tuple[tuple, list]:
-    placements = ((s["cell"], s["value"]),) if s["cell"] is not None and s["cell"] >= 0 else ()
-    removals = sorted((r["cell"], v) for r in s["removals"] for v in r["values"])
-    return placements, removals
-
-
-def _apply_se(state: Candidates, s: dict) -> None:
-    placements, removals = _se_step(s)
-    for cell, value in removals:
-        state.eliminate(cell, value)
-    for cell, value in placements:
-        state.place(cell, value)
-
-
 def _states(predicate):
     """``(row, SE step, state before it)`` for every SE step that ``predicate`` accepts."""
     for row in traces():
@@ -59,7 +45,7 @@ def _states(predicate):
         for s in row["steps"]:
             if predicate(s):
                 yield row, s, state.copy()
-            _apply_se(state, s)
+            apply_se_step(state, s)
 
 
 @lru_cache(maxsize=None)
@@ -95,7 +81,7 @@ CASES = [
 
 def _check(s: dict, state: Candidates) -> str | None:
     mine = next(PRODUCERS[s["technique"]](state), None)
-    placements, removals = _se_step(s)
+    placements, removals = se_step(s)
     if mine is None:
         return f"no step where SE has {s['toString']}"
     got = (mine.technique, mine.rating, tuple(mine.placements), sorted(mine.eliminations))
@@ -104,7 +90,7 @@ def _check(s: dict, state: Candidates) -> str | None:
 
 
 @pytest.mark.parametrize("technique,rating,places", CASES, ids=[f"{t} {r}{' on' if p else ''}" for t, r, p in CASES])
-def test_takes_se_step(technique: str, rating: float, places: bool) -> None:
+def test_takesse_step(technique: str, rating: float, places: bool) -> None:
     uses = _first_uses()
     if (technique, rating, places) not in uses:
         pytest.skip("SE never uses it on the reference set")

@@ -16,23 +16,7 @@ from sudokit.logic.rating import exact_registry, se_level
 from sudokit.logic.registry import rating_floor
 from sudokit.logic.stepper import steps
 
-from conftest import rated_reference as reference, rated_traces as traces
-
-
-
-
-def _se_step(s: dict) -> tuple[tuple, list]:
-    placements = ((s["cell"], s["value"]),) if s["cell"] is not None and s["cell"] >= 0 else ()
-    removals = sorted((r["cell"], v) for r in s["removals"] for v in r["values"])
-    return placements, removals
-
-
-def _apply_se(state: Candidates, s: dict) -> None:
-    placements, removals = _se_step(s)
-    for cell, value in removals:
-        state.eliminate(cell, value)
-    for cell, value in placements:
-        state.place(cell, value)
+from conftest import apply_se_step, rated_reference as reference, rated_traces as traces, se_step
 
 
 def _implemented(s: dict) -> bool:
@@ -56,7 +40,7 @@ def _replay_check(rows: list[dict]) -> tuple[int, int, list[str]]:
             if _implemented(s) and s["rating"] <= max(t.rating for t in REGISTRY):
                 mine = next_step(state)
                 checked += 1
-                placements, removals = _se_step(s)
+                placements, removals = se_step(s)
                 if (
                     mine is not None
                     and mine.technique == s["technique"]
@@ -69,7 +53,7 @@ def _replay_check(rows: list[dict]) -> tuple[int, int, list[str]]:
                     failures.append(f"{row['id']}: SE {s['toString']!r}, ours {mine}")
             elif not _implemented(s):
                 break  # SE used a technique we lack: our path would differ from here
-            _apply_se(state, s)
+            apply_se_step(state, s)
     return checked, agreed, failures
 
 
@@ -93,17 +77,17 @@ SE_USED = [
 
 
 @pytest.mark.parametrize("technique,rating", SE_USED, ids=[f"{t} {r}" for t, r in SE_USED])
-def test_technique_takes_se_step(technique: str, rating: float) -> None:
+def test_technique_takesse_step(technique: str, rating: float) -> None:
     """Replay SE's path up to its first use of the technique; from that state
     our stepper must find that very step (same placement and removals)."""
     row, index = _first_use(technique, rating)
     state = Candidates.from_grid(Grid(row["puzzle"]))
     for s in row["steps"][:index]:
-        _apply_se(state, s)
+        apply_se_step(state, s)
     target = row["steps"][index]
     assert state.grid().line() == target["gridBefore"]
     mine = next_step(state)
-    placements, removals = _se_step(target)
+    placements, removals = se_step(target)
     assert mine is not None, target["toString"]
     assert (mine.technique, mine.rating) == (technique, rating)
     assert mine.placements == placements
@@ -267,13 +251,13 @@ def test_hint_on_pencil_marks() -> None:
             continue
         state = Candidates.from_grid(Grid(row["puzzle"]))
         for s in row["steps"][: idx + 1]:
-            _apply_se(state, s)
+            apply_se_step(state, s)
         grid = state.grid()
         masks = [m if not v else 0 for m, v in zip(state.mask, state.values)]
         step = hint(Candidates.from_masks(grid, masks))
         assert step is not None
-        assert step.placements == _se_step(nxt)[0]
-        assert sorted(step.eliminations) == _se_step(nxt)[1]
+        assert step.placements == se_step(nxt)[0]
+        assert sorted(step.eliminations) == se_step(nxt)[1]
         return
     pytest.fail("no suitable trace")
 
