@@ -171,3 +171,15 @@ def test_rate_jobs_keeps_order_and_results(easy_rows, tmp_path) -> None:
     two = run(["rate", "-j", "2", str(path)])
     assert one.exit_code == two.exit_code == 1
     assert one.output == two.output
+
+
+@pytest.mark.parametrize("command", ["rate", "explain"])
+def test_a_bad_puzzle_is_named_once_and_the_batch_goes_on(command: str, tmp_path) -> None:
+    good = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    path = tmp_path / "p.txt"
+    path.write_text(good[:8] + "x" + good[9:] + "\n" + good + "\n")
+    result = run([command, str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("puzzle 1 (line 1): column 9: unexpected character 'x': "
+                                     "a 9x9 puzzle is written with 1-9 and '.' or '0' for a blank")
+    assert good in result.stdout

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import click
 
-from ..errors import SudokuError
+from ..errors import ParseError, SudokuError
 from ..grid import Grid, Shape
 from .common import EXIT_FAILED, Output, box_option, open_input, read_puzzles, render
 
@@ -50,9 +50,16 @@ def _entries(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None) 
                 count += 1
                 label = f"puzzle {count} (line {entry.line})"
                 if entry.error is not None or entry.grid is None:
-                    yield label, str(entry.error)
+                    yield label, _reason(entry.error)
                 else:
                     yield label, entry.grid
+
+
+def _reason(error: object) -> str:
+    """A parse error's message without the place, which the label already gives."""
+    if isinstance(error, ParseError):
+        return (f"column {error.column}: " if error.column else "") + error.reason
+    return str(error)
 
 
 def _fail(label: str, message: str) -> None:
