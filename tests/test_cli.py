@@ -8,12 +8,8 @@ and rules check in tests/reference.py, and the published counts in
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass
-from typing import IO, Callable, Iterable, Sequence
+from typing import IO, Callable, Sequence
 
 import numpy as np
 from .errors import SudokuError

@@ -91,7 +91,7 @@ def module_exists(name: str) -> bool:
 
 def methods_help() -> str:
     """The registered method names, for ``--help`` texts."""
-    from ..methods import available, get
+    from ..methods import available
 
     return ", ".join(sorted(available()))
 

@@ -20,9 +20,9 @@ removals (most first), then by suffix."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterator, Sequence
 
-from .state import BOX, Candidates, Geometry, geometry
+from .state import BOX, Candidates, Geometry, geometry, iter_bits
 from .step import Step, Technique, elims_text
 
 SKYSCRAPER_RATING, KITE_RATING, TURBOT_RATING, GROUPED_RATING = 4.0, 4.1, 4.1, 4.3
@@ -39,12 +39,7 @@ def cell_masks(shape) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def _cells_of(bits: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
+    return list(iter_bits(bits))
 
 
 @lru_cache(maxsize=None)
@@ -63,12 +58,7 @@ def units_holding(cell_units: tuple[int, ...], bits: int) -> int:
     >>> units_holding(cu, 1 | 1 << 80)   # r1c1 and r9c9 share no unit
     0
     """
-    m = -1
-    while bits:
-        low = bits & -bits
-        m &= cell_units[low.bit_length() - 1]
-        bits ^= low
-    return m
+    return _meet(cell_units, bits)
 
 
 def seen_by_all(peer_bits: tuple[int, ...], bits: int) -> int:
@@ -79,11 +69,14 @@ def seen_by_all(peer_bits: tuple[int, ...], bits: int) -> int:
     >>> _cells_of(seen_by_all(peers, 1 | 1 << 80))   # r1c1 and r9c9: r1c9 and r9c1
     [8, 72]
     """
+    return _meet(peer_bits, bits)
+
+
+def _meet(table: Sequence[int], bits: int) -> int:
+    """The AND of ``table[c]`` over the cells ``c`` of ``bits`` (-1, every bit, for none)."""
     m = -1
-    while bits:
-        low = bits & -bits
-        m &= peer_bits[low.bit_length() - 1]
-        bits ^= low
+    for c in iter_bits(bits):
+        m &= table[c]
     return m
 
 
@@ -123,7 +116,6 @@ def _links(state: Candidates, v: int, aligned_boxes: bool = True, board: int | N
     _, unit_bits = cell_masks(geo.shape)
     out: tuple[list[Link], list[Link], list[Link]] = ([], [], [])
     units_of = geo.units_of
-    n = geo.n
     for kind, units in ((0, geo.boxes), (1, geo.rows), (2, geo.cols)):
         found = out[kind]
         for unit in units:

@@ -11,7 +11,7 @@ SE scans pivots in cell order, then pairs of wings among the pivot's peers.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from .links import _cells_of, cell_masks, seen_by_all, value_boards
 from .state import Candidates
@@ -24,16 +24,18 @@ def _popcount(m: int) -> int:
     return m.bit_count()
 
 
+def _bivalue_cells(mask: Sequence[int]) -> int:
+    """The bit set of the cells with exactly two candidates."""
+    return sum(1 << c for c, m in enumerate(mask) if m.bit_count() == 2)
+
+
 def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
     geo, mask = state.geo, state.mask
     size = 3 if xyz else 2
     name, rating = ("XYZ-Wing", XYZ_RATING) if xyz else ("XY-Wing", XY_RATING)
     peer_bits, _ = cell_masks(geo.shape)
     boards = value_boards(state)
-    bivalue = 0
-    for c, m in enumerate(mask):
-        if m.bit_count() == 2:
-            bivalue |= 1 << c
+    bivalue = _bivalue_cells(mask)
     shared = 2 if xyz else 1
     for pivot in range(len(mask)):
         pm = mask[pivot]
@@ -123,10 +125,7 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
     # bit sets over the cells: peers, holders of each value, bivalue cells
     peer_bits, _ = cell_masks(geo.shape)
     boards = value_boards(state)
-    bivalue = 0
-    for c, m in enumerate(mask):
-        if m.bit_count() == 2:
-            bivalue |= 1 << c
+    bivalue = _bivalue_cells(mask)
 
     def restricted(value_bit: int, yz: int, als_bits: int) -> bool:
         """Every place of the value in the set sees ``yz``."""
