@@ -14,7 +14,7 @@ from functools import lru_cache
 import pytest
 
 from sudokit.grid import Grid
-from sudokit.logic import aligned, chains, rate
+from sudokit.logic import aligned, chains, explain, rate
 from sudokit.logic.registry import REGISTRY, rating_floor
 from sudokit.logic.state import Candidates
 
@@ -179,3 +179,12 @@ def test_a_chain_search_out_of_time_gives_a_lower_bound(monkeypatch) -> None:
     r = rate(row["puzzle"])
     assert r.lower_bound
     assert chains.FORCING_CHAINS.rating <= r.er <= float(row["er"])
+
+
+def test_the_puzzle_time_limit_is_the_callers() -> None:
+    row = next(row for row in reference() if row["er_technique"] == "Forcing Chain")
+    r = rate(row["puzzle"], timeout=1e-6)
+    assert r.lower_bound
+    assert chains.FORCING_CHAINS.rating <= r.er <= float(row["er"])
+    assert not rate(row["puzzle"], timeout=None).lower_bound
+    assert explain(row["puzzle"], timeout=1e-6)[-1].technique == "Search"

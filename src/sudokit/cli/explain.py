@@ -66,24 +66,30 @@ def _fail(label: str, message: str) -> None:
     click.echo(f"{label}: {message}", err=True)
 
 
-def _rate_one(item: "Grid | str") -> "tuple[Grid | str, Any]":
+def _rate_one(item: "Grid | str", timeout: float | None = None) -> "tuple[Grid | str, Any]":
     """(item, Rating or error message) for one puzzle; runs in worker processes."""
     from ..logic import rate as rate_grid
 
     if isinstance(item, str):
         return item, item
     try:
-        return item, rate_grid(item)
+        return item, rate_grid(item, timeout=timeout)
     except SudokuError as exc:
         return item, str(exc)
 
 
-def _rated(items: Iterator[tuple[str, Any]], jobs: int) -> Iterator[tuple[str, Any, Any]]:
+_timeout_option = click.option(
+    "--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True, metavar="SECONDS",
+    help="Time for the chain searches of one puzzle; when it runs out the rating is a lower bound.")
+
+
+def _rated(items: Iterator[tuple[str, Any]], jobs: int, timeout: float | None) -> Iterator[tuple[str, Any, Any]]:
     """(label, item, Rating or message), in input order, on ``jobs`` processes."""
     if jobs <= 1:
         for label, item in items:
-            yield (label, *_rate_one(item))
+            yield (label, *_rate_one(item, timeout))
         return
+    import functools
     import itertools
     from concurrent.futures import ProcessPoolExecutor
 
@@ -92,7 +98,8 @@ def _rated(items: Iterator[tuple[str, Any]], jobs: int) -> Iterator[tuple[str, A
             window = list(itertools.islice(items, 64 * jobs))
             if not window:
                 return
-            results = pool.map(_rate_one, [item for _, item in window], chunksize=16)
+            results = pool.map(functools.partial(_rate_one, timeout=timeout), [item for _, item in window],
+                               chunksize=16)
             for (label, _), (item, outcome) in zip(window, results):
                 yield label, item, outcome
 
@@ -105,9 +112,10 @@ def _rated(items: Iterator[tuple[str, Any]], jobs: int) -> Iterator[tuple[str, A
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Rate on this many processes (output stays in input order).")
+@_timeout_option
 @click.pass_context
 def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], box: Shape | None,
-         jobs: int) -> None:
+         jobs: int, timeout: float | None) -> None:
     """Rate every puzzle in PATHS (files, or - for standard input) as Sudoku
     Explainer does: ER (hardest step), EP (hardest up to the first placement),
     ED (first step), and a level.
@@ -119,7 +127,7 @@ def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str,
     Exit status: 0 all rated; 1 some puzzle unreadable or invalid; 2 usage error.
     """
     out, failed = Output(), 0
-    for label, item, r in _rated(_entries(paths, names, box), jobs):
+    for label, item, r in _rated(_entries(paths, names, box), jobs, timeout):
         if isinstance(r, str):
             failed += 1
             _fail(label, r)
@@ -176,9 +184,10 @@ def _marks_text(state) -> str:
               help="Show the grid at the start, before every step harder than a single, and at the end.")
 @click.option("--marks", is_flag=True, help="With --grids: show pencil marks (the candidates) in those grids.")
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
+@_timeout_option
 @click.pass_context
 def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], grids: bool,
-            marks: bool, box: Shape | None) -> None:
+            marks: bool, box: Shape | None, timeout: float | None) -> None:
     """Explain how to solve each puzzle in PATHS step by step, always taking
     the easiest step (in Sudoku Explainer's order).
 
@@ -195,8 +204,8 @@ def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[s
             _fail(label, item)
             continue
         try:
-            path = explain_grid(item)
-            rating = rate(item)
+            path = explain_grid(item, timeout=timeout)
+            rating = rate(item, timeout=timeout)
         except SudokuError as exc:
             failed += 1
             _fail(label, str(exc))

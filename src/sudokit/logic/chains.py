@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from contextlib import contextmanager
 from typing import Iterator
 
 from ..errors import LimitReached
@@ -55,7 +56,7 @@ from .state import Candidates, iter_bits
 from .step import Step, Technique, elims_text
 
 __all__ = [
-    "FORCING_CHAINS", "NISHIO", "MULTIPLE", "DYNAMIC", "TECHNIQUES", "length_increment", "CHAIN_TIME_LIMIT",
+    "FORCING_CHAINS", "NISHIO", "MULTIPLE", "DYNAMIC", "TECHNIQUES", "length_increment", "CHAIN_TIME_LIMIT", "time_limit",
 ]
 
 #: Seconds one producer may spend on one state before it gives up (and the
@@ -474,13 +475,29 @@ def _removals_on(state: Candidates, target: int) -> list[tuple[int, int]]:
     return [(cell, value)]
 
 
-#: An overall deadline (a ``time.perf_counter()`` value) that :func:`rate`
-#: sets for one puzzle; every producer call stops there too.
-PUZZLE_DEADLINE: float | None = None
+#: An overall deadline (a ``time.perf_counter()`` value) set by
+#: :func:`time_limit`; every producer call stops there too.
+_PUZZLE_DEADLINE: float | None = None
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Bound all the chain searches started inside the block to ``seconds``
+    in all (``None``: no overall bound); an enclosing limit still holds.
+    A search that runs out raises :class:`ChainLimit`."""
+    global _PUZZLE_DEADLINE
+    saved = _PUZZLE_DEADLINE
+    if seconds is not None:
+        end = time.perf_counter() + seconds
+        _PUZZLE_DEADLINE = end if saved is None else min(saved, end)
+    try:
+        yield
+    finally:
+        _PUZZLE_DEADLINE = saved
 
 
 def _deadline() -> float | None:
-    ends = [t for t in (PUZZLE_DEADLINE,) if t is not None]
+    ends = [t for t in (_PUZZLE_DEADLINE,) if t is not None]
     if CHAIN_TIME_LIMIT is not None:
         ends.append(time.perf_counter() + CHAIN_TIME_LIMIT)
     return min(ends, default=None)

@@ -11,7 +11,6 @@ step that places a value; ED the rating of the first step.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from ..errors import Contradiction, InvalidPuzzle
@@ -227,9 +226,12 @@ def _rating(
     )
 
 
-def _fast_ratings(state: Candidates, registry: list[Technique]) -> tuple[list[float], list[bool], list[str]] | None:
+def _fast_ratings(state: Candidates, registry: list[Technique],
+                  limited: list[float] | None = None) -> tuple[list[float], list[bool], list[str]] | None:
     """The step ratings of the path, with the easy ladder (SE ≤ 2.5) in the
-    compiled kernel; None when the registry does not start with that ladder."""
+    compiled kernel; None when the registry does not start with that ladder.
+    A chain search out of time ends the path and adds its lowest rating to
+    ``limited``."""
     easy = len(EASY_PREFIX)
     if len(registry) < easy or any(a is not b for a, b in zip(registry, EASY_PREFIX)) or state.geo.n > 62:
         return None
@@ -260,7 +262,8 @@ def _fast_ratings(state: Candidates, registry: list[Technique]) -> tuple[list[fl
         try:
             step = next_step(state, rest)
         except ChainLimit as exc:
-            _LIMITED.append(exc.rating)
+            if limited is not None:
+                limited.append(exc.rating)
             break
         if step is None or step.rating > floor + 1e-9:
             break
@@ -300,7 +303,7 @@ def check_unique(grid: Grid) -> None:
         raise InvalidPuzzle(f"{grid.line()}: more than one solution; a rating needs a puzzle with one solution")
 
 
-def _until_floor(state: Candidates, registry: list[Technique], floor: float):
+def _until_floor(state: Candidates, registry: list[Technique], floor: float, limited: list[float] | None = None):
     """The steps of the path while each rates at most ``floor``: a producer
     registered below the floor may yield a harder step (a big set in a
     Unique Rectangle type 3, a grouped link), and SE might use a missing
@@ -309,7 +312,8 @@ def _until_floor(state: Candidates, registry: list[Technique], floor: float):
         try:
             step = next_step(state, registry)
         except ChainLimit as exc:
-            _LIMITED.append(exc.rating)
+            if limited is not None:
+                limited.append(exc.rating)
             return
         if step is None or step.rating > floor + 1e-9:
             return
@@ -317,12 +321,7 @@ def _until_floor(state: Candidates, registry: list[Technique], floor: float):
         yield step
 
 
-#: Set while rating when a chain search ran out of time: the lowest rating the
-#: abandoned technique could give, which is then the bound (not the floor).
-_LIMITED: list[float] = []
-
-
-def rate(grid: "Grid | str") -> Rating:
+def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rating:
     """Rate ``grid`` as Sudoku Explainer does, as far as the registry reaches.
 
     When SE would need a technique the registry lacks, ``lower_bound`` is set
@@ -330,43 +329,39 @@ def rate(grid: "Grid | str") -> Rating:
     A puzzle that logic alone solves has one solution; otherwise (stuck, or a
     step that assumes uniqueness) the solutions are counted, and a puzzle with
     none raises :class:`Contradiction`, one with several
-    :class:`InvalidPuzzle`.
+    :class:`InvalidPuzzle`. The chain searches may take ``timeout`` seconds
+    in all (``None``: no limit); when they run out, the rating is a lower
+    bound too.
     """
     if not isinstance(grid, Grid):
         grid = Grid(grid)
     registry = exact_registry()
     state = Candidates.from_grid(grid)
-    _LIMITED.clear()
-    saved = chains.PUZZLE_DEADLINE
-    if RATE_TIME_LIMIT is not None:
-        chains.PUZZLE_DEADLINE = time.perf_counter() + RATE_TIME_LIMIT
-    try:
-        fast = _fast_ratings(state, registry)
+    # a chain search out of time: the lowest rating the abandoned technique
+    # could give, which is then the bound (not the floor)
+    limited: list[float] = []
+    with chains.time_limit(timeout):
+        fast = _fast_ratings(state, registry, limited)
         if fast is None:
-            floor = rating_floor()
-            path = []
-            for step in _until_floor(state, registry, floor):
-                path.append(step)
+            path = list(_until_floor(state, registry, rating_floor(), limited))
             ratings, placing, names = (
                 [s.rating for s in path], [bool(s.placements) for s in path], [s.technique for s in path])
         else:
             ratings, placing, names = fast
-    finally:
-        chains.PUZZLE_DEADLINE = saved
     stuck = not state.solved
     if stuck or _assumes_uniqueness(names):
         check_unique(grid)
-    bound = min(_LIMITED) if _LIMITED else None
-    _LIMITED.clear()
-    return _rating(ratings, placing, names, stuck, bound)
+    return _rating(ratings, placing, names, stuck, min(limited, default=None))
 
 
-def explain(grid: "Grid | str") -> list[Step]:
-    """The full path with every registered technique; when logic stops early,
-    a final ``Search`` step fills the rest from the engine's solution."""
+def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> list[Step]:
+    """The full path with every registered technique; when logic stops early
+    (or the chain searches use up ``timeout`` seconds), a final ``Search``
+    step fills the rest from the engine's solution."""
     if not isinstance(grid, Grid):
         grid = Grid(grid)
-    path, state, stuck = solve_path(grid)
+    with chains.time_limit(timeout):
+        path, state, stuck = solve_path(grid)
     if stuck or _assumes_uniqueness([s.technique for s in path]):
         check_unique(grid)
     if stuck:
