@@ -1,7 +1,8 @@
 """Time the puzzle generator and check its clue-count statistics.
 
     python benchmarks/bench_generate.py            # 9x9 table, 16x16
-    python benchmarks/bench_generate.py --big      # also 25x25 (minutes)
+    python benchmarks/bench_generate.py --big 4    # also 25x25, seeds 1..4 (minutes each)
+    python benchmarks/bench_generate.py --only-big --big16 0 --big 4   # 25x25 alone
 
 Prints a markdown table: puzzles/s (wall clock and CPU time of this
 process), µs per puzzle, mean and standard deviation of the clue count, and
@@ -66,24 +67,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=1000, help="puzzles per 9x9 row")
     parser.add_argument("--big16", type=int, default=10, help="16x16 puzzles (seeds 1..N)")
-    parser.add_argument("--big", action="store_true", help="also time one 25x25 puzzle")
+    parser.add_argument("--big", type=int, default=0, help="25x25 puzzles (seeds 1..N)")
+    parser.add_argument("--only-big", action="store_true", help="skip the 9x9 table")
     args = parser.parse_args()
     print(f"machine: {machine()}\n")
-    print("| 9x9 | puzzles | puzzles/s (wall) | puzzles/s (CPU) | µs/puzzle (wall) | clues mean | clues sd | counts/puzzle |")
-    print("|---|---|---|---|---|---|---|---|")
-    row("unique, none", args.n)
-    row("logic, none", args.n, minimal="logic")
-    row("preemptive, none", max(50, args.n // 10), minimal="preemptive")
-    row("unique, rotate180", args.n, symmetry="rotate180")
-    row("unique, dihedral", args.n, symmetry="dihedral")
-    row("unique, none, jobs=2", args.n, jobs=2)
-    row("logic, none, jobs=2", args.n, minimal="logic", jobs=2)
-    print()
+    if not args.only_big:
+        print("| 9x9 | puzzles | puzzles/s (wall) | puzzles/s (CPU) | µs/puzzle (wall) | clues mean | clues sd | counts/puzzle |")
+        print("|---|---|---|---|---|---|---|---|")
+        row("unique, none", args.n)
+        row("logic, none", args.n, minimal="logic")
+        row("preemptive, none", max(50, args.n // 10), minimal="preemptive")
+        row("unique, rotate180", args.n, symmetry="rotate180")
+        row("unique, dihedral", args.n, symmetry="dihedral")
+        row("unique, none, jobs=2", args.n, jobs=2)
+        row("logic, none, jobs=2", args.n, minimal="logic", jobs=2)
+        print()
     print("| shape | puzzles | s/puzzle (wall) | s/puzzle (CPU) | clues mean | counts/puzzle | undecided clues |")
     print("|---|---|---|---|---|---|---|")
-    big("4x4", args.big16)
+    if args.big16:
+        big("4x4", args.big16)
     if args.big:
-        big("5x5", 1)
+        big("5x5", args.big)
 
 
 if __name__ == "__main__":

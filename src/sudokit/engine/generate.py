@@ -56,13 +56,6 @@ STATS = 4
 
 #: From this size up the generator's searches add locked candidates to the singles.
 LOCKED_FROM = 16
-#: From this size up a search that a short guided walk (GUIDED_NODES) did not settle is
-#: redone probing two-candidate cells for failed values at every node, branching where
-#: the probes assigned the most cells.
-PROBE_FROM = 25
-GUIDED_NODES = 2_000
-
-
 def geometry(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray]:
     """``(units, peers)`` for a shape, as int64 arrays for the kernels.
 
@@ -586,16 +579,8 @@ def _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box
         masks[c] = full & ~(np.uint64(1) << np.uint64(saved[c] - 1))
         count_stats[0] = 0
         count_stats[1] = 0
-        if n >= PROBE_FROM:
-            # a cheap guided search first: it meets a nearby second solution, or walks a small tree
-            found = find_other(masks, units, peers, box_rows, box_cols, solution, locked, False,
-                               GUIDED_NODES, scratch, count_stats)
-            if found < 0:
-                found = find_other(masks, units, peers, box_rows, box_cols, solution, locked, True,
-                                   node_limit, scratch, count_stats)
-        else:
-            found = find_other(masks, units, peers, box_rows, box_cols, solution, locked, False,
-                               node_limit, scratch, count_stats)
+        found = find_other(masks, units, peers, box_rows, box_cols, solution, locked, False,
+                           node_limit, scratch, count_stats)
         stats[STAT_COUNTS] += 1
         stats[STAT_NODES] += count_stats[0]
         if found > 0:

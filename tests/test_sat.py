@@ -1,0 +1,114 @@
+"""The SAT prover's answers against the engine's counts, and the SAT finish of minimising.
+
+Truth: the engine's solution count with limit 2 (itself checked against the
+shared cases), on 4x4, 6x6, 9x9 and 16x16 grids where it is fast.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from sudokit.generating import _plan, _settle_by_sat, complete_grid, generate
+from sudokit.grid import Grid
+from sudokit.sat import UniquenessProver
+from sudokit.solving import count_solutions
+from sudokit.symmetry import is_symmetric
+
+
+def _partial(solution: Grid, cells: set[int]) -> Grid:
+    return Grid([v if c in cells else 0 for c, v in enumerate(solution.values)], shape=solution.shape)
+
+
+@pytest.mark.parametrize("shape, puzzles", [("2x2", 12), ("2x3", 12), ("3x3", 12), ("4x4", 4)])
+def test_needed_agrees_with_the_engine(shape: str, puzzles: int) -> None:
+    """``needed(cells, clues)`` is True exactly when the puzzle without ``cells`` has two solutions.
+
+    The puzzles: a generated minimal puzzle plus a few random clues of its
+    solution, so some clues can go and some cannot."""
+    rng = random.Random(shape)
+    checked = {True: 0, False: 0}
+    for i in range(puzzles):
+        p = generate(shape=shape, seed=100 + i)
+        cells = p.solution.shape.cell_count
+        clues = set(p.puzzle.givens) | set(rng.sample(range(cells), rng.randint(0, cells // 8)))
+        with UniquenessProver(p.solution) as prover:
+            for _ in range(8):
+                blank = rng.sample(sorted(clues), rng.choice([1, 1, 2, 4]))
+                truth = count_solutions(_partial(p.solution, clues - set(blank)), 2) == 2
+                assert prover.needed(blank, clues) is truth, (i, blank)
+                checked[truth] += 1
+    assert checked[True] and checked[False]
+
+
+def test_kept_cells_stay_clues() -> None:
+    """After ``keep``, a question no longer lists the kept cell among the clues, yet it holds."""
+    solution = complete_grid("3x3", seed=4)
+    p = generate(shape="3x3", seed=4)
+    givens = list(p.puzzle.givens)
+    with UniquenessProver(solution) as prover:
+        prover.keep(givens[:10])
+        for cell in givens[10:20]:
+            assert prover.needed([cell], givens[10:]) is True
+
+
+def test_conflict_budget_leaves_a_question_open() -> None:
+    """One conflict cannot prove a hard puzzle unique: the answer is None, not a guess."""
+    from conftest import bench_sample
+    from sudokit.solving import solve
+
+    puzzle = Grid(bench_sample("forum_hardest_1106.txt", 1)[0])
+    solution = solve(puzzle).solution
+    clues = list(puzzle.givens)
+    blank = next(c for c in range(81) if c not in clues)  # given too, then asked about
+    with UniquenessProver(solution, conflicts=1) as prover:
+        assert prover.needed([blank], clues + [blank]) is None
+    with UniquenessProver(solution) as prover:
+        assert prover.needed([blank], clues + [blank]) is False
+
+
+@pytest.mark.parametrize("shape, symmetry", [("3x3", "none"), ("3x3", "rotate180"), ("2x3", "mirror"),
+                                             ("4x4", "none")])
+def test_settle_by_sat_minimises_from_the_full_grid(shape: str, symmetry: str) -> None:
+    """The SAT finish alone, from a full grid: unique, symmetric, and every orbit needed (by the engine)."""
+    plan = _plan(shape, "unique", symmetry, node_limit=0)
+    solution = complete_grid(shape, seed=9)
+    values = np.array(solution.values, dtype=np.uint8)
+    puzzle = values.copy()
+    stats = np.zeros(4, dtype=np.int64)
+    fractions: list[float] = []
+    _settle_by_sat(plan, 9, puzzle, values, stats, fractions.append)
+    grid = Grid([int(v) for v in puzzle], shape=solution.shape)
+    assert stats[2] == 0
+    assert count_solutions(grid, 2) == 1
+    assert solution.is_solution_of(grid)
+    assert is_symmetric(grid, symmetry)
+    assert fractions and fractions[-1] == pytest.approx(1.0)
+    for cell in grid.givens:
+        orbit_blank = grid
+        for other in grid.givens:
+            if _same_orbit(grid, symmetry, cell, other):
+                orbit_blank = orbit_blank.with_cell(other, 0)
+        assert count_solutions(orbit_blank, 2) == 2, cell
+
+
+def _same_orbit(grid: Grid, symmetry: str, a: int, b: int) -> bool:
+    n = grid.size
+    (r, c), m = divmod(a, n), n - 1
+    images = {"none": {(r, c)}, "rotate180": {(r, c), (m - r, m - c)}, "mirror": {(r, c), (r, m - c)}}
+    return divmod(b, n) in images[symmetry]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_25x25_puzzle_is_proven_minimal(seed: int) -> None:
+    """A 25x25 puzzle: unique, nothing undecided, and every clue needed (checked by a fresh prover)."""
+    p = generate(shape="5x5", seed=seed)
+    assert p.undecided == 0
+    assert count_solutions(p.puzzle, 2) == 1
+    givens = list(p.puzzle.givens)
+    with UniquenessProver(p.solution) as prover:  # a fresh solver: nothing learnt while generating
+        for cell in givens:
+            assert prover.needed([cell], givens) is True, cell
