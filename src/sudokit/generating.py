@@ -137,7 +137,7 @@ def _default_node_limit(shape: Shape) -> int:
         return 2_000_000
     if n <= 16:
         return 100_000
-    return 20_000 if n < SAT_FROM else 200_000
+    return 20_000 if n < SAT_FROM else 500_000
 
 
 def _engine_limit(plan: _Plan) -> int:
