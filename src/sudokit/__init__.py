@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .batch import BatchResult, count_many, solve_many
     from .generating import GenerationError, Puzzle, complete_grid, generate, generate_many
     from .logic import Rating, Step, explain, hint, rate, techniques
+    from .sat import UniquenessProver
     from .svg import grid_svg
 
 __version__ = "0.1.0"
@@ -59,6 +60,7 @@ _LAZY = {
     "hint": "sudokit.logic",
     "rate": "sudokit.logic",
     "techniques": "sudokit.logic",
+    "UniquenessProver": "sudokit.sat",
     "grid_svg": "sudokit.svg",
 }
 
@@ -73,6 +75,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "UniquenessProver",
     "BatchResult",
     "Budget",
     "CLASSIC",
