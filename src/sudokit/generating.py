@@ -546,8 +546,8 @@ def _stream(n: int, plan: _Plan, flt: _Filter, base: int, jobs: int, attempts: i
         if flt.active:
             from . import logic  # noqa: F401
     executor = _executor(jobs)
+    pending: list[Future | list] = []
     try:
-        pending: list[Future | list] = []
 
         def submit() -> None:
             batch = next(seeds, None)
@@ -582,7 +582,10 @@ def _stream(n: int, plan: _Plan, flt: _Filter, base: int, jobs: int, attempts: i
                 raise GenerationError(f"time limit of {timeout:g} s reached after {made} of {n} puzzles{what}")
     finally:
         if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            # waiting when nothing runs any more lets the pool's helper thread stop before the
+            # interpreter does (not waiting then can end in an error message at exit)
+            busy = any(isinstance(f, Future) and not f.done() for f in pending)
+            executor.shutdown(wait=not busy, cancel_futures=True)
 
 
 def _seed_batches(base: int, size: int, total: int | None) -> Iterator[list[int]]:
