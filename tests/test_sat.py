@@ -54,6 +54,16 @@ def test_kept_cells_stay_clues() -> None:
             assert prover.needed([cell], givens[10:]) is True
 
 
+def test_bad_input_is_refused_clearly() -> None:
+    from sudokit.errors import InvalidPuzzle
+
+    with pytest.raises(InvalidPuzzle, match="complete, valid solution"):
+        UniquenessProver(Grid("1234341221430000"))
+    with UniquenessProver(Grid("1234341221434321")) as prover:
+        with pytest.raises(IndexError, match="cell 16 is not on a grid of 16 cells"):
+            prover.needed([16], clues=range(16))
+
+
 def test_conflict_budget_leaves_a_question_open() -> None:
     """One conflict cannot prove a hard puzzle unique: the answer is None, not a guess."""
     from conftest import bench_sample

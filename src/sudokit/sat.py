@@ -35,6 +35,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from .errors import InvalidPuzzle
 from .grid import Grid
 
 
@@ -83,6 +84,8 @@ class UniquenessProver:
     def __init__(self, solution: Grid, conflicts: int = 0) -> None:
         from pysat.solvers import Solver
 
+        if not solution.is_solved:
+            raise InvalidPuzzle("the prover needs a complete, valid solution grid")
         shape = solution.shape
         self.n = shape.size
         self.values = np.array(solution.values, dtype=np.int64)
@@ -122,8 +125,11 @@ class UniquenessProver:
         solution must differ from the known one in one of ``cells``.
         """
         skip = set(int(c) for c in cells)
-        assumptions = [int(self._literal[c]) for c in clues
-                       if int(c) not in skip and not self._fixed[c]]
+        clues = [int(c) for c in clues]
+        outside = [c for c in skip.union(clues) if not 0 <= c < self.values.size]
+        if outside:
+            raise IndexError(f"cell {outside[0]} is not on a grid of {self.values.size} cells")
+        assumptions = [int(self._literal[c]) for c in clues if c not in skip and not self._fixed[c]]
         differ = [-int(self._literal[c]) for c in skip]
         guard = 0
         if len(differ) == 1:

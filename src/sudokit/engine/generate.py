@@ -56,6 +56,8 @@ STATS = 4
 
 #: From this size up the generator's searches add locked candidates to the singles.
 LOCKED_FROM = 16
+
+
 def geometry(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray]:
     """``(units, peers)`` for a shape, as int64 arrays for the kernels.
 
@@ -579,8 +581,8 @@ def _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box
         masks[c] = full & ~(np.uint64(1) << np.uint64(saved[c] - 1))
         count_stats[0] = 0
         count_stats[1] = 0
-        found = find_other(masks, units, peers, box_rows, box_cols, solution, locked, False,
-                           node_limit, scratch, count_stats)
+        found = find_other(masks, units, peers, box_rows, box_cols, solution, locked, node_limit,
+                           scratch, count_stats)
         stats[STAT_COUNTS] += 1
         stats[STAT_NODES] += count_stats[0]
         if found > 0:

@@ -611,55 +611,7 @@ def _pick_branch(masks, assigned, units, n, prefer):
 
 
 @njit(cache=True)
-def _probe(cur, fl, units, peers, n, box_rows, box_cols, queue, locked, seg_r, seg_c, tmp_m, tmp_f):
-    """Failed literals: a value of a two-candidate cell whose propagation ends in
-    a contradiction is removed, until no such value is left. Returns -2 on a
-    contradiction, else the two-candidate cell whose two values assign the most
-    cells (the product of the two counts: look-ahead branching), or -1 when
-    there is none."""
-    nn = n * n
-    again = True
-    best = -1
-    while again:
-        again = False
-        best = -1
-        best_score = -1
-        base = 0
-        for x in range(nn):
-            base += fl[x]
-        for x in range(nn):
-            if fl[x] != 0:
-                continue
-            m = cur[x]
-            if popcount64(m) != 2:
-                continue
-            low = m & (ZERO - m)
-            score = 1
-            for b in (low, m ^ low):
-                tmp_m[:] = cur
-                tmp_f[:] = fl
-                tmp_m[x] = b
-                if not propagate_n(tmp_m, tmp_f, units, peers, n, 1, queue, False):
-                    cur[x] = m ^ b
-                    if not propagate_fast(cur, fl, units, peers, n, box_rows, box_cols, queue,
-                                          locked, seg_r, seg_c):
-                        return -2
-                    again = True
-                    break
-                gained = 0
-                for y in range(nn):
-                    gained += tmp_f[y]
-                score *= gained - base + 1
-            if again:
-                break
-            if score > best_score:
-                best_score = score
-                best = x
-    return best
-
-
-@njit(cache=True)
-def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, probe, node_limit,
+def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_limit,
                solution_out, stats):
     """One solution of the candidate masks ``masks0`` (not modified), trying the
     value ``prefer[cell]`` first at every branch. 1 found (in ``solution_out``),
@@ -676,8 +628,6 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, probe, 
     queue = np.empty(nn, dtype=np.int64)
     seg_r = np.empty((n, n // box_cols), dtype=np.uint64)
     seg_c = np.empty((n, n // box_rows), dtype=np.uint64)
-    tmp_m = np.empty(nn, dtype=np.uint64)
-    tmp_f = np.empty(nn, dtype=np.uint8)
     boards[0, :] = masks0
     depth = 0
     used = 0
@@ -690,19 +640,8 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, probe, 
         cur = boards[depth]
         fl = flags[depth]
         ok = propagate_fast(cur, fl, units, peers, n, box_rows, box_cols, queue, locked, seg_r, seg_c)
-        look = -1
-        if ok and probe:
-            look = _probe(cur, fl, units, peers, n, box_rows, box_cols, queue, locked, seg_r, seg_c,
-                          tmp_m, tmp_f)
-            ok = look != -2
         if ok:
-            if look >= 0:
-                cell = look
-                m = cur[cell]
-                pbit = ONE << np.uint64(prefer[cell] - 1)
-                first = pbit if (m & pbit) else (m & (ZERO - m))
-            else:
-                cell, first = _pick_branch(cur, fl, units, n, prefer)
+            cell, first = _pick_branch(cur, fl, units, n, prefer)
             if cell < 0:
                 for c in range(nn):
                     solution_out[c] = lowest_value(cur[c])
