@@ -11,9 +11,10 @@ import random
 import numpy as np
 import pytest
 
+from sudokit.errors import InvalidPuzzle
 from sudokit.generating import _plan, _settle_by_sat, complete_grid, generate
 from sudokit.grid import Grid
-from sudokit.sat import UniquenessProver
+from sudokit.sat import ProverTeam, UniquenessProver
 from sudokit.solving import count_solutions
 from sudokit.symmetry import is_symmetric
 
@@ -102,6 +103,71 @@ def test_settle_by_sat_minimises_from_the_full_grid(shape: str, symmetry: str) -
             if _same_orbit(grid, symmetry, cell, other):
                 orbit_blank = orbit_blank.with_cell(other, 0)
         assert count_solutions(orbit_blank, 2) == 2, cell
+
+
+@pytest.mark.parametrize("shape, symmetry, seed", [("3x3", "none", 1), ("3x3", "rotate180", 2), ("4x4", "none", 3)])
+def test_settle_by_sat_in_worker_processes_makes_the_same_puzzle(shape: str, symmetry: str, seed: int) -> None:
+    """Two solvers in worker processes, asking ahead in pass 2, remove the same clues as in-process."""
+    plan = _plan(shape, "unique", symmetry, node_limit=0)
+    values = np.array(complete_grid(shape, seed=seed).values, dtype=np.uint8)
+    made = []
+    for parallel in (False, True):
+        puzzle, stats = values.copy(), np.zeros(4, dtype=np.int64)
+        _settle_by_sat(plan, seed, puzzle, values, stats, parallel=parallel)
+        made.append(puzzle)
+    assert (made[0] != values).sum() > values.size // 2  # it did minimise
+    assert np.array_equal(made[0], made[1])
+
+
+def test_team_members_answer_like_a_lone_prover() -> None:
+    """Each member of a team, in processes or not, answers as one prover asked the same questions."""
+    p = generate(shape="3x3", seed=21)
+    givens = list(p.puzzle.givens)
+    extra = [c for c in range(81) if c not in p.puzzle.givens][:6]
+    questions = [([c], givens + extra) for c in givens[:6] + extra]
+    with UniquenessProver(p.solution) as prover:
+        truth = [prover.needed(cells, clues) for cells, clues in questions]
+    assert True in truth and False in truth
+    for processes in (False, True):
+        with ProverTeam(p.solution, size=2, processes=processes) as team:
+            for i, (cells, clues) in enumerate(questions):
+                team.ask(i % 2, i, cells, clues)
+            got = {}
+            for _ in questions:
+                _, i, answer, _ = team.answer()
+                got[i] = answer
+                if answer:  # the second solution keeps the other clues and changes the blanked one
+                    witness = Grid(team.witness, shape=p.solution.shape)
+                    cells, clues = questions[i]
+                    assert witness.is_solved and witness.values[cells[0]] != p.solution.values[cells[0]]
+                    assert all(witness.values[c] == p.solution.values[c] for c in clues if c not in cells)
+        assert [got[i] for i in range(len(questions))] == truth
+
+
+def test_prefer_checks_the_grid() -> None:
+    solution = complete_grid("2x2", seed=3)
+    with UniquenessProver(solution) as prover:
+        prover.prefer(solution.values)
+        with pytest.raises(ValueError, match="16 values from 1 to 4"):
+            prover.prefer([0] * 16)
+        with pytest.raises(ValueError, match="16 values from 1 to 4"):
+            prover.prefer(solution.values[:15])
+
+
+def test_team_refuses_bad_questions_and_reports_a_dead_worker() -> None:
+    solution = complete_grid("2x2", seed=1)
+    with pytest.raises(InvalidPuzzle):
+        ProverTeam(Grid("1234341221434320"), processes=False)
+    with ProverTeam(solution, processes=True) as team:
+        with pytest.raises(IndexError, match="cell 16 is not on a grid of 16 cells"):
+            team.ask(0, "x", [16], range(16))
+        with pytest.raises(RuntimeError, match="no question is waiting"):
+            team.answer()
+        team._workers[1].kill()
+        team._workers[1].wait()
+        with pytest.raises(RuntimeError, match="SAT worker 1 stopped"):
+            team.ask(1, "y", [0], range(16))
+            team.answer()
 
 
 def _same_orbit(grid: Grid, symmetry: str, a: int, b: int) -> bool:

@@ -239,31 +239,39 @@ def _make_one(plan: _Plan, seed: int, progress: Callable[[float], None] | None =
             progress(share * hi / orbits)
     if _by_sat(plan):
         _settle_by_sat(plan, seed, puzzle, solution, stats,
-                       None if progress is None else (lambda f: progress(share + (1 - share) * f)))
+                       None if progress is None else (lambda f: progress(share + (1 - share) * f)),
+                       parallel=default_jobs() > 1)
     return _puzzle(plan, seed, puzzle, solution, stats)
 
 
 def _settle_by_sat(plan: _Plan, seed: int, puzzle: np.ndarray, solution: np.ndarray, stats: np.ndarray,
-                   progress: Callable[[float], None] | None = None) -> None:
+                   progress: Callable[[float], None] | None = None, parallel: bool = False) -> None:
     """Finish minimising ``puzzle`` in place with a SAT solver, so that every clue is proven needed.
 
     The engine's quick pass has taken away the clues whose removal it settled
-    within a few nodes. What is left is asked of :class:`sudokit.sat.UniquenessProver`
-    in two passes:
+    within a few nodes. What is left goes to a :class:`sudokit.sat.ProverTeam`
+    of two solvers, in two passes:
 
-    1. every orbit of clues, on the puzzle as it stands: a second solution
-       without it proves it needed for good (also after later removals), so
-       it is kept; the others could each go alone;
+    1. every orbit of clues, on the puzzle as it stands, by one solver: a
+       second solution without it proves it needed for good (also after later
+       removals), so it is kept; the others could each go alone;
     2. those others, the ones whose first proof took the fewest conflicts
        first (ties in random order, from the seed): each goes when the puzzle
        without it, as it is by then, still has one solution. Taking the
        easily implied clues first keeps the later questions easier: the
        same puzzles took 2 to 3 times longer in plain random order.
 
+    With ``parallel`` the solvers run in two worker processes, and in pass 2
+    both work: a free solver asks about the next orbit before the answers in
+    front of it are in, starting from the last second solution either found: "needed" stays true whatever goes before (a second solution of
+    a puzzle also solves it with fewer clues), and a "can go" that something
+    removed in the meantime may have changed is asked again. So the puzzle is
+    the same, orbit for orbit, with or without ``parallel``.
+
     An orbit whose question runs out of conflicts is kept and counted undecided.
     """
     from .engine.generate import STAT_COUNTS, STAT_UNDECIDED
-    from .sat import UniquenessProver
+    from .sat import ProverTeam
 
     _, _, cells, starts = _arrays(plan.shape, plan.symmetry)
     orbits = [cells[starts[o]:starts[o + 1]] for o in range(len(starts) - 1)]
@@ -271,36 +279,89 @@ def _settle_by_sat(plan: _Plan, seed: int, puzzle: np.ndarray, solution: np.ndar
     order = np.random.default_rng(_kernel_seed(seed)).permutation(present)
     undecided = 0
     asked = 0
-    with UniquenessProver(Grid._trusted(plan.shape, tuple(int(v) for v in solution)),
-                          conflicts=plan.node_limit) as prover:
-        def ask(o: int) -> bool | None:
-            nonlocal asked
-            asked += 1
-            orbit = [int(c) for c in orbits[o] if puzzle[c]]
-            answer = prover.needed(orbit, np.flatnonzero(puzzle))
-            if answer:
-                prover.keep(orbit)
-            return answer
 
+    def clues_of(o: int) -> list[int]:
+        return [int(c) for c in orbits[o] if puzzle[c]]
+
+    def report(fraction: float) -> None:
+        if progress is not None:
+            progress(fraction)
+
+    solution_grid = Grid._trusted(plan.shape, tuple(int(v) for v in solution))
+    with ProverTeam(solution_grid, conflicts=plan.node_limit, size=2, processes=parallel) as team:
+        # pass 1: member 0 alone, in the seed's order, keeping what it proves needed; its
+        # conflict counts rank pass 2, so they must not depend on timing (asking in parallel
+        # here changed the ranking and, on one seed, made pass 2 eight times slower)
+        clues = np.flatnonzero(puzzle)
+        following = 0
         could_go = []
-        for i, o in enumerate(order):
-            answer = ask(o)
+        needed_by: list[list[int]] = [[] for _ in range(team.size)]  # clues each member proved needed
+        for done in range(len(order)):
+            # a few questions queued per member: enough to keep it busy, few enough to stop soon
+            while following < len(order) and team.busy(0) < 3:
+                team.ask(0, following, clues_of(order[following]), clues, keep_if_needed=True)
+                following += 1
+            member, i, answer, conflicts = team.answer()
             if answer is False:
-                could_go.append((prover.last_conflicts, i, o))
+                could_go.append((conflicts, i, int(order[i])))
+            elif answer:
+                needed_by[member].extend(clues_of(order[i]))
             undecided += answer is None
-            if progress is not None:
-                progress(0.5 * (i + 1) / len(order))
-        removed = False
+            report(0.5 * (done + 1) / len(order))
+        asked += len(order)
         could_go = [o for _, _, o in sorted(could_go)]  # the easiest proofs first
-        for i, o in enumerate(could_go):
+        if could_go:
             # until something goes, the first pass's answer still holds
-            answer = ask(o) if removed else False
-            if answer is False:
-                puzzle[orbits[o]] = 0
-                removed = True
-            undecided += answer is None
-            if progress is not None:
-                progress(0.5 + 0.5 * (i + 1) / len(could_go))
+            puzzle[orbits[could_go[0]]] = 0
+            report(0.5 + 0.5 / len(could_go))
+        # pass 2: answers are committed in order; version = removals so far
+        version = 1
+        commit = 1
+        following = 1  # the next orbit nobody has asked about
+        again: list[int] = []  # orbits to ask again, on the puzzle as it is now
+        answers: dict[int, tuple[bool | None, int]] = {}
+        asked_at: dict[int, int] = {}
+        # the needed clues each member lacks: from now on every member learns them all
+        unsent = [[c for other in range(team.size) if other != member for c in needed_by[other]]
+                  for member in range(team.size)]
+        lanes = team.size if parallel else 1
+        fresh: list[list[int] | None] = [None] * team.size  # a newer second solution to start from
+        while commit < len(could_go):
+            for member in range(lanes):
+                if team.busy(member):
+                    continue
+                if again:
+                    j = again.pop(0)
+                elif following < len(could_go):
+                    j, following = following, following + 1
+                else:
+                    break
+                asked_at[j] = version
+                team.ask(member, j, clues_of(could_go[j]), np.flatnonzero(puzzle), keep=unsent[member],
+                         prefer=fresh[member])
+                unsent[member], fresh[member] = [], None
+                asked += 1
+            finder, j, answer, _ = team.answer()
+            if answer:
+                # the next second solution tends to lie near the last one found, by any member
+                fresh = [None if other == finder else team.witness for other in range(team.size)]
+            answers[j] = (answer, asked_at[j])
+            while commit in answers:
+                answer, seen = answers.pop(commit)
+                o = could_go[commit]
+                if answer is not True and seen != version:
+                    again.append(commit)  # something went since: ask on today's puzzle
+                    break
+                if answer is True:
+                    for pending in unsent:
+                        pending.extend(clues_of(o))
+                elif answer is False:
+                    puzzle[orbits[o]] = 0
+                    version += 1
+                else:
+                    undecided += 1
+                commit += 1
+                report(0.5 + 0.5 * commit / len(could_go))
     stats[STAT_UNDECIDED] = undecided
     stats[STAT_COUNTS] += asked
 

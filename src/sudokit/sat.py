@@ -31,6 +31,10 @@ True
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from multiprocessing.connection import Connection
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -100,6 +104,8 @@ class UniquenessProver:
         self._next_var = self._cell_vars + 1
         #: conflicts the last question took (a deterministic measure of its difficulty)
         self.last_conflicts = 0
+        #: the last second solution found (cell values), if any
+        self.witness: np.ndarray | None = None
 
     def close(self) -> None:
         """Free the solver."""
@@ -110,6 +116,13 @@ class UniquenessProver:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def prefer(self, values: Sequence[int]) -> None:
+        """Make the solver try these cell values first (a complete grid, such as a second solution)."""
+        values = np.asarray(values, dtype=np.int64)
+        if values.shape != self.values.shape or values.min() < 1 or values.max() > self.n:
+            raise ValueError(f"a preferred grid needs {self.values.size} values from 1 to {self.n}")
+        self._solver.set_phases((np.arange(values.size) * self.n + values).tolist())
 
     def keep(self, cells: Sequence[int]) -> None:
         """Make ``cells`` clues for every later question (they were proven needed)."""
@@ -148,7 +161,195 @@ class UniquenessProver:
         self.last_conflicts = self._solver.accum_stats().get("conflicts", 0) - before
         if answer:
             # the next second solution tends to lie near this one: start the search there
-            self._solver.set_phases([lit for lit in self._solver.get_model() if 0 < lit <= self._cell_vars])
+            model = np.array(self._solver.get_model()[:self._cell_vars], dtype=np.int64)
+            chosen = model[model > 0] - 1
+            self.witness = np.zeros_like(self.values)
+            self.witness[chosen // self.n] = chosen % self.n + 1
+            self.prefer(self.witness)
         if guard:
             self._solver.add_clause([-guard])  # retire the guarded clause
         return answer
+
+
+# -- a team of provers, in worker processes or in this one -------------------------------
+
+
+class ProverTeam:
+    """Several :class:`UniquenessProver` for one solution, each asked in turn or side by side.
+
+    With ``processes`` each member is a worker process with its own solver, so
+    members answer at the same time; otherwise they live in this process and
+    answer one question at a time, in the order asked. Either way a member
+    answers its own questions in the order it got them, with the same solver
+    calls, so the answers and conflict counts of a member depend only on what
+    it was asked (the generator relies on that for reproducible puzzles).
+
+    >>> from sudokit import Grid
+    >>> with ProverTeam(Grid("1234341221434321"), processes=False) as team:
+    ...     team.ask(0, "a", [0], clues=range(16))
+    ...     team.ask(1, "b", [0, 1, 8, 9], clues=range(16))
+    ...     sorted((key, answer) for _, key, answer, _ in (team.answer(), team.answer()))
+    [('a', False), ('b', True)]
+    """
+
+    def __init__(self, solution: Grid, conflicts: int = 0, size: int = 2, processes: bool = False) -> None:
+        if size < 1:
+            raise ValueError(f"a team needs at least one member, not {size}")
+        if not solution.is_solved:
+            raise InvalidPuzzle("the prover needs a complete, valid solution grid")
+        self.size = size
+        # worker processes are started as `python -m sudokit.sat`, talking over pipes (POSIX)
+        self.processes = processes = processes and os.name == "posix" and bool(sys.executable)
+        self._cells = solution.shape.cell_count
+        self._busy = [0] * size  # questions asked and not yet answered, per member
+        self._queue: list[tuple[int, tuple]] = []  # in-process mode: (member, question), oldest first
+        self._provers: list[UniquenessProver] = []
+        self._workers: list = []
+        self._pipes: list = []
+        #: the second solution behind the last True answer
+        self.witness: list[int] | None = None
+        if processes:
+            job = (solution.shape.box_rows, solution.shape.box_cols, tuple(solution.values), conflicts)
+            for _ in range(size):
+                worker, inbox, outbox = _start_worker()
+                self._workers.append(worker)
+                self._pipes.append((inbox, outbox))
+                outbox.send(job)
+        else:
+            self._provers = [UniquenessProver(solution, conflicts) for _ in range(size)]
+
+    def __enter__(self) -> "ProverTeam":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the workers (a question still running is abandoned) and free the solvers."""
+        for prover in self._provers:
+            prover.close()
+        self._provers = []
+        for worker in self._workers:
+            if worker.poll() is None:
+                worker.kill()
+            worker.wait()
+        for inbox, outbox in self._pipes:
+            inbox.close()
+            outbox.close()
+        self._workers, self._pipes = [], []
+
+    def busy(self, member: int) -> int:
+        """How many of ``member``'s questions are not answered yet."""
+        return self._busy[member]
+
+    def ask(self, member: int, key: object, cells: Sequence[int], clues: Iterable[int],
+            keep: Sequence[int] = (), keep_if_needed: bool = False,
+            prefer: Sequence[int] | None = None) -> None:
+        """Give ``member`` a question (see :meth:`UniquenessProver.needed`); :meth:`answer` returns it.
+
+        First the member makes ``keep`` clues for good and, given ``prefer``,
+        tries those cell values first (:meth:`UniquenessProver.prefer`); with
+        ``keep_if_needed`` it also keeps ``cells`` when they prove needed.
+        """
+        cells = [int(c) for c in cells]
+        clues = [int(c) for c in clues]
+        outside = [c for c in cells + clues + [int(c) for c in keep] if not 0 <= c < self._cells]
+        if outside:
+            raise IndexError(f"cell {outside[0]} is not on a grid of {self._cells} cells")
+        preferred = None if prefer is None else [int(v) for v in prefer]
+        question = (key, cells, clues, [int(c) for c in keep], keep_if_needed, preferred)
+        if self.processes:
+            try:
+                self._pipes[member][1].send(question)
+            except OSError:
+                raise RuntimeError(f"SAT worker {member} stopped; it cannot take questions") from None
+            self._busy[member] += 1
+        else:
+            self._busy[member] += 1
+            self._queue.append((member, question))
+
+    def answer(self) -> tuple[int, object, bool | None, int]:
+        """The next answer: ``(member, key, answer, conflicts)``. Waits for one if need be.
+
+        After a True answer :attr:`witness` holds the second solution found.
+        """
+        if self.processes:
+            from multiprocessing.connection import wait
+
+            asked = [inbox for member, (inbox, _) in enumerate(self._pipes) if self._busy[member]]
+            if not asked:
+                raise RuntimeError("no question is waiting for an answer")
+            pipe = wait(asked)[0]
+            member = [inbox for inbox, _ in self._pipes].index(pipe)
+            try:
+                reply = pipe.recv()
+            except EOFError:
+                raise RuntimeError(f"SAT worker {member} stopped without answering") from None
+            if reply[0] == "error":
+                raise RuntimeError(f"SAT worker {member} failed: {reply[1]}")
+            _, key, answer, conflicts, witness = reply
+        else:
+            if not self._queue:
+                raise RuntimeError("no question is waiting for an answer")
+            member, question = self._queue.pop(0)
+            key, answer, conflicts, witness = _put(self._provers[member], question)
+        self._busy[member] -= 1
+        if answer:
+            self.witness = witness
+        return member, key, answer, conflicts
+
+
+def _put(prover: UniquenessProver, question: tuple) -> tuple[object, bool | None, int, list[int] | None]:
+    key, cells, clues, keep, keep_if_needed, preferred = question
+    prover.keep(keep)
+    if preferred is not None:
+        prover.prefer(preferred)
+    answer = prover.needed(cells, clues)
+    if answer and keep_if_needed:
+        prover.keep(cells)
+    witness = prover.witness.tolist() if answer and prover.witness is not None else None
+    return key, answer, prover.last_conflicts, witness
+
+
+def _start_worker() -> "tuple[subprocess.Popen, Connection, Connection]":
+    """A prover process: ``python -m sudokit.sat``, with a pipe each way.
+
+    A new session keeps Ctrl-C at the terminal away from it: the parent stops it.
+    """
+    worker = subprocess.Popen([sys.executable, "-m", "sudokit.sat"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, start_new_session=True)
+    assert worker.stdin is not None and worker.stdout is not None
+    inbox = Connection(os.dup(worker.stdout.fileno()), writable=False)
+    outbox = Connection(os.dup(worker.stdin.fileno()), readable=False)
+    worker.stdin.close()
+    worker.stdout.close()
+    return worker, inbox, outbox
+
+
+def _serve() -> None:  # pragma: no cover - runs in a worker process
+    """A worker process: answers the questions that come on stdin until it closes."""
+    from .grid import shape_of
+
+    inbox = Connection(os.dup(0), writable=False)
+    outbox = Connection(os.dup(1), readable=False)
+    os.dup2(2, 1)  # a stray print must not garble the answers
+    try:
+        box_rows, box_cols, values, conflicts = inbox.recv()
+        prover = UniquenessProver(Grid._trusted(shape_of((box_rows, box_cols)), values), conflicts)
+        while True:
+            try:
+                question = inbox.recv()
+            except EOFError:
+                return
+            outbox.send(("ok", *_put(prover, question)))
+    except EOFError:
+        return
+    except Exception as exc:  # reported to the parent, which raises it
+        try:
+            outbox.send(("error", f"{type(exc).__name__}: {exc}"))
+        except OSError:
+            pass
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _serve()
