@@ -75,7 +75,6 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "UniquenessProver",
     "BatchResult",
     "Budget",
     "CLASSIC",
@@ -95,6 +94,7 @@ __all__ = [
     "Status",
     "Step",
     "SudokuError",
+    "UniquenessProver",
     "UnknownMethod",
     "available_methods",
     "complete_grid",

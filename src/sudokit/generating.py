@@ -288,24 +288,26 @@ def _settle_by_sat(plan: _Plan, seed: int, puzzle: np.ndarray, solution: np.ndar
             progress(fraction)
 
     solution_grid = Grid._trusted(plan.shape, tuple(int(v) for v in solution))
-    with ProverTeam(solution_grid, conflicts=plan.node_limit, size=2, processes=parallel) as team:
+    # in this process a second solver would only wait: one member does everything
+    with ProverTeam(solution_grid, conflicts=plan.node_limit, size=2 if parallel else 1,
+                    processes=parallel) as team:
         # pass 1: member 0 alone, in the seed's order, keeping what it proves needed; its
         # conflict counts rank pass 2, so they must not depend on timing (asking in parallel
         # here changed the ranking and, on one seed, made pass 2 eight times slower)
         clues = np.flatnonzero(puzzle)
         following = 0
         could_go = []
-        needed_by: list[list[int]] = [[] for _ in range(team.size)]  # clues each member proved needed
+        proven: list[int] = []  # clues member 0 proved needed (and keeps)
         for done in range(len(order)):
-            # a few questions queued per member: enough to keep it busy, few enough to stop soon
+            # a few questions queued: enough to keep the member busy, few enough to stop soon
             while following < len(order) and team.busy(0) < 3:
                 team.ask(0, following, clues_of(order[following]), clues, keep_if_needed=True)
                 following += 1
-            member, i, answer, conflicts = team.answer()
+            _, i, answer, conflicts = team.answer()
             if answer is False:
                 could_go.append((conflicts, i, int(order[i])))
             elif answer:
-                needed_by[member].extend(clues_of(order[i]))
+                proven.extend(clues_of(order[i]))
             undecided += answer is None
             report(0.5 * (done + 1) / len(order))
         asked += len(order)
@@ -322,12 +324,10 @@ def _settle_by_sat(plan: _Plan, seed: int, puzzle: np.ndarray, solution: np.ndar
         answers: dict[int, tuple[bool | None, int]] = {}
         asked_at: dict[int, int] = {}
         # the needed clues each member lacks: from now on every member learns them all
-        unsent = [[c for other in range(team.size) if other != member for c in needed_by[other]]
-                  for member in range(team.size)]
-        lanes = team.size if parallel else 1
+        unsent = [[] if member == 0 else list(proven) for member in range(team.size)]
         fresh: list[list[int] | None] = [None] * team.size  # a newer second solution to start from
         while commit < len(could_go):
-            for member in range(lanes):
+            for member in range(team.size):
                 if team.busy(member):
                     continue
                 if again:

@@ -76,6 +76,12 @@ def _clauses(box_rows: int, box_cols: int) -> Iterable[list[int]]:
 CONFIGURATION: dict[str, int] = {"stabilizeonly": 1}
 
 
+def _check_cells(cells: Iterable[int], count: int) -> None:
+    outside = [c for c in cells if not 0 <= c < count]
+    if outside:
+        raise IndexError(f"cell {outside[0]} is not on a grid of {count} cells")
+
+
 class UniquenessProver:
     """Answers "does the puzzle without these clues have another solution?" for one solution grid.
 
@@ -139,9 +145,7 @@ class UniquenessProver:
         """
         skip = set(int(c) for c in cells)
         clues = [int(c) for c in clues]
-        outside = [c for c in skip.union(clues) if not 0 <= c < self.values.size]
-        if outside:
-            raise IndexError(f"cell {outside[0]} is not on a grid of {self.values.size} cells")
+        _check_cells(skip.union(clues), self.values.size)
         assumptions = [int(self._literal[c]) for c in clues if c not in skip and not self._fixed[c]]
         differ = [-int(self._literal[c]) for c in skip]
         guard = 0
@@ -253,11 +257,10 @@ class ProverTeam:
         """
         cells = [int(c) for c in cells]
         clues = [int(c) for c in clues]
-        outside = [c for c in cells + clues + [int(c) for c in keep] if not 0 <= c < self._cells]
-        if outside:
-            raise IndexError(f"cell {outside[0]} is not on a grid of {self._cells} cells")
+        keep = [int(c) for c in keep]
+        _check_cells(cells + clues + keep, self._cells)  # here, not in a worker, for a clear error
         preferred = None if prefer is None else [int(v) for v in prefer]
-        question = (key, cells, clues, [int(c) for c in keep], keep_if_needed, preferred)
+        question = (key, cells, clues, keep, keep_if_needed, preferred)
         if self.processes:
             try:
                 self._pipes[member][1].send(question)
