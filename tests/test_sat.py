@@ -161,6 +161,8 @@ def test_team_refuses_bad_questions_and_reports_a_dead_worker() -> None:
     with ProverTeam(solution, processes=True) as team:
         with pytest.raises(IndexError, match="cell 16 is not on a grid of 16 cells"):
             team.ask(0, "x", [16], range(16))
+        with pytest.raises(IndexError, match="member 2 is not in a team of 2"):
+            team.ask(2, "x", [0], range(16))
         with pytest.raises(RuntimeError, match="no question is waiting"):
             team.answer()
         team._workers[1].kill()

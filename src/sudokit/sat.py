@@ -255,6 +255,8 @@ class ProverTeam:
         tries those cell values first (:meth:`UniquenessProver.prefer`); with
         ``keep_if_needed`` it also keeps ``cells`` when they prove needed.
         """
+        if not 0 <= member < self.size:
+            raise IndexError(f"member {member} is not in a team of {self.size}")
         cells = [int(c) for c in cells]
         clues = [int(c) for c in clues]
         keep = [int(c) for c in keep]
