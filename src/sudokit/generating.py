@@ -246,122 +246,23 @@ def _make_one(plan: _Plan, seed: int, progress: Callable[[float], None] | None =
 
 def _settle_by_sat(plan: _Plan, seed: int, puzzle: np.ndarray, solution: np.ndarray, stats: np.ndarray,
                    progress: Callable[[float], None] | None = None, parallel: bool = False) -> None:
-    """Finish minimising ``puzzle`` in place with a SAT solver, so that every clue is proven needed.
+    """Finish minimising ``puzzle`` in place with SAT solvers, so that every clue is proven needed.
 
-    The engine's quick pass has taken away the clues whose removal it settled
-    within a few nodes. What is left goes to a :class:`sudokit.sat.ProverTeam`
-    of two solvers, in two passes:
-
-    1. every orbit of clues, on the puzzle as it stands, by one solver: a
-       second solution without it proves it needed for good (also after later
-       removals), so it is kept; the others could each go alone;
-    2. those others, the ones whose first proof took the fewest conflicts
-       first (ties in random order, from the seed): each goes when the puzzle
-       without it, as it is by then, still has one solution. Taking the
-       easily implied clues first keeps the later questions easier: the
-       same puzzles took 2 to 3 times longer in plain random order.
-
-    With ``parallel`` the solvers run in two worker processes, and in pass 2
-    both work: a free solver asks about the next orbit before the answers in
-    front of it are in, starting from the last second solution either found: "needed" stays true whatever goes before (a second solution of
-    a puzzle also solves it with fewer clues), and a "can go" that something
-    removed in the meantime may have changed is asked again. So the puzzle is
-    the same, orbit for orbit, with or without ``parallel``.
-
-    An orbit whose question runs out of conflicts is kept and counted undecided.
+    See :mod:`sudokit.sat_minimising`: a first look at every orbit, probing
+    rounds that take away the clue most nearly implied by the others, and a
+    last pass. With ``parallel`` the two solvers run in worker processes; the
+    puzzle is the same either way.
     """
     from .engine.generate import STAT_COUNTS, STAT_UNDECIDED
-    from .sat import ProverTeam
+    from .sat_minimising import minimise
 
     _, _, cells, starts = _arrays(plan.shape, plan.symmetry)
     orbits = [cells[starts[o]:starts[o + 1]] for o in range(len(starts) - 1)]
     present = [o for o, orbit in enumerate(orbits) if puzzle[orbit].any()]
     order = np.random.default_rng(_kernel_seed(seed)).permutation(present)
-    undecided = 0
-    asked = 0
-
-    def clues_of(o: int) -> list[int]:
-        return [int(c) for c in orbits[o] if puzzle[c]]
-
-    def report(fraction: float) -> None:
-        if progress is not None:
-            progress(fraction)
-
     solution_grid = Grid._trusted(plan.shape, tuple(int(v) for v in solution))
-    # in this process a second solver would only wait: one member does everything
-    with ProverTeam(solution_grid, conflicts=plan.node_limit, size=2 if parallel else 1,
-                    processes=parallel) as team:
-        # pass 1: member 0 alone, in the seed's order, keeping what it proves needed; its
-        # conflict counts rank pass 2, so they must not depend on timing (asking in parallel
-        # here changed the ranking and, on one seed, made pass 2 eight times slower)
-        clues = np.flatnonzero(puzzle)
-        following = 0
-        could_go = []
-        proven: list[int] = []  # clues member 0 proved needed (and keeps)
-        for done in range(len(order)):
-            # a few questions queued: enough to keep the member busy, few enough to stop soon
-            while following < len(order) and team.busy(0) < 3:
-                team.ask(0, following, clues_of(order[following]), clues, keep_if_needed=True)
-                following += 1
-            _, i, answer, conflicts = team.answer()
-            if answer is False:
-                could_go.append((conflicts, i, int(order[i])))
-            elif answer:
-                proven.extend(clues_of(order[i]))
-            undecided += answer is None
-            report(0.5 * (done + 1) / len(order))
-        asked += len(order)
-        could_go = [o for _, _, o in sorted(could_go)]  # the easiest proofs first
-        if could_go:
-            # until something goes, the first pass's answer still holds
-            puzzle[orbits[could_go[0]]] = 0
-            report(0.5 + 0.5 / len(could_go))
-        # pass 2: answers are committed in order; version = removals so far
-        version = 1
-        commit = 1
-        following = 1  # the next orbit nobody has asked about
-        again: list[int] = []  # orbits to ask again, on the puzzle as it is now
-        answers: dict[int, tuple[bool | None, int]] = {}
-        asked_at: dict[int, int] = {}
-        # the needed clues each member lacks: from now on every member learns them all
-        unsent = [[] if member == 0 else list(proven) for member in range(team.size)]
-        fresh: list[list[int] | None] = [None] * team.size  # a newer second solution to start from
-        while commit < len(could_go):
-            for member in range(team.size):
-                if team.busy(member):
-                    continue
-                if again:
-                    j = again.pop(0)
-                elif following < len(could_go):
-                    j, following = following, following + 1
-                else:
-                    break
-                asked_at[j] = version
-                team.ask(member, j, clues_of(could_go[j]), np.flatnonzero(puzzle), keep=unsent[member],
-                         prefer=fresh[member])
-                unsent[member], fresh[member] = [], None
-                asked += 1
-            finder, j, answer, _ = team.answer()
-            if answer:
-                # the next second solution tends to lie near the last one found, by any member
-                fresh = [None if other == finder else team.witness for other in range(team.size)]
-            answers[j] = (answer, asked_at[j])
-            while commit in answers:
-                answer, seen = answers.pop(commit)
-                o = could_go[commit]
-                if answer is not True and seen != version:
-                    again.append(commit)  # something went since: ask on today's puzzle
-                    break
-                if answer is True:
-                    for pending in unsent:
-                        pending.extend(clues_of(o))
-                elif answer is False:
-                    puzzle[orbits[o]] = 0
-                    version += 1
-                else:
-                    undecided += 1
-                commit += 1
-                report(0.5 + 0.5 * commit / len(could_go))
+    asked, undecided = minimise(puzzle, solution_grid, orbits, order.tolist(), plan.node_limit,
+                                processes=parallel, progress=progress)
     stats[STAT_UNDECIDED] = undecided
     stats[STAT_COUNTS] += asked
 

@@ -137,11 +137,12 @@ class UniquenessProver:
                 self._fixed[c] = True
                 self._solver.add_clause([int(self._literal[c])])
 
-    def needed(self, cells: Sequence[int], clues: Iterable[int]) -> bool | None:
+    def needed(self, cells: Sequence[int], clues: Iterable[int], conflicts: int | None = None) -> bool | None:
         """Whether the puzzle with ``clues`` loses its unique solution when ``cells`` are blanked.
 
         ``clues`` are the cells given (``cells`` among them or not); a second
         solution must differ from the known one in one of ``cells``.
+        ``conflicts``, if given, replaces the prover's budget for this question.
         """
         skip = set(int(c) for c in cells)
         clues = [int(c) for c in clues]
@@ -157,8 +158,9 @@ class UniquenessProver:
             self._solver.add_clause(differ + [-guard])
             assumptions.append(guard)
         before = self._solver.accum_stats().get("conflicts", 0)
-        if self.conflicts > 0:
-            self._solver.conf_budget(self.conflicts)
+        budget = self.conflicts if conflicts is None else conflicts
+        if budget > 0:
+            self._solver.conf_budget(budget)
             answer = self._solver.solve_limited(assumptions=assumptions)
         else:
             answer = self._solver.solve(assumptions=assumptions)
@@ -248,12 +250,13 @@ class ProverTeam:
 
     def ask(self, member: int, key: object, cells: Sequence[int], clues: Iterable[int],
             keep: Sequence[int] = (), keep_if_needed: bool = False,
-            prefer: Sequence[int] | None = None) -> None:
+            prefer: Sequence[int] | None = None, conflicts: int | None = None) -> None:
         """Give ``member`` a question (see :meth:`UniquenessProver.needed`); :meth:`answer` returns it.
 
         First the member makes ``keep`` clues for good and, given ``prefer``,
         tries those cell values first (:meth:`UniquenessProver.prefer`); with
         ``keep_if_needed`` it also keeps ``cells`` when they prove needed.
+        ``conflicts`` replaces the team's budget for this question.
         """
         if not 0 <= member < self.size:
             raise IndexError(f"member {member} is not in a team of {self.size}")
@@ -262,7 +265,8 @@ class ProverTeam:
         keep = [int(c) for c in keep]
         _check_cells(cells + clues + keep, self._cells)  # here, not in a worker, for a clear error
         preferred = None if prefer is None else [int(v) for v in prefer]
-        question = (key, cells, clues, keep, keep_if_needed, preferred)
+        budget = None if conflicts is None else int(conflicts)
+        question = (key, cells, clues, keep, keep_if_needed, preferred, budget)
         if self.processes:
             try:
                 self._pipes[member][1].send(question)
@@ -305,11 +309,11 @@ class ProverTeam:
 
 
 def _put(prover: UniquenessProver, question: tuple) -> tuple[object, bool | None, int, list[int] | None]:
-    key, cells, clues, keep, keep_if_needed, preferred = question
+    key, cells, clues, keep, keep_if_needed, preferred, budget = question
     prover.keep(keep)
     if preferred is not None:
         prover.prefer(preferred)
-    answer = prover.needed(cells, clues)
+    answer = prover.needed(cells, clues, budget)
     if answer and keep_if_needed:
         prover.keep(cells)
     witness = prover.witness.tolist() if answer and prover.witness is not None else None
