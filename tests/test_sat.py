@@ -77,7 +77,12 @@ def test_conflict_budget_leaves_a_question_open() -> None:
     with UniquenessProver(solution, conflicts=1) as prover:
         assert prover.needed([blank], clues + [blank]) is None
     with UniquenessProver(solution) as prover:
+        assert prover.needed([blank], clues + [blank], conflicts=1) is None  # this question's own budget
         assert prover.needed([blank], clues + [blank]) is False
+    with ProverTeam(solution, conflicts=1, size=1, processes=True) as team:
+        team.ask(0, "open", [blank], clues + [blank])
+        team.ask(0, "settled", [blank], clues + [blank], conflicts=0)  # 0: no limit
+        assert [team.answer()[1:3] for _ in range(2)] == [("open", None), ("settled", False)]
 
 
 @pytest.mark.parametrize("shape, symmetry", [("3x3", "none"), ("3x3", "rotate180"), ("2x3", "mirror"),
@@ -192,3 +197,73 @@ def test_25x25_puzzle_is_proven_minimal() -> None:
         assert prover.needed(blanks, givens) is False  # no other solution differs anywhere
         for cell in random.Random(2).sample(givens, 20):
             assert prover.needed([cell], givens) is True, cell
+
+
+def _minimiser_for(shape: str, seed: int) -> tuple[Grid, np.ndarray, list[np.ndarray], list[int]]:
+    solution = complete_grid(shape, seed=seed)
+    cells = solution.shape.cell_count
+    orbits = [np.array([c]) for c in range(cells)]
+    order = list(np.random.default_rng(seed).permutation(cells))
+    return solution, np.array(solution.values, dtype=np.uint8), orbits, order
+
+
+@pytest.mark.parametrize("shape, seed", [("3x3", 4), ("4x4", 5)])
+def test_minimiser_steps_keep_their_promises(shape: str, seed: int) -> None:
+    """After each step the puzzle is unique; a candidate dropped from the list was removed or is
+    needed; the first look's needed clues are needed; the last pass leaves a minimal puzzle."""
+    from sudokit.sat_minimising import Minimiser
+
+    solution, puzzle, orbits, order = _minimiser_for(shape, seed)
+    shape_ = solution.shape
+
+    def grid() -> Grid:
+        return Grid([int(v) for v in puzzle], shape=shape_)
+
+    def needed(g: Grid, cell: int) -> bool:
+        return count_solutions(g.with_cell(cell, 0), 2) == 2
+
+    fractions: list[float] = []
+    with ProverTeam(solution, conflicts=0, size=2, processes=False) as team:
+        m = Minimiser(team, puzzle, orbits, 0, fractions.append)
+        m.first_look(order)
+        first = set(m.candidates)
+        assert all(needed(grid(), c) for c in range(puzzle.size) if c not in first)
+        assert not any(needed(grid(), c) for c in first if m.score[c][0] <= m.probe)
+        m.probing_rounds()
+        g = grid()
+        assert count_solutions(g, 2) == 1
+        removed = {c for c in first if puzzle[c] == 0}
+        assert removed, "the rounds removed nothing"
+        assert all(needed(g, c) for c in first - removed - set(m.candidates))
+        m.last_pass()
+    g = grid()
+    assert count_solutions(g, 2) == 1 and solution.is_solution_of(g)
+    assert all(needed(g, c) for c in g.givens)
+    assert m.undecided == 0 and not m.candidates
+    assert fractions == sorted(fractions) and fractions[-1] == pytest.approx(1.0)
+
+
+def test_minimiser_chooses_the_clue_most_nearly_implied() -> None:
+    """Each probing round removes the fresh candidate with the fewest conflicts (first-look rank
+    breaking ties), as a lone prover asked the same questions scores them."""
+    from sudokit import sat_minimising
+
+    solution, puzzle, orbits, order = _minimiser_for("4x4", 8)
+    removed: list[int] = []
+    with ProverTeam(solution, conflicts=0, size=2, processes=False) as team:
+        m = sat_minimising.Minimiser(team, puzzle, orbits, 0)
+        m.first_look(order)
+        fresh = [o for o in m.candidates if m.score[o][0] <= m.probe]
+        best = min(fresh, key=m.score.__getitem__)
+        before = puzzle.copy()
+        m.probing_rounds()
+        removed = [c for c in range(puzzle.size) if before[c] and not puzzle[c]]
+    assert best in removed
+    # the scores are every member's own conflict counts: two in-process members or two workers agree
+    again = _minimiser_for("4x4", 8)[1]
+    with ProverTeam(solution, conflicts=0, size=2, processes=True) as team:
+        m2 = sat_minimising.Minimiser(team, again, orbits, 0)
+        m2.first_look(order)
+        m2.probing_rounds()
+    assert np.array_equal(again, puzzle)
+    assert m2.score == m.score
