@@ -16,7 +16,7 @@ A puzzle is made in three steps, all inside numba kernels
    clue left is needed:
 
    * ``unique``: exactly one solution (a count with limit 2; from 25x25 up
-     the engine's quick pass is finished by a SAT solver, :mod:`sudokit.sat`);
+     the engine's quick pass is finished by SAT solvers, :mod:`sudokit.sat_minimising`);
    * ``logic``: naked and hidden singles alone fill the grid (the verdict of
      the ``clauses`` method);
    * ``preemptive``: singles plus preemptive sets (Crook) fill the grid.
