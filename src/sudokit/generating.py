@@ -15,7 +15,7 @@ A puzzle is made in three steps, all inside numba kernels
    still obeys the rule without them and stay otherwise, so at the end every
    clue left is needed:
 
-   * ``unique``: exactly one solution (a count with limit 2; from 25x25 up
+   * ``unique``: exactly one solution (a count with limit 2; from 17x17 up
      the engine's quick pass is finished by SAT solvers, :mod:`sudokit.sat_minimising`);
    * ``logic``: naked and hidden singles alone fill the grid (the verdict of
      the ``clauses`` method);
@@ -123,21 +123,22 @@ class _Plan:
         return RULES[self.minimal]
 
 
-#: From this size up the ``unique`` rule's hard questions go to a SAT solver (:mod:`sudokit.sat`).
-SAT_FROM = 25
+#: From this size up the ``unique`` rule's hard questions go to SAT solvers
+#: (:mod:`sudokit.sat_minimising`). Below it the engine proves every clue needed
+#: within its budget; from 17x17 on it left many clues undecided (over 100 on
+#: 24x24, in 90-145 s), where the SAT solvers prove them all in seconds.
+SAT_FROM = 17
 #: Engine nodes per question in the quick pass before the SAT solver takes over.
 QUICK_NODES = 30
 
 
 def _default_node_limit(shape: Shape) -> int:
     """The budget per uniqueness question: engine nodes (never reached for 9x9,
-    bounds 16x16), or SAT solver conflicts from 25x25 up."""
+    bounds 10x10 to 16x16), or SAT solver conflicts from 17x17 up."""
     n = shape.size
     if n <= 9:
         return 2_000_000
-    if n <= 16:
-        return 100_000
-    return 20_000 if n < SAT_FROM else 500_000
+    return 100_000 if n < SAT_FROM else 500_000
 
 
 def _engine_limit(plan: _Plan) -> int:

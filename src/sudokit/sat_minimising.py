@@ -1,4 +1,4 @@
-"""Top-down minimising finished by SAT solvers: the ``unique`` rule from 25x25 up.
+"""Top-down minimising finished by SAT solvers: the ``unique`` rule from 17x17 up.
 
 The engine's quick pass (:mod:`sudokit.engine.generate`) takes away the clues
 whose removal it settles within a few nodes. What is left goes to a
