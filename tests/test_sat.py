@@ -258,8 +258,8 @@ def test_minimiser_steps_keep_their_promises(shape: str, seed: int) -> None:
 
 
 def test_minimiser_chooses_the_clue_most_nearly_implied() -> None:
-    """Each probing round removes the fresh candidate with the fewest conflicts (first-look rank
-    breaking ties), as a lone prover asked the same questions scores them."""
+    """The rounds begin by removing the fresh candidate with the fewest conflicts (first-look rank
+    breaking ties); in-process and worker-process teams give the same scores and the same puzzle."""
     from sudokit import sat_minimising
 
     solution, puzzle, orbits, order = _minimiser_for("4x4", 8)

@@ -1,6 +1,6 @@
 """Uniqueness questions put to a SAT solver, for minimising the big grids.
 
-Near the end of top-down minimising a 25x25 puzzle, whether a clue can go
+Near the end of top-down minimising a big puzzle (17x17 and up), whether a clue can go
 is a hard question either way: a second solution, when there is one, lies far
 from the known one, and a proof that there is none needs a large search tree.
 The engine's depth-first searches (:mod:`sudokit.engine.generate`) settle the
