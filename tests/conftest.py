@@ -5,13 +5,33 @@ from __future__ import annotations
 import csv
 import gzip
 import json
+import os
+import subprocess
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "data"
+
+
+def _shared_places() -> list[Path]:
+    """Where the ground truth may be: $SUDOKIT_SHARED, ``../shared`` beside this checkout,
+    or beside the repository it was cloned from (a clean clone made elsewhere)."""
+    places = [Path(os.environ["SUDOKIT_SHARED"])] if os.environ.get("SUDOKIT_SHARED") else []
+    places.append(ROOT.parent / "shared")
+    try:
+        origin = subprocess.run(["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"],
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        origin = ""
+    if origin and Path(origin).is_dir():
+        places.append(Path(origin).resolve().parent / "shared")
+    return places
+
+
+PLACES = _shared_places()
+SHARED = next((p for p in PLACES if (p / "data").is_dir()), PLACES[0]) / "data"
 CASES = SHARED / "cases"
 BENCH = SHARED / "bench"
 RATED = SHARED / "rated"
@@ -72,3 +92,11 @@ def apply_se_step(state, s: dict) -> None:
         state.eliminate(cell, value)
     for cell, value in placements:
         state.place(cell, value)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Stop at once, with a clear message, when the ground truth is nowhere to be found."""
+    if not SHARED.is_dir():
+        looked = ", ".join(str(p) for p in PLACES)
+        pytest.exit(f"the shared test data (shared/data) is not in any of: {looked}; "
+                    "set SUDOKIT_SHARED to the directory that holds data/", returncode=4)
