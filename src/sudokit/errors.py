@@ -82,3 +82,11 @@ class LimitReached(SudokuError):
 
 class UnknownMethod(SudokuError, ValueError):
     """A method name that is not registered."""
+
+
+class BadOption(SudokuError, ValueError):
+    """An option or argument outside what it may be (a negative timeout, a seed of 1.5...).
+
+    The message names the option; :mod:`sudokit.validate` raises it for the
+    Python API and the command line alike.
+    """

@@ -7,6 +7,8 @@ that names the option and what is wrong with it.
 
 >>> box_option(None, None, "2x3")
 Shape(2, 3)
+>>> timeout_option(None, None, "1.5")
+1.5
 >>> box_option(None, None, None) is None
 True
 """
@@ -20,6 +22,7 @@ from typing import IO, Any, Iterable, Iterator, TextIO
 
 import click
 
+from .. import validate as _validate
 from ..errors import SudokuError
 from ..grid import Grid, Shape
 
@@ -33,24 +36,37 @@ ECHO_LIMIT = 120
 # -- option callbacks -----------------------------------------------------------
 
 
-def box_option(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> Shape | None:
-    """``--box RxC``: box rows by box columns (``3x3``, ``2x3``, ``4x4``...)."""
-    if value is None:
-        return None
-    try:
-        return Shape.parse(value)
-    except SudokuError as exc:
-        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+def _checked(check: Any) -> Any:
+    """A click callback that runs ``check`` from :mod:`sudokit.validate` on the option's value;
+    a refusal is a usage error (exit status 2) naming the option."""
+
+    def callback(ctx: click.Context | None, param: click.Parameter | None, value: Any) -> Any:
+        if value is None:
+            return None
+        name = max(param.opts, key=len) if param is not None and param.opts else check.__name__
+        try:
+            return check(value, name)
+        except SudokuError as exc:
+            raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+    callback.__doc__ = check.__doc__
+    return callback
 
 
-def symbols_option(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
-    """``--symbols SPEC``: an alphabet such as ``0-F``, ``1-9A-G`` or ``GODAKCUBE``."""
-    if value is None:
-        return None
-    try:
-        return parse_alphabet(value)
-    except SudokuError as exc:
-        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+#: ``--box RxC``: box rows by box columns (``3x3``, ``2x3``, ``4x4``...); a bare ``3`` is refused.
+box_option = _checked(_validate.box)
+#: ``--symbols SPEC``: an alphabet such as ``0-F``, ``1-9A-G`` or ``GODAKCUBE``.
+symbols_option = _checked(_validate.symbols)
+#: ``--timeout SECONDS``: positive and finite.
+timeout_option = _checked(_validate.timeout)
+#: ``--limit N``: a positive integer; astronomically large means no limit.
+limit_option = _checked(_validate.limit)
+#: ``--nodes N``: a positive integer; astronomically large means no limit.
+nodes_option = _checked(_validate.nodes)
+#: ``--seed N``: an integer >= 0.
+seed_option = _checked(_validate.seed)
+#: ``--jobs N``: 0 is every core; at most ``validate.MAX_JOBS``.
+jobs_option = _checked(_validate.jobs)
 
 
 def method_option(ctx: click.Context | None, param: click.Parameter | None, value: str) -> str:
