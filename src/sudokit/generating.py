@@ -51,6 +51,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from . import symmetry as _symmetry
+from . import validate
 from .errors import SudokuError
 from .grid import Grid, Shape, shape_of
 
@@ -356,7 +357,22 @@ def _make_filter(difficulty: str | None, rating: "str | tuple[float, float] | No
         raise GenerationError(f"unknown difficulty {difficulty!r}; choose one of: {', '.join(LEVELS)}")
     if isinstance(rating, str):
         rating = parse_rating(rating)
+    if technique is not None:
+        _check_technique(technique)
     return _Filter(difficulty, rating, technique.lower() if technique else None)
+
+
+def _check_technique(name: str) -> None:
+    """Refuse a technique name that no registered technique's steps can carry (before any work)."""
+    from .logic import REGISTRY
+
+    known = list(dict.fromkeys(t.name for t in REGISTRY))
+    wanted = " ".join(name.lower().split())
+    lowered = [k.lower() for k in known]
+    if wanted and (any(k in wanted or wanted in k for k in lowered)
+                   or wanted.endswith(("chain", "chains", "cycle", "cycles", "loop", "loops"))):
+        return
+    raise GenerationError(f"unknown technique {name!r}; known techniques: {', '.join(known)}")
 
 
 def _techniques(rating: Any) -> set[str]:
@@ -427,6 +443,7 @@ def generate(
     >>> p.shape, p.symmetry, p.solution.is_solution_of(p.puzzle)
     ('2x3', 'rotate180', True)
     """
+    seed, timeout = validate.seed(seed), validate.timeout(timeout)
     flt = _make_filter(difficulty, rating, technique)
     plan = _plan(shape, minimal, symmetry, node_limit)
     base = _fresh_seed() if seed is None else int(seed)
@@ -465,11 +482,9 @@ def generate_many(
     >>> [p.seed for p in generate_many(3, shape="2x2", seed=10)]
     [10, 11, 12]
     """
-    if n < 0:
-        raise GenerationError(f"cannot make {n} puzzles")
-    if jobs < 1:
-        raise GenerationError(f"jobs must be at least 1, not {jobs}")
-    if attempts is not None and attempts < 1:
+    n = validate.count(n, "n")
+    seed, timeout, jobs = validate.seed(seed), validate.timeout(timeout), validate.jobs(jobs)
+    if attempts is not None and validate.count(attempts, "attempts") < 1:
         raise GenerationError(f"attempts must be at least 1, not {attempts}")
     flt = _make_filter(difficulty, rating, technique)
     plan = _plan(shape, minimal, symmetry, node_limit)

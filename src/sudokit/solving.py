@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-from . import methods
+from . import methods, validate
 from .budget import Budget
 from .errors import Contradiction, InvalidPuzzle, LimitReached, SudokuError
 from .grid import Grid, Shape
@@ -56,7 +56,8 @@ def check_givens(puzzle: "Grid | str") -> Grid:
 
 
 def _budget(timeout: float | None, nodes: int | None) -> Budget:
-    return Budget(timeout=timeout, nodes=nodes)
+    """The search budget; the values are checked by :mod:`sudokit.validate` (BadOption)."""
+    return Budget(timeout=validate.timeout(timeout), nodes=validate.nodes(nodes))
 
 
 def solutions(
@@ -92,6 +93,7 @@ def solve(
     A logic-only method (``clauses``) returns what logic derives, with status
     ``stuck`` when it stalls before the grid is full.
     """
+    timeout, nodes = validate.timeout(timeout), validate.nodes(nodes)
     spec = methods.get(method)
     grid = as_grid(puzzle)
     if not spec.clash_proof or not spec.complete:
@@ -140,8 +142,8 @@ def count(
     ``result.count`` is exact when below the limit; ``result.solution`` is the
     first solution found.
     """
-    if limit is not None and limit < 1:
-        raise ValueError(f"limit must be at least 1, not {limit}")
+    limit = validate.limit(limit)
+    timeout, nodes = validate.timeout(timeout), validate.nodes(nodes)
     spec = methods.get(method)
     grid = as_grid(puzzle)
 
@@ -239,6 +241,7 @@ def deduce(
     (``solution`` then holds the partial grid), ``no_solution`` when it finds a
     contradiction, ``invalid`` for clashing givens.
     """
+    timeout, nodes = validate.timeout(timeout), validate.nodes(nodes)
     spec = methods.get(method)
     grid = as_grid(puzzle)
     invalid = _invalid(grid, method)

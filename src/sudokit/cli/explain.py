@@ -18,7 +18,9 @@ import click
 
 from ..errors import ParseError, SudokuError
 from ..grid import Grid, Shape
-from .common import EXIT_FAILED, Output, box_option, open_input, read_puzzles, render
+from .common import (
+    EXIT_FAILED, Output, box_option, jobs_option, open_input, read_puzzles, render, timeout_option,
+)
 
 FORMATS = ("text", "jsonl")
 
@@ -79,7 +81,7 @@ def _rate_one(item: "Grid | str", timeout: float | None = None) -> "tuple[Grid |
 
 
 _timeout_option = click.option(
-    "--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True, metavar="SECONDS",
+    "--timeout", type=float, default=60.0, show_default=True, metavar="SECONDS", callback=timeout_option,
     help="Time for the chain searches of one puzzle; when it runs out the rating is a lower bound.")
 
 
@@ -110,8 +112,8 @@ def _rated(items: Iterator[tuple[str, Any]], jobs: int, timeout: float | None) -
               help="text: 'puzzle ER/EP/ED level' per line; jsonl: one JSON object per puzzle.")
 @click.option("--example", "names", multiple=True, metavar="NAME", help="Rate a named example puzzle.")
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Rate on this many processes (output stays in input order).")
+@click.option("-j", "--jobs", type=int, default=1, show_default=True, callback=jobs_option,
+              help="Rate on this many processes (output stays in input order); 0 is one per core.")
 @_timeout_option
 @click.pass_context
 def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], box: Shape | None,

@@ -13,7 +13,10 @@ import sys
 
 import click
 
-from .common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, box_option, render
+from .common import (
+    EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, box_option, jobs_option, render, seed_option,
+    timeout_option,
+)
 
 FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
 
@@ -45,13 +48,13 @@ def _format(puzzle, fmt: str, with_solution: bool) -> str:  # type: ignore[no-un
 @click.option("--symmetry", type=click.Choice(["none", "rotate180", "rotate90", "mirror", "flip",
                                                "diagonal", "dihedral"]),
               default="none", show_default=True, help="Symmetry of the clue pattern.")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=click.IntRange(min=0), default=None, callback=seed_option,
               help="Seed: the same seed gives the same puzzles; puzzle i uses seed+i.")
 @click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="line", show_default=True,
               help="Output format.")
 @click.option("--with-solution", is_flag=True, help="Write each solution too (always in jsonl).")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes.")
+@click.option("--jobs", type=int, default=1, show_default=True, callback=jobs_option,
+              help="Worker processes: 0 is one per core; at most 4 x the cores (at least 8).")
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "fiendish", "diabolical"]),
               default=None, help="Keep only puzzles of this level.")
 @click.option("--rating", default=None, metavar="LO-HI",
@@ -60,7 +63,7 @@ def _format(puzzle, fmt: str, with_solution: bool) -> str:  # type: ignore[no-un
               help="Keep only puzzles whose solving path needs this technique.")
 @click.option("--attempts", type=click.IntRange(min=1), default=None,
               help="With a filter: how many puzzles to try per match (default 1000).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--timeout", type=float, default=None, callback=timeout_option, metavar="SECONDS",
               help="Seconds for the whole run; stop with a message when they run out.")
 def generate(count: int, box, size: int | None, minimal: str, symmetry: str, seed: int | None,  # type: ignore[no-untyped-def]
              fmt: str, with_solution: bool, jobs: int, difficulty: str | None, rating: str | None,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import validate
 from ..errors import Contradiction, InvalidPuzzle
 from ..grid import Grid
 from .registry import REGISTRY, rating_floor
@@ -333,6 +334,7 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     in all (``None``: no limit); when they run out, the rating is a lower
     bound too.
     """
+    timeout = validate.timeout(timeout)
     if not isinstance(grid, Grid):
         grid = Grid(grid)
     registry = exact_registry()
@@ -358,6 +360,7 @@ def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> l
     """The full path with every registered technique; when logic stops early
     (or the chain searches use up ``timeout`` seconds), a final ``Search``
     step fills the rest from the engine's solution."""
+    timeout = validate.timeout(timeout)
     if not isinstance(grid, Grid):
         grid = Grid(grid)
     with chains.time_limit(timeout):
