@@ -50,7 +50,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Iterator, TextIO
+from typing import Iterable, Iterator, Sequence, TextIO
 
 from .errors import ParseError, ShapeError, SudokuError
 from .grid import DEFAULT_SYMBOLS, MAX_SIZE, Grid, Shape, shape_of
@@ -962,9 +962,10 @@ def _boxed(cells: list[list[str]], shape: Shape) -> str:
     return "\n".join(out)
 
 
-def _candidate_cells(grid: Grid, alphabet: str) -> list[list[str]]:
+def _candidate_cells(grid: Grid, alphabet: str, masks: "Sequence[int] | None" = None) -> list[list[str]]:
     n = grid.size
-    masks = grid.candidate_masks()
+    if masks is None:
+        masks = grid.candidate_masks()
     cells = []
     for r in range(n):
         row = []
@@ -1019,6 +1020,21 @@ def render(grid: Grid, format: str = "line", *, symbols: str | None = None) -> s
             obj["symbols"] = alphabet
         return json.dumps(obj)
     raise ValueError(f"unknown format {format!r}; the formats are {', '.join(RENDERINGS)}")
+
+
+def render_marks(grid: Grid, masks: "Sequence[int]", *, symbols: str | None = None) -> str:
+    """The pencil-mark grid of ``grid`` whose blank cells hold the candidates
+    ``masks`` (bit k set: value k+1), as the ``candidates`` format writes it.
+
+    >>> print(render_marks(Grid.empty((1, 2)).place(0, 0, 1), [0, 2, 3, 1]))
+    +--------+
+    | 1   .2 |
+    +--------+
+    | 12  .1 |
+    +--------+
+    """
+    alphabet = _symbols_for(grid, symbols)
+    return _boxed(_candidate_cells(grid, alphabet, masks), grid.shape)
 
 
 def render_block(

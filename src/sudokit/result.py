@@ -38,7 +38,9 @@ class Result:
     ``solution`` is the first solution found, or for a logic-only method the
     grid as far as logic filled it (status ``stuck``). ``count`` is set when
     solutions were counted: exact below the limit, equal to the limit when
-    the count stopped there.
+    the count stopped there, and a lower bound when the status is
+    ``timeout``. ``solutions`` lists every solution found when they were
+    enumerated (:func:`sudokit.solving.solve_all`).
     """
 
     puzzle: Grid | None
@@ -52,6 +54,14 @@ class Result:
     elapsed: float = 0.0
     message: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    solutions: tuple[Grid, ...] = ()
+
+    def record(self, **where: Any) -> dict[str, Any]:
+        """The jsonl record of this result (:func:`sudokit.records.result_record`);
+        ``where`` may give ``line``, ``source``, ``example``, ``counting`` and ``symbols``."""
+        from .records import result_record
+
+        return result_record(self, **where)
 
     @property
     def ok(self) -> bool:

@@ -264,3 +264,41 @@ def deduce(
     message = "" if filled.is_complete else f"logic stalled with {filled.values.count(0)} cells open"
     return Result(grid, status, filled, method=method, nodes=budget.nodes_used,
                   elapsed=time.perf_counter() - start, message=message)
+
+
+def solve_all(
+    puzzle: "Grid | str",
+    limit: int | None = None,
+    method: str = DEFAULT_METHOD,
+    *,
+    timeout: float | None = None,
+    nodes: int | None = None,
+) -> Result:
+    """Every solution up to ``limit`` (None: all), as a :class:`Result` whose
+    ``solutions`` lists them; ``count`` is how many were found (a lower bound
+    when the status is ``timeout``).
+
+    >>> r = solve_all(Grid.empty((1, 2)), method="dfs")
+    >>> r.count, [g.line() for g in r.solutions]
+    (2, ['1221', '2112'])
+    """
+    grid = as_grid(puzzle)
+    start = time.perf_counter()
+    found: list[Grid] = []
+    status, message = Status.SOLVED, ""
+    try:
+        for solution in solutions(grid, method, timeout=timeout, nodes=nodes):
+            found.append(solution)
+            if limit is not None and len(found) >= limit:
+                break
+    except InvalidPuzzle as exc:
+        return Result(grid, Status.INVALID, method=method, count=0, limit=limit, message=str(exc),
+                      elapsed=time.perf_counter() - start)
+    except LimitReached as exc:
+        status, message = Status.TIMEOUT, f"{exc} after {len(found)} solution(s)"
+    except Contradiction as exc:
+        message = str(exc)
+    if status is Status.SOLVED and not found:
+        status, message = Status.NO_SOLUTION, message or "no grid completes these givens"
+    return Result(grid, status, found[0] if found else None, method=method, count=len(found), limit=limit,
+                  elapsed=time.perf_counter() - start, message=message, solutions=tuple(found))

@@ -1,0 +1,486 @@
+"""A job over a stream of puzzles: chunks in, text out, in input order.
+
+This is the one data path of every batch command::
+
+    text ──read──▶ chunk of lines or puzzles ──▶ engine or method ──▶ Result, Rating, Steps
+         ──records / formats──▶ text of the chunk
+
+A :class:`Job` says what to do with each puzzle (solve, count, enumerate,
+rate or explain, with which method, limits and output format). A chunk is
+either raw lines (one puzzle per line: data sets and jsonl, the common case
+for big files) or puzzles already read (:class:`Item`, from any format).
+:func:`run_chunk` turns one chunk into a :class:`ChunkResult`: its output
+text, the count of puzzles and failures, and one note per failure for
+stderr. Chunks are independent, picklable and deterministic, so
+:func:`sudokit.pool.ordered_map` can spread them over processes and
+:mod:`sudokit.distributed` over a cluster, and the output is the same byte
+for byte either way.
+
+For 9x9 puzzles on the ``fast`` engine a chunk of lines is parsed, solved or
+counted and written in bulk (:mod:`sudokit.batch`): one compiled call per
+chunk. Any puzzle the bulk path does not settle (unreadable as a 9x9 line,
+no solution, over the bulk node cap) is done again on its own through the
+public API, so every record, message and status comes from one place.
+
+>>> job = Job("count", limit=2, fmt="line")
+>>> chunk = run_lines(job, ["# a comment", "." * 81, "1" * 80])
+>>> chunk.text.splitlines(), chunk.failures
+(['2', ''], 1)
+>>> chunk.notes
+['line 3: parse_error: 81 symbols expected for a 9x9 puzzle, got 80 (a puzzle has N² symbols; the other nearest size is 8x8 = 64)']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Sequence
+
+from . import records
+from .errors import InvalidPuzzle, ParseError, SudokuError
+from .grid import Grid, Shape
+from .result import Result, Status
+
+__all__ = [
+    "BULK_NODES", "COMMANDS", "ChunkResult", "Item", "Job", "chunks", "item_of", "run_chunk", "run_items",
+    "run_lines", "warm",
+]
+
+#: What a job may do with each puzzle.
+COMMANDS = ("solve", "count", "all", "rate", "explain")
+
+#: Search nodes a puzzle may take in the engine's bulk call before it is
+#: taken out and done on its own (where time limits and Ctrl-C are watched).
+BULK_NODES = 1 << 16
+
+
+@dataclass(frozen=True)
+class Job:
+    """What to do with every puzzle of a stream (picklable).
+
+    ``command`` is one of :data:`COMMANDS`; ``fmt`` the output format of that
+    command; ``limit`` the solution limit of ``count`` and ``all``;
+    ``timeout`` (seconds) and ``nodes`` the budget per puzzle; ``box`` and
+    ``symbols`` how to read the puzzles; ``grids`` and ``marks`` what
+    ``explain`` shows between steps.
+    """
+
+    command: str
+    method: str = "fast"
+    fmt: str = "line"
+    limit: int | None = None
+    timeout: float | None = None
+    nodes: int | None = None
+    box: tuple[int, int] | None = None
+    symbols: str | None = None
+    grids: bool = False
+    marks: bool = False
+
+    def __post_init__(self) -> None:
+        if self.command not in COMMANDS:
+            raise SudokuError(f"unknown job {self.command!r}; the jobs are {', '.join(COMMANDS)}")
+
+    @property
+    def shape(self) -> Shape | None:
+        return None if self.box is None else Shape(*self.box)
+
+    @property
+    def counting(self) -> bool:
+        return self.command in ("count", "all")
+
+    @property
+    def chunk_size(self) -> int:
+        """Puzzles per chunk: big for the engine, small for slow work (even spread)."""
+        if self.command in ("solve", "count") and self.method == "fast" and self.timeout is None:
+            return 4096
+        if self.command in ("solve", "count", "all"):
+            return 64
+        return 4
+
+
+@dataclass(frozen=True)
+class Item:
+    """One puzzle as read: where it was, and its grid or why it could not be read."""
+
+    number: int | None
+    line: int | None
+    grid: Grid | None = None
+    text: str = ""
+    error: str = ""
+    source: str = ""
+    example: str = ""
+
+    def where(self) -> str:
+        """``puzzle 3 (line 7)``, ``line 7`` or ``example gentle``, after the file when named."""
+        if self.example:
+            place = f"example {self.example}"
+        elif self.number is not None:
+            place = f"puzzle {self.number}" + (f" (line {self.line})" if self.line else "")
+        else:
+            place = f"line {self.line}"
+        return f"{self.source}: {place}" if self.source else place
+
+
+@dataclass
+class ChunkResult:
+    """The output of one chunk: text in input order, counts, and notes for stderr."""
+
+    text: str = ""
+    puzzles: int = 0
+    failures: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+class _Collector:
+    """A chunk's output as it is made, one puzzle at a time."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.puzzles = self.failures = 0
+        self.notes: list[str] = []
+
+    def add(self, text: str | None, failed: str = "") -> None:
+        self.puzzles += 1
+        if text is not None:
+            self.parts.append(text if text.endswith("\n") else text + "\n")
+        if failed:
+            self.failures += 1
+            self.notes.append(failed)
+
+    def result(self) -> ChunkResult:
+        return ChunkResult("".join(self.parts), self.puzzles, self.failures, self.notes)
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def _reason(error: BaseException, line: int | None = None) -> str:
+    """A parse error's reason with its column (and its line when not the puzzle's first)."""
+    if not isinstance(error, ParseError):
+        return str(error)
+    where = []
+    if error.line is not None and line is not None and error.line != line:
+        where.append(f"line {error.line}")
+    if error.column is not None:
+        where.append(f"column {error.column}")
+    return f"{', '.join(where)}: {error.reason}" if where else error.reason
+
+
+def _echo(text: str, limit: int = 120) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def item_of(entry: Any, source: str = "") -> Item:
+    """An :class:`Item` from a :class:`sudokit.formats.Entry`."""
+    if entry.error is not None or entry.grid is None:
+        error = entry.error or ParseError("cannot read this puzzle")
+        return Item(entry.number, entry.line, None, _echo(entry.text or ""), _reason(error, entry.line), source)
+    return Item(entry.number, entry.line, entry.grid, source=source)
+
+
+def _read_line(job: Job, text: str, number: int | None, line: int, source: str) -> Item:
+    from .formats import parse
+
+    try:
+        grid = parse(text, shape=job.shape, symbols=job.symbols)
+    except ParseError as exc:
+        return Item(number, line, None, _echo(text), _reason(exc, 1), source)
+    except SudokuError as exc:
+        return Item(number, line, None, _echo(text), str(exc), source)
+    return Item(number, line, grid, source=source)
+
+
+def _content(lines: Sequence[str | bytes], first_line: int) -> list[tuple[int, str]]:
+    """(line number, text) of every line that holds a puzzle (not blank, not a comment)."""
+    out = []
+    for offset, raw in enumerate(lines):
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        text = text.strip()
+        if text and not text.startswith("#"):
+            out.append((first_line + offset, text))
+    return out
+
+
+def chunks(job: Job, lines: Iterable[str], *, source: str = "", first_line: int = 1,
+           first_puzzle: int | None = 1, size: int | None = None) -> Iterator[tuple]:
+    """A stream of lines (one puzzle per line) cut into chunks for :func:`run_chunk`,
+    with the line and puzzle numbers each chunk starts at."""
+    size = size or job.chunk_size
+    block: list[str] = []
+    start, puzzle = first_line, first_puzzle
+    held = 0
+    for line in lines:
+        block.append(line)
+        text = line.strip()
+        if text and not text.startswith("#"):
+            held += 1
+            if held >= size:
+                yield ("lines", job, block, start, source, puzzle)
+                start += len(block)
+                if puzzle is not None:
+                    puzzle += held
+                block, held = [], 0
+    if held:
+        yield ("lines", job, block, start, source, puzzle)
+
+
+# -- one puzzle through the public API -----------------------------------------------------
+
+
+def _solve_result(job: Job, grid: Grid) -> Result:
+    from . import solving
+
+    if job.command == "all":
+        return solving.solve_all(grid, job.limit, job.method, timeout=job.timeout, nodes=job.nodes)
+    if job.command == "count":
+        return solving.count(grid, job.limit, job.method, timeout=job.timeout, nodes=job.nodes)
+    return solving.solve(grid, job.method, timeout=job.timeout, nodes=job.nodes)
+
+
+def _line(grid: Grid | None, symbols: str | None) -> str:
+    from .formats import render
+
+    if grid is None:
+        return ""
+    return grid.line() if symbols is None else render(grid, "line", symbols=symbols)
+
+
+def _count_text(result: Result) -> str:
+    count = result.count or 0
+    text = f"{count} solution" + ("" if count == 1 else "s")
+    if result.status is Status.TIMEOUT:
+        text += f" at least ({result.message})"
+    elif result.limit is not None and count >= result.limit:
+        text += f" (stopped at the limit of {result.limit})"
+    return text
+
+
+def _solve_text(job: Job, result: Result) -> str | None:
+    """The text of one puzzle's result in ``job.fmt``; None when nothing goes to stdout."""
+    from .formats import render, render_block
+
+    fmt, symbols = job.fmt, job.symbols
+    puzzle = result.puzzle
+    stuck = result.status is Status.STUCK
+    grids = [] if stuck else (list(result.solutions) or ([result.solution] if result.solution else []))
+    if fmt == "line":
+        if job.command == "count":
+            return "" if result.count is None else str(result.count)
+        return "\n".join(_line(g, symbols) for g in grids)  # '' keeps line k beside puzzle k
+    assert puzzle is not None
+    failure = "" if result.ok else f"{result.status.value}: {result.message}".rstrip(": ")
+    if fmt == "block":
+        if job.command == "all" and len(grids) > 1:
+            return "\n".join(render_block(puzzle, g, symbols=symbols) for g in grids)
+        if job.command == "count" and result.ok:
+            return render_block(puzzle, None, symbols=symbols, message=_count_text(result))
+        return render_block(puzzle, grids[0] if grids else None, symbols=symbols, message=failure)
+    if fmt == "candidates":
+        return render(result.solution, "candidates", symbols=symbols) + "\n" if stuck and result.solution else None
+    if fmt == "svg":  # the givens in black, the solution (or pencil marks where stuck) in colour
+        from .svg import grid_svg
+
+        if stuck and result.solution is not None:
+            return grid_svg(result.solution, candidates=True, symbols=symbols)
+        return grid_svg(puzzle, solution=grids[0] if grids else None, symbols=symbols)
+    if not grids:
+        return None
+    return "\n\n".join(render(g, fmt, symbols=symbols).rstrip("\n") for g in grids) + "\n"
+
+
+def _failed_text(job: Job, item: Item) -> str | None:
+    """What stdout gets for a puzzle that could not be read."""
+    if job.fmt == "jsonl":
+        if job.command in ("rate", "explain"):
+            return records.dumps(records.failed_rating_record(
+                text=item.text, status=Status.PARSE_ERROR.value, message=item.error, line=item.line,
+                source=item.source, example=item.example))
+        return records.dumps(records.error_record(
+            text=item.text, status=Status.PARSE_ERROR.value, message=item.error, line=item.line,
+            source=item.source, example=item.example, method=job.method, counting=job.counting,
+            limit=job.limit))
+    if job.fmt == "line":
+        return ""  # keeps line k of the output beside puzzle k
+    return None
+
+
+def _do_solve(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
+    result = _solve_result(job, grid)
+    if job.fmt == "jsonl":
+        text: str | None = records.dumps(records.result_record(
+            result, counting=job.counting, symbols=job.symbols, line=item.line, source=item.source,
+            example=item.example))
+    else:
+        text = _solve_text(job, result)
+    out.add(text, "" if result.ok else f"{item.where()}: {result.status.value}: {result.message}")
+
+
+def _do_rate(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
+    from .logic import rate
+
+    try:
+        rating = rate(grid, timeout=job.timeout)
+    except SudokuError as exc:
+        status = Status.INVALID if isinstance(exc, InvalidPuzzle) else Status.NO_SOLUTION
+        text = None
+        if job.fmt == "jsonl":
+            text = records.dumps(records.failed_rating_record(
+                text=grid.line(), status=status.value, message=str(exc), line=item.line, source=item.source,
+                example=item.example))
+        out.add(text, f"{item.where()}: {exc}")
+        return
+    if job.fmt == "jsonl":
+        out.add(records.dumps(records.rating_record(grid, rating, line=item.line, source=item.source,
+                                                    example=item.example)))
+    else:
+        out.add(f"{grid.line()}  {rating}")
+
+
+def _do_explain(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
+    from .formats import render, render_marks
+    from .logic import Candidates, explain, rate
+
+    try:
+        path = explain(grid, timeout=job.timeout)
+        rating = rate(grid, timeout=job.timeout)
+    except SudokuError as exc:
+        out.add(None, f"{item.where()}: {exc}")
+        return
+    state = Candidates.from_grid(grid)
+    lines: list[str] = []
+    if job.fmt == "jsonl":
+        for number, step in enumerate(path, 1):
+            step.apply(state)
+            lines.append(records.dumps(records.step_record(
+                grid, number, step, state.geo, after=state.grid() if job.grids else None, line=item.line,
+                source=item.source, example=item.example)))
+        out.add("\n".join(lines) if lines else None)
+        return
+
+    def show() -> str:
+        now = state.grid()
+        return render_marks(now, state.mask) if job.marks else render(now, "boxed")
+
+    lines.append(f"{item.where()}: {grid.line()}  {rating}")
+    if job.grids:
+        lines.append(show())
+    for number, step in enumerate(path, 1):
+        if job.grids and step.rating > 2.3 and number > 1:
+            lines.append(show())
+        lines.append(f"{number:3d}. [{step.rating:.1f}] {step.text}")
+        step.apply(state)
+    if job.grids:
+        lines.append(render(state.grid(), "boxed"))
+    lines.append("")
+    out.add("\n".join(lines))
+
+
+_DO = {"solve": _do_solve, "count": _do_solve, "all": _do_solve, "rate": _do_rate, "explain": _do_explain}
+
+
+def run_items(job: Job, items: Sequence[Item]) -> ChunkResult:
+    """Every puzzle of ``items``, one at a time through the public API."""
+    out = _Collector()
+    do = _DO[job.command]
+    for item in items:
+        if item.grid is None:
+            out.add(_failed_text(job, item), f"{item.where()}: {Status.PARSE_ERROR.value}: {item.error}")
+        else:
+            do(job, item, item.grid, out)
+    return out.result()
+
+
+# -- many 9x9 puzzles in one compiled call -------------------------------------------------
+
+
+def _bulk_ready(job: Job) -> bool:
+    return (job.command in ("solve", "count") and job.method == "fast" and job.fmt in ("line", "jsonl")
+            and job.symbols is None and job.box in (None, (3, 3)))
+
+
+def _run_bulk(job: Job, content: list[tuple[int, str]], source: str, first_puzzle: int | None) -> ChunkResult:
+    import numpy as np
+
+    from . import batch
+
+    values, ok = batch.parse_lines([text for _, text in content])
+    node_cap = BULK_NODES if job.nodes is None else min(job.nodes, BULK_NODES)
+    limit = 1 if job.command == "solve" else (job.limit or 0)
+    found = batch.solve_many(values[ok], limit=limit, node_limit=node_cap)
+    counts = np.zeros(len(content), dtype=np.int64)
+    counts[ok] = found.counts
+    settled = counts > 0
+    index = np.cumsum(ok) - 1  # row of each puzzle in the bulk result
+    rows = index[settled]
+    puzzles = batch.format_lines(values[settled]) if settled.any() else []
+    solutions = batch.format_lines(found.solutions[rows]) if len(rows) else []
+    texts: list[str | None] = [None] * len(content)
+    settled_at = np.flatnonzero(settled)
+    if job.fmt == "line":
+        if job.command == "count":
+            for k, i in enumerate(settled_at):
+                texts[i] = str(int(counts[i]))
+        else:
+            for k, i in enumerate(settled_at):
+                texts[i] = solutions[k].decode()
+    elif len(settled_at):
+        lines_out = records.solve_lines(
+            [p.decode() for p in puzzles], ["solved"] * len(settled_at), [s.decode() for s in solutions],
+            counts[settled_at].tolist() if job.command == "count" else None,
+            job.limit if job.command == "count" else None, job.method,
+            found.nodes[rows].tolist(), found.guesses[rows].tolist(), [""] * len(settled_at),
+            [content[i][0] for i in settled_at], source)
+        for k, i in enumerate(settled_at):
+            texts[i] = lines_out[k]
+    out = _Collector()
+    for i, (line, text) in enumerate(content):
+        number = None if first_puzzle is None else first_puzzle + i
+        if texts[i] is not None:
+            out.add(texts[i])
+            continue
+        item = _read_line(job, text, number, line, source)  # the bulk path did not settle it
+        run = run_items(job, [item])
+        out.add(run.text if run.text else None, run.notes[0] if run.notes else "")
+    return out.result()
+
+
+def run_lines(job: Job, lines: Sequence[str | bytes], first_line: int = 1, source: str = "",
+              first_puzzle: int | None = None) -> ChunkResult:
+    """Every puzzle of ``lines``, one per line (line or jsonl input); blank lines
+    and ``#`` comments are skipped. ``first_line`` is the number of the first
+    line in its file, and ``first_puzzle`` the number of its first puzzle
+    (None when unknown: the notes then name the line only)."""
+    content = _content(lines, first_line)
+    if _bulk_ready(job):
+        return _run_bulk(job, content, source, first_puzzle)
+    items = [_read_line(job, text, None if first_puzzle is None else first_puzzle + i, line, source)
+             for i, (line, text) in enumerate(content)]
+    return run_items(job, items)
+
+
+def run_chunk(chunk: tuple) -> ChunkResult:
+    """One chunk, as :func:`chunks` or a caller made it: ``("lines", job, lines,
+    first_line, source, first_puzzle)`` or ``("items", job, items)``."""
+    if chunk[0] == "lines":
+        _, job, lines, first_line, source, first_puzzle = chunk
+        return run_lines(job, lines, first_line, source, first_puzzle)
+    _, job, items = chunk
+    return run_items(job, items)
+
+
+def warm(job: Job, notice: Any = None) -> None:
+    """Load (and on a first run compile) what ``job`` needs, before its first
+    puzzle, so that no puzzle's time limit pays for it. ``notice`` hears why a
+    first run is slow."""
+    if job.command in ("rate", "explain"):
+        from . import logic  # noqa: F401
+
+        return
+    if job.method == "fast":
+        from .engine import warm_up
+
+        warm_up(notice)
+    else:
+        from .methods import get
+
+        get(job.method).load()

@@ -1,0 +1,141 @@
+"""The library's one worker pool: a function over a stream of items, on N processes, in order.
+
+Every batch in sudokit (solving and counting files, rating, explaining,
+generating) hands its work to :func:`ordered_map` in chunks. The pool
+
+* keeps the input order: results come back in the order the items went in,
+  so the output is byte-identical whatever the number of processes;
+* keeps memory flat: only a small window of chunks is in flight, however long
+  the stream (the stream itself is read lazily);
+* leaves Ctrl-C to the parent: workers ignore SIGINT, and when the parent
+  stops (an interruption, an error, a consumer that goes away) the workers are
+  killed at once, so nothing is left running;
+* runs in this process when ``jobs`` is 1, with no pool at all.
+
+>>> list(ordered_map(abs, [-3, 1, -2], jobs=1))
+[3, 1, 2]
+>>> list(ordered_map(abs, iter([-3, 1, -2]), jobs=2))
+[3, 1, 2]
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+from collections import deque
+from typing import Any, Callable, Iterable, Iterator, TypeVar
+
+from .errors import SudokuError
+
+__all__ = ["MAX_JOBS_PER_CPU", "cpu_count", "ordered_map", "resolve_jobs"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: ``jobs`` may be at most this many times the CPUs this process may use.
+MAX_JOBS_PER_CPU = 4
+
+
+def cpu_count() -> int:
+    """The number of CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def resolve_jobs(jobs: int) -> int:
+    """``jobs`` as a number of processes: 0 means every CPU; more than
+    :data:`MAX_JOBS_PER_CPU` times the CPUs is refused.
+
+    >>> resolve_jobs(1)
+    1
+    >>> resolve_jobs(0) == cpu_count()
+    True
+    """
+    if isinstance(jobs, bool) or not isinstance(jobs, int):
+        raise SudokuError(f"jobs must be a whole number (0 for every CPU), not {jobs!r}")
+    cpus = cpu_count()
+    if jobs == 0:
+        return cpus
+    if jobs < 0:
+        raise SudokuError(f"jobs must be 0 (every CPU) or more, not {jobs}")
+    if jobs > MAX_JOBS_PER_CPU * cpus:
+        raise SudokuError(f"jobs={jobs} is more than {MAX_JOBS_PER_CPU} per CPU "
+                          f"(this machine has {cpus}); use 0 for every CPU")
+    return jobs
+
+
+def _start_worker(initializer: Callable[..., Any] | None, initargs: tuple) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _context() -> Any:
+    import multiprocessing
+
+    # fork starts a worker in milliseconds with the modules already imported;
+    # the parent runs no threads of its own but the progress display's, which
+    # a worker never touches
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _kill(executor: Any) -> None:
+    for process in list(getattr(executor, "_processes", {}).values()):
+        try:
+            process.kill()
+        except (OSError, AttributeError):
+            pass
+    executor.shutdown(wait=False, cancel_futures=True)
+
+
+def ordered_map(
+    function: Callable[[T], R],
+    items: Iterable[T],
+    jobs: int = 1,
+    *,
+    initializer: Callable[..., Any] | None = None,
+    initargs: tuple = (),
+    window: int | None = None,
+) -> Iterator[R]:
+    """``function(item)`` for every item, in input order, on ``jobs`` processes.
+
+    ``function`` and the items must be picklable when ``jobs > 1`` (a
+    module-level function and plain data). ``initializer(*initargs)`` runs once
+    in every worker (or once here when ``jobs`` is 1), for example to load
+    compiled kernels. At most ``window`` items (default ``3 * jobs``) are in
+    flight at a time. An exception raised by ``function`` reaches the caller
+    when its item's turn comes, and stops the pool.
+    """
+    jobs = resolve_jobs(jobs)
+    if jobs == 1:
+        if initializer is not None:
+            initializer(*initargs)
+        for item in items:
+            yield function(item)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(),
+                                   initializer=_start_worker, initargs=(initializer, initargs))
+    ahead = max(1, window or 3 * jobs)
+    pending: deque = deque()
+    iterator = iter(items)
+    finished = False
+    try:
+        for item in itertools.islice(iterator, ahead):
+            pending.append(executor.submit(function, item))
+        while pending:
+            result = pending.popleft().result()
+            for item in itertools.islice(iterator, 1):
+                pending.append(executor.submit(function, item))
+            yield result
+        finished = True
+    finally:
+        if finished:
+            executor.shutdown(wait=True)
+        else:  # interrupted, failed, or the consumer stopped early
+            _kill(executor)

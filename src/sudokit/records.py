@@ -1,0 +1,227 @@
+"""The jsonl records: the one place that says which fields a record has, in which order.
+
+Four kinds of record, each documented field by field in ``docs/records.md``:
+
+* a **puzzle record** (``sudoku solve --format jsonl``): one puzzle solved,
+  counted or enumerated (:func:`solve_record`, :func:`result_record`);
+* a **rating record** (``sudoku rate --format jsonl``): :func:`rating_record`;
+* a **step record** (``sudoku explain --format jsonl``): one step of a
+  solving path, :func:`step_record`;
+* a **generated record** (``sudoku generate --format jsonl``):
+  :func:`generated_record`.
+
+Every command, the batch functions, the cluster path and the web service write
+records only through these functions, and :func:`dumps` turns one into a line
+of text. :func:`solve_lines` is the same puzzle record written for a whole
+chunk of 9x9 results at once (the engine's bulk path), field for field equal
+to :func:`solve_record` (a test holds the two together).
+
+Records carry no wall-clock time, so the output of a batch is the same
+byte for byte whatever the number of processes.
+
+>>> dumps(solve_record(puzzle="1.", status="solved", solution="12", method="fast", line=3))
+'{"puzzle": "1.", "status": "solved", "solution": "12", "method": "fast", "nodes": 0, "guesses": 0, "message": "", "line": 3}'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .generating import Puzzle
+    from .grid import Grid
+    from .logic import Rating, Step
+    from .result import Result
+
+__all__ = [
+    "dumps", "error_record", "failed_rating_record", "generated_record", "rating_record", "result_record",
+    "solve_lines", "solve_record", "step_record",
+]
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One record as one line of JSON (no newline); non-ASCII symbols kept as they are."""
+    return json.dumps(record, ensure_ascii=False)
+
+
+def _place(record: dict[str, Any], line: int | None, source: str, example: str) -> dict[str, Any]:
+    record["line"] = line
+    if source:
+        record["source"] = source
+    if example:
+        record["example"] = example
+    return record
+
+
+# -- puzzle records ----------------------------------------------------------------------
+
+
+def solve_record(
+    *,
+    puzzle: str,
+    status: str,
+    solution: str | None = None,
+    counting: bool = False,
+    count: int | None = None,
+    limit: int | None = None,
+    solutions: Sequence[str] | None = None,
+    partial: str | None = None,
+    method: str = "",
+    nodes: int = 0,
+    guesses: int = 0,
+    message: str = "",
+    line: int | None = None,
+    source: str = "",
+    example: str = "",
+) -> dict[str, Any]:
+    """A puzzle record from its parts (grids already written as lines).
+
+    ``count`` and ``limit`` are present when ``counting`` (``--count`` and
+    ``--all``); ``solutions`` when more than one solution is listed;
+    ``partial`` when a logic-only method got stuck.
+    """
+    record: dict[str, Any] = {"puzzle": puzzle, "status": status, "solution": solution}
+    if counting:
+        record["count"] = count
+        record["limit"] = limit
+    if solutions is not None and len(solutions) > 1:
+        record["solutions"] = list(solutions)
+    if partial is not None:
+        record["partial"] = partial
+    record.update(method=method, nodes=nodes, guesses=guesses, message=message)
+    return _place(record, line, source, example)
+
+
+def _line_of(grid: "Grid | None", symbols: str | None) -> str | None:
+    if grid is None:
+        return None
+    if symbols is None:
+        return grid.line()
+    from .formats import render
+
+    return render(grid, "line", symbols=symbols)
+
+
+def result_record(result: "Result", *, counting: bool = False, symbols: str | None = None,
+                  line: int | None = None, source: str = "", example: str = "") -> dict[str, Any]:
+    """The puzzle record of a :class:`~sudokit.result.Result`.
+
+    >>> from sudokit import solve
+    >>> from sudokit.examples import example
+    >>> result_record(solve(example("easy")))["status"]
+    'solved'
+    """
+    from .result import Status
+
+    stuck = result.status is Status.STUCK
+    solutions = [_line_of(g, symbols) for g in result.solutions] if len(result.solutions) > 1 else None
+    return solve_record(
+        puzzle=_line_of(result.puzzle, symbols) or "",
+        status=result.status.value,
+        solution=None if stuck else _line_of(result.solution, symbols),
+        counting=counting, count=result.count, limit=result.limit, solutions=solutions,
+        partial=_line_of(result.solution, symbols) if stuck else None,
+        method=result.method, nodes=result.nodes, guesses=result.guesses, message=result.message,
+        line=line, source=source, example=example,
+    )
+
+
+def error_record(*, text: str, status: str, message: str, line: int | None = None, source: str = "",
+                 example: str = "", method: str = "", counting: bool = False,
+                 limit: int | None = None) -> dict[str, Any]:
+    """The record of a puzzle that could not be read (``status`` ``parse_error``)
+    or whose work failed before any result: the raw text is echoed as ``puzzle``."""
+    return solve_record(puzzle=text, status=status, counting=counting, limit=limit, method=method,
+                        message=message, line=line, source=source, example=example)
+
+
+def solve_lines(puzzles: Sequence[str], statuses: Sequence[str], solutions: Sequence[str | None],
+                counts: Sequence[int] | None, limit: int | None, method: str, nodes: Sequence[int],
+                guesses: Sequence[int], messages: Sequence[str], lines: Sequence[int | None],
+                source: str = "") -> list[str]:
+    """:func:`solve_record` written with :func:`dumps` for a whole chunk, fast.
+
+    The puzzles and solutions must be plain ``.1-9`` lines (nothing to escape);
+    ``counts`` is None when not counting. Equal, line for line, to
+    ``dumps(solve_record(...))`` of each row.
+    """
+    counting = counts is not None
+    tail_source = f', "source": {json.dumps(source, ensure_ascii=False)}' if source else ""
+    method_text = json.dumps(method)
+    limit_text = "null" if limit is None else str(int(limit))
+    out = []
+    for i, puzzle in enumerate(puzzles):
+        solution = solutions[i]
+        head = f'{{"puzzle": "{puzzle}", "status": "{statuses[i]}", "solution": '
+        head += "null" if solution is None else f'"{solution}"'
+        if counting:
+            count = counts[i]  # type: ignore[index]
+            head += f', "count": {"null" if count is None else int(count)}, "limit": {limit_text}'
+        message = messages[i]
+        line = lines[i]
+        out.append(
+            f'{head}, "method": {method_text}, "nodes": {int(nodes[i])}, "guesses": {int(guesses[i])}, '
+            f'"message": {json.dumps(message, ensure_ascii=False) if message else chr(34) * 2}, '
+            f'"line": {"null" if line is None else int(line)}{tail_source}}}'
+        )
+    return out
+
+
+# -- rating records ----------------------------------------------------------------------
+
+
+def rating_record(grid: "Grid", rating: "Rating", *, line: int | None = None, source: str = "",
+                  example: str = "") -> dict[str, Any]:
+    """The rating record of one puzzle: SE's ER/EP/ED, their lower-bound flags,
+    the level, the technique that set ER, the steps and the score."""
+    record: dict[str, Any] = {
+        "puzzle": grid.line(), "status": "rated", "er": rating.er, "ep": rating.ep, "ed": rating.ed,
+        "level": rating.level, "lower_bound": rating.lower_bound, "ep_lower_bound": rating.ep_lower_bound,
+        "ed_lower_bound": rating.ed_lower_bound, "hardest": rating.hardest, "steps": rating.steps,
+        "score": rating.score, "score_level": rating.score_level,
+    }
+    return _place(record, line, source, example)
+
+
+def failed_rating_record(*, text: str, status: str, message: str, line: int | None = None,
+                         source: str = "", example: str = "") -> dict[str, Any]:
+    """The rating record of a puzzle that could not be rated: status and why."""
+    return _place({"puzzle": text, "status": status, "message": message}, line, source, example)
+
+
+# -- step records ------------------------------------------------------------------------
+
+
+def step_record(grid: "Grid", number: int, step: "Step", geo: Any, *, after: "Grid | None" = None,
+                line: int | None = None, source: str = "", example: str = "") -> dict[str, Any]:
+    """One step of a solving path: the puzzle, the step's number (from 1), the
+    step itself (technique, rating, placements, eliminations, cells, units,
+    values, links, text) and, when asked for, the grid after it."""
+    record: dict[str, Any] = {"puzzle": grid.line(), "step": number, **step.as_dict(geo)}
+    if after is not None:
+        record["grid"] = after.line()
+    return _place(record, line, source, example)
+
+
+# -- generated records -------------------------------------------------------------------
+
+
+def generated_record(puzzle: "Puzzle") -> dict[str, Any]:
+    """A generated puzzle: puzzle, solution, clues, seed, shape, minimal,
+    symmetry, ``undecided`` when some clue was not proven needed, and the
+    rating when a filter computed one."""
+    record: dict[str, Any] = {
+        "puzzle": puzzle.puzzle.line(),
+        "solution": puzzle.solution.line(),
+        "clues": puzzle.clues,
+        "seed": puzzle.seed,
+        "shape": puzzle.shape,
+        "minimal": puzzle.minimal,
+        "symmetry": puzzle.symmetry,
+    }
+    if puzzle.undecided:
+        record["undecided"] = puzzle.undecided
+    if puzzle.level is not None or puzzle.er is not None:
+        record.update(er=puzzle.er, ep=puzzle.ep, ed=puzzle.ed, level=puzzle.level)
+    return record
