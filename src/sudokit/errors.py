@@ -90,3 +90,16 @@ class BadOption(SudokuError, ValueError):
     The message names the option; :mod:`sudokit.validate` raises it for the
     Python API and the command line alike.
     """
+
+
+class UnsoundStep(SudokuError):
+    """Internal error: a logic step removed the puzzle's true value or placed a wrong one.
+
+    Every step of ``rate``, ``explain`` and ``hint`` on a puzzle with one
+    solution is checked against that solution; this names the technique, the
+    step and the puzzle, so the fault can be reproduced. It is never a rating.
+    """
+
+    def __init__(self, technique: str, step: str, puzzle: str, detail: str) -> None:
+        self.technique, self.step, self.puzzle, self.detail = technique, step, puzzle, detail
+        super().__init__(f"internal error: unsound {technique} step ({detail}): {step} — puzzle {puzzle}")

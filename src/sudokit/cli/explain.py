@@ -241,11 +241,22 @@ def _hint_state(text: str, box: Shape | None):
     from .. import formats
     from ..logic import Candidates
 
-    reader = getattr(formats, "parse_candidates", None)
-    if reader is not None:
-        grid, masks = reader(text, shape=box)
+    try:
+        grid, masks = formats.parse_candidates(text, shape=box)
         return Candidates.from_masks(grid, masks)
-    return Candidates.from_grid(formats.parse(text, shape=box))
+    except SudokuError:
+        # not a pencil-mark grid: read it as `solve` does, so both say the same about it
+        import io
+
+        first = next(iter(formats.read_puzzles(io.StringIO(text), shape=box)), None)
+        if first is None:
+            raise
+        if first.error is not None or first.grid is None:
+            error = first.error
+            if isinstance(error, ParseError):  # the label "puzzle 1" is added when it is shown
+                raise ParseError(error.reason, line=error.line, column=error.column) from None
+            raise error if isinstance(error, SudokuError) else ParseError(str(error)) from None
+        return Candidates.from_grid(first.grid)
 
 
 @click.command("hint")
@@ -263,7 +274,7 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: 
     Exit status: 0 a step was found; 1 no technique applies or the puzzle is
     unreadable; 2 usage error.
     """
-    from ..logic import Candidates, next_step
+    from ..logic import Candidates, hint as next_step
 
     try:
         if name is not None:

@@ -28,15 +28,40 @@ def hint(puzzle: "Grid | str | Candidates") -> Step | None:
     """The next step SE would take, or None when no technique applies.
 
     Takes a grid (candidates from the placed values) or a :class:`Candidates`
-    state built from pencil marks. A blank cell without candidates raises
-    :class:`~sudokit.errors.Contradiction`.
+    state built from pencil marks. Raises :class:`~sudokit.errors.Contradiction`
+    when the candidates contradict (a blank cell without candidates, a value
+    with no place left in a unit, or pencil marks that rule out the puzzle's
+    one solution). The step is checked against that solution
+    (:class:`~sudokit.errors.UnsoundStep` if it is wrong).
     """
+    from .rating import truth as solution_of
+    from .stepper import check_step
+
     state = puzzle if isinstance(puzzle, Candidates) else Candidates.from_grid(
         puzzle if isinstance(puzzle, Grid) else Grid(puzzle))
+    geo = state.geo
     for cell, (mask, value) in enumerate(zip(state.mask, state.values)):
         if not mask and not value:
-            raise Contradiction(f"{state.geo.cell_name(cell)} has no candidate left")
-    return next_step(state)
+            raise Contradiction(f"{geo.cell_name(cell)} has no candidate left")
+    full = (1 << geo.n) - 1
+    for unit, cells in enumerate(geo.units):
+        seen = 0
+        for c in cells:
+            seen |= state.mask[c] | (1 << (state.values[c] - 1) if state.values[c] else 0)
+        if seen != full:
+            missing = (full & ~seen).bit_length()
+            raise Contradiction(f"{geo.symbol(missing)} has no place left in {geo.unit_name(unit)}")
+    grid = state.grid()
+    truth = solution_of(grid)
+    if truth is not None:
+        for cell, (mask, value) in enumerate(zip(state.mask, state.values)):
+            if not value and not mask >> (truth[cell] - 1) & 1:
+                raise Contradiction(f"your pencil marks rule out the solution: {geo.cell_name(cell)} "
+                                    f"lost {geo.symbol(truth[cell])}")
+    step = next_step(state)
+    if step is not None:
+        check_step(step, truth, grid.line())
+    return step
 
 
 __all__ = [

@@ -20,7 +20,7 @@ from .registry import REGISTRY, rating_floor
 from .state import Candidates
 from .step import Step, Technique
 from . import fish, intersections, singles, subsets
-from .stepper import broken, next_step, steps
+from .stepper import broken, check_state, check_step, next_step, steps
 from . import chains
 from .chains import ChainLimit
 
@@ -153,13 +153,15 @@ def exact_registry() -> list[Technique]:
     return [t for t in REGISTRY if t.rating <= floor + 1e-9]
 
 
-def solve_path(grid: Grid, registry: list[Technique] | None = None) -> tuple[list[Step], Candidates, bool]:
+def solve_path(grid: Grid, registry: list[Technique] | None = None,
+               truth: "tuple[int, ...] | None" = None) -> tuple[list[Step], Candidates, bool]:
     """The logic path and the state it ends in; the flag is True when the
-    path stopped early (stuck or contradiction)."""
+    path stopped early (stuck or contradiction). With ``truth`` (the one
+    solution) every step is checked against it (:class:`UnsoundStep`)."""
     state = Candidates.from_grid(grid)
     path: list[Step] = []
     try:
-        for step in steps(state, registry):
+        for step in steps(state, registry, truth=truth, puzzle=grid.line()):
             path.append(step)
     except ChainLimit:  # a chain search ran out of time: stop here
         pass
@@ -227,8 +229,9 @@ def _rating(
     )
 
 
-def _fast_ratings(state: Candidates, registry: list[Technique],
-                  limited: list[float] | None = None) -> tuple[list[float], list[bool], list[str]] | None:
+def _fast_ratings(state: Candidates, registry: list[Technique], limited: list[float] | None = None,
+                  truth: "tuple[int, ...] | None" = None,
+                  puzzle: str = "") -> tuple[list[float], list[bool], list[str]] | None:
     """The step ratings of the path, with the easy ladder (SE ≤ 2.5) in the
     compiled kernel; None when the registry does not start with that ladder.
     A chain search out of time ends the path and adds its lowest rating to
@@ -258,6 +261,7 @@ def _fast_ratings(state: Candidates, registry: list[Technique],
             ratings.append(EASY_RATINGS[code])
             placing.append(cell >= 0)
             names.append(EASY_NAMES[code])
+        check_state(state, truth, puzzle, "easy techniques (compiled)")
         if state.solved or broken(state):
             break
         try:
@@ -268,6 +272,7 @@ def _fast_ratings(state: Candidates, registry: list[Technique],
             break
         if step is None or step.rating > floor + 1e-9:
             break
+        check_step(step, truth, puzzle)
         step.apply(state)
         ratings.append(step.rating)
         placing.append(bool(step.placements))
@@ -283,19 +288,39 @@ def _assumes_uniqueness(names: list[str]) -> bool:
     return any(word in name for name in set(names) for word in _UNIQUENESS_WORDS)
 
 
+def _count(grid: Grid, timeout: float | None = None):
+    """The engine's count of ``grid`` up to 2 (a Result), or None when no method could count it."""
+    from .. import solving
+
+    for method in ("fast", "dfs"):
+        try:
+            return solving.count(grid, limit=2, method=method, timeout=timeout)
+        except Exception:  # a method not available in this installation
+            continue
+    return None
+
+
+#: Seconds the engine may spend finding the solution that every step is checked against.
+TRUTH_TIME_LIMIT = 10.0
+
+
+def truth(grid: Grid) -> "tuple[int, ...] | None":
+    """The one solution of ``grid`` as values, or None (none, several, or not found in time).
+
+    Every step of ``rate``, ``explain`` and ``hint`` is checked against it:
+    the engine finds it in microseconds on a 9x9 grid, once per puzzle.
+    """
+    result = _count(grid, TRUTH_TIME_LIMIT)
+    if result is None or result.count != 1 or result.solution is None or result.status.value == "timeout":
+        return None
+    return result.solution.values
+
+
 def check_unique(grid: Grid) -> None:
     """Raise :class:`Contradiction` when ``grid`` has no solution and
     :class:`InvalidPuzzle` when it has more than one (SE rates only puzzles
     with one solution)."""
-    from .. import solving
-
-    result = None
-    for method in ("fast", "dfs"):
-        try:
-            result = solving.count(grid, limit=2, method=method)
-            break
-        except Exception:  # a method not available in this installation
-            continue
+    result = _count(grid)
     if result is None or result.count is None:
         return
     if result.count == 0:
@@ -304,7 +329,8 @@ def check_unique(grid: Grid) -> None:
         raise InvalidPuzzle(f"{grid.line()}: more than one solution; a rating needs a puzzle with one solution")
 
 
-def _until_floor(state: Candidates, registry: list[Technique], floor: float, limited: list[float] | None = None):
+def _until_floor(state: Candidates, registry: list[Technique], floor: float, limited: list[float] | None = None,
+                 truth: "tuple[int, ...] | None" = None, puzzle: str = ""):
     """The steps of the path while each rates at most ``floor``: a producer
     registered below the floor may yield a harder step (a big set in a
     Unique Rectangle type 3, a grouped link), and SE might use a missing
@@ -318,6 +344,7 @@ def _until_floor(state: Candidates, registry: list[Technique], floor: float, lim
             return
         if step is None or step.rating > floor + 1e-9:
             return
+        check_step(step, truth, puzzle)
         step.apply(state)
         yield step
 
@@ -339,13 +366,15 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
         grid = Grid(grid)
     registry = exact_registry()
     state = Candidates.from_grid(grid)
+    known = truth(grid)
+    puzzle = grid.line()
     # a chain search out of time: the lowest rating the abandoned technique
     # could give, which is then the bound (not the floor)
     limited: list[float] = []
     with chains.time_limit(timeout):
-        fast = _fast_ratings(state, registry, limited)
+        fast = _fast_ratings(state, registry, limited, known, puzzle)
         if fast is None:
-            path = list(_until_floor(state, registry, rating_floor(), limited))
+            path = list(_until_floor(state, registry, rating_floor(), limited, known, puzzle))
             ratings, placing, names = (
                 [s.rating for s in path], [bool(s.placements) for s in path], [s.technique for s in path])
         else:
@@ -364,7 +393,7 @@ def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> l
     if not isinstance(grid, Grid):
         grid = Grid(grid)
     with chains.time_limit(timeout):
-        path, state, stuck = solve_path(grid)
+        path, state, stuck = solve_path(grid, truth=truth(grid))
     if stuck or _assumes_uniqueness([s.technique for s in path]):
         check_unique(grid)
     if stuck:

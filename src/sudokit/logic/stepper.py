@@ -15,8 +15,9 @@ would.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
+from ..errors import UnsoundStep
 from . import singles
 from .registry import REGISTRY
 from .state import Candidates
@@ -39,6 +40,37 @@ def broken(state: Candidates) -> bool:
     return any(not m and not v for m, v in zip(state.mask, state.values))
 
 
+def check_step(step: Step, truth: Sequence[int] | None, puzzle: str) -> None:
+    """Raise :class:`UnsoundStep` when ``step`` removes a true value or places a wrong one.
+
+    ``truth`` is the puzzle's one solution (None: unknown, nothing checked).
+    """
+    if truth is None:
+        return
+    for cell, value in step.eliminations:
+        if truth[cell] == value:
+            raise UnsoundStep(step.technique, step.text or str(step), puzzle,
+                              f"it removes {value} from cell {cell}, its true value")
+    for cell, value in step.placements:
+        if truth[cell] != value:
+            raise UnsoundStep(step.technique, step.text or str(step), puzzle,
+                              f"it places {value} in cell {cell}, whose true value is {truth[cell]}")
+
+
+def check_state(state: Candidates, truth: Sequence[int] | None, puzzle: str, what: str = "singles") -> None:
+    """Raise :class:`UnsoundStep` when ``state`` no longer allows ``truth`` (after a run of
+    compiled steps, checked as a whole)."""
+    if truth is None:
+        return
+    name = state.geo.cell_name
+    for cell, (value, mask) in enumerate(zip(state.values, state.mask)):
+        true = truth[cell]
+        if value and value != true:
+            raise UnsoundStep(what, f"{name(cell)}={value}", puzzle, f"the true value of {name(cell)} is {true}")
+        if not value and not mask >> (true - 1) & 1:
+            raise UnsoundStep(what, f"{name(cell)}<>{true}", puzzle, f"{name(cell)} lost its true value {true}")
+
+
 def _kernel():
     try:
         from ..engine.logic_kernels import MAX_KERNEL_SIZE, singles as run
@@ -47,8 +79,13 @@ def _kernel():
     return run, MAX_KERNEL_SIZE
 
 
-def steps(state: Candidates, registry: Iterable[Technique] | None = None, *, kernel: bool = True) -> Iterator[Step]:
-    """Yield and apply steps until the grid is full or no technique applies."""
+def steps(state: Candidates, registry: Iterable[Technique] | None = None, *, kernel: bool = True,
+          truth: Sequence[int] | None = None, puzzle: str = "") -> Iterator[Step]:
+    """Yield and apply steps until the grid is full or no technique applies.
+
+    With ``truth`` (the puzzle's one solution) every step is checked against it
+    and an unsound one raises :class:`~sudokit.errors.UnsoundStep`.
+    """
     techniques = list(REGISTRY if registry is None else registry)
     run, limit = _kernel() if kernel else (None, 0)
     fast = (
@@ -62,11 +99,14 @@ def steps(state: Candidates, registry: Iterable[Technique] | None = None, *, ker
     while not state.solved and not broken(state):
         if fast:
             for cell, value, unit, alone in run(geo.shape, state.values, state.mask):
-                yield singles.single_step(geo, cell, value, unit, bool(alone))
+                single = singles.single_step(geo, cell, value, unit, bool(alone))
+                check_step(single, truth, puzzle)
+                yield single
             if state.solved or broken(state):
                 return
         step = next_step(state, rest)
         if step is None:
             return
+        check_step(step, truth, puzzle)
         step.apply(state)
         yield step

@@ -442,7 +442,8 @@ def _bug3(state: Candidates, cells: list[int], every: int, common: list[int]) ->
     geo, mask = state.geo, state.mask
     for unit in _shared_units(geo, cells):
         unit_cells = set(geo.units[unit])
-        region = [c for c in common if c in unit_cells]
+        # open cells only: a placed cell has no candidates and would pad the set
+        region = [c for c in common if c in unit_cells and not state.values[c]]
         for degree in range(2, 7):
             if len(region) < degree:
                 continue
