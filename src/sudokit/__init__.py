@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .logic import Rating, Step, explain, hint, rate, techniques
     from .sat import UniquenessProver
     from .svg import grid_svg
+    from .pictures.pdf import booklet
 
 __version__ = "0.1.0"
 
@@ -62,6 +63,7 @@ _LAZY = {
     "techniques": "sudokit.logic",
     "UniquenessProver": "sudokit.sat",
     "grid_svg": "sudokit.svg",
+    "booklet": "sudokit.pictures.pdf",
 }
 
 
@@ -76,6 +78,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "BatchResult",
+    "booklet",
     "Budget",
     "CLASSIC",
     "Conflict",

@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "rate": "sudokit.cli.explain:rate",
     "explain": "sudokit.cli.explain:explain",
     "hint": "sudokit.cli.explain:hint",
+    "print": "sudokit.cli.print:print_",
 }
 
 #: One line per command for ``sudoku --help``, so the listing imports nothing.
@@ -41,6 +42,7 @@ SUMMARIES: dict[str, str] = {
     "rate": "Rate the difficulty of puzzles.",
     "explain": "Explain a solving path step by step.",
     "hint": "Show the next logical step.",
+    "print": "Print puzzles as a PDF booklet, or one picture each.",
 }
 
 #: What ``sudoku`` with no arguments runs.

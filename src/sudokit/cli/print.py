@@ -1,0 +1,168 @@
+"""``sudoku print``: PDF booklets and one picture per puzzle.
+
+The booklet and the pictures are made by :mod:`sudokit.pictures.pdf`; this
+module reads or generates the puzzles and passes the options on.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from ..errors import SudokuError
+from ..grid import Shape
+from .common import EXIT_FAILED, box_option, open_input, read_puzzles, seed_option, symbols_option
+
+LEVELS = ("easy", "medium", "hard", "fiendish", "diabolical")
+
+
+def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, symbols: str | None,
+          failures: list[str]) -> Iterator[tuple[Any, str]]:
+    """(Item, source) for every readable puzzle; bad ones go to ``failures``."""
+    from ..examples import EXAMPLES
+    from ..pictures.pdf import Item
+
+    for name in names:
+        if name not in EXAMPLES:
+            raise click.BadParameter(f"no example called {name!r}; choose one of: {', '.join(EXAMPLES)}",
+                                     param_hint="'--example'")
+        yield Item(EXAMPLES[name].grid), f"example {name}"
+    for path in paths:
+        label = "stdin" if path == "-" else Path(path).name
+        with open_input(path) as stream:
+            for entry in read_puzzles(stream, shape=box, symbols=symbols):
+                if entry.error is not None or entry.grid is None:
+                    failures.append(f"{label}: {entry.error}")
+                    continue
+                yield Item(entry.grid, solution=getattr(entry, "solution", None), number=entry.number), label
+
+
+@click.command("print")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="The PDF to write ('-' for standard output). Default: sudoku.pdf, unless only "
+                   "--svg-dir/--png-dir is given.")
+@click.option("--example", "names", multiple=True, metavar="NAME", help="Print a named example puzzle.")
+@click.option("--generate", "count", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Print N new puzzles instead of reading them.")
+@click.option("--difficulty", type=click.Choice(LEVELS), default=None, help="With --generate: the level.")
+@click.option("--minimal", type=click.Choice(["unique", "logic", "preemptive"]), default="unique",
+              show_default=True, help="With --generate: which clues may go.")
+@click.option("--symmetry", type=click.Choice(["none", "rotate180", "rotate90", "mirror", "flip", "diagonal",
+                                               "dihedral"]),
+              default="none", show_default=True, help="With --generate: the clue pattern's symmetry.")
+@click.option("--seed", callback=seed_option, default=None, metavar="N",
+              help="With --generate: the first seed (printed in the footer either way).")
+@click.option("--box", callback=box_option, metavar="RxC",
+              help="Box shape: of the puzzles to generate (default 3x3), or when it cannot be guessed.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="With --generate: worker processes.")
+@click.option("--paper", type=click.Choice(["a4", "letter", "a5"], case_sensitive=False), default="a4",
+              show_default=True)
+@click.option("--per-page", type=click.Choice(["1", "2", "4", "6"]), default="4", show_default=True,
+              help="Puzzles per page.")
+@click.option("--solutions/--no-solutions", default=True, show_default=True,
+              help="Solution pages at the back.")
+@click.option("--solutions-per-page", type=click.Choice(["6", "8", "9", "12"]), default=None,
+              help="Solutions per page (default: 12 for 9x9, fewer for big grids).")
+@click.option("--title", default="Sudoku", show_default=True, help="The title on every page.")
+@click.option("--rate/--no-rate", "do_rate", default=True, show_default=True,
+              help="Label each puzzle with its level and ER (grids up to 16x16).")
+@click.option("--rate-timeout", type=click.FloatRange(min=0, min_open=True), default=3.0, show_default=True,
+              metavar="SECONDS", help="Chain-search time per puzzle for the rating; a rating that runs out "
+                                      "is shown as a lower bound (ER ≥...).")
+@click.option("--symbols", callback=symbols_option, default=None, metavar="SPEC",
+              help="The alphabet to read and draw (such as 0-F).")
+@click.option("--svg-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Also write one SVG per puzzle (puzzle-0001.svg, ..., and solution-0001.svg with --solutions).")
+@click.option("--png-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Also write one PNG per puzzle (rendered by pypdfium2).")
+@click.option("--dpi", type=click.IntRange(min=30, max=1200), default=150, show_default=True,
+              help="Resolution of the PNG pictures.")
+@click.pass_context
+def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names: tuple[str, ...],
+           count: int | None, difficulty: str | None, minimal: str, symmetry: str, seed: int | None,
+           box: Shape | None, jobs: int, paper: str, per_page: str, solutions: bool,
+           solutions_per_page: str | None, title: str, do_rate: bool, rate_timeout: float,
+           symbols: str | None, svg_dir: str | None, png_dir: str | None, dpi: int) -> None:
+    """Print puzzles as a PDF booklet: puzzles from PATHS (files, or - for
+    standard input), named examples, or new ones with --generate; solutions
+    at the back. --svg-dir and --png-dir write one picture file per puzzle.
+
+    \b
+      sudoku print --generate 24 --difficulty fiendish --seed 7 --per-page 4 -o book.pdf
+      sudoku print puzzles.txt --paper letter --per-page 6 -o book.pdf
+      sudoku print --generate 4 --box 4x4 --per-page 1 -o hexa.pdf --svg-dir pictures
+
+    \b
+    Exit status: 0 all printed; 1 some puzzle unreadable, invalid or without
+    one solution (the others are printed); 2 usage error.
+    """
+    from ..pictures.pdf import Item, booklet, items as make_items, write_pictures
+
+    if count is not None and (paths or names):
+        raise click.UsageError("give puzzles to read or --generate N, not both")
+    if count is None and difficulty is not None:
+        raise click.UsageError("--difficulty goes with --generate")
+    failures: list[str] = []
+    if count is not None:
+        from ..generating import generate_many, _fresh_seed
+
+        first = _fresh_seed() if seed is None else seed
+        shape = box or Shape(3, 3)
+        source = f"sudoku print --generate {count} --box {shape}" + (
+            f" --difficulty {difficulty}" if difficulty else "") + (
+            f" --minimal {minimal}" if minimal != "unique" else "") + (
+            f" --symmetry {symmetry}" if symmetry != "none" else "") + f" --seed {first}"
+        try:
+            puzzles = list(generate_many(count, shape=shape, minimal=minimal, symmetry=symmetry, seed=first,
+                                         jobs=jobs, difficulty=difficulty))
+        except SudokuError as exc:
+            raise click.ClickException(str(exc)) from None
+        raw: list[Any] = puzzles
+    else:
+        if not paths and not names:
+            if sys.stdin is None or sys.stdin.isatty():
+                raise click.UsageError("give a file of puzzles, '-' for standard input, --example NAME "
+                                       "or --generate N")
+            paths = ("-",)
+        read = list(_read(paths, names, box, symbols, failures))
+        sources = list(dict.fromkeys(label for _, label in read))
+        source = ", ".join(sources) if len(sources) <= 3 else f"{sources[0]} and {len(sources) - 1} more"
+        raw = []
+        for number, (item, _) in enumerate(read, 1):
+            raw.append(item if item.number else Item(item.puzzle, item.solution, number=number))
+    entries: list[Any] = []
+    for number, entry in enumerate(raw, 1):
+        try:
+            entries.extend(make_items([entry], rate=do_rate, rate_timeout=rate_timeout, start=number))
+        except SudokuError as exc:
+            failures.append(str(exc))
+    for message in failures:
+        click.echo(message, err=True)
+    if not entries:
+        click.echo("sudoku print: nothing to print", err=True)
+        ctx.exit(EXIT_FAILED)
+        return
+    if output is None and not (svg_dir or png_dir):
+        output = "sudoku.pdf"
+    if output is not None:
+        data = booklet(entries, None, paper=paper, per_page=int(per_page), solutions=solutions,
+                       solutions_per_page=int(solutions_per_page) if solutions_per_page else None,
+                       title=title, source=source, rate=do_rate, symbols=symbols)
+        if output == "-":
+            click.get_binary_stream("stdout").write(data)
+        else:
+            Path(output).write_bytes(data)
+            click.echo(f"wrote {output}: {len(entries)} puzzle{'s' if len(entries) != 1 else ''}", err=True)
+    for folder, fmt in ((svg_dir, "svg"), (png_dir, "png")):
+        if folder:
+            written = write_pictures(entries, folder, fmt, solutions=solutions, symbols=symbols, dpi=dpi)
+            click.echo(f"wrote {len(written)} {fmt.upper()} files into {folder}", err=True)
+    ctx.exit(EXIT_FAILED if failures else 0)
+
+
+print_.name = "print"

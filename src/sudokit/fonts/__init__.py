@@ -1,0 +1,1 @@
+"""Fonts shipped for the PDF pictures (DejaVu Sans; see LICENSE here)."""
