@@ -53,7 +53,7 @@ from typing import Iterator
 
 from ..errors import LimitReached
 from .state import Candidates, iter_bits
-from .step import Step, Technique, elims_text
+from .step import STRONG, WEAK, Step, Technique, elims_text
 
 __all__ = [
     "FORCING_CHAINS", "NISHIO", "MULTIPLE", "DYNAMIC", "TECHNIQUES", "length_increment", "CHAIN_TIME_LIMIT", "time_limit",
@@ -66,11 +66,12 @@ CHAIN_TIME_LIMIT: float | None = 10.0
 
 class ChainLimit(LimitReached):
     """A chain search ran out of its time budget; ``rating`` is the lowest
-    rating the abandoned producer could have given."""
+    rating the abandoned producer could have given, ``tier`` its name."""
 
-    def __init__(self, rating: float = 0.0) -> None:
+    def __init__(self, rating: float = 0.0, tier: str = "") -> None:
         super().__init__(f"chain search took longer than {CHAIN_TIME_LIMIT} s")
         self.rating = rating
+        self.tier = tier
 
 
 def length_increment(complexity: int) -> float:
@@ -428,8 +429,9 @@ class _Hint:
     def step(self) -> Step:
         rating = round(self.difficulty + 1e-9, 1)
         return Step(self.name, rating, placements=(self.placement,) if self.placement else (),
-                    eliminations=tuple(self.removals), cells=tuple(self.cells), links=tuple(self.links),
-                    text=self.text)
+                    eliminations=tuple(self.removals), cells=tuple(self.cells),
+                    links=tuple(link[:4] for link in self.links), text=self.text,
+                    link_kinds=tuple(link[4] for link in self.links))
 
 
 class _Best:
@@ -461,7 +463,10 @@ class _Best:
 
 
 def _links(chain: list[int]) -> tuple:
-    return tuple((a >> 6, (a >> 1) & 31, b >> 6, (b >> 1) & 31) for a, b in zip(chain, chain[1:]))
+    """``(cell, value, cell, value, kind)`` per link of the chain: off -> on
+    is a strong link (one of the two must hold), anything else weak."""
+    return tuple((a >> 6, (a >> 1) & 31, b >> 6, (b >> 1) & 31, STRONG if not a & 1 and b & 1 else WEAK)
+                 for a, b in zip(chain, chain[1:]))
 
 
 def _chain_text(geo, chain: list[int]) -> str:
@@ -599,6 +604,7 @@ def find_forcing_chains(state: Candidates) -> Iterator[Step]:
         _unary(ch, best, True, True)
     except ChainLimit as exc:
         exc.rating = FORCING_CHAINS.rating
+        exc.tier = FORCING_CHAINS.name
         raise
     if best.hint is not None:
         yield best.hint.step()
@@ -723,6 +729,8 @@ def _multi_step(state: Candidates, multiple: bool, dynamic: bool, nishio: bool, 
         _Multi(ch, best, multiple, dynamic, nishio, base, prefix).run()
     except ChainLimit as exc:
         exc.rating = base
+        exc.tier = exc.tier or {7.5: "Nishio Forcing Chains", 8.0: "Multiple Forcing Chains"}.get(
+            base, "Dynamic Forcing Chains")
         raise
     if best.hint is not None:
         yield best.hint.step()

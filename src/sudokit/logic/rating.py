@@ -11,6 +11,7 @@ step that places a value; ED the rating of the first step.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from .. import validate
@@ -118,6 +119,8 @@ class Rating:
     is then at least the value given. ``ep_lower_bound`` and
     ``ed_lower_bound`` say the same of EP (no placement before they ran out)
     and ED (no step at all). ``hardest`` names the technique that set ER.
+    ``tier`` names the technique whose search ran out of its time budget
+    (the tier reached; empty when no budget ran out).
     """
 
     er: float
@@ -131,6 +134,7 @@ class Rating:
     hardest: str
     ep_lower_bound: bool = False
     ed_lower_bound: bool = False
+    tier: str = ""
 
     def __str__(self) -> str:
         def mark(bound: bool) -> str:
@@ -229,13 +233,14 @@ def _rating(
     )
 
 
-def _fast_ratings(state: Candidates, registry: list[Technique], limited: list[float] | None = None,
+def _fast_ratings(state: Candidates, registry: list[Technique], limited: list[ChainLimit] | None = None,
                   truth: "tuple[int, ...] | None" = None,
                   puzzle: str = "") -> tuple[list[float], list[bool], list[str]] | None:
     """The step ratings of the path, with the easy ladder (SE ≤ 2.5) in the
     compiled kernel; None when the registry does not start with that ladder.
-    A chain search out of time ends the path and adds its lowest rating to
-    ``limited``."""
+    A chain search out of time ends the path and adds its :class:`ChainLimit`
+    to ``limited`` (its ``rating`` is the lowest the abandoned technique could
+    give, its ``tier`` the technique)."""
     easy = len(EASY_PREFIX)
     if len(registry) < easy or any(a is not b for a, b in zip(registry, EASY_PREFIX)) or state.geo.n > 62:
         return None
@@ -268,7 +273,7 @@ def _fast_ratings(state: Candidates, registry: list[Technique], limited: list[fl
             step = next_step(state, rest)
         except ChainLimit as exc:
             if limited is not None:
-                limited.append(exc.rating)
+                limited.append(exc)
             break
         if step is None or step.rating > floor + 1e-9:
             break
@@ -329,7 +334,7 @@ def check_unique(grid: Grid) -> None:
         raise InvalidPuzzle(f"{grid.line()}: more than one solution; a rating needs a puzzle with one solution")
 
 
-def _until_floor(state: Candidates, registry: list[Technique], floor: float, limited: list[float] | None = None,
+def _until_floor(state: Candidates, registry: list[Technique], floor: float, limited: list[ChainLimit] | None = None,
                  truth: "tuple[int, ...] | None" = None, puzzle: str = ""):
     """The steps of the path while each rates at most ``floor``: a producer
     registered below the floor may yield a harder step (a big set in a
@@ -340,7 +345,7 @@ def _until_floor(state: Candidates, registry: list[Technique], floor: float, lim
             step = next_step(state, registry)
         except ChainLimit as exc:
             if limited is not None:
-                limited.append(exc.rating)
+                limited.append(exc)
             return
         if step is None or step.rating > floor + 1e-9:
             return
@@ -370,7 +375,7 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     puzzle = grid.line()
     # a chain search out of time: the lowest rating the abandoned technique
     # could give, which is then the bound (not the floor)
-    limited: list[float] = []
+    limited: list[ChainLimit] = []
     with chains.time_limit(timeout):
         fast = _fast_ratings(state, registry, limited, known, puzzle)
         if fast is None:
@@ -382,7 +387,11 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     stuck = not state.solved
     if stuck or _assumes_uniqueness(names):
         check_unique(grid)
-    return _rating(ratings, placing, names, stuck, min(limited, default=None))
+    bound = min(limited, key=lambda exc: exc.rating, default=None)
+    rating = _rating(ratings, placing, names, stuck, None if bound is None else bound.rating)
+    if bound is not None and bound.tier:
+        rating = dataclasses.replace(rating, tier=bound.tier)
+    return rating
 
 
 def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> list[Step]:

@@ -11,7 +11,7 @@ technique after every technique rated the same or lower.
 
 from __future__ import annotations
 
-from . import aligned, chains, fish, intersections, links, singles, subsets, uniqueness, wings
+from . import aligned, chains, fish, intersections, links, nested, singles, subsets, uniqueness, wings
 from .step import Technique
 
 REGISTRY: list[Technique] = [
@@ -54,6 +54,8 @@ REGISTRY: list[Technique] = [
     chains.NISHIO,  # 7.5+
     chains.MULTIPLE,  # cell and region forcing chains, 8.0+
     chains.DYNAMIC,  # 8.5+
+    nested.DYNAMIC_PLUS,  # Dynamic Forcing Chains (+), 9.0+
+    *nested.NESTED,  # Nested Forcing Chains: levels 2 (9.5+), 3 (10.0+), 4 with inner levels 0, 1, 2 (10.5+)
 ]
 
 
@@ -88,7 +90,10 @@ SE_LADDER: tuple[tuple[str, float], ...] = (
     ("Aligned Pair Exclusion", 6.2), ("VWXYZ-Wing", 6.2),
     ("UVWXYZ-Wing", 6.6), ("Forcing Chains & Cycles", 6.6), ("TUVWXYZ-Wing", 7.5),
     ("Aligned Triplet Exclusion", 7.5), ("Nishio Forcing Chains", 7.5), ("Multiple Forcing Chains", 8.0),
-    ("Dynamic Forcing Chains", 8.5), ("Dynamic Forcing Chains (+)", 9.0),  # the (+) level is not implemented
+    ("Dynamic Forcing Chains", 8.5), ("Dynamic Forcing Chains (+)", 9.0), ("Nested Forcing Chains", 9.5),
+    # SE's answer when no technique applies ("Beyond solver"): never registered, so the floor is 20.0 once
+    # every technique above is
+    ("Beyond solver", 20.0),
 )
 
 

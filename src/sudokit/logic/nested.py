@@ -1,0 +1,682 @@
+"""Dynamic Forcing Chains (+) and Nested Forcing Chains: SE's ladder above 9.0.
+
+SukakuExplainer's chaining producer has a *level*. At level 0 it is the
+dynamic forcing chains of :mod:`sudokit.logic.chains` (8.5). From level 1 up,
+each assumption is propagated as a dynamic chain, and whenever the chain
+stops (nothing pending), other techniques are run on the grid the chain has
+reduced (SE's ``getAdvancedPotentials``); what they remove joins the chain as
+new "off" potentials, and propagation goes on. The first of these *helpers*
+that removes something (with at least one removal of the chain among its
+reasons) is the one used:
+
+=====  =====  ==========================================================
+level  base   helpers, in order
+=====  =====  ==========================================================
+1      9.0    Pointing/Claiming, Hidden Pair, Naked Pair, X-Wing ("(+)")
+2      9.5    ... then Forcing Chains & Cycles ("(+ Forcing Chains)")
+3      10.0   ... then Multiple Forcing Chains ("(+ Multiple Forcing Chains)")
+4      10.5   the four basic helpers, then Dynamic Forcing Chains of a lower
+              level ("(+ Dynamic Forcing Chains)"); SE runs it three times,
+              with the inner chains at level 0, 1 and 2
+=====  =====  ==========================================================
+
+An off potential a helper adds has the removed candidates that made the
+helper possible (SE's ``getRuleParents``) as its parents. When the helper
+is itself a chain, its complexity is added to the outer chain's (each inner
+chain counted once). The rating is base + SE's length increment over that
+complexity, as below 9.0.
+
+The producers keep SE's scan orders (helpers: SE's region and colex tuple
+orders; removals of one helper in the order of Java's ``HashMap`` over cell
+indices), because the order in which implications are found decides the
+parents and so the complexity.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Iterator
+
+from .chains import (
+    ChainLimit, _Best, _Chainer, _Hint, _Multi, _ancestors, _cycle_hint, _deadline, _forcing_hint, _path,
+    length_increment,
+)
+from ..errors import LimitReached
+from . import chains
+from .state import Candidates
+from .step import Step, Technique
+
+__all__ = ["DYNAMIC_PLUS", "NESTED", "TECHNIQUES", "LEVEL_BASE", "nested_suffix", "find_level"]
+
+#: SE's base rating per level (``Chaining.getDifficulty``).
+LEVEL_BASE = {1: 9.0, 2: 9.5, 3: 10.0, 4: 10.5}
+
+# SE's region type indices: 0 block, 1 row, 2 column.
+_BLOCK, _ROW, _COL = 0, 1, 2
+
+
+def nested_suffix(level: int) -> str:
+    """SE's name suffix of a level (``Chaining.getNestedSuffix``)."""
+    if level == 1:
+        return " (+)"
+    if level == 2:
+        return " (+ Forcing Chains)"
+    if level == 3:
+        return " (+ Multiple Forcing Chains)"
+    if level == 4:
+        return " (+ Dynamic Forcing Chains)"
+    if level >= 5:
+        return " (+ Dynamic Forcing Chains" + nested_suffix(level - 3) + ")"
+    return ""
+
+
+def _hashmap_order(cells: list[int]) -> list[int]:
+    """Java's ``HashMap<Cell, ...>`` iteration order over cells whose hash
+    is their index, inserted in ascending order."""
+    cap = 16
+    while len(cells) > cap * 3 // 4:
+        cap *= 2
+    return sorted(cells, key=lambda c: (c & (cap - 1), c))
+
+
+def _bits(b: int) -> list[int]:
+    out = []
+    while b:
+        low = b & -b
+        out.append(low.bit_length() - 1)
+        b ^= low
+    return out
+
+
+def _colex_pairs(n: int) -> list[tuple[int, int]]:
+    """SE's ``Permutations(2, n)`` order: {0,1}, {0,2}, {1,2}, {0,3}, ..."""
+    return [(lo, hi) for hi in range(1, n) for lo in range(hi)]
+
+
+class _Geo9:
+    """Region tables in SE's terms for one geometry."""
+
+    def __init__(self, geo) -> None:
+        self.geo = geo
+        um = geo.unit_mask
+        self.regions = {_BLOCK: list(geo.boxes), _ROW: list(geo.rows), _COL: list(geo.cols)}
+        self.um = um
+        self.pairs = _colex_pairs(geo.n)
+        self.cross = {}
+        for t1, t2 in ((_BLOCK, _COL), (_BLOCK, _ROW), (_COL, _BLOCK), (_ROW, _BLOCK)):
+            for r1 in self.regions[t1]:
+                self.cross[(t2, r1)] = [r2 for r2 in self.regions[t2] if um[r1] & um[r2]]
+
+
+_GEO: dict = {}
+
+
+def _g(geo) -> _Geo9:
+    t = _GEO.get(geo)
+    if t is None:
+        t = _GEO[geo] = _Geo9(geo)
+    return t
+
+
+class _Helper:
+    """One helper's deduction on the reduced grid: the off nodes it adds, in
+    SE's order, with their parents (removed candidates, as off nodes)."""
+
+    __slots__ = ("offs", "parents", "text", "nested")
+
+    def __init__(self, offs, parents, text, nested=None):
+        self.offs = offs
+        self.parents = parents
+        self.text = text
+        self.nested = nested
+
+
+class _LevelChainer(_Chainer):
+    """SE's ``Chaining`` at ``level`` >= 1 on one state: dynamic propagation
+    with helpers run at each fixpoint."""
+
+    def __init__(self, state: Candidates, deadline, level: int, inner_level: int = 0) -> None:
+        super().__init__(state, deadline)
+        self.level = level
+        self.inner_level = inner_level
+        self.g = _g(state.geo)
+        n = state.geo.n
+        self.n = n
+        values = state.values
+        self.empty = {u: sum(1 for c in state.geo.units[u] if not values[c]) for u in range(len(state.geo.units))}
+        occ = [0] * (n + 1)
+        for v in values:
+            if v:
+                occ[v] += 1
+        self.occ = occ
+        self.nests: dict[int, dict] = {}
+
+    # -- helpers on the reduced grid --------------------------------------------
+
+    def _locking(self, masks, boards, base_boards) -> list[_Helper]:
+        g = self.g
+        um = g.um
+        out = []
+        for t1, t2 in ((_BLOCK, _COL), (_BLOCK, _ROW), (_COL, _BLOCK), (_ROW, _BLOCK)):
+            for v in range(1, self.n + 1):
+                b = boards[v]
+                if not b:
+                    continue
+                for r1 in g.regions[t1]:
+                    pos = b & um[r1]
+                    if pos & (pos - 1) == 0:
+                        continue
+                    for r2 in g.cross[(t2, r1)]:
+                        if pos & ~um[r2]:
+                            continue
+                        rem = b & um[r2] & ~um[r1]
+                        if not rem:
+                            continue
+                        gone = base_boards[v] & ~b & um[r1] & ~um[r2]
+                        parents = tuple((c << 6) | (v << 1) for c in _bits(gone))
+                        offs = [(c << 6) | (v << 1) for c in _hashmap_order(_bits(rem))]
+                        out.append(_Helper(offs, parents, ("Pointing" if t1 == _BLOCK else "Claiming")))
+        return out
+
+    def _hidden_pairs(self, masks, boards, base_masks) -> list[_Helper]:
+        g = self.g
+        um = g.um
+        units = self.geo.units
+        out = []
+        for t in (_BLOCK, _COL, _ROW):
+            for r in g.regions[t]:
+                if self.empty[r] <= 4:
+                    continue
+                m = um[r]
+                pos = [boards[v + 1] & m for v in range(self.n)]
+                for a, b in g.pairs:
+                    pa, pb = pos[a], pos[b]
+                    if pa & (pa - 1) == 0 or pb & (pb - 1) == 0:
+                        continue
+                    union = pa | pb
+                    if union.bit_count() != 2:
+                        continue
+                    keep = (1 << a) | (1 << b)
+                    cells = _bits(union)
+                    rem = [c for c in cells if masks[c] & ~keep]
+                    if not rem:
+                        continue
+                    offs = []
+                    for c in _hashmap_order(rem):
+                        for v0 in _bits(masks[c] & ~keep):
+                            offs.append((c << 6) | ((v0 + 1) << 1))
+                    parents = []
+                    for c in units[r]:
+                        if not union >> c & 1:
+                            for v0 in (a, b):
+                                if base_masks[c] >> v0 & 1:
+                                    parents.append((c << 6) | ((v0 + 1) << 1))
+                    out.append(_Helper(offs, tuple(parents), "Hidden Pair"))
+        return out
+
+    def _naked_pairs(self, masks, boards, base_masks) -> list[_Helper]:
+        g = self.g
+        units = self.geo.units
+        out = []
+        for t in (_BLOCK, _COL, _ROW):
+            for r in g.regions[t]:
+                if self.empty[r] < 4:
+                    continue
+                cells = units[r]
+                for a, b in g.pairs:
+                    ca, cb = cells[a], cells[b]
+                    ma, mb = masks[ca], masks[cb]
+                    if ma & (ma - 1) == 0 or mb & (mb - 1) == 0:
+                        continue
+                    union = ma | mb
+                    if union.bit_count() != 2:
+                        continue
+                    rem = [c for c in cells if c != ca and c != cb and masks[c] & union]
+                    if not rem:
+                        continue
+                    offs = []
+                    for c in _hashmap_order(rem):
+                        for v0 in _bits(masks[c] & union):
+                            offs.append((c << 6) | ((v0 + 1) << 1))
+                    parents = []
+                    for c in (ca, cb):
+                        for v0 in _bits(base_masks[c] & ~union):
+                            parents.append((c << 6) | ((v0 + 1) << 1))
+                    out.append(_Helper(offs, tuple(parents), "Naked Pair"))
+        return out
+
+    def _x_wings(self, masks, boards, base_boards) -> list[_Helper]:
+        g = self.g
+        um = g.um
+        n = self.n
+        out = []
+        for t1, t2 in ((_COL, _ROW), (_ROW, _COL)):
+            bases = g.regions[t1]
+            covers = g.regions[t2]
+            for i, j in g.pairs:
+                b1, b2 = bases[i], bases[j]
+                for v in range(1, n + 1):
+                    if self.occ[v] + 4 > n:
+                        continue
+                    board = boards[v]
+                    p1 = board & um[b1]
+                    p2 = board & um[b2]
+                    if p1 & (p1 - 1) == 0 or p2 & (p2 - 1) == 0:
+                        continue
+                    cov = 0
+                    for c in _bits(p1 | p2):
+                        cov |= 1 << (c // n if t2 == _ROW else c % n)
+                    if cov.bit_count() != 2:
+                        continue
+                    cover_cells = 0
+                    for k in _bits(cov):
+                        cover_cells |= um[covers[k]]
+                    rem = board & cover_cells & ~um[b1] & ~um[b2]
+                    if not rem:
+                        continue
+                    offs = [(c << 6) | (v << 1) for c in _hashmap_order(_bits(rem))]
+                    gone = base_boards[v] & ~board & ~cover_cells
+                    parents = tuple((c << 6) | (v << 1) for c in _bits(gone & um[b1])) + \
+                        tuple((c << 6) | (v << 1) for c in _bits(gone & um[b2]))
+                    out.append(_Helper(offs, parents, "X-Wing"))
+        return out
+
+    def advanced(self, masks, boards) -> list[_Helper]:
+        """SE's ``getAdvancedPotentials``: the helpers of the first rule that
+        gives any with a parent."""
+        base_masks = self.state.mask
+        base_boards = self.boards
+        for rule in (self._locking, self._hidden_pairs, self._naked_pairs, self._x_wings):
+            if rule in (self._locking, self._x_wings):
+                found = rule(masks, boards, base_boards)
+            else:
+                found = rule(masks, boards, base_masks)
+            found = [h for h in found if h.parents]
+            if found:
+                return found
+        for inner in self._inner_rules():
+            found = self._chain_helpers(inner, masks, base_masks)
+            if found:
+                return found
+        return []
+
+    def _inner_rules(self) -> list[tuple]:
+        """SE's chaining helpers of this level: ``(kind, level)``."""
+        if self.level >= 4:
+            return [("dynamic", self.inner_level)]
+        rules = []
+        if self.level >= 2:
+            rules.append(("cycles", 0))
+        if self.level >= 3:
+            rules.append(("multiple", 0))
+        return rules
+
+    def _chain_helpers(self, inner, masks, base_masks) -> list[_Helper]:
+        """The hints of an inner chaining rule on the reduced grid, sorted as
+        SE sorts them, each as a helper whose parents are the removed
+        candidates its chains rely on (SE's ``collectRuleParents``)."""
+        kind, level = inner
+        geo = self.geo
+        reduced = Candidates(geo, self.state.values, list(masks))
+        hints = _inner_hints(reduced, kind, level, self.deadline)
+        out = []
+        for h in hints:
+            parents = _rule_parents(h, base_masks, masks, geo)
+            if not parents:
+                continue
+            cells: dict[int, list[int]] = {}
+            for c, v in h.removals:
+                cells.setdefault(c, []).append(v)
+            offs = []
+            for c in _hashmap_order(sorted(cells)):
+                for v in sorted(cells[c]):
+                    offs.append((c << 6) | (v << 1))
+            out.append(_Helper(offs, parents, h.text, h))
+        return out
+
+    # -- propagation -------------------------------------------------------------
+
+    def _propagate(self, starts: list[int], nishio: bool, dynamic: bool):
+        base = self.state.mask
+        graph: dict[int, tuple] = {}
+        nest: dict[int, object] = {}
+        self.nests[id(graph)] = nest
+        pend_on: deque = deque()
+        pend_off: deque = deque()
+        for s in starts:
+            graph[s] = ()
+            (pend_on if s & 1 else pend_off).append(s)
+        masks = list(base)
+        boards = list(self.boards)
+        src_boards = self.boards
+        on_to_off, off_to_on = self.on_to_off, self.off_to_on
+        self.tick()
+        while True:
+            while pend_on or pend_off:
+                if pend_on:
+                    p = pend_on.popleft()
+                    for q in on_to_off(masks, p, True, boards):
+                        if q | 1 in graph:
+                            return graph, ((q | 1, graph[q | 1]), (q, (p,)))
+                        if q not in graph:
+                            graph[q] = (p,)
+                            pend_off.append(q)
+                else:
+                    p = pend_off.popleft()
+                    made = off_to_on(masks, p, True, True, boards, base, src_boards)
+                    cell, value = p >> 6, (p >> 1) & 31
+                    masks[cell] &= ~(1 << (value - 1))
+                    boards[value] &= ~(1 << cell)
+                    for q, parents in made:
+                        if q ^ 1 in graph:
+                            return graph, ((q, parents), (q ^ 1, graph[q ^ 1]))
+                        if q not in graph:
+                            graph[q] = parents
+                            pend_on.append(q)
+            self.tick()
+            for h in self.advanced(masks, boards):
+                for q in h.offs:
+                    if q not in graph:
+                        graph[q] = h.parents
+                        if h.nested is not None:
+                            nest[q] = h.nested
+                        pend_off.append(q)
+            if not pend_off:
+                return graph, None
+
+
+class _XHint(_Hint):
+    """A hint with what SE's rule parents and nesting need: its chains
+    ``[(target, parents, graph)]``, how its assumptions were made (``init``:
+    ``("cell", cell)`` or ``("region", unit, value)``), a cycle's linked
+    entry, whether its chains are dynamic, and the chainer (for nested
+    hints inside its graphs)."""
+
+    __slots__ = ("chains", "init", "cycle", "dynamic", "chainer")
+
+    @classmethod
+    def of(cls, h: _Hint, chains=(), init=None, cycle=None, dynamic=False, chainer=None) -> "_XHint":
+        x = cls(h.difficulty, h.complexity, h.key, h.name, h.placement, h.removals, h.text, h.links, h.cells)
+        x.chains, x.init, x.cycle, x.dynamic, x.chainer = chains, init, cycle, dynamic, chainer
+        return x
+
+
+class _Collect(_Best):
+    """Keeps every hint offered that removes something, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.all: list[_Hint] = []
+
+    def offer(self, hint: _Hint) -> None:
+        if hint.removals:
+            hint.order = len(self.all)
+            self.all.append(hint)
+
+
+def _nodes_of(chains) -> set:
+    """Every potential in the chains (SE's ``getChain`` over all targets)."""
+    seen: set = set()
+    for node, parents, graph in chains:
+        seen.add(node)
+        todo = list(parents)
+        while todo:
+            nxt = []
+            for p in todo:
+                if p not in seen:
+                    seen.add(p)
+                    nxt.extend(graph[p])
+            todo = nxt
+    return seen
+
+
+def _full_chain(h) -> tuple:
+    """What SE's ``FullChain`` compares: the targets and every potential of
+    their chains."""
+    if h.cycle is not None:
+        nodes = []
+        e = h.cycle
+        while e is not None:
+            nodes.append(e[0])
+            e = e[1]
+        return ("cycle", tuple(nodes))
+    return tuple((n, frozenset(_nodes_of([(n, ps, g)]))) for n, ps, g in h.chains)
+
+
+def _nested_complexity(chainer, chains) -> int:
+    """The complexity of the inner chains the chains rely on, each counted once."""
+    nests = getattr(chainer, "nests", None)
+    if not nests:
+        return 0
+    total = 0
+    seen: set = set()
+    for node, parents, graph in chains:
+        nest = nests.get(id(graph))
+        if not nest:
+            continue
+        for q in _nodes_of([(node, parents, graph)]):
+            h = nest.get(q)
+            if h is None:
+                continue
+            key = _full_chain(h)
+            if key not in seen:
+                seen.add(key)
+                total += h.complexity
+    return total
+
+
+class _LevelMulti(_Multi):
+    """SE's multiple-chain producer at a level; ``collect`` keeps every hint
+    (for an inner rule) instead of the best."""
+
+    def __init__(self, ch, best, level: int, multiple: bool = True, dynamic: bool = True) -> None:
+        base = LEVEL_BASE[min(level, 4)] if level else (8.5 if dynamic else 8.0)
+        super().__init__(ch, best, multiple, dynamic, False, base, "Dynamic " if dynamic else "")
+        self.level = level
+        self.suffix = nested_suffix(level)
+        geo = ch.geo
+        self.unit_names = {geo.unit_name(u): u for u in range(len(geo.units))}
+
+    def hint(self, name, key, chains, target, text_head) -> _Hint:
+        h = super().hint(name, key, chains, target, text_head)
+        if self.level >= 2:
+            h.complexity += _nested_complexity(self.ch, chains)
+            h.difficulty = self.base + length_increment(h.complexity)
+        if self.suffix:
+            h.name = name + self.suffix
+            head, _, rest = h.text.partition(": ")
+            h.text = f"{head}{self.suffix}: {rest}"
+        init = None
+        if "Cell Forcing" in name:
+            init = ("cell", chains[0][0] if not chains[0][1] else _path(*chains[0])[0] >> 6)
+            init = ("cell", _path(*chains[0])[0] >> 6)
+        elif "Region Forcing" in name:
+            unit = self.unit_names[text_head.split(" in ", 1)[1].split(" gives ")[0]]
+            init = ("region", unit, (_path(*chains[0])[0] >> 1) & 31)
+        return _XHint.of(h, chains, init, None, self.dynamic, self.ch)
+
+
+# -- SE's collectRuleParents ------------------------------------------------------
+
+
+def _link_unit(geo, p: int, q: int, masks, graph, dynamic: bool) -> int:
+    """The unit of an x-link p (off) -> q (on): the first of box, row,
+    column holding both where the value had two places left."""
+    a, b = p >> 6, q >> 6
+    v = (q >> 1) & 31
+    bit = 1 << (v - 1)
+    ra, ca, ba = geo.units_of[a]
+    rb, cb, bb = geo.units_of[b]
+    shared = [u for u, w in ((ba, bb), (ra, rb), (ca, cb)) if u == w]
+    if len(shared) == 1:
+        return shared[0]
+    for u in shared:
+        left = [c for c in geo.units[u] if masks[c] & bit and not (dynamic and ((c << 6) | (v << 1)) in graph
+                                                                   and c not in (a, b))]
+        if len(left) == 2:
+            return u
+    return shared[0]
+
+
+def _rule_parents(h: _XHint, base, cur, geo) -> tuple:
+    """The candidates removed by the outer chain that the inner hint ``h``
+    relies on, as off nodes (SE's ``ChainingHint.getRuleParents``)."""
+    out: dict[int, None] = {}
+    units = geo.units
+
+    def naked(cell: int) -> None:
+        gone = base[cell] & ~cur[cell]
+        while gone:
+            low = gone & -gone
+            out[(cell << 6) | (low.bit_length() << 1)] = None
+            gone ^= low
+
+    def hidden(unit: int, v: int) -> None:
+        bit = 1 << (v - 1)
+        for c in units[unit]:
+            if base[c] & bit and not cur[c] & bit:
+                out[(c << 6) | (v << 1)] = None
+
+    if h.cycle is not None:
+        chain = []
+        e = h.cycle
+        while e is not None:
+            chain.append(e[0])
+            e = e[1]
+        # chain: dstOn, off, on, ..., root (== dstOn)
+        for i in range(len(chain) - 1):
+            q, p = chain[i], chain[i + 1]
+            if q & 1:
+                if q >> 6 == p >> 6:
+                    naked(q >> 6)
+                else:
+                    hidden(_link_unit(geo, p, q, cur, {}, False), (q >> 1) & 31)
+            elif i + 1 < len(chain) - 0:
+                # the reversed chain: this off potential turned on, with its on->off cause
+                if q >> 6 == p >> 6:
+                    naked(q >> 6)
+                else:
+                    r1, c1, b1 = geo.units_of[q >> 6]
+                    r2, c2, b2 = geo.units_of[p >> 6]
+                    unit = b1 if b1 == b2 else (r1 if r1 == r2 else c1)
+                    hidden(unit, (q >> 1) & 31)
+        return tuple(out)
+    for target, parents, graph in h.chains:
+        done: set = set()
+        todo = [(target, parents)]
+        while todo:
+            nxt = []
+            for q, ps in todo:
+                if q in done:
+                    continue
+                done.add(q)
+                if q & 1:
+                    if not ps:
+                        if h.init is not None:
+                            if h.init[0] == "cell":
+                                naked(q >> 6)
+                            else:
+                                hidden(h.init[1], h.init[2])
+                    else:
+                        p = ps[0]
+                        if p >> 6 == q >> 6:
+                            naked(q >> 6)
+                        else:
+                            hidden(_link_unit(geo, p, q, cur, graph, h.dynamic), (q >> 1) & 31)
+                for p in ps:
+                    nxt.append((p, graph[p]))
+            todo = nxt
+    return tuple(out)
+
+
+# -- the inner rules ----------------------------------------------------------------
+
+
+def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XHint]:
+    """All the hints SE's inner rule gives on ``state``, sorted and deduplicated
+    as SE's ``Chaining.getHints`` returns them."""
+    found: list[_XHint] = []
+    if kind == "cycles":
+        ch = _Chainer(state, deadline)
+        masks = state.mask
+        for y, x in ((False, True), (True, False), (True, True)):
+            for cell in range(len(masks)):
+                m = masks[cell]
+                if m.bit_count() < 2 or (not x and m.bit_count() > 2):
+                    continue
+                v = 0
+                while m >> v:
+                    if m >> v & 1:
+                        on = (cell << 6) | ((v + 1) << 1) | 1
+                        for entry in ch.cycles(masks, on, y, x, 1 << 30):
+                            h = _cycle_hint(state, entry, y, x)
+                            if h is not None and h.removals:
+                                found.append(_XHint.of(h, (), None, entry, False, ch))
+                        if x:
+                            for start in (on, on ^ 1):
+                                for target, parents, graph in ch.forcing(masks, start, y, 1 << 30):
+                                    h = _forcing_hint(state, target, parents, graph, y)
+                                    if h.removals:
+                                        found.append(_XHint.of(h, [(target, parents, graph)], None, None, False, ch))
+                    v += 1
+    else:
+        dynamic = kind == "dynamic"
+        if dynamic and level >= 1:
+            ch = _LevelChainer(state, deadline, level)
+        else:
+            ch = _Chainer(state, deadline)
+        collect = _Collect()
+        _LevelMulti(ch, collect, level if dynamic else 0, True, dynamic).run()
+        found = collect.all
+    order = sorted(range(len(found)), key=lambda i: (found[i].difficulty, found[i].complexity, found[i].key, i))
+    out = []
+    seen: set = set()
+    for i in order:
+        h = found[i]
+        key = frozenset(h.removals)
+        if key not in seen:
+            seen.add(key)
+            out.append(h)
+    return out
+
+
+def find_level(state: Candidates, level: int, inner_level: int = 0) -> Iterator[Step]:
+    """SE's ``Chaining(true, true, false, level)`` on ``state`` (at level 4,
+    with inner dynamic chains of ``inner_level``): its easiest step."""
+    # only the puzzle's budget bounds these producers (chains.CHAIN_TIME_LIMIT
+    # is for the tiers below): they are slow by nature, and --timeout raises it
+    ch = _LevelChainer(state, chains._PUZZLE_DEADLINE, level, inner_level)
+    best = _Best()
+    try:
+        _LevelMulti(ch, best, level).run()
+    except ChainLimit as exc:
+        exc.rating = LEVEL_BASE[min(level, 4)]
+        exc.tier = "Dynamic Forcing Chains" + nested_suffix(level) + (f" [inner level {inner_level}]" if level >= 4 else "")
+        raise
+    if best.hint is not None:
+        yield best.hint.step()
+
+
+def find_dynamic_plus(state: Candidates) -> Iterator[Step]:
+    """Dynamic Forcing Chains (+) (9.0+): dynamic chains helped by pointing,
+    claiming, hidden and naked pairs and X-Wings."""
+    return find_level(state, 1)
+
+
+def _nested(level: int, inner: int = 0):
+    def find(state: Candidates) -> Iterator[Step]:
+        return find_level(state, level, inner)
+
+    find.__name__ = f"find_nested_{level}_{inner}"
+    return find
+
+
+DYNAMIC_PLUS = Technique("Dynamic Forcing Chains (+)", 9.0, "chains", find_dynamic_plus)
+NESTED: tuple[Technique, ...] = (
+    Technique("Nested Forcing Chains", 9.5, "chains", _nested(2), variant="+ Forcing Chains"),
+    Technique("Nested Forcing Chains", 10.0, "chains", _nested(3), variant="+ Multiple Forcing Chains"),
+    Technique("Nested Forcing Chains", 10.5, "chains", _nested(4, 0), variant="+ Dynamic Forcing Chains"),
+    Technique("Nested Forcing Chains", 10.5, "chains", _nested(4, 1), variant="+ Dynamic Forcing Chains (+)"),
+    Technique("Nested Forcing Chains", 10.5, "chains", _nested(4, 2), variant="+ Nested Forcing Chains"),
+)
+TECHNIQUES = (DYNAMIC_PLUS,) + NESTED

@@ -1,0 +1,136 @@
+"""Dynamic Forcing Chains (+) and Nested Forcing Chains against SE's own paths.
+
+``hard_dev_traces.jsonl.gz`` holds SukakuExplainer's full path on 16 of the
+hardest known puzzles: at each step the candidates before it, its rating and
+SE's one-line text. A case replays the candidates before one of SE's steps
+and asks the producers, in SE's order, for the step: the first producer with
+a step must give SE's rating and SE's conclusion. Soundness: no step on our
+path removes the solution, which the engine finds.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from functools import lru_cache
+
+import pytest
+
+from sudokit import solving
+from sudokit.grid import Grid
+from sudokit.logic import chains, nested
+from sudokit.logic.state import Candidates, geometry
+
+from conftest import RATED
+
+
+@lru_cache(maxsize=None)
+def _traces() -> dict[str, dict]:
+    with gzip.open(RATED / "hard_dev_traces.jsonl.gz", "rt") as f:
+        return {row["id"]: row for row in map(json.loads, f)}
+
+
+def _state(candidates: str) -> Candidates:
+    """SE's pencil marks (9 characters a cell); a cell with one candidate is
+    placed (SE places naked singles before any chain)."""
+    geo = geometry(Grid("." * 81).shape)
+    values, masks = [], []
+    for c in range(81):
+        m = sum(1 << k for k, ch in enumerate(candidates[9 * c:9 * c + 9]) if ch != ".")
+        single = m & (m - 1) == 0
+        values.append(m.bit_length() if single else 0)
+        masks.append(0 if single else m)
+    return Candidates(geo, values, masks)
+
+
+#: SE's order from 8.5 up: (producer, tier).
+LADDER = [(chains.find_dynamic, 0)] + [(lambda s, lv=lv, i=i: nested.find_level(s, lv, i), lv)
+                                       for lv, i in ((1, 0), (2, 0), (3, 0), (4, 0), (4, 1), (4, 2))]
+
+
+def _se_target(text: str) -> tuple[str, str]:
+    """SE's conclusion: ``('r4c7', '9 off')``-like from its one-line text."""
+    m = re.search(r"==> (r\dc\d)\.(\d) (both on & off|on|off)", text)
+    assert m, text
+    if m.group(3) == "both on & off":  # a contradiction: the assumption is false
+        a = re.search(r": (r\dc\d)\.(\d) (on|off) ==>", text)
+        return a.group(1), f"{a.group(2)} {'off' if a.group(3) == 'on' else 'on'}"
+    return m.group(1), f"{m.group(2)} {m.group(3)}"
+
+
+def _ours_target(step) -> tuple[str, str]:
+    if step.placements:
+        (cell, value), = step.placements
+        return f"r{cell // 9 + 1}c{cell % 9 + 1}", f"{value} on"
+    cells = {c for c, _ in step.eliminations}
+    if len(cells) == 1 and len(step.eliminations) > 1:  # all other values of a cell: it holds the rest
+        return "", ""
+    (cell, value), = step.eliminations
+    return f"r{cell // 9 + 1}c{cell % 9 + 1}", f"{value} off"
+
+
+def _replay(puzzle_id: str, index: int):
+    s = _traces()[puzzle_id]["steps"][index]
+    state = _state(s["candidates"])
+    for find, tier in LADDER:
+        step = next(find(state), None)
+        if step is not None:
+            return s, step, tier
+    return s, None, None
+
+
+#: (puzzle, step index, SE's tier) with SE's rating from the trace.
+CASES = [
+    ("hd-0475", 25, 1),  # Dynamic Contradiction Forcing Chains (+), 9.8
+    ("hd-0361", 4, 2),  # Dynamic Region Forcing Chains (+ Forcing Chains), 10.0
+]
+
+
+@pytest.mark.parametrize("puzzle_id,index,tier", CASES, ids=[f"{p}#{i} level {t}" for p, i, t in CASES])
+def test_takes_se_step(puzzle_id: str, index: int, tier: int) -> None:
+    s, step, got_tier = _replay(puzzle_id, index)
+    assert step is not None, s["text"]
+    assert (got_tier, step.rating) == (tier, s["rating"]), (s["text"], step.text)
+    assert _ours_target(step) == _se_target(s["text"]), (s["text"], step.text)
+    assert step.technique.endswith(nested.nested_suffix(tier))
+
+
+def test_level_names_follow_se() -> None:
+    assert [nested.nested_suffix(lv) for lv in (1, 2, 3, 4, 5)] == [
+        " (+)", " (+ Forcing Chains)", " (+ Multiple Forcing Chains)", " (+ Dynamic Forcing Chains)",
+        " (+ Dynamic Forcing Chains (+ Forcing Chains))"]
+    assert [t.rating for t in nested.TECHNIQUES] == [9.0, 9.5, 10.0, 10.5, 10.5, 10.5]
+
+
+def _sound(puzzle_id: str, indices) -> None:
+    row = _traces()[puzzle_id]
+    solution = solving.solve(Grid(row["puzzle"])).solution.values
+    for index in indices:
+        _, step, _ = _replay(puzzle_id, index)
+        for cell, value in step.eliminations:
+            assert solution[cell] != value, (puzzle_id, index, step.text)
+        for cell, value in step.placements:
+            assert solution[cell] == value, (puzzle_id, index, step.text)
+
+
+def test_nested_steps_keep_the_solution_sample() -> None:
+    _sound("hd-0475", [21, 25])
+
+
+@pytest.mark.slow
+def test_every_se_step_from_8_5_up_agrees() -> None:
+    """Every SE step rated 8.5 or more on the 16 traces (slow: levels 3 and 4
+    take minutes a step in pure Python)."""
+    failures = []
+    for puzzle_id, row in _traces().items():
+        solution = solving.solve(Grid(row["puzzle"])).solution.values
+        for index, s in enumerate(row["steps"]):
+            if s["rating"] < 8.5:
+                continue
+            _, step, _ = _replay(puzzle_id, index)
+            if step is None or step.rating != s["rating"] or _ours_target(step) != _se_target(s["text"]):
+                failures.append((puzzle_id, index, s["text"], step and step.text))
+            elif any(solution[c] == v for c, v in step.eliminations):
+                failures.append((puzzle_id, index, "unsound", step.text))
+    assert not failures, failures[:5]
