@@ -1,0 +1,152 @@
+"""``--cluster``, ``-o/--output``, ``--blocksize`` and ``--merge``: batch commands on a Dask cluster.
+
+The options are shared decorators; a command body that got ``cluster`` or
+``output`` hands its job to :func:`run_on_cluster` (files) or
+:func:`generate_on_cluster` (seeds) and exits with the status they return.
+The work itself is :mod:`sudokit.distributed`'s.
+
+>>> blocksize_option(None, None, "64MiB")
+67108864
+>>> blocksize_option(None, None, "100k")
+100000
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Sequence
+
+import click
+
+from .common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Output, Progress
+
+_UNITS = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "kib": 2**10, "mib": 2**20, "gib": 2**30,
+          "kb": 10**3, "mb": 10**6, "gb": 10**9, "b": 1}
+
+
+def blocksize_option(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> int | None:
+    """``--blocksize SIZE``: bytes per partition, such as ``65536``, ``100k``, ``64MiB`` or ``1G``."""
+    if value is None:
+        return None
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*", str(value))
+    unit = match.group(2).lower() if match else ""
+    if match is None or unit not in _UNITS or float(match.group(1)) * _UNITS[unit] < 1:
+        raise click.BadParameter(f"{value!r} is not a size in bytes (for example 65536, 100k, 64MiB)",
+                                 ctx=ctx, param=param)
+    return int(float(match.group(1)) * _UNITS[unit])
+
+
+def cluster_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--cluster ADDRESS``, ``-o/--output DIR``, ``--blocksize SIZE`` and ``--merge FILE``
+    to a click command (parameters ``cluster``, ``output``, ``blocksize``, ``merge``)."""
+    options = [
+        click.option("--cluster", "cluster", metavar="ADDRESS", default=None,
+                     help="Run on a Dask cluster: a scheduler address (tcp://HOST:8786), or local[:N] "
+                          "for N worker processes on this machine. Needs sudokit[dask]."),
+        click.option("-o", "--output", "output", metavar="DIR", default=None,
+                     help="With --cluster: write one file per partition and a manifest into DIR "
+                          "(a path or fsspec URL every worker reaches); the same command again resumes."),
+        click.option("--blocksize", "blocksize", metavar="SIZE", default=None, callback=blocksize_option,
+                     help="With --cluster: bytes of input per partition, such as 1MiB "
+                          "[default: 4 partitions per worker, 64KiB to 64MiB each]."),
+        click.option("--merge", "merge", metavar="FILE", default=None,
+                     help="With --output: when every partition is done, join them into FILE in input order."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _check(cluster: str | None, output: str | None, merge: str | None, blocksize: int | None) -> None:
+    if cluster is None and (output is not None or blocksize is not None):
+        raise click.UsageError("--output and --blocksize go with --cluster ADDRESS (local:N for this machine)")
+    if merge is not None and output is None:
+        raise click.UsageError("--merge FILE goes with --output DIR")
+
+
+def _writer(out: Output) -> Callable[[str], None]:
+    def write(text: str) -> None:
+        if text:
+            out.stream.write(text)
+            out.stream.flush()
+
+    return write
+
+
+def _finish(summary: Any, output: str | None, merge: str | None) -> int:
+    from .. import distributed
+
+    if output is not None and merge is not None:
+        distributed.merge(output, merge)
+    return EXIT_FAILED if summary.failures else EXIT_OK
+
+
+def run_on_cluster(ctx: click.Context | None, job: Any, paths: Sequence[str], cluster: str,
+                   output: str | None = None, blocksize: int | None = None, merge: str | None = None,
+                   label: str = "sudoku") -> int:
+    """Run ``job`` (a :class:`sudokit.pipeline.Job`) over ``paths`` on ``cluster``; the exit status.
+
+    Results go to standard output in input order (or into ``output``), notes
+    for failed puzzles to stderr in input order, a progress bar per partition
+    when stderr is a terminal. 0 when every puzzle succeeded, 1 when some
+    failed, 2 when the run could not start, 130 on Ctrl-C.
+    """
+    from .. import distributed
+    from ..errors import SudokuError
+
+    _check(cluster, output, merge, blocksize)
+    if not paths or "-" in paths:
+        raise click.UsageError("--cluster reads files (or globs, or fsspec URLs), not standard input")
+    out = Output()
+    progress = Progress(f"{label}: partitions")
+    try:
+        with distributed.cluster(cluster) as client, progress:
+            summary = distributed.run(
+                job, list(paths), client=client, out_dir=output, blocksize=blocksize,
+                write=None if output is not None else _writer(out), notes=progress.note,
+                progress=lambda done, total, puzzles: _advance(progress, done, total),
+            )
+            out.flush()
+            return _finish(summary, output, merge)
+    except SudokuError as exc:
+        click.echo(f"{label}: {exc}", err=True)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        out.flush()
+        click.echo(f"{label}: interrupted" + (f"; run the same command again to resume into {output}"
+                                               if output else ""), err=True)
+        return EXIT_INTERRUPTED
+
+
+def generate_on_cluster(ctx: click.Context | None, job: Any, count: int, seed: int, cluster: str,
+                        output: str | None = None, filtered: bool = False, attempts: int | None = None,
+                        merge: str | None = None, label: str = "sudoku generate") -> int:
+    """Generate ``count`` puzzles of ``job`` (a :class:`sudokit.pipeline.GenerateJob`) from ``seed``
+    on ``cluster``; the exit status, as :func:`run_on_cluster`."""
+    from .. import distributed
+    from ..errors import SudokuError
+
+    _check(cluster, output, merge, None)
+    out = Output()
+    progress = Progress(f"{label}: partitions")
+    try:
+        with distributed.cluster(cluster) as client, progress:
+            summary = distributed.generate(
+                job, count, seed, client=client, filtered=filtered, attempts=attempts, out_dir=output,
+                write=None if output is not None else _writer(out), notes=progress.note,
+                progress=lambda done, total, puzzles: _advance(progress, done, total),
+            )
+            out.flush()
+            return _finish(summary, output, merge)
+    except SudokuError as exc:
+        click.echo(f"{label}: {exc}", err=True)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        out.flush()
+        click.echo(f"{label}: interrupted", err=True)
+        return EXIT_INTERRUPTED
+
+
+def _advance(progress: Progress, done: int, total: int) -> None:
+    progress.describe(f"partitions {done}/{total}")
+    progress.advance()
