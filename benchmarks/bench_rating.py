@@ -1,6 +1,7 @@
 """Time :func:`sudokit.logic.rate` on the SE reference set, by ER band.
 
     python benchmarks/bench_rating.py [--repeat 3]
+    python benchmarks/bench_rating.py --hard 10 [--timeout 60]   # a sample of hard_dev.tsv (10.4-11.9)
 
 Prints ms/puzzle per band (ER <= 2.5, 2.5 < ER <= 6.2, ER > 6.2, using the
 reference ER) and the agreement with Sudoku Explainer's ER/EP/ED.
@@ -24,6 +25,40 @@ from sudokit.grid import Grid
 from sudokit.logic import links, rate
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "rated" / "se_dev.tsv"
+HARD = DATA.with_name("hard_dev.tsv")
+
+
+def hard(count: int, timeout: float | None) -> None:
+    """Rate ``count`` puzzles spread evenly over hard_dev.tsv, once each, under
+    the per-puzzle budget; print one line a puzzle and the agreement."""
+    from sudokit.logic.rating import RATE_TIME_LIMIT
+
+    rows = list(csv.DictReader(open(HARD), delimiter="\t"))
+    step = max(1, len(rows) // count)
+    sample = rows[::step][:count]
+    budget = RATE_TIME_LIMIT if timeout is None else timeout
+    print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
+          f"budget {budget} s a puzzle; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print("| id | SE ER/EP/ED | ours | tier out of budget | CPU s | wall s |")
+    print("|---|---|---|---|---:|---:|")
+    exact = {"er": 0, "ep": 0, "ed": 0}
+    above = 0
+    cpu_total = wall_total = 0.0
+    for row in sample:
+        t0, w0 = time.process_time(), time.perf_counter()
+        r = rate(Grid(row["puzzle"]), timeout=budget)
+        cpu, wall = time.process_time() - t0, time.perf_counter() - w0
+        cpu_total += cpu
+        wall_total += wall
+        for k in exact:
+            exact[k] += abs(getattr(r, k) - float(row[k])) < 1e-6 and not (k == "er" and r.lower_bound)
+        above += r.er > float(row["er"]) + 1e-6
+        print(f"| {row['id']} | {row['er']}/{row['ep']}/{row['ed']} | {r} | {r.tier or '-'} | {cpu:.1f} | "
+              f"{wall:.1f} |", flush=True)
+    n = len(sample)
+    print()
+    print(f"exact: ER {exact['er']}/{n}, EP {exact['ep']}/{n}, ED {exact['ed']}/{n}; rated above SE: {above}; "
+          f"mean CPU {cpu_total / n:.1f} s, mean wall {wall_total / n:.1f} s")
 
 
 def main() -> None:
@@ -31,7 +66,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--max-er", type=float, default=None,
                         help="time only the puzzles whose reference ER is at most this (e.g. 6.2)")
+    parser.add_argument("--hard", type=int, default=0, metavar="N",
+                        help="rate N puzzles of hard_dev.tsv (SE 10.4-11.9) instead, once each")
+    parser.add_argument("--timeout", type=float, default=None, help="per-puzzle budget for --hard (s)")
     args = parser.parse_args()
+    if args.hard:
+        hard(args.hard, args.timeout)
+        return
     rows = list(csv.DictReader(open(DATA), delimiter="\t"))
     if args.max_er is not None:
         warm = next((r for r in rows if float(r["er"]) > 7), None)
