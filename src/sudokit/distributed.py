@@ -668,7 +668,7 @@ def _sniff(inputs: Sequence[Input]) -> None:
             if problem:
                 raise SudokuError(
                     f"{item.name}: line {number} looks like {problem}; the cluster reads one puzzle per "
-                    "line (input formats line and jsonl): write the puzzles with --format line first"
+                    "line (input formats line and jsonl): rewrite the file with one puzzle per line"
                 )
             break
 
