@@ -210,3 +210,37 @@ def test_a_second_run_resumes(client, tmp_path):
     assert {i: (out / dist.part_file(i)).stat().st_mtime_ns for i in finished} == stamps
     dist.merge(str(out), str(tmp_path / "all.txt"))
     assert (tmp_path / "all.txt").read_text() == _serial(job, lines).text
+
+
+def test_cli_options_run_on_a_running_scheduler(client, tmp_path):
+    import sys
+
+    import click
+    from click.testing import CliRunner
+
+    from sudokit.cli.cluster import cluster_options, run_on_cluster
+
+    @click.command()
+    @click.argument("paths", nargs=-1)
+    @cluster_options
+    @click.pass_context
+    def count(ctx, paths, cluster, output, blocksize, merge):  # type: ignore[no-untyped-def]
+        job = pipeline.Job("count", limit=2)
+        sys.exit(run_on_cluster(ctx, job, paths, cluster, output, blocksize, merge, label="sudoku solve"))
+
+    lines, bad = _mixed_file(tmp_path / "in.txt", _bench_lines("17_clue.txt", 300))
+    serial = _serial(pipeline.Job("count", limit=2), lines)
+    address = client.scheduler.address  # a running scheduler, reached by its address
+    run = CliRunner().invoke(count, [str(tmp_path / "in.txt"), "--cluster", address, "--blocksize", "2k"])
+    assert run.exit_code == 1  # some puzzles failed
+    assert run.stdout == serial.text
+    assert run.stderr.splitlines() == serial.notes
+
+    out = tmp_path / "out"
+    run = CliRunner().invoke(count, [str(tmp_path / "in.txt"), "--cluster", address, "-o", str(out),
+                                     "--merge", str(tmp_path / "all.txt")])
+    assert run.exit_code == 1 and run.stdout == ""
+    assert (tmp_path / "all.txt").read_text() == serial.text
+
+    run = CliRunner().invoke(count, [str(tmp_path / "in.txt"), "-o", str(out)])
+    assert run.exit_code == 2 and "--cluster" in run.stderr
