@@ -199,7 +199,10 @@ class WarmUp(_WorkerPlugin):  # type: ignore[misc,valid-type]
         self.name = f"sudokit-warm-{type(job).__name__}-{getattr(job, 'command', '')}-{getattr(job, 'method', '')}"
 
     async def setup(self, worker: Any) -> None:
-        await asyncio.get_running_loop().run_in_executor(None, _warm, self.job)
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, _warm, self.job)
+        except Exception as exc:  # the first task compiles what it needs, and reports any real error
+            logging.getLogger(__name__).warning("warm-up of %s failed: %r", self.name, exc)
 
 
 # -- partitions of the input ------------------------------------------------------------------
