@@ -96,6 +96,10 @@ def test_takes_se_step(puzzle_id: str, index: int, tier: int) -> None:
     assert (got_tier, step.rating) == (tier, s["rating"]), (s["text"], step.text)
     assert _ours_target(step) == _se_target(s["text"]), (s["text"], step.text)
     assert step.technique.endswith(nested.nested_suffix(tier))
+    if tier >= 2:  # the inner chains travel with the step: in its details and in its record
+        record = step.as_dict()
+        assert record["nested"] and all(d["text"] in step.details() for d in record["nested"])
+        assert all(d["rating"] < step.rating for d in record["nested"])
 
 
 def test_level_names_follow_se() -> None:

@@ -34,7 +34,9 @@ parents and so the complexity.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
+from dataclasses import dataclass
 from typing import Iterator
 
 from .chains import (
@@ -46,7 +48,7 @@ from . import chains
 from .state import Candidates
 from .step import Step, Technique
 
-__all__ = ["DYNAMIC_PLUS", "NESTED", "TECHNIQUES", "LEVEL_BASE", "nested_suffix", "find_level"]
+__all__ = ["DYNAMIC_PLUS", "NESTED", "TECHNIQUES", "LEVEL_BASE", "NestedStep", "nested_suffix", "find_level"]
 
 #: SE's base rating per level (``Chaining.getDifficulty``).
 LEVEL_BASE = {1: 9.0, 2: 9.5, 3: 10.0, 4: 10.5}
@@ -392,12 +394,13 @@ class _XHint(_Hint):
     entry, whether its chains are dynamic, and the chainer (for nested
     hints inside its graphs)."""
 
-    __slots__ = ("chains", "init", "cycle", "dynamic", "chainer")
+    __slots__ = ("chains", "init", "cycle", "dynamic", "chainer", "inner")
 
     @classmethod
     def of(cls, h: _Hint, chains=(), init=None, cycle=None, dynamic=False, chainer=None) -> "_XHint":
         x = cls(h.difficulty, h.complexity, h.key, h.name, h.placement, h.removals, h.text, h.links, h.cells)
         x.chains, x.init, x.cycle, x.dynamic, x.chainer = chains, init, cycle, dynamic, chainer
+        x.inner = ()
         return x
 
 
@@ -445,10 +448,15 @@ def _full_chain(h) -> tuple:
 
 def _nested_complexity(chainer, chains) -> int:
     """The complexity of the inner chains the chains rely on, each counted once."""
+    return sum(h.complexity for h in _inner_of(chainer, chains))
+
+
+def _inner_of(chainer, chains) -> list:
+    """The distinct inner chains (hints of an inner rule) the chains rely on."""
     nests = getattr(chainer, "nests", None)
     if not nests:
-        return 0
-    total = 0
+        return []
+    found = []
     seen: set = set()
     for node, parents, graph in chains:
         nest = nests.get(id(graph))
@@ -461,8 +469,8 @@ def _nested_complexity(chainer, chains) -> int:
             key = _full_chain(h)
             if key not in seen:
                 seen.add(key)
-                total += h.complexity
-    return total
+                found.append(h)
+    return found
 
 
 class _LevelMulti(_Multi):
@@ -479,8 +487,9 @@ class _LevelMulti(_Multi):
 
     def hint(self, name, key, chains, target, text_head) -> _Hint:
         h = super().hint(name, key, chains, target, text_head)
-        if self.level >= 2:
-            h.complexity += _nested_complexity(self.ch, chains)
+        inner = _inner_of(self.ch, chains) if self.level >= 2 else []
+        if inner:
+            h.complexity += sum(x.complexity for x in inner)
             h.difficulty = self.base + length_increment(h.complexity)
         if self.suffix:
             h.name = name + self.suffix
@@ -493,7 +502,9 @@ class _LevelMulti(_Multi):
         elif "Region Forcing" in name:
             unit = self.unit_names[text_head.split(" in ", 1)[1].split(" gives ")[0]]
             init = ("region", unit, (_path(*chains[0])[0] >> 1) & 31)
-        return _XHint.of(h, chains, init, None, self.dynamic, self.ch)
+        x = _XHint.of(h, chains, init, None, self.dynamic, self.ch)
+        x.inner = tuple(inner)
+        return x
 
 
 # -- SE's collectRuleParents ------------------------------------------------------
@@ -640,6 +651,54 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XH
     return out
 
 
+@dataclass(frozen=True)
+class NestedStep(Step):
+    """A step of a nested forcing chain: ``inner`` holds the inner chains it
+    relies on (each a dict: technique, rating, text, eliminations, and its own
+    ``inner``), outermost first. :meth:`details` prints them, one line each,
+    indented by depth; :meth:`as_dict` carries them as ``"nested"``."""
+
+    inner: tuple = ()
+
+    def details(self) -> str:
+        """The step's line, then its inner chains, indented by nesting depth."""
+        lines = [self.text]
+
+        def walk(items, depth):
+            for d in items:
+                lines.append("  " * depth + f"[{d['rating']:.1f}] {d['text']}")
+                walk(d["inner"], depth + 1)
+
+        walk(self.inner, 1)
+        return "\n".join(lines)
+
+    def as_dict(self, geo=None) -> dict:
+        out = super().as_dict(geo)
+        out["nested"] = [_inner_dict(d, geo) for d in self.inner]
+        return out
+
+
+def _inner_dict(d: dict, geo) -> dict:
+    name = geo.cell_name if geo is not None else str
+    return {"technique": d["technique"], "rating": d["rating"], "text": d["text"],
+            "eliminations": [f"{name(c)}<>{v}" for c, v in d["eliminations"]],
+            "nested": [_inner_dict(x, geo) for x in d["inner"]]}
+
+
+def _describe(h) -> dict:
+    return {"technique": h.name, "rating": round(h.difficulty + 1e-9, 1), "text": h.text,
+            "eliminations": tuple(h.removals), "inner": tuple(_describe(x) for x in getattr(h, "inner", ()))}
+
+
+def _step_of(h: _XHint) -> Step:
+    step = h.step()
+    inner = tuple(_describe(x) for x in getattr(h, "inner", ()))
+    if not inner:
+        return step
+    fields = {f.name: getattr(step, f.name) for f in dataclasses.fields(Step)}
+    return NestedStep(**fields, inner=inner)
+
+
 def find_level(state: Candidates, level: int, inner_level: int = 0) -> Iterator[Step]:
     """SE's ``Chaining(true, true, false, level)`` on ``state`` (at level 4,
     with inner dynamic chains of ``inner_level``): its easiest step."""
@@ -654,7 +713,7 @@ def find_level(state: Candidates, level: int, inner_level: int = 0) -> Iterator[
         exc.tier = "Dynamic Forcing Chains" + nested_suffix(level) + (f" [inner level {inner_level}]" if level >= 4 else "")
         raise
     if best.hint is not None:
-        yield best.hint.step()
+        yield _step_of(best.hint)
 
 
 def find_dynamic_plus(state: Candidates) -> Iterator[Step]:
