@@ -68,7 +68,7 @@ import posixpath
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .errors import SudokuError
@@ -265,7 +265,6 @@ class Summary:
     failures: int = 0
     partitions: int = 0
     skipped: int = 0
-    notes: list[str] = field(default_factory=list, repr=False)
 
 
 def _expand(paths: Sequence[str]) -> list[Input]:
@@ -519,13 +518,18 @@ class _Manifest:
                     self.fs.rm(path)
 
 
-def _open_manifest(out_dir: str, header: dict[str, Any]) -> tuple[_Manifest, list[Partition] | None]:
-    """The manifest of ``out_dir`` and, when it holds an earlier run of the same work, its partitions."""
+def _open_manifest(out_dir: str, header: dict[str, Any], adopt: Sequence[str] = ()
+                   ) -> tuple[_Manifest, list[Partition] | None]:
+    """The manifest of ``out_dir`` and, when it holds an earlier run of the same work, its
+    partitions. Keys of ``adopt`` (settings left to their default) take the earlier run's value."""
     manifest = _Manifest(out_dir)
     old = manifest.load()
     manifest.clean_temporaries()
     if old is None:
         return manifest, None
+    for name in adopt:
+        if name in old:
+            header[name] = old[name]
     if old.get("version") != MANIFEST_VERSION:
         raise SudokuError(f"{out_dir}: {MANIFEST} is of another version; remove the directory to start again")
     cannot = "cannot resume: remove it or choose another output directory"
@@ -705,12 +709,12 @@ def run(job: Any, paths: str | Sequence[str], *, client: Any, out_dir: str | Non
     header = {"version": MANIFEST_VERSION, "job": _job_record(job), "blocksize": size,
               "inputs": [dataclasses.asdict(i) for i in inputs]}
     manifest, parts = None, None
-    if out_dir is not None:
-        manifest, parts = _open_manifest(os.fspath(out_dir), header)
+    if out_dir is not None:  # resuming with the default block size keeps the earlier run's
+        manifest, parts = _open_manifest(os.fspath(out_dir), header, () if blocksize else ("blocksize",))
     token = uuid.uuid4().hex[:12]
     client.register_plugin(WarmUp(job))
     if parts is None:  # the first pass: number the lines and puzzles of every partition
-        parts = partitions(inputs, size)
+        parts = partitions(inputs, header["blocksize"])
         counted = _ordered(client, ((p.index, _count_lines, (inputs[p.input].url, p.start, p.end)) for p in parts),
                            max(64, 4 * workers), f"count-{token}")
         lines_before: dict[int, int] = {}
