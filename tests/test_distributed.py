@@ -66,7 +66,7 @@ def test_local_cluster_solves_and_rates_like_the_serial_path(client, tmp_path):
     # counting, jsonl records (they carry line numbers), many small partitions
     lines, bad = _mixed_file(tmp_path / "mixed.txt", _bench_lines("17_clue.txt", 1500))
     job = pipeline.Job("count", limit=2, fmt="jsonl")
-    text, notes, summary = _run(client, job, [str(tmp_path / "mixed.txt")], blocksize=8192)
+    text, notes, summary = _run(client, job, [f"file://{tmp_path / 'mixed.txt'}"], blocksize=8192)  # a URL
     serial = _serial(job, lines)
     assert summary.partitions > 10
     assert text == serial.text and notes == serial.notes
@@ -309,3 +309,23 @@ def test_generation_by_seed_ranges(client, seeds_api, tmp_path):
     assert (done.partitions, again.skipped, again.puzzles) == (8, 8, 30)
     dist.merge(str(tmp_path / "g"), str(tmp_path / "g.txt"))
     assert (tmp_path / "g.txt").read_text() == seeds_api.run_seeds(job, 100, 30).text
+
+
+@pytest.mark.slow
+def test_line_numbers_in_a_million_line_file(client, tmp_path):
+    puzzles = _bench_lines("17_clue.txt", 50_000)
+    path = tmp_path / "million.txt"
+    bad = {}
+    with open(path, "w") as f:
+        for number in range(1, 1_000_001):
+            if number % 99_991 == 0:
+                f.write(BAD["short"] + "\n")
+                bad[number] = "short"
+            else:
+                f.write(puzzles[number % len(puzzles)] + "\n")
+    job = pipeline.Job("count", limit=2)
+    text, notes, summary = _run(client, job, [str(path)], blocksize=4 << 20)
+    assert summary.partitions > 10 and summary.puzzles == 1_000_000
+    assert [int(n.split("(line ")[1].split(")")[0]) for n in notes] == sorted(bad)
+    assert [int(n.split("puzzle ")[1].split(" ")[0]) for n in notes] == sorted(bad)  # no blank lines here
+    assert text == _serial(job, path.read_text().splitlines()).text
