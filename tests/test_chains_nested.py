@@ -85,11 +85,12 @@ CASES = [
     ("hd-0475", 25, 1),  # Dynamic Contradiction Forcing Chains (+), 9.8
     ("hd-0361", 4, 2),  # Dynamic Region Forcing Chains (+ Forcing Chains), 10.0
     pytest.param("hd-0361", 25, 3, marks=pytest.mark.slow),  # (+ Multiple Forcing Chains), 11.0; ~20 s
+    pytest.param("hd-0141", 21, 4, marks=pytest.mark.slow),  # (+ Dynamic Forcing Chains), 11.6; ~30 s
 ]
 
 
 @pytest.mark.parametrize("puzzle_id,index,tier", CASES, ids=["hd-0475#25 level 1", "hd-0361#4 level 2",
-                                                             "hd-0361#25 level 3"])
+                                                             "hd-0361#25 level 3", "hd-0141#21 level 4"])
 def test_takes_se_step(puzzle_id: str, index: int, tier: int) -> None:
     s, step, got_tier = _replay(puzzle_id, index)
     assert step is not None, s["text"]

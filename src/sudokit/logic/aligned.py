@@ -112,12 +112,27 @@ def _find(state: Candidates, degree: int) -> Iterator[Step]:
                     # cells sharing a unit can clash, and what that removes
                     # is a naked pair's removal, which SE takes long before
                     continue
-                step = _check(state, name, rating, cells, ex_cells, peer_sets)
-                if step is not None:
-                    yield step
+                key = (id(houses), cells, tuple(masks[c] for c in cells), tuple(ex_cells), tuple(masks[e] for e in ex_cells))
+                elims = _CHECKED.get(key)
+                if elims is None:
+                    if len(_CHECKED) > 500_000:
+                        _CHECKED.clear()
+                    elims = _CHECKED[key] = _check(state, cells, ex_cells, peer_sets)
+                if elims:
+                    yield Step(
+                        name, rating, eliminations=elims, cells=tuple(cells) + tuple(ex_cells),
+                        text=f"{name}: {cells_text(geo, cells)} with {cells_text(geo, ex_cells)} ⇒ "
+                        f"{elims_text(geo, elims)}",
+                    )
 
 
-def _check(state, name, rating, cells, common, peer_sets) -> Step | None:
+#: What :func:`_check` found, by the cells, excluders and their candidates: it
+#: depends on nothing else, and after a step most sets are unchanged.
+_CHECKED: dict[tuple, tuple] = {}
+
+
+def _check(state, cells, common, peer_sets) -> tuple:
+    """The removals of the aligned set ``cells`` with excluders ``common``."""
     masks = state.mask
     geo = state.geo
     k = len(cells)
@@ -153,13 +168,8 @@ def _check(state, name, rating, cells, common, peer_sets) -> Step | None:
     for i, c in enumerate(cells):
         for v in iter_bits(masks[c] & ~allowed[i]):
             elims.append((c, v + 1))
-    if not elims:
-        return None
     elims.sort()
-    return Step(
-        name, rating, eliminations=tuple(elims), cells=tuple(cells) + tuple(common),
-        text=f"{name}: {cells_text(geo, cells)} with {cells_text(geo, common)} ⇒ {elims_text(geo, elims)}",
-    )
+    return tuple(elims)
 
 
 def find_aligned_pair_exclusion(state: Candidates) -> Iterator[Step]:
