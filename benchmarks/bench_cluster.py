@@ -5,7 +5,8 @@
 The input mixes Sudoku Explainer bands: every ``sample``-th puzzle of
 rated/se_dev.tsv (ER 1.2 to 9.x). For each number of workers N, a fresh
 ``LocalCluster(n_workers=N, threads_per_worker=1)`` starts and warms up
-(not timed), then :func:`sudokit.distributed.run` rates the file to memory
+(not timed: the plugin, then a few easy puzzles a worker, whose first
+ratings load the logic kernels), then :func:`sudokit.distributed.run` rates the file to memory
 (timed: wall, and CPU of the worker processes; "CPU share" is that CPU over
 wall x N, the part of N cores the workers actually got: on a loaded machine
 it says how far the speed-up is bounded by the other load). The overhead per partition
@@ -66,6 +67,9 @@ def main() -> None:
     blocksize = 82 * args.per_partition
     empty = tmp / "empty.txt"
     empty.write_text(("#" * 80 + "\n") * args.empty)
+    warm = tmp / "warm.txt"
+    easy = [r["puzzle"] for r in csv.DictReader(open(DATA), delimiter="\t") if float(r["er"]) <= 1.5]
+    warm.write_text("".join(p + "\n" for p in easy[: 4 * max(args.workers)]))
     job = pipeline.Job("rate")
 
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
@@ -82,7 +86,7 @@ def main() -> None:
     for n in args.workers:
         with dist.cluster(f"local:{n}") as client:
             client.register_plugin(dist.WarmUp(job))  # warm-up is not timed
-            timed(client, job, str(empty), 80 * 4)  # the first run's imports on every worker
+            timed(client, job, str(warm), 82)  # each worker's first ratings load the logic kernels
             wall_empty, _, s_empty = timed(client, job, str(empty), 81)
             overhead = wall_empty / s_empty.partitions * n  # per partition, per worker
             overheads.append(overhead)

@@ -135,7 +135,7 @@ def client_for(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Any:
             workers = cpu_count()
         return distributed.Client(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-            silence_logs=logging.ERROR,
+            silence_logs=logging.CRITICAL,
         )
     if not address:
         raise SudokuError("the cluster address is empty: give local, local:N or tcp://HOST:PORT")

@@ -126,6 +126,8 @@ def generate_on_cluster(ctx: click.Context | None, job: Any, count: int, seed: i
     from .. import distributed
     from ..errors import SudokuError
 
+    from ..generating import GenerationError
+
     _check(cluster, output, merge, None)
     out = Output()
     progress = Progress(f"{label}: partitions")
@@ -138,6 +140,9 @@ def generate_on_cluster(ctx: click.Context | None, job: Any, count: int, seed: i
             )
             out.flush()
             return _finish(summary, output, merge)
+    except GenerationError as exc:  # too few matches of a filter: as without --cluster
+        click.echo(f"{label}: {exc}", err=True)
+        return EXIT_FAILED
     except SudokuError as exc:
         click.echo(f"{label}: {exc}", err=True)
         return EXIT_USAGE
