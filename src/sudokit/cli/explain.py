@@ -23,6 +23,8 @@ from .common import (
 )
 
 FORMATS = ("text", "jsonl")
+EXPLAIN_FORMATS = FORMATS + ("html",)  # html: one self-contained page, every step drawn
+HINT_FORMATS = FORMATS + ("svg",)  # svg: the step drawn on its grid
 
 
 def _named(names: tuple[str, ...]) -> list[tuple[str, Grid]]:
@@ -179,8 +181,9 @@ def _marks_text(state) -> str:
 
 @click.command("explain")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text: numbered steps; jsonl: one JSON object per step.")
+@click.option("-f", "--format", "fmt", type=click.Choice(EXPLAIN_FORMATS), default="text", show_default=True,
+              help="text: numbered steps; jsonl: one JSON object per step; html: one page, "
+                   "every step drawn (docs/pictures.md).")
 @click.option("--example", "names", multiple=True, metavar="NAME", help="Explain a named example puzzle.")
 @click.option("--grids", is_flag=True,
               help="Show the grid at the start, before every step harder than a single, and at the end.")
@@ -197,6 +200,11 @@ def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[s
     Exit status: 0 all explained; 1 some puzzle unreadable, invalid or
     without a solution; 2 usage error.
     """
+    if fmt == "html":
+        from .pictures import explain_html
+
+        explain_html(ctx, paths, names, box, timeout)
+        return
     from ..logic import Candidates, explain as explain_grid, rate
 
     out, failed = Output(), 0
@@ -261,7 +269,8 @@ def _hint_state(text: str, box: Shape | None):
 
 @click.command("hint")
 @click.argument("path", required=False, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("-f", "--format", "fmt", type=click.Choice(HINT_FORMATS), default="text", show_default=True,
+              help="text: the step; jsonl: its record; svg: the step drawn on the grid.")
 @click.option("--example", "name", metavar="NAME", help="Hint for a named example puzzle.")
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
 @click.pass_context
@@ -296,7 +305,11 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: 
         _fail("puzzle 1", "no technique applies here (solved, or beyond the implemented techniques)")
         ctx.exit(EXIT_FAILED)
         return
-    if fmt == "jsonl":
+    if fmt == "svg":
+        from .pictures import hint_svg
+
+        hint_svg(step, state)
+    elif fmt == "jsonl":
         Output().write(json.dumps(step.as_dict(state.geo), ensure_ascii=False))
     else:
         Output().write(step.text)

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from ..errors import Contradiction
 from ..grid import Grid
-from .rating import Rating, explain, rate
+from .explanation import Explanation
+from .rating import RATE_TIME_LIMIT, Rating, explain as _explain_path, rate
 from .registry import REGISTRY, register, techniques
 from .state import Candidates, geometry
 from .step import Step, Technique
@@ -61,10 +62,20 @@ def hint(puzzle: "Grid | str | Candidates") -> Step | None:
     step = next_step(state)
     if step is not None:
         check_step(step, truth, grid.line())
+        step = step.with_board(state, puzzle if isinstance(puzzle, Grid) else None)
     return step
 
 
+def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Explanation:
+    """The full solving path (see :func:`sudokit.logic.rating.explain`), as an
+    :class:`Explanation`: a list of steps that draws itself, each step
+    carrying the state it applies to."""
+    if not isinstance(grid, Grid):
+        grid = Grid(grid)
+    return Explanation(grid, _explain_path(grid, timeout=timeout))
+
+
 __all__ = [
-    "Candidates", "REGISTRY", "Rating", "Step", "Technique", "explain", "geometry", "hint",
+    "Candidates", "Explanation", "REGISTRY", "Rating", "Step", "Technique", "explain", "geometry", "hint",
     "next_step", "rate", "register", "steps", "techniques",
 ]

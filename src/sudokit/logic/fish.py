@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Iterator
 
 from .state import Candidates, iter_bits
-from .step import Step, Technique, elims_text
+from .step import STRONG, WEAK, Step, Technique, elims_text
 
 NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 RATINGS = {2: 3.2, 3: 3.8, 4: 5.2}
@@ -68,11 +68,31 @@ def find_fish(state: Candidates, k: int) -> Iterator[Step]:
                     f"{','.join(f'{base_tag}{b + 1}' for b in bases)} "
                     f"{','.join(f'{cover_tag}{i + 1}' for i in covers)}"
                 )
+                links, kinds = _fish_links(geo, combo, [cover_units[i] for i in covers], base_units, fish_cells, v)
                 yield Step(
-                    name, rating, eliminations=elims, cells=tuple(iter_bits(fish_cells)),
+                    name, rating, eliminations=elims, cells=tuple(iter_bits(fish_cells)), links=links,
+                    link_kinds=kinds,
                     units=tuple(base_units[b] for b in bases) + tuple(cover_units[i] for i in covers), values=(v,),
                     text=f"{name}: {geo.symbol(v)} in {where} ⇒ {elims_text(geo, elims)}",
                 )
+
+
+def _fish_links(geo, combo, covers, base_units, fish_cells: int, v: int) -> tuple[tuple, tuple]:
+    """The fish drawn as links on ``v``: strong between the two places of a
+    base line that has only two, weak between neighbouring places along each
+    cover line."""
+    links, kinds = [], []
+    for b, _, cells in combo:
+        places = list(iter_bits(cells))
+        if len(places) == 2:
+            links.append((places[0], v, places[1], v))
+            kinds.append(STRONG)
+    for unit in covers:
+        places = list(iter_bits(fish_cells & geo.unit_mask[unit]))
+        for a, b in zip(places, places[1:]):
+            links.append((a, v, b, v))
+            kinds.append(WEAK)
+    return tuple(links), tuple(kinds)
 
 
 X_WING = Technique("X-Wing", 3.2, "fish", lambda s: find_fish(s, 2))

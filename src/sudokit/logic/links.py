@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Iterator, Sequence
 
 from .state import BOX, Candidates, Geometry, geometry, iter_bits
-from .step import Step, Technique, elims_text
+from .step import STRONG, WEAK, Step, Technique, elims_text
 
 SKYSCRAPER_RATING, KITE_RATING, TURBOT_RATING, GROUPED_RATING = 4.0, 4.1, 4.1, 4.3
 
@@ -304,6 +304,7 @@ def find_two_links(state: Candidates) -> Iterator[Step]:
             name, rating, eliminations=elims, cells=tuple(sorted(set(start + bridge1 + bridge2 + end))),
             units=(u1, u2, shared), values=(v,),
             links=((start[0], v, bridge1[0], v), (bridge1[0], v, bridge2[0], v), (bridge2[0], v, end[0], v)),
+            link_kinds=(STRONG, WEAK, STRONG),
             text=f"{name}: {chain} on {geo.symbol(v)} ({geo.unit_name(u1)}, {geo.unit_name(u2)}) "
             f"⇒ {elims_text(geo, elims)}",
         )
@@ -483,9 +484,13 @@ def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
             "{" + ",".join(geo.cell_name(c) for c in _cells_of(p)) + "}" if p & (p - 1) else geo.cell_name(p.bit_length() - 1)
             for p in parts
         )
+        # the parts alternate: strong link, weak link, strong link, ... (a group is drawn from its first cell)
+        ends = [(p & -p).bit_length() - 1 for p in parts]
+        links = tuple((a, v, b, v) for a, b in zip(ends, ends[1:]))
         yield Step(
             name, rating, eliminations=elims, cells=tuple(c for p in parts for c in _cells_of(p)), units=units,
-            values=(v,), text=f"{name}: {chain} on {geo.symbol(v)} ({', '.join(geo.unit_name(u) for u in units)}) "
+            values=(v,), links=links, link_kinds=tuple(STRONG if i % 2 == 0 else WEAK for i in range(len(links))),
+            text=f"{name}: {chain} on {geo.symbol(v)} ({', '.join(geo.unit_name(u) for u in units)}) "
             f"⇒ {elims_text(geo, elims)}",
         )
 

@@ -145,6 +145,11 @@ class Rating:
             f"{mark(self.ed_lower_bound)}{self.ed:.1f} {self.level}"
         )
 
+    def _repr_html_(self) -> str:  # Jupyter shows a small table
+        from ..pictures.html import rating_html
+
+        return rating_html(self)
+
 
 def exact_registry() -> list[Technique]:
     """The registered techniques rated no higher than :func:`rating_floor`.

@@ -31,12 +31,15 @@ Cells that see both ``a`` and ``b``: ``geo.peer_mask[a] & geo.peer_mask[b]``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, TYPE_CHECKING
+from typing import Any, Callable, Iterator, TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import Candidates, Geometry
 
 Pair = tuple[int, int]  # (cell, value)
+
+#: Kinds of link (:attr:`Step.link_kinds`), drawn solid and dashed.
+STRONG, WEAK = "strong", "weak"
 
 
 @dataclass(frozen=True)
@@ -44,8 +47,12 @@ class Step:
     """One deduction: the values it places and the candidates it removes.
 
     ``cells``, ``units`` (ids into :attr:`Shape.units`) and ``values`` name the
-    pattern; ``links`` holds chain links as ``(cell, value, cell, value)``.
-    ``text`` is a one-line explanation in ``rNcM`` notation.
+    pattern; ``links`` holds the links of chains, wings and fish as
+    ``(cell, value, cell, value)``, and ``link_kinds`` the kind of each, in
+    the same order: :data:`STRONG` (if the first candidate is false, the
+    second is true: the only two places in a unit or a cell) or :data:`WEAK`
+    (if the first is true, the second is false). ``text`` is a one-line
+    explanation in ``rNcM`` notation.
     """
 
     technique: str
@@ -57,9 +64,34 @@ class Step:
     values: tuple[int, ...] = ()
     links: tuple[tuple[int, int, int, int], ...] = ()
     text: str = ""
+    link_kinds: tuple[str, ...] = ()
+    #: The state the step applies to, for pictures: ``(shape, givens, values,
+    #: masks)`` (see :func:`sudokit.pictures.steps.board_of`); set by
+    #: :func:`sudokit.hint` and :func:`sudokit.explain`, None otherwise.
+    board: Any = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         return self.text or self.technique
+
+    def kinded_links(self) -> tuple[tuple[int, int, int, int, str], ...]:
+        """``(cell, value, cell, value, kind)`` per link; kind ``""`` when unknown."""
+        kinds = self.link_kinds + ("",) * (len(self.links) - len(self.link_kinds))
+        return tuple((*link, kind) for link, kind in zip(self.links, kinds))
+
+    def _repr_svg_(self) -> str | None:  # Jupyter draws the step on the grid it applies to, when known
+        if self.board is None:
+            return None
+        from ..pictures.steps import step_svg
+
+        return step_svg(self)
+
+    def with_board(self, state: "Candidates", givens: Any = None) -> "Step":
+        """This step carrying a snapshot of ``state`` (before the step), for pictures."""
+        from dataclasses import replace
+
+        from ..pictures.steps import board_of
+
+        return replace(self, board=board_of(state, givens))
 
     def apply(self, state: "Candidates") -> None:
         """Make the step's changes in ``state``."""
@@ -81,6 +113,7 @@ class Step:
             "units": [unit(u) for u in self.units],
             "values": list(self.values),
             "links": [[name(a), va, name(b), vb] for a, va, b, vb in self.links],
+            "link_kinds": [kind for *_, kind in self.kinded_links()],
             "text": self.text,
         }
 

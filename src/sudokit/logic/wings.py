@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 
 from .links import _cells_of, cell_masks, seen_by_all, value_boards
 from .state import Candidates
-from .step import Step, Technique, cells_text, elims_text
+from .step import STRONG, WEAK, Step, Technique, cells_text, elims_text
 
 XY_RATING, XYZ_RATING = 4.2, 4.4
 
@@ -66,8 +66,16 @@ def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
                     continue
                 elims = tuple((c, zv) for c in _cells_of(common))
                 cells = (pivot, w1, w2)
+                xv, yv = (m1 & ~z).bit_length(), (m2 & ~z).bit_length()
+                if xyz:  # each pincer's other value is a weak link to the pivot
+                    links = ((w1, zv, w1, xv), (w1, xv, pivot, xv), (w2, zv, w2, yv), (w2, yv, pivot, yv))
+                    kinds = (STRONG, WEAK, STRONG, WEAK)
+                else:  # the chain from one pincer's z to the other's
+                    links = ((w1, zv, w1, xv), (w1, xv, pivot, xv), (pivot, xv, pivot, yv), (pivot, yv, w2, yv),
+                             (w2, yv, w2, zv))
+                    kinds = (STRONG, WEAK, STRONG, WEAK, STRONG)
                 yield Step(
-                    name, rating, eliminations=elims, cells=cells, values=(zv,),
+                    name, rating, eliminations=elims, cells=cells, values=(zv,), links=links, link_kinds=kinds,
                     text=f"{name}: {cells_text(geo, cells)} on {geo.symbol(zv)} (pivot {geo.cell_name(pivot)}) "
                     f"⇒ {elims_text(geo, elims)}",
                 )
@@ -216,8 +224,14 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
                     cells = als + (yz,)
                     link = (f"{geo.symbol(kept.bit_length())} restricted" if not double else
                             f"{geo.symbol(xb.bit_length())},{geo.symbol(zb.bit_length())} both restricted")
+                    # the bivalue cell's strong link, and weak links from it to the set on the restricted values
+                    links = [(yz, kept.bit_length(), yz, gone.bit_length())]
+                    for vb in ((xb, zb) if double else (kept,)):
+                        links += [(yz, vb.bit_length(), x, vb.bit_length()) for x in als if mask[x] & vb]
+                    kinds = (STRONG,) + (WEAK,) * (len(links) - 1)
                     found.append((rating, -len(elims_t), suffix, order, Step(
                         name, rating, eliminations=elims_t, cells=cells, values=(gone.bit_length(),),
+                        links=tuple(links), link_kinds=kinds,
                         text=f"{name}: set {cells_text(geo, als)} and {geo.cell_name(yz)} ({link}) "
                         f"⇒ {elims_text(geo, elims_t)}",
                     )))
