@@ -175,6 +175,11 @@ def count(
                 if limit is not None and found >= limit:
                     break
     except LimitReached as exc:
+        # the engine's count keeps what it found before the limit (a lower bound)
+        if getattr(exc, "count", None) is not None and exc.count > found:  # type: ignore[attr-defined]
+            found = exc.count  # type: ignore[attr-defined]
+            if first is None and getattr(exc, "solution", None) is not None:
+                first = Grid._trusted(grid.shape, tuple(exc.solution.tolist()))  # type: ignore[attr-defined]
         status, message = Status.TIMEOUT, f"{exc} after {found} solution(s)"
     except Contradiction as exc:
         found, first, message = 0, None, str(exc)

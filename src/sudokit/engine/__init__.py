@@ -20,9 +20,17 @@ module, which check their input and keep the numba types inside ``engine/``:
   by unit scans, and the same explicit-stack search. Its search can stop and
   resume, which makes :func:`solutions` lazy.
 
-Budgets: a node limit is passed to the kernel; a time limit is honoured by
-running the kernel with doubling node limits (counting) or in resumable
-slices of nodes (enumeration) and reading the clock in between.
+Budgets: both kernels' searches can stop after a slice of nodes and resume
+(:func:`sudokit.engine.kernel9.resume9`, :func:`sudokit.engine.kernelN.count_more_n`),
+so every search here runs in slices of about 50 ms
+(:func:`sudokit.engine.slicing.run_in_slices`): between two slices Python
+reads the clock, charges the node budget and takes a Ctrl-C, and a count that
+reaches a limit keeps what it found (``LimitReached.count``, a lower bound).
+Limits above the kernels' int64 mean no limit.
+
+Compiling: :mod:`sudokit.engine.compiling` loads only the kernels a command
+uses (:func:`warm_up` with the groups of :data:`KERNELS`) and says once, with
+the expected time, when a first run compiles (:func:`compiling`).
 
 numba caches compiled code per source file: code elsewhere that calls
 ``count9`` or ``count_n`` from its own ``cache=True`` function keeps the kernel
@@ -39,22 +47,24 @@ True
 
 from __future__ import annotations
 
-import os
 import threading
-import time
-from typing import Callable, Iterator
+from typing import Iterator
 
 import numpy as np
 
 from ..budget import Budget
 from ..errors import Contradiction, LimitReached, SudokuError
 from ..grid import CLASSIC, Grid
+from .slicing import FIRST_SLICE, run_in_slices
 
-__all__ = ["first", "solutions", "count", "deduce", "warm_up", "grid_values"]
+__all__ = ["first", "solutions", "count", "deduce", "warm_up", "compiling", "KERNELS", "grid_values"]
 
-# Node slices when a time limit must be watched: start small, then grow.
-_FIRST_SLICE = 1 << 12
-_MAX_SLICE = 1 << 20
+# Where kernel9's trail keeps the phase of a search and its count (kernel9.T_PHASE,
+# T_FOUND; read here without importing numba).
+_T_PHASE = 167
+_T_FOUND = 166
+# The largest count or node limit a kernel takes (its int64); above it, no limit.
+_INT64 = (1 << 63) - 1
 
 
 def grid_values(grid: Grid) -> np.ndarray:
@@ -67,8 +77,6 @@ def grid_values(grid: Grid) -> np.ndarray:
 
 
 _local = threading.local()
-_count9 = None
-_count_n = None
 
 
 def _scratch(cells: int) -> tuple[np.ndarray, np.ndarray]:
@@ -80,60 +88,81 @@ def _scratch(cells: int) -> tuple[np.ndarray, np.ndarray]:
     return pair
 
 
+def _state9() -> tuple:
+    """The 9x9 kernel and a per-thread search state for it: (resume9, g, stack, trail)."""
+    state = getattr(_local, "state9", None)
+    if state is None:
+        from . import kernel9
+
+        if kernel9.T_PHASE != _T_PHASE or kernel9.T_FOUND != _T_FOUND or kernel9.NEW != 0:
+            raise AssertionError("the trail layout of kernel9 changed")
+        state = (kernel9.resume9, np.empty(64, dtype=np.int64), np.empty((81, 30), dtype=np.int64),
+                 np.empty(kernel9.TRAIL, dtype=np.int64))
+        _local.state9 = state
+    return state
+
+
 def _grid(shape, values: np.ndarray) -> Grid:
     return Grid._trusted(shape, tuple(values.tolist()))
 
 
-def _kernels():
-    global _count9, _count_n
-    if _count9 is None:
-        from .kernel9 import count9
-        from .kernelN import count_n
-
-        _count9, _count_n = count9, count_n
-    return _count9, _count_n
-
-
 def _count_values(values: np.ndarray, shape, limit: int, budget: Budget) -> tuple[int, np.ndarray | None]:
-    """Run the counting kernel under ``budget``; (count, first solution or
-    None, a scratch array: copy it before the next call)."""
-    count9, count_n = _count9, _count_n
-    if count9 is None:
-        count9, count_n = _kernels()
+    """Run the counting kernel under ``budget``: (count, first solution or
+    None, a scratch array: copy it before the next call).
+
+    The kernel runs in slices (:func:`~sudokit.engine.slicing.run_in_slices`),
+    so Ctrl-C is taken within about 50 ms and a limit keeps what was found:
+    the :class:`~sudokit.errors.LimitReached` raised carries ``count`` (the
+    solutions found, a lower bound) and ``solution`` (the first one, or None).
+    """
     solution, stats = _scratch(values.shape[0])
-    classic = shape is CLASSIC or shape == CLASSIC
-    if classic and budget.timeout is None and budget.nodes is None:  # the common case, kept short
-        stats[0] = stats[1] = 0
-        found = count9(values, limit, 0, solution, stats)
-        budget.nodes_used += int(stats[0])
-        budget.guesses += int(stats[1])
-        return found, (solution if found > 0 else None)
+    kernel_limit = limit if 0 < limit <= _INT64 else 0
+    if shape is CLASSIC or shape == CLASSIC:
+        resume9, g, stack, trail = _state9()
+        trail[_T_PHASE] = 0  # NEW
+        if budget.timeout is None and budget.nodes is None:  # the common case, kept short
+            stats[0] = stats[1] = 0
+            found = resume9(values, g, stack, trail, kernel_limit, FIRST_SLICE, solution, stats)
+            budget.nodes_used += int(stats[0])
+            budget.guesses += int(stats[1])
+            if found >= 0:
+                return found, (solution if found > 0 else None)
 
-    def run(node_limit: int) -> int:
-        stats[:] = 0
-        if classic:
-            return count9(values, limit, node_limit, solution, stats)
-        return count_n(values, shape.box_rows, shape.box_cols, limit, node_limit, solution, stats)
+        def step(cap: int) -> tuple[bool, int]:
+            stats[0] = stats[1] = 0
+            found = resume9(values, g, stack, trail, kernel_limit, cap, solution, stats)
+            budget.guesses += int(stats[1])
+            return found >= 0, int(stats[0])
 
-    remaining = budget.remaining_nodes
-    if budget.timeout is None:
-        found = run(0 if remaining is None else remaining)
+        def so_far() -> int:
+            return int(trail[_T_FOUND])
     else:
-        # Time limit: restart with doubling node limits and check the clock
-        # in between. Work repeated is at most the work of the last run.
-        step = _FIRST_SLICE
-        while True:
-            cap = step if remaining is None else min(step, remaining)
-            found = run(cap)
-            if found >= 0 or (remaining is not None and cap >= remaining):
-                break
-            budget.check_time()
-            step = min(step * 2, 1 << 40)
-    budget.nodes_used += int(stats[0])
-    budget.guesses += int(stats[1])
-    if found < 0:
-        raise LimitReached(f"node limit of {budget.nodes} reached")
-    budget.check_time()
+        from .kernelN import count_more_n, geometry, new_state
+
+        n = shape.size
+        units, peers = geometry(shape.box_rows, shape.box_cols)
+        arrays = list(new_state(values, shape.box_rows, shape.box_cols))
+        state = arrays[4]
+
+        def step(cap: int) -> tuple[bool, int]:
+            stats[0] = stats[1] = 0
+            boards, flags, bcell, brem, _ = arrays
+            found, *grown = count_more_n(boards, flags, bcell, brem, state, units, peers, n, kernel_limit,
+                                         cap, solution, stats)
+            arrays[:4] = grown
+            budget.guesses += int(stats[1])
+            return found >= 0, int(stats[0])
+
+        def so_far() -> int:
+            return int(state[2])
+    try:
+        run_in_slices(step, budget)
+    except LimitReached as exc:
+        found = so_far()
+        exc.count = found  # type: ignore[attr-defined]
+        exc.solution = solution.copy() if found > 0 else None  # type: ignore[attr-defined]
+        raise
+    found = so_far()
     return found, (solution if found > 0 else None)
 
 
@@ -179,26 +208,28 @@ def _enumerate(values: np.ndarray, shape, budget: Budget, skip: tuple[int, ...] 
 
     n = shape.size
     units, peers = geometry(shape.box_rows, shape.box_cols)
-    boards, flags, bcell, brem, state = new_state(values, shape.box_rows, shape.box_cols)
+    arrays = list(new_state(values, shape.box_rows, shape.box_cols))
+    state = arrays[4]
     solution = np.zeros_like(values)
     stats = np.zeros(2, dtype=np.int64)
-    step = _FIRST_SLICE
-    while True:
-        remaining = budget.remaining_nodes
-        cap = step if remaining is None else max(1, min(step, remaining + 1))
+    status = [0]
+
+    def step(cap: int) -> tuple[bool, int]:
+        # up to the next solution or the end of the tree, in slices
         stats[:] = 0
-        status, boards, flags, bcell, brem = search_n(
-            boards, flags, bcell, brem, state, units, peers, n, cap, solution, stats)
+        boards, flags, bcell, brem, _ = arrays
+        status[0], *grown = search_n(boards, flags, bcell, brem, state, units, peers, n, cap, solution, stats)
+        arrays[:4] = grown
         budget.guesses += int(stats[1])
-        budget.tick(int(stats[0]))  # raises LimitReached when a limit is used up
-        if status == 0:
+        return status[0] >= 0, int(stats[0])
+
+    while True:
+        run_in_slices(step, budget)  # raises LimitReached when a limit is used up
+        if status[0] == 0:
             return
-        if status == 1:
-            found = tuple(solution.tolist())
-            if found != skip:
-                yield Grid._trusted(shape, found)
-        else:
-            step = min(step * 2, _MAX_SLICE)
+        found = tuple(solution.tolist())
+        if found != skip:
+            yield Grid._trusted(shape, found)
 
 
 def deduce(grid: Grid, budget: Budget) -> Grid:
@@ -216,43 +247,4 @@ def deduce(grid: Grid, budget: Budget) -> Grid:
 
 # -- compilation -----------------------------------------------------------------------
 
-
-def _cache_is_warm() -> bool:
-    """True when numba's cache holds compiled code for the 9x9 kernel."""
-    from numba.core.config import CACHE_DIR
-
-    here = os.path.dirname(os.path.abspath(__file__))
-    places = [os.path.join(here, "__pycache__")]
-    if CACHE_DIR:
-        places.append(CACHE_DIR)
-    wanted = {"kernel9.count9-", "kernel9.batch9_serial-"}
-    found: set[str] = set()
-    for place in places:
-        try:
-            for _root, _dirs, files in os.walk(place):
-                for name in files:
-                    if name.endswith(".nbc"):
-                        found.update(w for w in wanted if name.startswith(w))
-        except OSError:
-            continue
-    return found == wanted
-
-
-#: Rough time of a cold compilation of every engine kernel, in seconds.
-COMPILE_SECONDS = 30
-
-
-def warm_up(notice: Callable[[str], None] | None = None) -> float:
-    """Compile (or load from numba's cache) the kernels; returns the seconds
-    it took. ``notice`` is called once with a message when the cache is cold,
-    so that a command line can say why the first run is slow."""
-    start = time.perf_counter()
-    if notice is not None and not _cache_is_warm():
-        notice(f"compiling the solver engine (first run only, about {COMPILE_SECONDS} s)…")
-    values = np.zeros(81, dtype=np.uint8)
-    values[0] = 1
-    _count_values(values, CLASSIC, 1, Budget())
-    from ..batch import solve_many  # the bulk path compiles its own loop
-
-    solve_many(values.reshape(1, 81))
-    return time.perf_counter() - start
+from .compiling import KERNELS, compiling, warm_up  # noqa: E402  (numba is imported only when used)

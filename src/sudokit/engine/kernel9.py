@@ -11,6 +11,9 @@ count them all), or -1 when ``node_limit`` (> 0; 0 means no limit) search
 nodes were used first. ``solution_out`` receives the first solution found.
 ``stats[0]`` is increased by the nodes expanded (boards propagated) and
 ``stats[1]`` by the guesses (branch points: cells where the search chose).
+:func:`resume9` runs the same search in slices of nodes that resume where the
+last one stopped, so that a count keeps what it found when a limit ends it and
+Python can take a Ctrl-C between slices.
 
 Representation
 --------------
@@ -76,6 +79,10 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
+
+from .compiling import load_numba
+
+load_numba()  # before the first kernel loads: numba without its BLAS probe
 
 
 def _tables() -> tuple[np.ndarray, ...]:
@@ -369,25 +376,59 @@ def unload9(g, out):
                 out[27 * b + _tz(low)] = d + 1
 
 
+# -- the search, resumable ------------------------------------------------------------
+#
+# The search keeps everything it needs to go on in three arrays, so that it can
+# stop after a slice of nodes and resume later (time limits, Ctrl-C, partial
+# counts): the board ``g`` (64 words), the ``stack`` of stored boards (81 x 30)
+# and the ``trail``: the cell branched on and the digits not tried yet at each
+# depth, then a few scalars.
+
+T_WHERE = 0     #: trail[T_WHERE + k]: the cell branched on at depth k (27*band + bit)
+T_LEFT = 81     #: trail[T_LEFT + k]: the digits not tried yet at depth k, one bit each
+T_DEPTH = 162   #: the number of branch points on the stack
+T_DIGIT = 163   #: the placement that starts the next node: digit (-1: none), ...
+T_BAND = 164    #: ... its band
+T_CELL = 165    #: ... and its cell in the band
+T_FOUND = 166   #: the solutions found so far
+T_PHASE = 167   #: NEW (load the grid first), RUNNING or DONE
+TRAIL = 168     #: the length of the trail
+NEW = 0
+RUNNING = 1
+DONE = 2
+
+
 @njit(cache=True)
-def count9(grid, limit, node_limit, solution_out, stats):
-    """Count the solutions of a 9x9 ``grid`` up to ``limit`` (see the module docstring)."""
-    g = np.empty(64, dtype=np.int64)
+def _start9(grid, g, trail):
+    """Load ``grid`` into ``g`` and set the trail at the root; False when two givens clash."""
+    trail[T_DEPTH] = 0
+    trail[T_DIGIT] = -1
+    trail[T_BAND] = 0
+    trail[T_CELL] = 0
+    trail[T_FOUND] = 0
+    trail[T_PHASE] = RUNNING
     if not load9(grid, g):
-        return 0
-    stack = np.empty((81, 30), dtype=np.int64)
-    where = np.empty(81, dtype=np.int64)  # the cell branched on, 27*band + bit
-    left = np.empty(81, dtype=np.int64)   # the digits not tried yet, one bit each
-    found = 0
+        trail[T_PHASE] = DONE
+        return False
+    return True
+
+
+@njit(cache=True)
+def _search9(g, stack, trail, limit, node_limit, solution_out, stats):
+    """Run the search from where the trail says until ``limit`` solutions, the
+    end of the tree (both: the count, trail DONE) or ``node_limit`` (> 0) nodes
+    in this call (-1; the count so far stays in ``trail[T_FOUND]``)."""
+    depth = trail[T_DEPTH]
+    digit = trail[T_DIGIT]
+    band = trail[T_BAND]
+    cell = trail[T_CELL]
+    found = trail[T_FOUND]
     nodes = 0
     guesses = 0
-    depth = 0
-    digit = -1  # the placement that starts the next node
-    band = 0
-    cell = 0
+    done = True
     while True:
         if node_limit > 0 and nodes >= node_limit:
-            found = -1
+            done = False
             break
         nodes += 1
         r = propagate9(g, digit, band, cell)
@@ -407,9 +448,9 @@ def count9(grid, limit, node_limit, solution_out, stats):
                     digits |= np.int64(1) << d
             for w in range(30):
                 stack[depth, w] = g[w]
-            where[depth] = r
+            trail[T_WHERE + depth] = r
             low = digits & -digits
-            left[depth] = digits ^ low
+            trail[T_LEFT + depth] = digits ^ low
             depth += 1
             digit = _tz(low)
             continue
@@ -423,18 +464,52 @@ def count9(grid, limit, node_limit, solution_out, stats):
             g[32 + w] = x
         for w in range(27, 30):
             g[w] = stack[k, w]
-        rest = left[k]
+        rest = trail[T_LEFT + k]
         low = rest & -rest
         rest ^= low
-        left[k] = rest
+        trail[T_LEFT + k] = rest
         if rest == 0:
             depth = k
         digit = _tz(low)
-        band = where[k] // 27
-        cell = where[k] - 27 * band
+        band = trail[T_WHERE + k] // 27
+        cell = trail[T_WHERE + k] - 27 * band
     stats[0] += nodes
     stats[1] += guesses
+    trail[T_DEPTH] = depth
+    trail[T_DIGIT] = digit
+    trail[T_BAND] = band
+    trail[T_CELL] = cell
+    trail[T_FOUND] = found
+    if not done:
+        return -1
+    trail[T_PHASE] = DONE
     return found
+
+
+@njit(cache=True)
+def count9(grid, limit, node_limit, solution_out, stats):
+    """Count the solutions of a 9x9 ``grid`` up to ``limit`` (see the module docstring)."""
+    g = np.empty(64, dtype=np.int64)
+    trail = np.empty(TRAIL, dtype=np.int64)
+    if not _start9(grid, g, trail):
+        return 0
+    stack = np.empty((81, 30), dtype=np.int64)
+    return _search9(g, stack, trail, limit, node_limit, solution_out, stats)
+
+
+@njit(cache=True)
+def resume9(grid, g, stack, trail, limit, node_limit, solution_out, stats):
+    """count9 in slices. Set ``trail[T_PHASE] = NEW`` before the first call;
+    each call goes on for at most ``node_limit`` (> 0) nodes and returns the
+    count when the search is over, or -1 when the slice ran out (the count so
+    far: ``trail[T_FOUND]``). ``g`` (64), ``stack`` (81 x 30) and ``trail``
+    (TRAIL) hold the search between calls; ``grid`` is read at the first."""
+    if trail[T_PHASE] == NEW:
+        if not _start9(grid, g, trail):
+            return 0
+    elif trail[T_PHASE] == DONE:
+        return trail[T_FOUND]
+    return _search9(g, stack, trail, limit, node_limit, solution_out, stats)
 
 
 # The batch loops live beside the kernel so that numba's cache, which is

@@ -11,7 +11,8 @@ is not modified. The result is the number of solutions found, stopping at
 0 means no limit) search nodes were used first. ``solution_out`` receives the
 first solution found. ``stats[0]`` is increased by the nodes expanded (one per
 board propagated) and ``stats[1]`` by the guesses (branch points: cells with
-two or more candidates where the search had to choose).
+two or more candidates where the search had to choose). :func:`count_more_n`
+counts in slices of nodes that resume where the last one stopped.
 
 Representation and search
 -------------------------
@@ -37,6 +38,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+
+from .compiling import load_numba
+
+load_numba()  # before the first kernel loads: numba without its BLAS probe
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -263,7 +268,7 @@ def pick_cell(masks, assigned, nn):
 @njit(cache=True)
 def new_state(grid, box_rows, box_cols):
     """A fresh search state for ``grid``: (board stack, assigned stack, branch
-    cells, untried candidates, state[depth, mode], geometry...)."""
+    cells, untried candidates, state[depth, mode, count])."""
     n = box_rows * box_cols
     nn = n * n
     full = ALL >> np.uint64(64 - n)
@@ -275,7 +280,7 @@ def new_state(grid, box_rows, box_cols):
         boards[0, c] = (ONE << np.uint64(v - 1)) if v else full
     bcell = np.zeros(cap, dtype=np.int64)
     brem = np.zeros(cap, dtype=np.uint64)
-    state = np.zeros(2, dtype=np.int64)
+    state = np.zeros(3, dtype=np.int64)  # depth, mode, solutions counted (count_more_n)
     return boards, flags, bcell, brem, state
 
 
@@ -359,13 +364,13 @@ def search_n(boards, flags, bcell, brem, state, units, peers, n, node_limit, sol
 
 
 @njit(cache=True)
-def count_n(grid, box_rows, box_cols, limit, node_limit, solution_out, stats):
-    """Count the solutions of ``grid`` up to ``limit`` (see the module docstring)."""
-    n = box_rows * box_cols
-    units, peers = geometry(box_rows, box_cols)
-    boards, flags, bcell, brem, state = new_state(grid, box_rows, box_cols)
+def count_more_n(boards, flags, bcell, brem, state, units, peers, n, limit, node_limit, solution_out, stats):
+    """Go on counting from ``state`` (from :func:`new_state`; ``state[2]`` holds
+    the count so far) until ``limit`` solutions or the end of the tree (status:
+    the count) or ``node_limit`` (> 0) nodes used in this call (status -1).
+    Returns (status, boards, flags, bcell, brem): keep the arrays to resume."""
     scratch = np.empty(n * n, dtype=np.uint8)
-    found = 0
+    found = state[2]
     left = node_limit
     while True:
         before = stats[0]
@@ -377,14 +382,26 @@ def count_n(grid, box_rows, box_cols, limit, node_limit, solution_out, stats):
             left -= stats[0] - before
         if status == 1:
             found += 1
+            state[2] = found
             if limit > 0 and found >= limit:
-                return found
+                state[1] = DONE
+                return found, boards, flags, bcell, brem
             if node_limit > 0 and left <= 0:
-                return -1
+                return -1, boards, flags, bcell, brem
             continue
         if status == 0:
-            return found
-        return -1
+            return found, boards, flags, bcell, brem
+        return -1, boards, flags, bcell, brem
+
+
+@njit(cache=True)
+def count_n(grid, box_rows, box_cols, limit, node_limit, solution_out, stats):
+    """Count the solutions of ``grid`` up to ``limit`` (see the module docstring)."""
+    n = box_rows * box_cols
+    units, peers = geometry(box_rows, box_cols)
+    boards, flags, bcell, brem, state = new_state(grid, box_rows, box_cols)
+    return count_more_n(boards, flags, bcell, brem, state, units, peers, n, limit, node_limit,
+                        solution_out, stats)[0]
 
 
 @njit(cache=True)

@@ -25,6 +25,9 @@ import numpy as np
 from numba import njit
 
 from ..grid import Shape
+from .compiling import load_numba
+
+load_numba()  # before the first kernel loads: numba without its BLAS probe
 
 #: Largest size the kernels take (masks are int64).
 MAX_KERNEL_SIZE = 62

@@ -31,6 +31,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .compiling import load_numba
+
+load_numba()  # before the first kernel loads: numba without its BLAS probe
+
 STUCK = 0
 COMPLETE = 1
 CONTRADICTION = -1

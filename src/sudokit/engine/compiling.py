@@ -1,0 +1,306 @@
+"""Loading and compiling the kernels: what a command needs, said once, and quickly.
+
+numba compiles a kernel the first time it is called and keeps the machine
+code in its cache on disk (``__pycache__`` beside the source, or
+``$NUMBA_CACHE_DIR``); later runs load it from there. This module holds what
+the commands share about that:
+
+* :func:`load_numba` imports numba for the kernel modules (each of them calls
+  it before its own ``from numba import ...``). numba's first compilation or
+  cache load probes for a BLAS by importing ``scipy.linalg``, which costs more
+  than loading every kernel a command uses; no kernel here does linear
+  algebra, so the probe is skipped (numba's own flag is set back afterwards,
+  and ``scipy.linalg`` imports normally later).
+* :data:`KERNELS` names the groups of kernels a command may need, with the
+  time a cold compilation of each takes, measured on an idle machine
+  (``benchmarks/bench_startup.py``).
+* :func:`compiling` is the one mechanism by which every command says that it
+  compiles: inside it, the first real compilation (not a load from the cache)
+  calls ``notice`` once with a message that gives the expected time, and
+  ``spinner(True)``/``spinner(False)`` around each compilation, so that a
+  terminal can show a spinner. :func:`warm_up` loads (compiling when needed)
+  the groups a command asks for inside it.
+
+Nothing here prints: the command line passes ``notice`` and ``spinner``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from typing import Callable, Iterable, Iterator
+
+__all__ = ["KERNELS", "compiling", "warm_up", "is_cached", "load_numba"]
+
+#: Kernel groups: name -> (what it is, its entry points as "module.function",
+#: seconds a cold compile takes on an idle machine).
+KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
+    "count": ("the 9x9 solver", ("kernel9.resume9",), 3.0),
+    "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
+                                               "kernelN.search_n"), 2.0),
+    "batch": ("the bulk solver", ("kernel9.batch9_serial",), 3.0),
+    "logic": ("the logic kernels", ("logic_kernels._run_singles", "logic_kernels._run_easy"), 4.0),
+    "generate": ("the generator", ("generate.generate_batch",), 20.0),
+}
+
+_numba_loaded = False
+_lock = threading.RLock()
+#: The listeners of the :func:`compiling` blocks now open; they start hearing
+#: numba's events when numba loads, so that a command which never loads a
+#: kernel never imports numba for them.
+_open: list["_Listener"] = []
+
+
+def load_numba() -> None:
+    """Import numba without its BLAS probe (see the module docstring)."""
+    global _numba_loaded
+    if _numba_loaded:
+        return
+    with _lock:
+        if _numba_loaded:
+            return
+        probe = "scipy.linalg.cython_blas"
+        hide = "numba.np.arraymath" not in sys.modules and probe not in sys.modules
+        if hide:
+            sys.modules[probe] = None  # type: ignore[assignment]  # the import fails at once
+        try:
+            import numba.np.arraymath as arraymath
+        finally:
+            if hide and sys.modules.get(probe, 0) is None:
+                del sys.modules[probe]
+        if hide:
+            # numba reads this flag when it compiles a dot product; set it as its
+            # probe would have, without importing scipy now
+            arraymath._HAVE_BLAS = importlib.util.find_spec("scipy") is not None
+        _numba_loaded = True
+        for listener in _open:
+            listener.install()
+
+
+def _dispatcher(entry: str):
+    module, _, name = entry.partition(".")
+    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
+
+
+def is_cached(entry: str) -> bool:
+    """True when numba's cache holds fresh machine code of ``entry``
+    ("module.function" in ``sudokit.engine``) for this machine, so that calling
+    it loads rather than compiles. The answer comes from numba's own index of
+    the function (the same file and key that numba checks)."""
+    try:
+        load_numba()
+        dispatcher = _dispatcher(entry)
+        if dispatcher.overloads:
+            return True
+        cache = dispatcher._cache
+        overloads = cache._cache_file._load_index()
+        if not overloads:
+            return False
+        from numba.core.registry import cpu_target
+
+        codegen = cpu_target.target_context.codegen()
+        return any(key == cache._index_key(key[0], codegen) for key in overloads)
+    except Exception:  # numba's internals moved: assume cold, which at worst says so once too often
+        return False
+
+
+def cold_seconds(groups: Iterable[str]) -> float:
+    """The expected time to compile those of ``groups`` whose kernels are not cached."""
+    total = 0.0
+    for group in groups:
+        _, entries, seconds = KERNELS[group]
+        if not all(is_cached(e) for e in entries):
+            total += seconds
+    return total
+
+
+def _group_of(ev) -> str | None:
+    dispatcher = ev.data.get("dispatcher") if isinstance(ev.data, dict) else None
+    func = getattr(dispatcher, "py_func", None)
+    if func is None:
+        return None
+    entry = f"{func.__module__.rpartition('.')[2]}.{func.__name__}"
+    for group, (_, entries, _) in KERNELS.items():
+        if entry in entries:
+            return group
+    return None
+
+
+class _Listener:
+    """Hears numba's compile events (real compilations only, not cache loads)
+    for one :func:`compiling` block."""
+
+    def __init__(self, notice, groups: tuple[str, ...], spinner) -> None:
+        self.notice = notice
+        self.groups = groups
+        self.spinner = spinner
+        self.depth = 0
+        self.told = False
+        self.listener = None
+
+    def install(self) -> None:
+        from numba.core import event
+
+        outer = self
+
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                outer.start(ev)
+
+            def on_end(self, ev):
+                outer.end(ev)
+
+        self.listener = Listener()
+        event.register("numba:compile", self.listener)
+
+    def uninstall(self) -> None:
+        if self.listener is not None:
+            from numba.core import event
+
+            event.unregister("numba:compile", self.listener)
+            self.listener = None
+        if self.depth > 0 and self.spinner is not None:
+            self.spinner(False)
+
+    def message(self, ev) -> str:
+        groups = list(self.groups)
+        first = _group_of(ev)
+        if first is not None and first not in groups:
+            groups.append(first)
+        try:
+            seconds = cold_seconds(groups)
+        except Exception:
+            seconds = 0.0
+        if seconds <= 0:
+            seconds = KERNELS[first][2] if first is not None else 5.0
+        return f"compiling the solver engine (first run only, {_about(seconds)})…"
+
+    def start(self, ev) -> None:
+        self.depth += 1
+        if self.depth > 1:
+            return
+        if not self.told:
+            self.told = True
+            if self.notice is not None:
+                self.notice(self.message(ev))
+        if self.spinner is not None:
+            self.spinner(True)
+
+    def end(self, ev) -> None:
+        self.depth -= 1
+        if self.depth == 0 and self.spinner is not None:
+            self.spinner(False)
+
+
+def _about(seconds: float) -> str:
+    return f"about {max(1, round(seconds)):d} s"
+
+
+@contextmanager
+def compiling(
+    notice: Callable[[str], None] | None = None,
+    kernels: Iterable[str] = (),
+    spinner: Callable[[bool], None] | None = None,
+) -> Iterator[None]:
+    """Inside, the first real compilation (not a load from numba's cache) calls
+    ``notice(message)`` once; the message gives the time expected for the cold
+    ones among ``kernels`` (the groups of :data:`KERNELS` the command will use)
+    and the one being compiled. ``spinner(True)`` and ``spinner(False)`` are
+    called as each compilation starts and ends. numba is not imported for
+    this: a command that loads no kernel pays nothing."""
+    if notice is None and spinner is None:
+        yield
+        return
+    listener = _Listener(notice, tuple(kernels), spinner)
+    with _lock:
+        _open.append(listener)
+        if _numba_loaded:
+            listener.install()
+    try:
+        yield
+    finally:
+        with _lock:
+            _open.remove(listener)
+            listener.uninstall()
+
+
+# -- warming up ------------------------------------------------------------------------
+
+
+def _warm_count() -> None:
+    import numpy as np
+
+    from ..budget import Budget
+    from ..grid import CLASSIC
+    from . import _count_values
+
+    values = np.zeros(81, dtype=np.uint8)
+    values[0] = 1
+    _count_values(values, CLASSIC, 1, Budget())
+
+
+def _warm_shapes() -> None:
+    from ..budget import Budget
+    from ..grid import Grid
+    from . import _enumerate, grid_values, count
+
+    grid = Grid.empty((2, 2))
+    count(grid, 1, Budget())
+    next(_enumerate(grid_values(grid), grid.shape, Budget(), None))
+
+
+def _warm_batch() -> None:
+    import numpy as np
+
+    from .kernel9 import batch9_serial
+
+    puzzles = np.zeros((1, 81), dtype=np.uint8)
+    batch9_serial(puzzles, 1, 0, np.zeros((1, 81), dtype=np.uint8), np.zeros(1, dtype=np.int64),
+                  np.zeros((1, 2), dtype=np.int64))
+
+
+def _warm_logic() -> None:
+    from ..grid import CLASSIC
+    from .logic_kernels import LEVEL_SUBSETS, easy, singles
+
+    full = (1 << 9) - 1
+    values = [0] * 81
+    singles(CLASSIC, list(values), [full] * 81)
+    easy(CLASSIC, list(values), [full] * 81, LEVEL_SUBSETS)
+
+
+def _warm_generate() -> None:
+    from ..generating import generate
+
+    generate(shape="2x2", seed=1)
+
+
+_WARMERS: dict[str, Callable[[], None]] = {
+    "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic,
+    "generate": _warm_generate,
+}
+
+
+def warm_up(
+    notice: Callable[[str], None] | None = None,
+    kernels: Iterable[str] = ("count",),
+    spinner: Callable[[bool], None] | None = None,
+) -> float:
+    """Load the kernel groups ``kernels`` (names of :data:`KERNELS`), compiling
+    those that are not in numba's cache, and return the seconds it took.
+    ``notice`` hears once, before a real compilation only, what is compiled
+    and how long it should take; ``spinner`` as in :func:`compiling`."""
+    groups = tuple(kernels)
+    unknown = [g for g in groups if g not in KERNELS]
+    if unknown:
+        raise ValueError(f"no kernel group {unknown[0]!r}; the groups are {', '.join(KERNELS)}")
+    start = time.perf_counter()
+    with compiling(notice, groups, spinner):
+        for group in groups:
+            _WARMERS[group]()
+    return time.perf_counter() - start
+
