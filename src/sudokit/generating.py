@@ -44,6 +44,7 @@ import os
 import secrets
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Callable, Iterator
@@ -52,7 +53,7 @@ import numpy as np
 
 from . import symmetry as _symmetry
 from . import validate
-from .errors import SudokuError
+from .errors import LimitReached, SudokuError
 from .grid import Grid, Shape, shape_of
 
 #: The rules a generated puzzle is minimal for.
@@ -66,6 +67,20 @@ _SEED_MOD = 2**32
 
 class GenerationError(SudokuError):
     """A generation request that cannot be met, or whose budget ran out."""
+
+
+class GenerationTimeout(GenerationError, LimitReached):
+    """The time limit ran out; the message says how many puzzles were made and how far the
+    current one had got."""
+
+
+#: Slices of the engine's minimising pass when a time limit is set: the clock is
+#: read between slices, so a big puzzle stops within a slice of its deadline.
+DEADLINE_SLICES = 200
+
+
+def _out_of_time(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() > deadline
 
 
 @dataclass(frozen=True)
@@ -159,7 +174,19 @@ def _plan(shape: "Shape | str | tuple[int, int] | None", minimal: str, symmetry:
     if s.size < 1:
         raise GenerationError("a grid needs at least one cell")
     limit = _default_node_limit(s) if node_limit is None else int(node_limit)
-    return _Plan(s, minimal, symmetry, limit, fill_limit=max(10_000, 50 * s.cell_count))
+    return _Plan(s, minimal, symmetry, limit, fill_limit=_fill_limit(s))
+
+
+#: From this size up a fill attempt that fails is cut short sooner (5 nodes per
+#: cell instead of 50): on 49x49 a failed attempt of 120,000 nodes took 8-10 s,
+#: and the attempts that succeed need far fewer nodes.
+SHORT_FILLS_FROM = 36
+
+
+def _fill_limit(shape: Shape) -> int:
+    """Nodes per attempt at filling a complete grid before starting again."""
+    per_cell = 5 if shape.size >= SHORT_FILLS_FROM else 50
+    return max(10_000, per_cell * shape.cell_count)
 
 
 @lru_cache(maxsize=None)
@@ -211,10 +238,13 @@ def complete_grid(shape: "Shape | str | tuple[int, int] | None" = "3x3", seed: i
 # -- one puzzle at a time (with progress, for the big sizes) ------------------------
 
 
-def _make_one(plan: _Plan, seed: int, progress: Callable[[float], None] | None = None) -> Puzzle:
-    """One puzzle from one seed, minimising in slices so progress can be reported.
+def _make_one(plan: _Plan, seed: int, progress: Callable[[float], None] | None = None,
+              deadline: float | None = None) -> Puzzle:
+    """One puzzle from one seed, minimising in slices so progress can be reported
+    and ``deadline`` (a ``time.perf_counter()`` instant) is kept.
 
     Draws the same random numbers as :func:`_make_batch`, so both give the same puzzle.
+    Raises :class:`_Stopped` when the deadline passes, with how far it got.
     """
     from .engine import generate as kernels
 
@@ -224,8 +254,7 @@ def _make_one(plan: _Plan, seed: int, progress: Callable[[float], None] | None =
     stats = np.zeros(kernels.STATS, dtype=np.int64)
     solution = np.zeros(n * n, dtype=np.uint8)
     kernels.seed_rng(_kernel_seed(seed))
-    if not kernels.random_grid(solution, n, shape.box_rows, shape.box_cols, units, peers,
-                               plan.fill_limit, stats):
+    if not _random_grid(plan, solution, units, peers, stats, deadline):
         raise GenerationError(f"could not fill a {shape} grid within the node budget (seed {seed})")
     orbits = len(starts) - 1
     order = np.arange(orbits, dtype=np.int64)
@@ -233,21 +262,54 @@ def _make_one(plan: _Plan, seed: int, progress: Callable[[float], None] | None =
     puzzle = solution.copy()
     share = 0.1 if _by_sat(plan) else 1.0  # of the progress bar, for the engine's pass
     step = orbits if progress is None else max(1, orbits // 50)
+    if deadline is not None:
+        step = min(step, max(1, orbits // DEADLINE_SLICES))
+    if _out_of_time(deadline):
+        raise _Stopped("the solution grid was filled")
     for lo in range(0, orbits, step):
         hi = min(orbits, lo + step)
         kernels.minimise(puzzle, solution, n, shape.box_rows, shape.box_cols, units, peers, cells, starts,
                          order, lo, hi, plan.rule, _engine_limit(plan), stats)
         if progress is not None:
             progress(share * hi / orbits)
+        if _out_of_time(deadline) and hi < orbits:
+            raise _Stopped(f"{hi} of {orbits} clue groups visited")
     if _by_sat(plan):
-        _settle_by_sat(plan, seed, puzzle, solution, stats,
-                       None if progress is None else (lambda f: progress(share + (1 - share) * f)),
-                       parallel=default_jobs() > 1)
+        try:
+            _settle_by_sat(plan, seed, puzzle, solution, stats,
+                           None if progress is None else (lambda f: progress(share + (1 - share) * f)),
+                           parallel=default_jobs() > 1, deadline=deadline)
+        except LimitReached:
+            raise _Stopped("the quick pass done, the SAT proofs of the last clues unfinished") from None
     return _puzzle(plan, seed, puzzle, solution, stats)
 
 
+def _random_grid(plan: _Plan, out: np.ndarray, units: np.ndarray, peers: np.ndarray, stats: np.ndarray,
+                 deadline: float | None) -> bool:
+    """The engine's ``random_grid`` (same random numbers, same grid), one fill attempt per
+    kernel call so that the clock is read between attempts."""
+    from .engine import generate as kernels
+
+    if deadline is None:
+        return kernels.random_grid(out, plan.shape.size, plan.shape.box_rows, plan.shape.box_cols, units,
+                                   peers, plan.fill_limit, stats)
+    for _ in range(1000):
+        if kernels.fill(out, plan.shape.size, units, peers, plan.fill_limit, stats):
+            kernels.relabel(out, plan.shape.size)
+            return True
+        stats[kernels.STAT_FILL_RESTARTS] += 1
+        if _out_of_time(deadline):
+            raise _Stopped("still filling the solution grid")
+    return False
+
+
+class _Stopped(Exception):
+    """Internal: the deadline passed inside one puzzle; the text says how far it got."""
+
+
 def _settle_by_sat(plan: _Plan, seed: int, puzzle: np.ndarray, solution: np.ndarray, stats: np.ndarray,
-                   progress: Callable[[float], None] | None = None, parallel: bool = False) -> None:
+                   progress: Callable[[float], None] | None = None, parallel: bool = False,
+                   deadline: float | None = None) -> None:
     """Finish minimising ``puzzle`` in place with SAT solvers, so that every clue is proven needed.
 
     See :mod:`sudokit.sat_minimising`: a first look at every orbit, probing
@@ -264,7 +326,7 @@ def _settle_by_sat(plan: _Plan, seed: int, puzzle: np.ndarray, solution: np.ndar
     order = np.random.default_rng(_kernel_seed(seed)).permutation(present)
     solution_grid = Grid._trusted(plan.shape, tuple(int(v) for v in solution))
     asked, undecided = minimise(puzzle, solution_grid, orbits, order.tolist(), plan.node_limit,
-                                processes=parallel, progress=progress)
+                                processes=parallel, progress=progress, deadline=deadline)
     stats[STAT_UNDECIDED] = undecided
     stats[STAT_COUNTS] += asked
 
@@ -286,7 +348,7 @@ def _puzzle(plan: _Plan, seed: int, puzzle: np.ndarray, solution: np.ndarray, st
     )
 
 
-def _make_batch(plan: _Plan, seeds: list[int]) -> list[Puzzle]:
+def _make_batch(plan: _Plan, seeds: list[int], deadline: float | None = None) -> list[Puzzle]:
     """Puzzles for many seeds in one kernel call (each depends on its seed alone)."""
     from .engine import generate as kernels
 
@@ -305,7 +367,10 @@ def _make_batch(plan: _Plan, seeds: list[int]) -> list[Puzzle]:
         if stats[i, kernels.STAT_UNDECIDED] < 0:
             raise GenerationError(f"could not fill a {shape} grid within the node budget (seed {seed})")
         if _by_sat(plan):
-            _settle_by_sat(plan, seed, puzzles[i], solutions[i], stats[i])
+            try:
+                _settle_by_sat(plan, seed, puzzles[i], solutions[i], stats[i], deadline=deadline)
+            except LimitReached:
+                raise _Stopped("the SAT proofs of the last clues unfinished") from None
         out.append(_puzzle(plan, seed, puzzles[i], solutions[i], stats[i]))
     return out
 
@@ -408,10 +473,10 @@ def _rate(puzzle: Puzzle, flt: _Filter) -> tuple[Puzzle, bool]:
 # -- the public API -----------------------------------------------------------------
 
 
-def _work(args: tuple[_Plan, list[int], _Filter]) -> list[tuple[Puzzle, bool]]:
+def _work(args: tuple) -> list[tuple[Puzzle, bool]]:
     """A worker's job: one batch of seeds, rated when a filter is active."""
-    plan, seeds, flt = args
-    made = _make_batch(plan, seeds)
+    plan, seeds, flt, deadline = args
+    made = _make_batch(plan, seeds, deadline)
     if not flt.active:
         return [(p, True) for p in made]
     return [_rate(p, flt) for p in made]
@@ -448,7 +513,12 @@ def generate(
     plan = _plan(shape, minimal, symmetry, node_limit)
     base = _fresh_seed() if seed is None else int(seed)
     if not flt.active:
-        return _make_one(plan, base, progress)
+        deadline = None if timeout is None else time.perf_counter() + timeout
+        try:
+            return _make_one(plan, base, progress, deadline)
+        except _Stopped as stop:
+            raise GenerationTimeout(f"time limit of {timeout:g} s reached before the {plan.shape} puzzle "
+                                    f"was finished ({stop}); nothing was made") from None
     return next(generate_many(1, shape=shape, minimal=minimal, symmetry=symmetry, seed=base,
                               difficulty=difficulty, rating=rating, technique=technique,
                               attempts=attempts, timeout=timeout, node_limit=node_limit))
@@ -513,9 +583,14 @@ def _stream(n: int, plan: _Plan, flt: _Filter, base: int, jobs: int, attempts: i
             def inner(frac: float, i: int = i) -> None:
                 if progress is not None:
                     progress((i + frac) / n)
-            yield _make_one(plan, base + i, inner)
+            try:
+                made_one = _make_one(plan, base + i, inner, deadline)
+            except _Stopped as stop:
+                raise GenerationTimeout(f"time limit of {timeout:g} s reached after {i} of {n} puzzles; "
+                                        f"puzzle {i + 1} was unfinished ({stop})") from None
+            yield made_one
             if deadline is not None and time.perf_counter() > deadline and i + 1 < n:
-                raise GenerationError(f"time limit of {timeout:g} s reached after {i + 1} of {n} puzzles")
+                raise GenerationTimeout(f"time limit of {timeout:g} s reached after {i + 1} of {n} puzzles")
         return
     size = _batch_size(plan, flt, jobs)
     seeds = _seed_batches(base, size, None if flt.active else n)
@@ -531,14 +606,23 @@ def _stream(n: int, plan: _Plan, flt: _Filter, base: int, jobs: int, attempts: i
             batch = next(seeds, None)
             if batch is None:
                 return
-            job = (plan, batch, flt)
+            job = (plan, batch, flt, deadline)
             pending.append(executor.submit(_work, job) if executor else _work(job))
 
         for _ in range(2 * jobs if executor else 1):
             submit()
         while made < n and pending:
             head = pending.pop(0)
-            results = head.result() if isinstance(head, Future) else head
+            if isinstance(head, Future):
+                remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
+                try:
+                    results = head.result(timeout=remaining)
+                except (FutureTimeout, _Stopped):
+                    what = f" with {flt.describe()}" if flt.active else ""
+                    raise GenerationTimeout(f"time limit of {timeout:g} s reached after {made} of {n} "
+                                            f"puzzles{what}") from None
+            else:
+                results = head
             submit()
             for puzzle, ok in results:
                 if made >= n:
@@ -557,8 +641,15 @@ def _stream(n: int, plan: _Plan, flt: _Filter, base: int, jobs: int, attempts: i
                     )
             if deadline is not None and made < n and time.perf_counter() > deadline:
                 what = f" with {flt.describe()}" if flt.active else ""
-                raise GenerationError(f"time limit of {timeout:g} s reached after {made} of {n} puzzles{what}")
+                raise GenerationTimeout(f"time limit of {timeout:g} s reached after {made} of {n} puzzles{what}")
+    except _Stopped:
+        what = f" with {flt.describe()}" if flt.active else ""
+        raise GenerationTimeout(f"time limit of {timeout:g} s reached after {made} of {n} puzzles{what}") from None
     finally:
+        if executor is not None and deadline is not None and time.perf_counter() > deadline:
+            # out of time: the workers' batches are abandoned, not awaited
+            for process in list(getattr(executor, "_processes", {}).values()):
+                process.terminate()
         if executor is not None:
             # waiting when nothing runs any more lets the pool's helper thread stop before the
             # interpreter does (not waiting then can end in an error message at exit)

@@ -34,12 +34,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from multiprocessing.connection import Connection
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from .errors import InvalidPuzzle
+from .errors import InvalidPuzzle, LimitReached
 from .grid import Grid
 
 
@@ -60,12 +61,52 @@ def _exactly_one_groups(box_rows: int, box_cols: int) -> np.ndarray:
     return np.concatenate([by_cell, by_unit])
 
 
+#: Exactly-one groups turned into clauses at a time: the pairwise clauses of a
+#: 49x49 grid are 11 million, too many to hold as Python lists at once.
+_CHUNK = 2048
+
+
 def _clauses(box_rows: int, box_cols: int) -> Iterable[list[int]]:
+    """Every clause (same order as ever), built a chunk of groups at a time to bound memory."""
+    for chunk in _clause_chunks(box_rows, box_cols):
+        yield from chunk
+
+
+#: From this size up "at most one" is the sequential counter (Sinz 2005): about
+#: 3n clauses and n-1 helper variables per group instead of n(n-1)/2 clauses.
+#: On 49x49 the pairwise encoding is 11.3 million clauses, 45 s to load and
+#: 1.8 GB per solver; below 36x36 the pairwise encoding stays, so the puzzles
+#: made there do not change.
+COMPACT_FROM = 36
+
+
+def _helpers(box_rows: int, box_cols: int) -> int:
+    """Helper variables the encoding adds after the n³ (cell, value) variables."""
+    n = box_rows * box_cols
+    return 4 * n * n * (n - 1) if n >= COMPACT_FROM else 0
+
+
+def _clause_chunks(box_rows: int, box_cols: int) -> Iterable[list[list[int]]]:
     groups = _exactly_one_groups(box_rows, box_cols)
-    yield from groups.tolist()
-    i, j = np.triu_indices(groups.shape[1], k=1)
-    pairs = -np.stack([groups[:, i], groups[:, j]], axis=2).reshape(-1, 2)
-    yield from pairs.tolist()
+    yield groups.tolist()
+    n = groups.shape[1]
+    if n >= COMPACT_FROM:
+        base = n ** 3 + 1  # helper variables come after the (cell, value) variables
+        for lo in range(0, groups.shape[0], _CHUNK):
+            x = groups[lo:lo + _CHUNK]
+            rows = np.arange(lo, lo + x.shape[0]).reshape(-1, 1)
+            aux = base + rows * (n - 1) + np.arange(n - 1).reshape(1, -1)
+            first = np.stack([-x[:, 0], aux[:, 0]], axis=1)
+            mid_x, prev, cur = x[:, 1:n - 1], aux[:, :n - 2], aux[:, 1:n - 1]
+            middle = np.concatenate([np.stack([-mid_x, cur], axis=2), np.stack([-prev, cur], axis=2),
+                                     np.stack([-mid_x, -prev], axis=2)], axis=1).reshape(-1, 2)
+            last = np.stack([-x[:, n - 1], -aux[:, n - 2]], axis=1)
+            yield np.concatenate([first, middle, last]).tolist()
+        return
+    i, j = np.triu_indices(n, k=1)
+    for lo in range(0, groups.shape[0], _CHUNK):
+        part = groups[lo:lo + _CHUNK]
+        yield (-np.stack([part[:, i], part[:, j]], axis=2).reshape(-1, 2)).tolist()
 
 
 #: CaDiCaL in "stable mode only" (its setting for satisfiable instances): most
@@ -104,10 +145,11 @@ class UniquenessProver:
         self._cell_vars = self.values.size * self.n
         self._solver = Solver(name="cadical195")
         self._solver.configure(CONFIGURATION)
-        self._solver.append_formula(_clauses(shape.box_rows, shape.box_cols))
+        for chunk in _clause_chunks(shape.box_rows, shape.box_cols):
+            self._solver.append_formula(chunk)
         self._solver.set_phases(self._literal.tolist())
         self._fixed = np.zeros(self.values.size, dtype=bool)
-        self._next_var = self._cell_vars + 1
+        self._next_var = self._cell_vars + _helpers(shape.box_rows, shape.box_cols) + 1
         #: conflicts the last question took (a deterministic measure of its difficulty)
         self.last_conflicts = 0
         #: the last second solution found (cell values), if any
@@ -198,7 +240,8 @@ class ProverTeam:
     [('a', False), ('b', True)]
     """
 
-    def __init__(self, solution: Grid, conflicts: int = 0, size: int = 2, processes: bool = False) -> None:
+    def __init__(self, solution: Grid, conflicts: int = 0, size: int = 2, processes: bool = False,
+                 deadline: float | None = None) -> None:
         if size < 1:
             raise ValueError(f"a team needs at least one member, not {size}")
         if not solution.is_solved:
@@ -206,6 +249,9 @@ class ProverTeam:
         self.size = size
         # worker processes are started as `python -m sudokit.sat`, talking over pipes (POSIX)
         self.processes = processes = processes and os.name == "posix" and bool(sys.executable)
+        #: a ``time.perf_counter()`` instant: :meth:`answer` raises LimitReached after it (a
+        #: question running in a worker process is abandoned; one in this process is not cut short)
+        self.deadline = deadline
         self._cells = solution.shape.cell_count
         self._busy = [0] * size  # questions asked and not yet answered, per member
         self._queue: list[tuple[int, tuple]] = []  # in-process mode: (member, question), oldest first
@@ -288,7 +334,11 @@ class ProverTeam:
             asked = [inbox for member, (inbox, _) in enumerate(self._pipes) if self._busy[member]]
             if not asked:
                 raise RuntimeError("no question is waiting for an answer")
-            pipe = wait(asked)[0]
+            remaining = None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+            ready = wait(asked, timeout=remaining)
+            if not ready:
+                raise LimitReached("time limit reached while a SAT solver was proving a clue needed")
+            pipe = ready[0]
             member = [inbox for inbox, _ in self._pipes].index(pipe)
             try:
                 reply = pipe.recv()
@@ -300,6 +350,8 @@ class ProverTeam:
         else:
             if not self._queue:
                 raise RuntimeError("no question is waiting for an answer")
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise LimitReached("time limit reached while the SAT solvers were minimising")
             member, question = self._queue.pop(0)
             key, answer, conflicts, witness = _put(self._provers[member], question)
         self._busy[member] -= 1

@@ -226,14 +226,20 @@ class Minimiser:
 
 
 def minimise(puzzle: np.ndarray, solution: Grid, orbits: Sequence[np.ndarray], order: Iterable[int],
-             conflicts: int, processes: bool, progress: Callable[[float], None] | None = None
-             ) -> tuple[int, int]:
+             conflicts: int, processes: bool, progress: Callable[[float], None] | None = None,
+             deadline: float | None = None) -> tuple[int, int]:
     """Minimises ``puzzle`` in place (see the module's text); returns (questions asked, undecided).
 
     ``order`` is the first look's order of the orbits that have clues;
-    ``processes`` runs the two solvers in worker processes.
+    ``processes`` runs the two solvers in worker processes. After ``deadline``
+    (a ``time.perf_counter()`` instant) it raises
+    :class:`~sudokit.errors.LimitReached` and stops the solvers; the puzzle
+    then still has one solution, but not every clue is proven needed. With a
+    deadline the solvers always run in worker processes, which can be stopped
+    in the middle of a question (the puzzle is the same either way).
     """
-    with ProverTeam(solution, conflicts=conflicts, size=TEAM, processes=processes) as team:
+    processes = processes or deadline is not None
+    with ProverTeam(solution, conflicts=conflicts, size=TEAM, processes=processes, deadline=deadline) as team:
         minimiser = Minimiser(team, puzzle, orbits, conflicts, progress)
         minimiser.run(list(order))
         return minimiser.asked, minimiser.undecided

@@ -9,13 +9,14 @@ formats what comes back.
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import click
 
 from .common import (
     EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, box_option, jobs_option, render, seed_option,
-    timeout_option,
+    time_left, timeout_option,
 )
 
 FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
@@ -97,7 +98,7 @@ def generate(count: int, box, size: int | None, minimal: str, symmetry: str, see
         shape = box if box is not None else Shape.for_size(size) if size is not None else Shape(3, 3)
         stream = generate_many(count, shape=shape, minimal=minimal, symmetry=symmetry, seed=seed,
                                jobs=jobs, difficulty=difficulty, rating=rating, technique=technique,
-                               attempts=attempts, timeout=timeout,
+                               attempts=attempts, timeout=time_left(timeout),
                                progress=step if progress.enabled else None)
     except SudokuError as exc:
         raise click.UsageError(str(exc)) from None
@@ -109,7 +110,10 @@ def generate(count: int, box, size: int | None, minimal: str, symmetry: str, see
                 made += 1
                 progress.advance()
     except GenerationError as exc:
-        click.echo(f"sudoku generate: {exc}", err=True)
+        message = str(exc)
+        if timeout is not None:  # the library got what was left after start-up: name the user's limit
+            message = re.sub(r"^time limit of \S+ s", f"time limit of {timeout:g} s", message)
+        click.echo(f"sudoku generate: {message}", err=True)
         sys.exit(EXIT_FAILED)
     except SudokuError as exc:
         click.echo(f"sudoku generate: {exc}", err=True)
