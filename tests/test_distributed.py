@@ -137,6 +137,10 @@ def test_clear_refusals(tmp_path):
     block.write_text("53..7....\n6..195...\n.98....6.\n")
     with pytest.raises(SudokuError, match="one puzzle per line"):
         dist.run(pipeline.Job("solve"), [str(block)], client=None)
+    table = tmp_path / "table.tsv"  # the serial path reads this one as a table, not line by line
+    table.write_text("id\tpuzzle\nrl-1\t" + "." * 81 + "\n")
+    with pytest.raises(SudokuError, match="line 2 .* one puzzle per line"):
+        dist.run(pipeline.Job("solve"), [str(table)], client=None)
     with pytest.raises(SudokuError, match="not standard input"):
         dist.run(pipeline.Job("solve"), ["-"], client=None)
     with pytest.raises(SudokuError, match="no such file|no file matches"):

@@ -340,6 +340,8 @@ def _count_lines(url: str, start: int, end: int) -> tuple[int, int]:
     is neither blank nor a ``#`` comment, as :func:`sudokit.pipeline.run_lines` reads them
     (runs on a worker; the first pass, that numbers the partitions)."""
     lines = _read_lines(url, start, end)
+    if start == 0:
+        _drop_header(lines)
     puzzles = 0
     for line in lines:
         text = line.strip()
@@ -375,6 +377,8 @@ def _solve_partition(job: Any, url: str, source: str, start: int, end: int, firs
     from . import pipeline
 
     lines = _read_lines(url, start, end)
+    if start == 0:
+        _drop_header(lines)
     result = pipeline.run_lines(job, lines, first_line=first_line, source=source, first_puzzle=first_puzzle)
     return _finish(result, out_dir, index)
 
@@ -647,37 +651,59 @@ def _drive(client: Any, parts: list[Partition], task: Callable[[Partition], tupl
 # -- running a job over files ------------------------------------------------------------------------
 
 
-def _sniff(inputs: Sequence[Input]) -> None:
-    """Refuse input that is not one puzzle per line (a grid written over several lines).
+def _one_per_line(text: str, shape: Any) -> bool:
+    """True when ``text``, a file's first puzzle line, is a whole puzzle: the serial path then
+    reads the file line by line too (``formats.starts_line_mode``; a plain test where it is
+    missing)."""
+    from . import formats
 
-    Looks at the first puzzle line of each file: a grid border, or a short
-    row of cells, means a block format that cannot be split at any newline.
-    """
+    test = getattr(formats, "starts_line_mode", None)
+    if test is not None:
+        return bool(test(text, shape))
+    s = text.strip()
+    if s.startswith("{"):
+        return s != "{"
+    token = s.split()[0]
+    return s[0] not in "+|=*-" and len(token) > 64 if shape is None else len(token) == shape.cell_count
+
+
+def _sniff(job: Any, inputs: Sequence[Input]) -> None:
+    """Refuse input that is not one puzzle per line (a grid written over several lines): the
+    first puzzle line of each file (after a header such as ``puzzle,solution``) must be a whole
+    puzzle, as the serial path decides between reading lines and reading grids."""
     import fsspec
 
     for item in inputs:
         with fsspec.open(item.url, "rb") as f:
             head = f.read(65536).decode("utf-8-sig", errors="replace").split("\n")
-        for number, line in enumerate(head[:-1] if len(head) > 1 else head, 1):
-            s = line.strip()
-            if not s or s.startswith("#"):
-                continue
-            if s.startswith("{"):
-                problem = "" if s.endswith("}") else "a JSON object written over several lines"
-            elif s[0] in "+|=*" or s.startswith("--"):
-                problem = "a grid border of a block format"
-            elif number == 1 and any(c.isalpha() for c in s) and not any(c.isdigit() or c == "." for c in s):
-                problem = ""  # a header line, such as "puzzle,solution"
-            else:
-                tokens = s.replace(",", " ").split()
-                cells = len(tokens) if all(len(t) == 1 for t in tokens) else max(len(t) for t in tokens)
-                problem = "" if cells >= 16 else f"a row of a grid written over several lines ({s!r})"
-            if problem:
-                raise SudokuError(
-                    f"{item.name}: line {number} looks like {problem}; the cluster reads one puzzle per "
-                    "line (input formats line and jsonl): rewrite the file with one puzzle per line"
-                )
+        content = [(n, line.strip()) for n, line in enumerate(head[:-1] if len(head) > 1 else head, 1)
+                   if line.strip() and not line.strip().startswith("#")]
+        if content and _is_header(content[0][1]):
+            content = content[1:]
+        if content and not _one_per_line(content[0][1], getattr(job, "shape", None)):
+            number, text = content[0]
+            raise SudokuError(
+                f"{item.name}: line {number} ({text[:40]!r}) is not a whole puzzle: the cluster reads one "
+                "puzzle per line (input formats line and jsonl), not grids written over several lines"
+            )
+
+
+def _is_header(text: str) -> bool:
+    from .formats import _HEADER
+
+    return bool(_HEADER.match(text.strip()))
+
+
+def _drop_header(lines: list[str]) -> list[str]:
+    """The lines of a file's first partition with a header line (``puzzle,solution``) before the
+    first puzzle blanked, as the serial path skips it; the line numbers stay."""
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if text and not text.startswith("#"):
+            if _is_header(text):
+                lines[i] = ""
             break
+    return lines
 
 
 def run(job: Any, paths: str | Sequence[str], *, client: Any, out_dir: str | None = None,
@@ -698,7 +724,7 @@ def run(job: Any, paths: str | Sequence[str], *, client: Any, out_dir: str | Non
     """
     _dask()
     inputs = _expand(paths)
-    _sniff(inputs)
+    _sniff(job, inputs)
     workers = _workers(client)
     if blocksize is not None and blocksize < 1:
         raise SudokuError(f"the block size must be at least 1 byte, not {blocksize}")
