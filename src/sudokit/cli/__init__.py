@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "explain": "sudokit.cli.explain:explain",
     "hint": "sudokit.cli.explain:hint",
     "print": "sudokit.cli.print:print_",
+    "serve": "sudokit.cli.serve:serve",
 }
 
 #: One line per command for ``sudoku --help``, so the listing imports nothing.
@@ -43,6 +44,7 @@ SUMMARIES: dict[str, str] = {
     "explain": "Explain a solving path step by step.",
     "hint": "Show the next logical step.",
     "print": "Print puzzles as a PDF booklet, or one picture each.",
+    "serve": "Serve a local page to play and learn, and a JSON API.",
 }
 
 #: What ``sudoku`` with no arguments runs.

@@ -1,0 +1,260 @@
+"""``sudoku serve`` tested through a real server: the JSON API (records,
+4xx errors, size and time limits) over HTTP, and the page in a real browser
+(Debian's Chromium driven by Playwright)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+
+import sudokit
+from sudokit import records
+from sudokit.logic import Candidates
+
+from conftest import load_counts
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``sudoku serve`` in its own process group; ``url`` is its address."""
+
+    def __init__(self, *options: str) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(["sudoku", "serve", "--port", str(self.port), *options],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                     start_new_session=True)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"sudoku serve exited: {self.proc.stdout.read()}")
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("sudoku serve did not answer within 90 s")
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stop(self) -> str:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+        return self.proc.stdout.read()
+
+    def post(self, path: str, body: "dict | bytes") -> tuple[int, object, str]:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                raw, status, kind = response.read(), response.status, response.headers.get("content-type", "")
+        except urllib.error.HTTPError as exc:
+            raw, status, kind = exc.read(), exc.code, exc.headers.get("content-type", "")
+        return status, (json.loads(raw) if "json" in kind else raw), kind
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = Server("--time-limit", "3")
+    yield s
+    s.stop()
+
+
+def _unique_cases(k: int) -> list[dict]:
+    return [row for row in load_counts() if row["count"] == "1"][:k]
+
+
+# -- the JSON API -----------------------------------------------------------------------------
+
+
+def test_server_announces_its_address_and_serves_the_page(server: Server) -> None:
+    with urllib.request.urlopen(server.url + "/") as response:
+        page = response.read().decode()
+    assert '<div id="board"' in page and "/static/app.js" in page
+    with urllib.request.urlopen(server.url + "/static/app.js") as response:
+        assert b"/api/hint" in response.read()
+    with urllib.request.urlopen(server.url + "/openapi.json") as response:
+        spec = json.loads(response.read())
+    assert {"/api/solve", "/api/count", "/api/rate", "/api/explain", "/api/hint", "/api/generate"} <= set(spec["paths"])
+
+
+def test_solve_and_count_return_the_cli_records(server: Server) -> None:
+    for row in _unique_cases(3):
+        status, record, _ = server.post("/api/solve", {"puzzle": row["puzzle"]})
+        assert status == 200
+        assert record["status"] == "solved" and record["solution"] == row["solution"]  # the data's own answer
+        cli = subprocess.run(["sudoku", "solve", "-", "--format", "jsonl"], input=row["puzzle"] + "\n",
+                             capture_output=True, text=True, timeout=120)
+        expected = json.loads(cli.stdout)
+        assert {k: record[k] for k in ("puzzle", "status", "solution", "method")} == \
+            {k: expected[k] for k in ("puzzle", "status", "solution", "method")}
+    several = next(row for row in load_counts() if row["count"] not in ("0", "1", ">1") and 2 <= int(row["count"]) <= 50)
+    status, record, _ = server.post("/api/count", {"puzzle": several["puzzle"], "limit": 1000})
+    assert status == 200 and record["count"] == int(several["count"])
+
+
+def test_rate_explain_hint_generate(server: Server) -> None:
+    grid = sudokit.example("diabolical")
+    status, record, _ = server.post("/api/rate", {"puzzle": sudokit.render(grid, "boxed")})  # any readable format
+    assert status == 200 and record == records.rating_record(grid, sudokit.rate(grid))
+    status, steps, _ = server.post("/api/explain", {"puzzle": grid.line()})
+    path = sudokit.explain(grid)
+    geo = Candidates.from_grid(grid).geo
+    assert status == 200 and steps == [records.step_record(grid, i, s, geo) for i, s in enumerate(path, 1)]
+    status, hint, _ = server.post("/api/hint", {"puzzle": grid.line()})
+    assert status == 200 and hint["text"] == path[0].text and hint["svg"].startswith("<svg")
+    assert hint["moves"]["place"] == [list(p) for p in path[0].placements]
+    status, made, _ = server.post("/api/generate", {"box": "2x3", "seed": 5})
+    assert status == 200 and made == records.generated_record(sudokit.generate(shape="2x3", seed=5))
+    status, pdf, kind = server.post("/api/pdf", {"puzzle": grid.line(), "per_page": 1})
+    assert status == 200 and kind == "application/pdf" and pdf[:5] == b"%PDF-"
+
+
+def test_bad_input_gets_a_located_4xx(server: Server) -> None:
+    status, error, _ = server.post("/api/solve", {"puzzle": "53..7....6..195....98....6.8...6"})
+    assert status == 400 and error["place"]["line"] == 1 and "symbols" in error["reason"]
+    status, error, _ = server.post("/api/hint", {"puzzle": "55" + "." * 79})
+    assert status == 422 and "r1c1, r1c2" in error["error"]
+    status, error, _ = server.post("/api/solve", {"puzzle": "." * 81, "method": "no-such-method"})
+    assert status == 400 and "no-such-method" in error["error"]
+    status, error, _ = server.post("/api/solve", b"{not json")
+    assert status == 400 and "error" in error
+    status, error, _ = server.post("/api/count", {"puzzle": "." * 81, "limit": 0})
+    assert status == 400 and error["place"]["field"] == "limit"
+    status, error, _ = server.post("/api/solve", {"puzzle": "x" * 300_000})
+    assert status == 413
+    assert server.alive()
+
+
+def test_time_limit_uses_the_library_budget(server: Server) -> None:
+    started = time.monotonic()
+    status, record, _ = server.post("/api/count", {"puzzle": "." * 81, "limit": 10**9})
+    assert status == 200 and record["status"] == "timeout"
+    assert time.monotonic() - started < 3 + 5
+
+
+def test_work_over_the_time_limit_is_cut_short_and_the_server_goes_on() -> None:
+    s = Server("--time-limit", "1")
+    try:
+        started = time.monotonic()
+        status, error, _ = s.post("/api/generate", {"box": "5x5", "seed": 1})  # ~30 s of work
+        assert status == 503 and "time limit" in error["error"]
+        assert time.monotonic() - started < 10
+        status, parsed, _ = s.post("/api/parse", {"puzzle": sudokit.example("easy").line()})
+        assert status == 200 and parsed["size"] == 9
+    finally:
+        s.stop()
+
+
+# -- the page, in a real browser ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser_page(server: Server):
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no browser at {CHROMIUM}: install one with `apt-get install -y chromium`")
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
+        context = p.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, headless=True, accept_downloads=True,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+            viewport={"width": 1300, "height": 1000})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url + "/")
+        yield page, errors
+        context.close()
+
+
+def _board(page) -> dict[str, str]:
+    return {c.get_attribute("data-name"): c.inner_text().strip() for c in page.query_selector_all("#board .cell")}
+
+
+def test_page_paste_hint_apply_check_solve_print(browser_page, tmp_path: Path) -> None:
+    page, errors = browser_page
+    row = _unique_cases(1)[0]
+    page.fill("#puzzle-text", sudokit.render(sudokit.Grid(row["puzzle"]), "boxed"))
+    page.click("#load")
+    page.wait_for_selector("#board .cell")
+    board = _board(page)
+    assert len(board) == 81
+    assert board["r1c2"] == row["puzzle"][1] and board["r1c1"] == ""
+    # the hint is the library's next step, drawn
+    step = sudokit.hint(sudokit.Grid(row["puzzle"]))
+    page.click("#hint")
+    page.wait_for_selector("#hint-picture svg")
+    assert step.text in page.inner_text("#hint-text")
+    shaded = {r.get_attribute("data-cell") for r in page.query_selector_all("#hint-picture rect.cell-hl")}
+    assert shaded == {f"r{c // 9 + 1}c{c % 9 + 1}" for c in step.cells}
+    page.click("#apply")
+    (cell, value), = step.placements
+    page.wait_for_function(f"document.querySelector('#board .cell[data-cell=\"{cell}\"]').innerText.trim() === '{value}'")
+    # a wrong entry is caught by Check
+    blank = next(i for i, ch in enumerate(row["puzzle"]) if ch == "." and i != cell)
+    wrong = next(d for d in "123456789" if d != row["solution"][blank])
+    page.click(f'#board .cell[data-cell="{blank}"]')
+    page.keyboard.press(wrong)
+    page.click("#check")
+    page.wait_for_selector(f'#board .cell.wrong[data-cell="{blank}"]')
+    assert "mistake" in page.inner_text("#message")
+    page.keyboard.press("Control+z")
+    assert page.inner_text(f'#board .cell[data-cell="{blank}"]').strip() == ""
+    # pencil marks
+    page.keyboard.press("Shift+Digit3")
+    assert "3" in page.inner_text(f'#board .cell[data-cell="{blank}"]')
+    # solve: the data's solution appears
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#message').innerText.includes('solution')")
+    board = _board(page)
+    assert "".join(board[f"r{r}c{c}"] for r in range(1, 10) for c in range(1, 10)) == row["solution"]
+    page.wait_for_function("document.querySelector('#rating').innerText.includes('ER')")
+    # print
+    with page.expect_download() as download:
+        page.click("#pdf")
+    path = tmp_path / "page.pdf"
+    download.value.save_as(path)
+    assert path.read_bytes()[:5] == b"%PDF-"
+    assert not errors
+
+
+def test_page_shows_bad_input(browser_page) -> None:
+    page, errors = browser_page
+    page.fill("#puzzle-text", "12345")
+    page.click("#load")
+    page.wait_for_selector("#message.error")
+    assert "symbols" in page.inner_text("#message")
+    page.fill("#puzzle-text", "55" + "." * 79)
+    page.click("#load")
+    page.wait_for_function("document.querySelector('#message').innerText.includes('r1c1, r1c2')")
+    assert not errors
