@@ -73,11 +73,17 @@ def _writer(out: Output) -> Callable[[str], None]:
     return write
 
 
-def _finish(summary: Any, output: str | None, merge: str | None) -> int:
+def _finish(summary: Any, output: str | None, merge: str | None, what: str = "") -> int:
+    """Merge when asked, then the closing messages and exit status of the serial path."""
     from .. import distributed
 
     if output is not None and merge is not None:
         distributed.merge(output, merge)
+    if what and summary.puzzles == 0 and not summary.failures:
+        click.echo(f"no puzzle found in {what}", err=True)
+        return EXIT_FAILED
+    if summary.failures and summary.puzzles > 1:
+        click.echo(f"{summary.failures} of {summary.puzzles} puzzles failed", err=True)
     return EXIT_FAILED if summary.failures else EXIT_OK
 
 
@@ -107,7 +113,7 @@ def run_on_cluster(ctx: click.Context | None, job: Any, paths: Sequence[str], cl
                 progress=lambda done, total, puzzles: _advance(progress, done, total),
             )
             out.flush()
-            return _finish(summary, output, merge)
+            return _finish(summary, output, merge, ", ".join(repr(p) for p in paths))
     except SudokuError as exc:
         click.echo(f"{label}: {exc}", err=True)
         return EXIT_USAGE
