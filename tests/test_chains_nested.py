@@ -141,3 +141,15 @@ def test_every_se_step_from_8_5_up_agrees() -> None:
             elif any(solution[c] == v for c, v in step.eliminations):
                 failures.append((puzzle_id, index, "unsound", step.text))
     assert not failures, failures[:5]
+
+
+def test_a_budget_run_out_names_the_tier() -> None:
+    from sudokit.logic import rate
+    from sudokit.records import rating_record
+
+    row = _traces()["hd-0475"]
+    grid = Grid(row["puzzle"])
+    r = rate(grid, timeout=1e-6)
+    assert r.lower_bound and r.tier
+    assert r.er <= row["er"]  # a lower bound never above SE
+    assert rating_record(grid, r)["tier"] == r.tier

@@ -174,13 +174,16 @@ def solve_lines(puzzles: Sequence[str], statuses: Sequence[str], solutions: Sequ
 def rating_record(grid: "Grid", rating: "Rating", *, line: int | None = None, source: str = "",
                   example: str = "") -> dict[str, Any]:
     """The rating record of one puzzle: SE's ER/EP/ED, their lower-bound flags,
-    the level, the technique that set ER, the steps and the score."""
+    the level, the technique that set ER, the steps and the score; ``tier``
+    when a time budget ran out (the technique it stopped)."""
     record: dict[str, Any] = {
         "puzzle": grid.line(), "status": "rated", "er": rating.er, "ep": rating.ep, "ed": rating.ed,
         "level": rating.level, "lower_bound": rating.lower_bound, "ep_lower_bound": rating.ep_lower_bound,
         "ed_lower_bound": rating.ed_lower_bound, "hardest": rating.hardest, "steps": rating.steps,
         "score": rating.score, "score_level": rating.score_level,
     }
+    if getattr(rating, "tier", ""):  # a budget ran out: the technique whose search it stopped
+        record["tier"] = rating.tier
     return _place(record, line, source, example)
 
 
