@@ -334,8 +334,8 @@ class ProverTeam:
             asked = [inbox for member, (inbox, _) in enumerate(self._pipes) if self._busy[member]]
             if not asked:
                 raise RuntimeError("no question is waiting for an answer")
-            remaining = None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
-            ready = wait(asked, timeout=remaining)
+            remaining = None if self.deadline is None else self.deadline - time.perf_counter()
+            ready = [] if remaining is not None and remaining <= 0 else wait(asked, timeout=remaining)
             if not ready:
                 raise LimitReached("time limit reached while a SAT solver was proving a clue needed")
             pipe = ready[0]
