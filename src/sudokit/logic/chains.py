@@ -366,6 +366,8 @@ class _Chainer:
             boards = src_boards = None
         on_to_off, off_to_on = self.on_to_off, self.off_to_on
         self.tick()
+        if dynamic:
+            return graph, self.dynamic_run(graph, pend_on, pend_off, masks, boards, y)
         while pend_on or pend_off:
             if pend_on:
                 p = pend_on.popleft()
@@ -391,6 +393,84 @@ class _Chainer:
                         graph[q] = parents
                         pend_on.append(q)
         return graph, None
+
+    def dynamic_run(self, graph: dict, pend_on: deque, pend_off: deque, masks: list[int], boards: list[int],
+                    y: bool):
+        """The dynamic propagation loop of :meth:`_propagate`, with
+        :meth:`on_to_off` and :meth:`off_to_on` written out: the same
+        potentials, parents and order, without the lists between them. It
+        changes ``graph``, ``masks`` and ``boards`` in place and returns the
+        contradiction or ``None``."""
+        base = self.state.mask
+        src_boards = self.boards
+        off_parts = self.t.off_parts
+        on_units = self.t.on_units
+        while pend_on or pend_off:
+            if pend_on:
+                p = pend_on.popleft()
+                cell = p >> 6
+                value = (p >> 1) & 31
+                if y:
+                    m = masks[cell] & ~(1 << (value - 1))
+                    while m:
+                        low = m & -m
+                        q = (cell << 6) | (low.bit_length() << 1)
+                        if q | 1 in graph:
+                            return (q | 1, graph[q | 1]), (q, (p,))
+                        if q not in graph:
+                            graph[q] = (p,)
+                            pend_off.append(q)
+                        m ^= low
+                board = boards[value]
+                tail = value << 1
+                for part in off_parts[cell]:
+                    b = board & part
+                    while b:
+                        low = b & -b
+                        q = ((low.bit_length() - 1) << 6) | tail
+                        if q | 1 in graph:
+                            return (q | 1, graph[q | 1]), (q, (p,))
+                        if q not in graph:
+                            graph[q] = (p,)
+                            pend_off.append(q)
+                        b ^= low
+            else:
+                p = pend_off.popleft()
+                cell = p >> 6
+                value = (p >> 1) & 31
+                bit = 1 << (value - 1)
+                me = 1 << cell
+                made = []
+                if y:
+                    m = masks[cell]
+                    if m.bit_count() == 2:
+                        parents = (p,)
+                        gone = base[cell] & ~m
+                        while gone:
+                            low = gone & -gone
+                            parents += ((cell << 6) | (low.bit_length() << 1),)
+                            gone ^= low
+                        made.append(((cell << 6) | ((m & ~bit).bit_length() << 1) | 1, parents))
+                board = boards[value]
+                for unit in on_units[cell]:
+                    b = board & unit
+                    if b & me and b.bit_count() == 2:
+                        parents = (p,)
+                        gone = src_boards[value] & unit & ~board
+                        while gone:
+                            low = gone & -gone
+                            parents += (((low.bit_length() - 1) << 6) | (value << 1),)
+                            gone ^= low
+                        made.append(((((b & ~me).bit_length() - 1) << 6) | (value << 1) | 1, parents))
+                masks[cell] &= ~bit
+                boards[value] = board & ~me
+                for q, parents in made:
+                    if q ^ 1 in graph:
+                        return (q, parents), (q ^ 1, graph[q ^ 1])
+                    if q not in graph:
+                        graph[q] = parents
+                        pend_on.append(q)
+        return None
 
 
 def _ancestors(node: int, parents: tuple, graph: dict) -> int:

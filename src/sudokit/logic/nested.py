@@ -350,31 +350,11 @@ class _LevelChainer(_Chainer):
             (pend_on if s & 1 else pend_off).append(s)
         masks = list(base)
         boards = list(self.boards)
-        src_boards = self.boards
-        on_to_off, off_to_on = self.on_to_off, self.off_to_on
         self.tick()
         while True:
-            while pend_on or pend_off:
-                if pend_on:
-                    p = pend_on.popleft()
-                    for q in on_to_off(masks, p, True, boards):
-                        if q | 1 in graph:
-                            return graph, ((q | 1, graph[q | 1]), (q, (p,)))
-                        if q not in graph:
-                            graph[q] = (p,)
-                            pend_off.append(q)
-                else:
-                    p = pend_off.popleft()
-                    made = off_to_on(masks, p, True, True, boards, base, src_boards)
-                    cell, value = p >> 6, (p >> 1) & 31
-                    masks[cell] &= ~(1 << (value - 1))
-                    boards[value] &= ~(1 << cell)
-                    for q, parents in made:
-                        if q ^ 1 in graph:
-                            return graph, ((q, parents), (q ^ 1, graph[q ^ 1]))
-                        if q not in graph:
-                            graph[q] = parents
-                            pend_on.append(q)
+            absurd = self.dynamic_run(graph, pend_on, pend_off, masks, boards, True)
+            if absurd is not None:
+                return graph, absurd
             self.tick()
             for h in self.advanced(masks, boards):
                 for q in h.offs:
