@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import io
-import json
 
 import numpy as np
 import pytest
@@ -78,36 +76,3 @@ def test_clashing_matches_the_grid_rules() -> None:
     values, ok = batch.parse_lines([r["puzzle"].encode() for r in rows])
     expected = [not Grid(r["puzzle"]).is_consistent for r in rows]
     assert batch.clashing(values).tolist() == expected and any(expected)
-
-
-def test_stream_line_format_keeps_lines_aligned() -> None:
-    good = _lines("17_clue.txt", 3)
-    text = b"\n".join([good[0], b"not a puzzle", good[1], b"", b"11" + good[2][2:], good[2]]) + b"\n"
-    out = io.BytesIO()
-    errors: list[tuple[int, str, str]] = []
-    failures = batch.solve_text_stream(io.BytesIO(text), out, fmt="line", chunk=2,
-                                       on_error=lambda *e: errors.append(e))
-    assert [e[0] for e in errors] == [2] and errors[0][1] == "not a puzzle"
-    lines = out.getvalue().split(b"\n")[:-1]
-    assert len(lines) == 5  # the blank input line is skipped
-    assert lines[1] == b"" and lines[3] == b""  # bad line, clashing givens
-    for puzzle, solution in ((good[0], lines[0]), (good[1], lines[2]), (good[2], lines[4])):
-        assert Grid(solution.decode()).is_solution_of(Grid(puzzle.decode()))
-    assert failures == 2
-
-
-def test_stream_jsonl_records() -> None:
-    good = _lines("serg_benchmark.txt", 2)
-    clash = "11" + "." * 79
-    text = "\n".join([good[0].decode(), "bad", good[1].decode(), clash]) + "\n"
-    out = io.StringIO()
-    progress: list[int] = []
-    failures = batch.solve_text_stream(io.StringIO(text), out, fmt="jsonl", limit=2,
-                                       progress=progress.append)
-    records = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert [r["status"] for r in records] == ["solved", "parse_error", "solved", "invalid"]
-    assert [r["line"] for r in records] == [1, 2, 3, 4]
-    assert records[0]["count"] == 2 and records[0]["method"] == "fast"
-    assert Grid(records[2]["solution"]).is_solution_of(Grid(good[1].decode()))
-    assert {"puzzle", "status", "solution", "count", "method", "nodes", "guesses"} <= set(records[0])
-    assert failures == 2 and progress == [4]

@@ -155,11 +155,13 @@ def test_jsonl_mixed_file_one_record_per_puzzle_in_order(tmp_path, pick, extra):
     assert "Traceback" not in result.stderr
 
 
-def test_jsonl_records_carry_timing_and_method(cases):
+def test_jsonl_records_carry_method_and_no_clock(cases):
+    """Records carry the method and the search's counters, but no wall-clock
+    time, so a batch's output is the same whatever the number of processes."""
     case = next(c for c in cases if c["count"] == "1")
     result = run("solve", "-", "--format", "jsonl", "--method", "wholemeal", input=case["puzzle"])
     [record] = [json.loads(line) for line in result.stdout.splitlines()]
-    assert record["method"] == "wholemeal" and record["ms"] >= 0 and record["nodes"] >= 1
+    assert record["method"] == "wholemeal" and record["nodes"] >= 1 and "ms" not in record
     assert record["solution"] == case["solution"]
 
 

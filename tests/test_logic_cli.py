@@ -180,6 +180,9 @@ def test_a_bad_puzzle_is_named_once_and_the_batch_goes_on(command: str, tmp_path
     path.write_text(good[:8] + "x" + good[9:] + "\n" + good + "\n")
     result = run([command, str(path)])
     assert result.exit_code == 1
-    assert result.stderr.strip() == ("puzzle 1 (line 1): column 9: unexpected character 'x': "
-                                     "a 9x9 puzzle is written with 1-9 and '.' or '0' for a blank")
+    # named once, as `solve` names it, then the count of failures
+    assert result.stderr.strip().splitlines() == [
+        "puzzle 1 (line 1): parse_error: column 9: unexpected character 'x': "
+        "a 9x9 puzzle is written with 1-9 and '.' or '0' for a blank",
+        "1 of 2 puzzles failed"]
     assert good in result.stdout

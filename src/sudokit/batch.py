@@ -13,10 +13,8 @@ million 9x9 puzzles costs little more than the search itself.
 
 from __future__ import annotations
 
-import io
-import json
 from dataclasses import dataclass
-from typing import IO, Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 from .errors import SudokuError
@@ -26,7 +24,6 @@ from .engine.kernelN import batch_n_parallel, batch_n_serial
 
 __all__ = [
     "BatchResult", "solve_many", "count_many", "clashing", "parse_lines", "format_lines", "line_problem",
-    "solve_text_stream",
 ]
 
 
@@ -181,116 +178,3 @@ def clashing(values: np.ndarray) -> np.ndarray:
     seen = np.zeros((array.shape[0], 27, 10), dtype=np.uint8)
     np.add.at(seen, (np.arange(array.shape[0])[:, None, None], np.arange(27)[None, :, None], units), 1)
     return (seen[:, :, 1:] > 1).any(axis=(1, 2))
-
-
-ErrorCallback = Callable[[int, str, str], None]
-
-
-def _read_chunk(infile: IO, chunk: int) -> list[bytes]:
-    lines: list[bytes] = []
-    for line in infile:
-        lines.append(_as_bytes(line))
-        if len(lines) >= chunk:
-            break
-    return lines
-
-
-def solve_text_stream(
-    infile: IO,
-    outfile: IO,
-    *,
-    fmt: str = "line",
-    limit: int = 1,
-    jobs: int = 1,
-    chunk: int = 10000,
-    node_limit: int = 0,
-    progress: Callable[[int], None] | None = None,
-    on_error: ErrorCallback | None = None,
-) -> int:
-    """Solve a file of 9x9 puzzles, one per line, chunk by chunk (flat memory).
-
-    ``fmt="line"`` writes one solution per input line (an empty line where
-    there is none, so line k of the output stays beside puzzle k);
-    ``fmt="jsonl"`` writes one record per line with the keys the command line
-    uses (puzzle, status, solution, count and limit when ``limit > 1``, method,
-    nodes, guesses, message, line). Blank input lines are skipped. Every
-    unreadable line is passed to ``on_error(line_number, text, reason)``;
-    ``progress(puzzles_done)`` is called after each chunk. Returns the number
-    of failures (unreadable, invalid, unsolvable or over the node limit).
-    """
-    if fmt not in ("line", "jsonl"):
-        raise SudokuError(f"solve_text_stream writes line or jsonl, not {fmt!r}")
-    binary_out = not isinstance(outfile, io.TextIOBase) and "b" in getattr(outfile, "mode", "b")
-    failures = 0
-    done = 0
-    line_number = 0
-    while True:
-        raw = _read_chunk(infile, chunk)
-        if not raw:
-            break
-        numbers = []
-        lines = []
-        for text in raw:
-            line_number += 1
-            if text.strip():
-                numbers.append(line_number)
-                lines.append(text)
-        values, ok = parse_lines(lines)
-        result = solve_many(values[ok], limit=limit, jobs=jobs, node_limit=node_limit)
-        counts = np.full(len(lines), -2, dtype=np.int64)
-        counts[ok] = result.counts
-        for index in np.flatnonzero(~ok):
-            if on_error is not None:
-                on_error(numbers[index], lines[index].decode("utf-8", "replace").strip(), line_problem(lines[index]))
-        failures += int((counts <= 0).sum())
-        if fmt == "line":
-            text = _lines_output(result, ok)
-        else:
-            text = _jsonl_output(lines, numbers, values, ok, result, limit)
-        outfile.write(text if binary_out else text.decode("utf-8"))
-        done += len(lines)
-        if progress is not None:
-            progress(done)
-    return failures
-
-
-def _lines_output(result: BatchResult, ok: np.ndarray) -> bytes:
-    block = np.full((len(ok), 82), ord("\n"), dtype=np.uint8)
-    solved = result.counts > 0
-    rows = np.flatnonzero(ok)[solved]
-    if len(rows):
-        block[rows] = np.frombuffer(_format_block(result.solutions[solved]), dtype=np.uint8).reshape(-1, 82)
-    keep = np.ones((len(ok), 82), dtype=bool)
-    keep[~np.isin(np.arange(len(ok)), rows), :81] = False
-    return block[keep].tobytes()
-
-
-def _jsonl_output(lines, numbers, values, ok, result: BatchResult, limit: int) -> bytes:
-    puzzles = format_lines(values)
-    solutions = format_lines(result.solutions)
-    out = []
-    k = 0
-    for i, good in enumerate(ok):
-        if not good:
-            rec = {"puzzle": lines[i].decode("utf-8", "replace").strip(), "status": "parse_error",
-                   "solution": None}
-            if limit > 1:
-                rec.update(count=None, limit=limit)
-            rec.update(method="fast", nodes=0, guesses=0, message=line_problem(lines[i]), line=numbers[i])
-        else:
-            found = int(result.counts[k])
-            status = "solved" if found > 0 else ("timeout" if found < 0 else "no_solution")
-            if status == "no_solution" and clashing(values[i])[0]:
-                status = "invalid"
-            rec = {"puzzle": puzzles[i].decode(), "status": status,
-                   "solution": solutions[k].decode() if found > 0 else None}
-            if limit > 1:
-                rec.update(count=max(found, 0) if found >= 0 else None, limit=limit)
-            message = "" if found > 0 else ("node limit reached" if found < 0 else
-                                            "givens clash: a value repeats in a unit" if status == "invalid"
-                                            else "no grid completes these givens")
-            rec.update(method="fast", nodes=int(result.nodes[k]), guesses=int(result.guesses[k]),
-                       message=message, line=numbers[i])
-            k += 1
-        out.append(json.dumps(rec))
-    return ("\n".join(out) + "\n").encode() if out else b""

@@ -66,6 +66,10 @@ MAX_CELLS = MAX_SIZE * MAX_SIZE
 
 #: Longer lines are refused at once: no puzzle format needs them.
 MAX_LINE = 1 << 16
+#: The longest line a stream may hold (characters). A longer one (a file with
+#: no line breaks, ``/dev/zero``) is refused with a message naming its line,
+#: and reading stops there: nothing is read into memory without bound.
+MAX_RECORD = 1 << 20
 
 _TEXT_CAP = 200  # how much raw text an Entry keeps
 _HEX = "0123456789ABCDEF"
@@ -575,8 +579,11 @@ class Entry:
 def _numbered(source: "TextIO | Iterable[str] | str") -> Iterator[Line]:
     if isinstance(source, str):
         source = io.StringIO(source, newline=None)
+    elif isinstance(source, (bytes, bytearray)):
+        source = io.StringIO(bytes(source).decode("utf-8", errors="replace"), newline=None)
     number = 0
-    for item in source:
+    # a stream is read a bounded line at a time: a line longer than MAX_RECORD is refused, by number
+    for item in bounded_lines(source) if hasattr(source, "readline") else source:
         if isinstance(item, bytes):
             item = item.decode("utf-8", errors="replace")
         if item.endswith("\n"):
@@ -586,6 +593,33 @@ def _numbered(source: "TextIO | Iterable[str] | str") -> Iterator[Line]:
             if number == 1 and part.startswith("\ufeff"):  # a byte-order mark is not text
                 part = part[1:]
             yield number, part.rstrip("\r")
+
+
+def bounded_lines(stream: "TextIO | Iterable[str]", cap: int = MAX_RECORD) -> Iterator[str]:
+    """The lines of a text stream, each read with at most ``cap`` characters
+    in memory; a longer line raises :class:`ParseError` naming its line.
+
+    >>> import io
+    >>> list(bounded_lines(io.StringIO("ab\\ncd")))
+    ['ab\\n', 'cd']
+    >>> list(bounded_lines(io.StringIO("x" * 10), cap=4))
+    Traceback (most recent call last):
+    ...
+    sudokit.errors.ParseError: line 1: too long: over 4 characters with no line break; reading stops here
+    """
+    readline = getattr(stream, "readline", None)
+    if readline is None:  # a list or generator of lines: already in memory
+        yield from stream
+        return
+    number = 0
+    while True:
+        line = readline(cap + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > cap and not line.endswith("\n"):
+            raise ParseError(f"too long: over {cap} characters with no line break; reading stops here", line=number)
+        yield line
 
 
 def _cap(text: str) -> str:
@@ -620,6 +654,27 @@ def _line_puzzle_ok(text: str, shape: "Shape | None", symbols: str | None) -> bo
     except (ParseError, ShapeError):
         return False
     return True
+
+
+def starts_line_mode(text: str, shape: "Shape | None" = None) -> bool:
+    """True when ``text``, the first line of a puzzle, can only be a whole
+    puzzle on one line (a data set, or one JSON object a line), never a row
+    of a grid: then every later line is one puzzle too.
+
+    >>> starts_line_mode("." * 81), starts_line_mode("1 2 3 4"), starts_line_mode('{"puzzle": "..."}')
+    (True, False, True)
+    """
+    s = text.strip()
+    if s.startswith("{") and s != "{":
+        return True
+    if not s or _is_border(s):
+        return False
+    token = _plain_token(s) or _plain_token(s.split()[0])
+    if token is None:
+        return False
+    if shape is not None:
+        return len(token) == shape.cell_count and shape.size > 1
+    return len(token) > MAX_SIZE
 
 
 def _row_width(text: str) -> int:
@@ -703,17 +758,7 @@ class _Reader:
             return first, joined, None, exc, None
 
     def _starts_line_mode(self, text: str) -> bool:
-        s = text.strip()
-        if s.startswith("{"):
-            return True
-        if _is_border(s):
-            return False
-        token = _plain_token(s) or _plain_token(s.split()[0])
-        if token is None:
-            return False
-        if self.shape is not None:
-            return len(token) == self.shape.cell_count and self.shape.size > 1
-        return len(token) > MAX_SIZE
+        return starts_line_mode(text, self.shape)
 
     def _one_line(self, n: int, text: str):
         try:
@@ -997,6 +1042,10 @@ def render(grid: Grid, format: str = "line", *, symbols: str | None = None) -> s
     >>> render(g, "jsonl")
     '{"puzzle": "1..............."}'
     """
+    if isinstance(grid, (str, bytes, bytearray)):  # text is read first, as Grid(text) does
+        grid = Grid(grid)
+    elif not isinstance(grid, Grid):
+        raise ParseError(f"render takes a Grid or the text of one, not {type(grid).__name__}")
     if format == "svg":
         from .svg import grid_svg
 
@@ -1019,7 +1068,7 @@ def render(grid: Grid, format: str = "line", *, symbols: str | None = None) -> s
         if symbols:
             obj["symbols"] = alphabet
         return json.dumps(obj)
-    raise ValueError(f"unknown format {format!r}; the formats are {', '.join(RENDERINGS)}")
+    raise ParseError(f"unknown format {format!r}; the formats are {', '.join(RENDERINGS)}")
 
 
 def render_marks(grid: Grid, masks: "Sequence[int]", *, symbols: str | None = None) -> str:

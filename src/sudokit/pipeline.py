@@ -41,8 +41,8 @@ from .grid import Grid, Shape
 from .result import Result, Status
 
 __all__ = [
-    "BULK_NODES", "COMMANDS", "ChunkResult", "Item", "Job", "chunks", "item_of", "run_chunk", "run_items",
-    "run_lines", "warm",
+    "BULK_NODES", "COMMANDS", "ChunkResult", "Item", "Job", "chunks", "item_of", "run", "run_chunk", "run_items",
+    "run_lines", "stream_chunks", "warm",
 ]
 
 #: What a job may do with each puzzle.
@@ -466,6 +466,70 @@ def run_chunk(chunk: tuple) -> ChunkResult:
         return run_lines(job, lines, first_line, source, first_puzzle)
     _, job, items = chunk
     return run_items(job, items)
+
+
+# -- whole streams ------------------------------------------------------------------------
+
+#: Lines read ahead to tell a data set (one puzzle per line) from grids.
+_PEEK = 64
+
+
+def _peek(lines: Iterator[str]) -> tuple[list[str], str | None]:
+    """The lines up to the first that holds content, and that line (None: none)."""
+    ahead: list[str] = []
+    for line in lines:
+        ahead.append(line)
+        text = line.strip()
+        if text and not text.startswith("#"):
+            return ahead, text
+        if len(ahead) >= _PEEK:
+            break
+    return ahead, None
+
+
+def stream_chunks(job: Job, sources: Iterable[tuple[str, Iterable[str]]],
+                  examples: Sequence[tuple[str, Grid]] = ()) -> Iterator[tuple]:
+    """Every chunk of a run: the named examples first, then each source
+    (``(label, lines)``; the label names the source in notes and records,
+    '' for none) in turn. A source whose first puzzle is a whole line (a data
+    set, or jsonl) is cut into chunks of raw lines; any other is read puzzle
+    by puzzle (:func:`sudokit.formats.read_puzzles`) into chunks of items.
+    Puzzle numbers count from 1 in each source."""
+    import itertools
+
+    from .formats import _HEADER, read_puzzles, starts_line_mode
+
+    if examples:
+        yield ("items", job, [Item(number, None, grid, example=name)
+                              for number, (name, grid) in enumerate(examples, 1)])
+    for label, lines in sources:
+        iterator = iter(lines)
+        ahead, first = _peek(iterator)
+        rest = itertools.chain(ahead, iterator)
+        if first is not None and starts_line_mode(first, job.shape) and not _HEADER.match(first):
+            yield from chunks(job, rest, source=label)
+            continue
+        entries = read_puzzles(rest, shape=job.shape, symbols=job.symbols)
+        while True:
+            block = [item_of(entry, label) for entry in itertools.islice(entries, job.chunk_size)]
+            if not block:
+                break
+            yield ("items", job, block)
+
+
+def run(job: Job, sources: Iterable[tuple[str, Iterable[str]]], *,
+        examples: Sequence[tuple[str, Grid]] = (), jobs: int = 1) -> Iterator[ChunkResult]:
+    """The results of a whole run, chunk by chunk, in input order, on ``jobs``
+    processes (0: every CPU). Memory stays flat whatever the input's length.
+
+    >>> results = run(Job("solve", fmt="line"), [("", ["." * 80 + "1"])])
+    >>> [r.text[:9] for r in results]
+    ['346789152']
+    """
+    from .pool import ordered_map
+
+    return ordered_map(run_chunk, stream_chunks(job, sources, examples), jobs,
+                       initializer=warm, initargs=(job,))
 
 
 def warm(job: Job, notice: Any = None) -> None:

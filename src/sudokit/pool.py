@@ -26,16 +26,11 @@ import signal
 from collections import deque
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
-from .errors import SudokuError
 
-__all__ = ["MAX_JOBS_PER_CPU", "cpu_count", "ordered_map", "resolve_jobs"]
+__all__ = ["cpu_count", "ordered_map", "resolve_jobs"]
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-#: ``jobs`` may be at most this many times the CPUs this process may use.
-MAX_JOBS_PER_CPU = 4
-
 
 def cpu_count() -> int:
     """The number of CPUs this process may use."""
@@ -46,25 +41,17 @@ def cpu_count() -> int:
 
 
 def resolve_jobs(jobs: int) -> int:
-    """``jobs`` as a number of processes: 0 means every CPU; more than
-    :data:`MAX_JOBS_PER_CPU` times the CPUs is refused.
+    """``jobs`` as a number of processes (:func:`sudokit.validate.jobs`: 0 means
+    every CPU, and there is a cap).
 
     >>> resolve_jobs(1)
     1
     >>> resolve_jobs(0) == cpu_count()
     True
     """
-    if isinstance(jobs, bool) or not isinstance(jobs, int):
-        raise SudokuError(f"jobs must be a whole number (0 for every CPU), not {jobs!r}")
-    cpus = cpu_count()
-    if jobs == 0:
-        return cpus
-    if jobs < 0:
-        raise SudokuError(f"jobs must be 0 (every CPU) or more, not {jobs}")
-    if jobs > MAX_JOBS_PER_CPU * cpus:
-        raise SudokuError(f"jobs={jobs} is more than {MAX_JOBS_PER_CPU} per CPU "
-                          f"(this machine has {cpus}); use 0 for every CPU")
-    return jobs
+    from . import validate
+
+    return validate.jobs(jobs)
 
 
 def _start_worker(initializer: Callable[..., Any] | None, initargs: tuple) -> None:
@@ -84,12 +71,18 @@ def _context() -> Any:
 
 
 def _kill(executor: Any) -> None:
-    for process in list(getattr(executor, "_processes", {}).values()):
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    for process in processes:
         try:
             process.kill()
         except (OSError, AttributeError):
             pass
     executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        try:
+            process.join(1.0)  # reaped: no process is left behind, not even a zombie
+        except (OSError, AttributeError, AssertionError):
+            pass
 
 
 def ordered_map(
