@@ -23,7 +23,7 @@ from functools import cached_property, lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, overload
 
-from .errors import ShapeError
+from .errors import ParseError, ShapeError
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -33,6 +33,30 @@ DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 #: The largest size sudokit accepts (candidate sets must fit in 64 bits).
 MAX_SIZE = 64
+
+
+def _decode(data: bytes) -> str:
+    """Bytes as UTF-8 text; a ParseError names the first byte that is not."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ParseError(f"byte {exc.start + 1} (0x{data[exc.start]:02x}) is not UTF-8 text") from None
+
+
+def _whole_numbers(values: object) -> tuple[int, ...]:
+    """Cell values as ints; anything else (1.5, "a", None, True) is a ParseError naming its position."""
+    import numbers
+
+    try:
+        items = tuple(values)  # type: ignore[arg-type]
+    except TypeError:
+        raise ParseError(f"a grid is text or a sequence of cell values, not {type(values).__name__}") from None
+    out = []
+    for i, v in enumerate(items):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise ParseError(f"value {i + 1} of the grid, {v!r}, is not a whole number")
+        out.append(int(v))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -275,6 +299,8 @@ class Grid:
         values: "str | Sequence[int] | Iterable[int]",
         shape: "Shape | str | tuple[int, int] | None" = None,
     ) -> None:
+        if isinstance(values, (bytes, bytearray, memoryview)):
+            values = _decode(bytes(values))
         if isinstance(values, str):
             from .formats import parse  # local: formats builds on this module
 
@@ -282,14 +308,14 @@ class Grid:
             self._shape, self._values = parsed._shape, parsed._values
             self._hash = None
             return
-        vals = tuple(int(v) for v in values)
+        vals = _whole_numbers(values)
         grid_shape = shape_of(shape, len(vals))
         if len(vals) != grid_shape.cell_count:
             raise ShapeError(f"a {grid_shape} grid has {grid_shape.cell_count} cells, got {len(vals)} values")
         n = grid_shape.size
         for cell, value in enumerate(vals):
             if not 0 <= value <= n:
-                raise ValueError(f"{grid_shape.cell_name(cell)}: value {value} is outside 0..{n}")
+                raise ParseError(f"{grid_shape.cell_name(cell)}: value {value} is outside 0..{n}")
         self._shape = grid_shape
         self._values = vals
         self._hash: int | None = None
