@@ -4,8 +4,8 @@ behind them, checked against the rules of the grid."""
 from __future__ import annotations
 
 import json
-import subprocess
 import xml.etree.ElementTree as ET
+from functools import lru_cache
 from html.parser import HTMLParser
 
 import pytest
@@ -14,9 +14,17 @@ import sudokit
 from sudokit.logic import Candidates, explain, hint, rate
 from sudokit.pictures.html import explanation_page
 
+from click.testing import CliRunner
+
 from conftest import rated_reference
+from sudokit.cli import cli
 
 SVG = "{http://www.w3.org/2000/svg}"
+
+
+@lru_cache(maxsize=None)
+def _path(line: str) -> tuple:
+    return tuple(explain(sudokit.Grid(line)))
 
 
 def _chain_puzzle() -> str:
@@ -69,7 +77,7 @@ def _name(geo, cell: int) -> str:
 @pytest.mark.parametrize("puzzle", [sudokit.example("diabolical").line(), "chain"])
 def test_page_draws_every_step_with_its_own_cells(puzzle: str) -> None:
     grid = sudokit.Grid(_chain_puzzle() if puzzle == "chain" else puzzle)
-    path = explain(grid)
+    path = _path(grid.line())
     page = explanation_page(grid, path, rate(grid))
     parser = _Sections()
     parser.feed(page)
@@ -107,7 +115,7 @@ def test_links_obey_the_rules_of_their_kind(puzzle: str) -> None:
     grid = sudokit.Grid(_chain_puzzle() if puzzle == "chain" else puzzle)
     state = Candidates.from_grid(grid)
     checked = 0
-    for step in explain(grid):
+    for step in _path(grid.line()):
         assert len(step.link_kinds) == len(step.links)
         grouped = "Grouped" in step.technique or "Empty" in step.technique
         for a, va, b, vb, kind in step.kinded_links():
@@ -128,30 +136,30 @@ def test_links_obey_the_rules_of_their_kind(puzzle: str) -> None:
 def test_jsonl_records_keep_their_keys_and_add_link_kinds() -> None:
     grid = sudokit.Grid(_chain_puzzle())
     geo = Candidates.from_grid(grid).geo
-    for step in explain(grid):
+    for step in _path(grid.line()):
         record = step.as_dict(geo)
         assert {"technique", "rating", "placements", "eliminations", "cells", "units", "values", "links",
                 "text"} <= set(record)
         assert len(record["link_kinds"]) == len(record["links"])
 
 
+def _run(*args: str) -> str:
+    """The command line, in this process: its standard output (exit status 0)."""
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, (result.stderr, result.exception)
+    return result.stdout
+
+
 def test_cli_explain_html_and_hint_svg() -> None:
-    page = subprocess.run(["sudoku", "explain", "--example", "gentle", "--format", "html"], capture_output=True,
-                          text=True, timeout=300)
-    assert page.returncode == 0, page.stderr
     parser = _Sections()
-    parser.feed(page.stdout)
+    parser.feed(_run("explain", "--example", "gentle", "--format", "html"))
     assert len(parser.sections) == len(explain(sudokit.example("gentle")))
-    svg = subprocess.run(["sudoku", "hint", "--example", "diabolical", "--format", "svg"], capture_output=True,
-                         text=True, timeout=300)
-    record = subprocess.run(["sudoku", "hint", "--example", "diabolical", "--format", "jsonl"], capture_output=True,
-                            text=True, timeout=300)
-    assert svg.returncode == 0 and record.returncode == 0, svg.stderr + record.stderr
-    root = ET.fromstring(svg.stdout)
+    root = ET.fromstring(_run("hint", "--example", "diabolical", "--format", "svg"))
+    record = json.loads(_run("hint", "--example", "diabolical", "--format", "jsonl"))
     shaded = [r.get("data-cell") for r in root.iter(f"{SVG}rect") if r.get("class") == "cell-hl"]
-    assert sorted(shaded) == sorted(json.loads(record.stdout)["cells"])
+    assert sorted(shaded) == sorted(record["cells"])
     placed = [t.get("data-cand") for t in root.iter(f"{SVG}text") if t.get("class") == "place"]
-    assert placed == [p.replace("=", ":") for p in json.loads(record.stdout)["placements"]]
+    assert placed == [p.replace("=", ":") for p in record["placements"]]
 
 
 def test_jupyter_pictures() -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import random
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,17 @@ import sudokit
 from sudokit.grid import Grid
 from sudokit.pictures.pdf import booklet
 
+from click.testing import CliRunner
+
 from conftest import rated_reference
+from sudokit.cli import cli
+
+
+def sudoku(*args: str):
+    """The command line, in this process; (exit status, stderr)."""
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stderr
 
 MM = 72 / 25.4  # points per millimetre
 #: Paper sizes by their ISO / ANSI definitions, in points.
@@ -181,10 +190,9 @@ def test_labels_footer_and_embedded_font(tmp_path: Path) -> None:
     source = tmp_path / "rated.txt"
     source.write_text("".join(r["puzzle"] + "\n" for r in rows))
     out = tmp_path / "book.pdf"
-    result = subprocess.run(["sudoku", "print", str(source), "--paper", paper, "--per-page", "2",
-                             "--title", "Weekend puzzles", "-o", str(out)], capture_output=True, text=True,
-                            timeout=300)
-    assert result.returncode == 0, result.stderr
+    code, err = sudoku("print", str(source), "--paper", paper, "--per-page", "2", "--title", "Weekend puzzles",
+                       "-o", str(out))
+    assert code == 0, err
     reader = pypdf.PdfReader(io.BytesIO(out.read_bytes()))
     assert len(reader.pages) == 3 + 1
     for page in reader.pages:
@@ -210,11 +218,10 @@ def test_labels_footer_and_embedded_font(tmp_path: Path) -> None:
 
 def test_generated_booklet_footer_remakes_its_puzzles(tmp_path: Path) -> None:
     out = tmp_path / "gen.pdf"
-    result = subprocess.run(["sudoku", "print", "--generate", "3", "--box", "2x3", "--seed", "40", "--per-page", "1",
-                             "--no-solutions", "-o", str(out), "--svg-dir", str(tmp_path / "svg"),
-                             "--png-dir", str(tmp_path / "png")],
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
+    code, err = sudoku("print", "--generate", "3", "--box", "2x3", "--seed", "40", "--per-page", "1",
+                       "--no-solutions", "-o", str(out), "--svg-dir", str(tmp_path / "svg"),
+                       "--png-dir", str(tmp_path / "png"))
+    assert code == 0, err
     reader = pypdf.PdfReader(str(out))
     assert len(reader.pages) == 3
     for page in reader.pages:
@@ -243,10 +250,9 @@ def test_bad_puzzles_are_reported_and_the_rest_printed(tmp_path: Path) -> None:
     source = tmp_path / "mixed.txt"
     source.write_text(f"{good}\n{'1' * 80}\n{twice}\n")
     out = tmp_path / "mixed.pdf"
-    result = subprocess.run(["sudoku", "print", str(source), "-o", str(out), "--no-rate"],
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 1
-    assert "line 2" in result.stderr and "puzzle 3" in result.stderr
-    assert "Traceback" not in result.stderr
+    code, err = sudoku("print", str(source), "-o", str(out), "--no-rate")
+    assert code == 1
+    assert "line 2" in err and "puzzle 3" in err
+    assert "Traceback" not in err
     text = pypdf.PdfReader(str(out)).pages[0].extract_text()
     assert "No. 1" in text and "No. 3" not in text

@@ -108,13 +108,14 @@ def test_server_announces_its_address_and_serves_the_page(server: Server) -> Non
 
 
 def test_solve_and_count_return_the_cli_records(server: Server) -> None:
-    for row in _unique_cases(3):
+    rows = _unique_cases(3)
+    cli = subprocess.run(["sudoku", "solve", "-", "--format", "jsonl"], input="".join(r["puzzle"] + "\n" for r in rows),
+                         capture_output=True, text=True, timeout=120)
+    for row, line in zip(rows, cli.stdout.splitlines(), strict=True):
         status, record, _ = server.post("/api/solve", {"puzzle": row["puzzle"]})
         assert status == 200
         assert record["status"] == "solved" and record["solution"] == row["solution"]  # the data's own answer
-        cli = subprocess.run(["sudoku", "solve", "-", "--format", "jsonl"], input=row["puzzle"] + "\n",
-                             capture_output=True, text=True, timeout=120)
-        expected = json.loads(cli.stdout)
+        expected = json.loads(line)
         assert {k: record[k] for k in ("puzzle", "status", "solution", "method")} == \
             {k: expected[k] for k in ("puzzle", "status", "solution", "method")}
     several = next(row for row in load_counts() if row["count"] not in ("0", "1", ">1") and 2 <= int(row["count"]) <= 50)
