@@ -43,8 +43,6 @@ from __future__ import annotations
 import os
 import secrets
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Callable, Iterator
@@ -55,6 +53,7 @@ from . import symmetry as _symmetry
 from . import validate
 from .errors import LimitReached, SudokuError
 from .grid import Grid, Shape, shape_of
+from .pool import ordered_map
 
 #: The rules a generated puzzle is minimal for.
 RULES: dict[str, int] = {"unique": 0, "logic": 1, "preemptive": 2}
@@ -106,21 +105,11 @@ class Puzzle:
     extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def record(self) -> dict[str, Any]:
-        """The jsonl record: puzzle, solution, clues, seed, shape, minimal, symmetry (+ rating)."""
-        rec: dict[str, Any] = {
-            "puzzle": self.puzzle.line(),
-            "solution": self.solution.line(),
-            "clues": self.clues,
-            "seed": self.seed,
-            "shape": self.shape,
-            "minimal": self.minimal,
-            "symmetry": self.symmetry,
-        }
-        if self.undecided:
-            rec["undecided"] = self.undecided
-        if self.level is not None or self.er is not None:
-            rec.update(er=self.er, ep=self.ep, ed=self.ed, level=self.level)
-        return rec
+        """The jsonl record (:func:`sudokit.records.generated_record`): puzzle,
+        solution, clues, seed, shape, minimal, symmetry (+ rating)."""
+        from .records import generated_record
+
+        return generated_record(self)
 
 
 # -- plans: everything the kernels need for one request -------------------------
@@ -473,13 +462,15 @@ def _rate(puzzle: Puzzle, flt: _Filter) -> tuple[Puzzle, bool]:
 # -- the public API -----------------------------------------------------------------
 
 
-def _work(args: tuple) -> list[tuple[Puzzle, bool]]:
-    """A worker's job: one batch of seeds, rated when a filter is active."""
-    plan, seeds, flt, deadline = args
+def _work(args: tuple) -> list[tuple[Any, bool]]:
+    """A worker's job: one batch of seeds, rated when a filter is active, each
+    puzzle handed to ``render`` (when given) in the worker that made it."""
+    plan, seeds, flt, deadline, render = args
     made = _make_batch(plan, seeds, deadline)
-    if not flt.active:
-        return [(p, True) for p in made]
-    return [_rate(p, flt) for p in made]
+    kept = [(p, True) for p in made] if not flt.active else [_rate(p, flt) for p in made]
+    if render is None:
+        return kept
+    return [(render(p) if ok else None, ok) for p, ok in kept]
 
 
 def generate(
@@ -539,15 +530,19 @@ def generate_many(
     timeout: float | None = None,
     node_limit: int | None = None,
     progress: Callable[[float], None] | None = None,
-) -> Iterator[Puzzle]:
-    """``n`` puzzles, in seed order, made by ``jobs`` worker processes.
+    render: Callable[[Puzzle], Any] | None = None,
+) -> Iterator[Any]:
+    """``n`` puzzles, in seed order, made by ``jobs`` worker processes (the
+    library's pool, :mod:`sudokit.pool`; 0 is every core).
 
     Without a filter puzzle ``i`` comes from seed ``seed + i``. With a filter
     the seeds ``seed, seed+1, ...`` are tried in order and the matching ones
     are kept (each record's ``seed`` remakes it); ``attempts`` bounds the tries
     per puzzle (default 1000) and ``timeout`` the whole run; running out
     raises :class:`GenerationError` after the puzzles found so far.
-    ``progress`` gets the fraction done, from 0 to 1.
+    ``progress`` gets the fraction done, from 0 to 1. ``render`` (a picklable
+    function) turns each puzzle into what the stream yields instead, in the
+    worker that made it: text, say, so that only text crosses processes.
 
     >>> [p.seed for p in generate_many(3, shape="2x2", seed=10)]
     [10, 11, 12]
@@ -559,7 +554,7 @@ def generate_many(
     flt = _make_filter(difficulty, rating, technique)
     plan = _plan(shape, minimal, symmetry, node_limit)
     base = _fresh_seed() if seed is None else int(seed)
-    return _stream(n, plan, flt, base, jobs, attempts, timeout, progress)
+    return _stream(n, plan, flt, base, jobs, attempts, timeout, progress, render)
 
 
 def _batch_size(plan: _Plan, flt: _Filter, jobs: int) -> int:
@@ -570,7 +565,8 @@ def _batch_size(plan: _Plan, flt: _Filter, jobs: int) -> int:
 
 
 def _stream(n: int, plan: _Plan, flt: _Filter, base: int, jobs: int, attempts: int | None,
-            timeout: float | None, progress: Callable[[float], None] | None) -> Iterator[Puzzle]:
+            timeout: float | None, progress: Callable[[float], None] | None,
+            render: Callable[[Puzzle], Any] | None = None) -> Iterator[Any]:
     if n == 0:
         return
     deadline = None if timeout is None else time.perf_counter() + timeout
@@ -588,42 +584,18 @@ def _stream(n: int, plan: _Plan, flt: _Filter, base: int, jobs: int, attempts: i
             except _Stopped as stop:
                 raise GenerationTimeout(f"time limit of {timeout:g} s reached after {i} of {n} puzzles; "
                                         f"puzzle {i + 1} was unfinished ({stop})") from None
-            yield made_one
+            yield made_one if render is None else render(made_one)
             if deadline is not None and time.perf_counter() > deadline and i + 1 < n:
                 raise GenerationTimeout(f"time limit of {timeout:g} s reached after {i + 1} of {n} puzzles")
         return
     size = _batch_size(plan, flt, jobs)
     seeds = _seed_batches(base, size, None if flt.active else n)
-    if jobs > 1:
-        _make_batch(plan, [])  # load the kernels once, before the workers fork
-        if flt.active:
-            from . import logic  # noqa: F401
-    executor = _executor(jobs)
-    pending: list[Future | list] = []
+    work = ((plan, batch, flt, deadline, render) for batch in seeds)
+    batches = ordered_map(_work, work, jobs, initializer=_load, initargs=(plan, flt.active),
+                          window=2 * jobs, deadline=deadline)
+    what = f" with {flt.describe()}" if flt.active else ""
     try:
-
-        def submit() -> None:
-            batch = next(seeds, None)
-            if batch is None:
-                return
-            job = (plan, batch, flt, deadline)
-            pending.append(executor.submit(_work, job) if executor else _work(job))
-
-        for _ in range(2 * jobs if executor else 1):
-            submit()
-        while made < n and pending:
-            head = pending.pop(0)
-            if isinstance(head, Future):
-                remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
-                try:
-                    results = head.result(timeout=remaining)
-                except (FutureTimeout, _Stopped):
-                    what = f" with {flt.describe()}" if flt.active else ""
-                    raise GenerationTimeout(f"time limit of {timeout:g} s reached after {made} of {n} "
-                                            f"puzzles{what}") from None
-            else:
-                results = head
-            submit()
+        for results in batches:
             for puzzle, ok in results:
                 if made >= n:
                     break
@@ -639,22 +611,21 @@ def _stream(n: int, plan: _Plan, flt: _Filter, base: int, jobs: int, attempts: i
                         f"no puzzle with {flt.describe()} in {per_puzzle} attempts "
                         f"(found {made} of {n}); raise --attempts or relax the filter"
                     )
-            if deadline is not None and made < n and time.perf_counter() > deadline:
-                what = f" with {flt.describe()}" if flt.active else ""
+            if made >= n:
+                break
+            if deadline is not None and time.perf_counter() > deadline:
                 raise GenerationTimeout(f"time limit of {timeout:g} s reached after {made} of {n} puzzles{what}")
-    except _Stopped:
-        what = f" with {flt.describe()}" if flt.active else ""
+    except (_Stopped, TimeoutError):
         raise GenerationTimeout(f"time limit of {timeout:g} s reached after {made} of {n} puzzles{what}") from None
     finally:
-        if executor is not None and deadline is not None and time.perf_counter() > deadline:
-            # out of time: the workers' batches are abandoned, not awaited
-            for process in list(getattr(executor, "_processes", {}).values()):
-                process.terminate()
-        if executor is not None:
-            # waiting when nothing runs any more lets the pool's helper thread stop before the
-            # interpreter does (not waiting then can end in an error message at exit)
-            busy = any(isinstance(f, Future) and not f.done() for f in pending)
-            executor.shutdown(wait=not busy, cancel_futures=True)
+        batches.close()  # the pool's workers stop with it
+
+
+def _load(plan: _Plan, rating: bool) -> None:
+    """Load the kernels (and the logic, to rate) once per worker, before its first batch."""
+    _make_batch(plan, [])
+    if rating:
+        from . import logic  # noqa: F401
 
 
 def _seed_batches(base: int, size: int, total: int | None) -> Iterator[list[int]]:
@@ -663,18 +634,6 @@ def _seed_batches(base: int, size: int, total: int | None) -> Iterator[list[int]
         stop = start + size if total is None else min(total, start + size)
         yield [base + i for i in range(start, stop)]
         start = stop
-
-
-def _executor(jobs: int) -> ProcessPoolExecutor | None:
-    if jobs <= 1:
-        return None
-    import multiprocessing
-
-    # fork (where there is one) hands the workers the kernels already loaded;
-    # the kernels start no threads, so forking is safe
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=context)
 
 
 def default_jobs() -> int:

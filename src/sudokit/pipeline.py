@@ -41,7 +41,7 @@ from .grid import Grid, Shape
 from .result import Result, Status
 
 __all__ = [
-    "BULK_NODES", "COMMANDS", "ChunkResult", "Item", "Job", "chunks", "item_of", "run", "run_chunk", "run_items",
+    "BULK_NODES", "COMMANDS", "ChunkResult", "Item", "Job", "chunks", "generated_text", "item_of", "run", "run_chunk", "run_items",
     "run_lines", "stream_chunks", "warm",
 ]
 
@@ -466,6 +466,27 @@ def run_chunk(chunk: tuple) -> ChunkResult:
         return run_lines(job, lines, first_line, source, first_puzzle)
     _, job, items = chunk
     return run_items(job, items)
+
+
+# -- generated puzzles --------------------------------------------------------------------
+
+
+def generated_text(puzzle: Any, fmt: str = "line", with_solution: bool = False) -> str:
+    """The text of one generated puzzle (:class:`sudokit.generating.Puzzle`) in
+    ``fmt`` (line, spaced, boxed, rows or jsonl), with its solution when asked
+    (always in jsonl). Module-level, so a worker can write it."""
+    from .formats import render
+
+    if fmt == "jsonl":
+        return records.dumps(records.generated_record(puzzle))
+    if fmt == "line":
+        text = puzzle.puzzle.line()
+        return f"{text} {puzzle.solution.line()}" if with_solution else text
+    text = render(puzzle.puzzle, fmt).rstrip("\n")
+    if with_solution:
+        width = max(len(row) for row in text.splitlines())
+        text += "\n" + "-" * width + "\n" + render(puzzle.solution, fmt).rstrip("\n")
+    return text + "\n"
 
 
 # -- whole streams ------------------------------------------------------------------------

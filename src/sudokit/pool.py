@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import time
 from collections import deque
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
@@ -93,6 +94,7 @@ def ordered_map(
     initializer: Callable[..., Any] | None = None,
     initargs: tuple = (),
     window: int | None = None,
+    deadline: float | None = None,
 ) -> Iterator[R]:
     """``function(item)`` for every item, in input order, on ``jobs`` processes.
 
@@ -101,7 +103,10 @@ def ordered_map(
     in every worker (or once here when ``jobs`` is 1), for example to load
     compiled kernels. At most ``window`` items (default ``3 * jobs``) are in
     flight at a time. An exception raised by ``function`` reaches the caller
-    when its item's turn comes, and stops the pool.
+    when its item's turn comes, and stops the pool. With ``deadline`` (a
+    :func:`time.perf_counter` time), waiting for a worker past it raises
+    :class:`TimeoutError` and the workers are stopped; in this process
+    (``jobs`` 1) ``function`` must watch the deadline itself.
     """
     jobs = resolve_jobs(jobs)
     if jobs == 1:
@@ -122,7 +127,16 @@ def ordered_map(
         for item in itertools.islice(iterator, ahead):
             pending.append(executor.submit(function, item))
         while pending:
-            result = pending.popleft().result()
+            head = pending.popleft()
+            if deadline is None:
+                result = head.result()
+            else:
+                from concurrent.futures import TimeoutError as Late
+
+                try:
+                    result = head.result(timeout=max(0.0, deadline - time.perf_counter()))
+                except Late:
+                    raise TimeoutError("the deadline passed while the workers were busy") from None
             for item in itertools.islice(iterator, 1):
                 pending.append(executor.submit(function, item))
             yield result

@@ -8,31 +8,17 @@ formats what comes back.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 
 import click
 
 from .common import (
-    EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, box_option, jobs_option, render, seed_option,
+    EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, box_option, jobs_option, seed_option,
     time_left, timeout_option,
 )
 
 FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
-
-
-def _format(puzzle, fmt: str, with_solution: bool) -> str:  # type: ignore[no-untyped-def]
-    if fmt == "jsonl":
-        return json.dumps(puzzle.record())
-    if fmt == "line":
-        text = render(puzzle.puzzle, "line")
-        return f"{text} {render(puzzle.solution, 'line')}" if with_solution else text
-    text = render(puzzle.puzzle, fmt).rstrip("\n")
-    if with_solution:
-        width = max(len(row) for row in text.splitlines())
-        text += "\n" + "-" * width + "\n" + render(puzzle.solution, fmt).rstrip("\n")
-    return text + "\n"
 
 
 @click.command("generate")
@@ -77,9 +63,12 @@ def generate(count: int, box, size: int | None, minimal: str, symmetry: str, see
       sudoku generate -n 100 --minimal logic --format jsonl --seed 42 --jobs 2
       sudoku generate --difficulty fiendish --attempts 500
     """
+    import functools
+
     from ..errors import SudokuError
     from ..generating import GenerationError, generate_many
     from ..grid import Shape
+    from ..pipeline import generated_text
 
     if box is not None and size is not None:
         raise click.UsageError("give --box or --size, not both")
@@ -99,14 +88,15 @@ def generate(count: int, box, size: int | None, minimal: str, symmetry: str, see
         stream = generate_many(count, shape=shape, minimal=minimal, symmetry=symmetry, seed=seed,
                                jobs=jobs, difficulty=difficulty, rating=rating, technique=technique,
                                attempts=attempts, timeout=time_left(timeout),
-                               progress=step if progress.enabled else None)
+                               progress=step if progress.enabled else None,
+                               render=functools.partial(generated_text, fmt=fmt, with_solution=with_solution))
     except SudokuError as exc:
         raise click.UsageError(str(exc)) from None
 
     try:
         with progress:
-            for puzzle in stream:
-                out.write(_format(puzzle, fmt, with_solution))
+            for text in stream:  # written by the worker that made the puzzle
+                out.write(text)
                 made += 1
                 progress.advance()
     except GenerationError as exc:
