@@ -133,6 +133,18 @@ class _Helper:
         self.nested = nested
 
 
+#: The hints of an inner rule by reduced grid: levels 2 and 3 (and the three
+#: runs of level 4) reach the same reduced grids from the same assumptions,
+#: and what an inner rule finds depends on that grid alone.
+_INNER: dict[tuple, list] = {}
+_INNER_SIZE = 2_000
+
+
+def clear_caches() -> None:
+    """Forget the inner rules' hints (for timing runs from scratch)."""
+    _INNER.clear()
+
+
 class _LevelChainer(_Chainer):
     """SE's ``Chaining`` at ``level`` >= 1 on one state: dynamic propagation
     with helpers run at each fixpoint."""
@@ -319,8 +331,14 @@ class _LevelChainer(_Chainer):
         candidates its chains rely on (SE's ``collectRuleParents``)."""
         kind, level = inner
         geo = self.geo
-        reduced = Candidates(geo, self.state.values, list(masks))
-        hints = _inner_hints(reduced, kind, level, self.deadline)
+        key = (kind, level, tuple(masks), tuple(self.state.values))
+        hints = _INNER.get(key)
+        if hints is None:
+            reduced = Candidates(geo, self.state.values, list(masks))
+            hints = _inner_hints(reduced, kind, level, self.deadline)
+            if len(_INNER) >= _INNER_SIZE:
+                _INNER.clear()
+            _INNER[key] = hints
         out = []
         for h in hints:
             parents = _rule_parents(h, base_masks, masks, geo)
