@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from sudokit.grid import Grid
-from sudokit.logic import aligned, links, rate
+from sudokit.logic import aligned, links, nested, rate
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "rated" / "se_dev.tsv"
 HARD = DATA.with_name("hard_dev.tsv")
@@ -45,6 +45,9 @@ def hard(count: int, timeout: float | None) -> None:
     above = 0
     cpu_total = wall_total = 0.0
     for row in sample:
+        links.clear_caches()
+        aligned._CHECKED.clear()
+        nested.clear_caches()
         t0, w0 = time.process_time(), time.perf_counter()
         r = rate(Grid(row["puzzle"]), timeout=budget)
         cpu, wall = time.process_time() - t0, time.perf_counter() - w0
