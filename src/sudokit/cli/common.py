@@ -19,7 +19,7 @@ import importlib.util
 import sys
 import time
 from contextlib import contextmanager
-from typing import IO, Any, Iterable, Iterator, TextIO
+from typing import IO, Any, Iterable, Iterator, NoReturn, TextIO
 
 import click
 
@@ -207,16 +207,30 @@ def render_block(puzzle: Grid, solution: Grid | None, *, symbols: str | None = N
 
 class Output:
     """Standard output written piece by piece and flushed, so a big batch
-    shows results as they come and an interrupted run keeps them."""
+    shows results as they come and an interrupted run keeps them.
+
+    When the reader of a pipe goes away (``sudoku ... | head -1``) the run
+    ends quietly with status 0: the reader had what it wanted. When the
+    output cannot be written (a full disk, ``> /dev/full``) it ends with
+    ``sudoku: cannot write output: <reason>`` and status 1. Both stop the
+    command through :class:`click.exceptions.Exit`, so ``finally`` blocks
+    still run.
+    """
 
     def __init__(self, stream: IO[str] | None = None) -> None:
-        self.stream = stream if stream is not None else click.get_text_stream("stdout")
+        self.stream = stream if stream is not None else sys.stdout
 
     def write(self, text: str) -> None:
         if not text.endswith("\n"):
             text += "\n"
-        self.stream.write(text)
-        self.stream.flush()
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except BrokenPipeError:
+            silence_stdout()
+            raise click.exceptions.Exit(EXIT_OK) from None
+        except OSError as exc:
+            output_failed(exc)
 
     def flush(self) -> None:
         """Flush once more after an interruption; quiet if the reader is gone."""
@@ -224,6 +238,28 @@ class Output:
             self.stream.flush()
         except (OSError, ValueError, KeyboardInterrupt):
             pass
+
+
+def output_failed(exc: OSError) -> "NoReturn":
+    """Say that the output cannot be written (a full disk...) and stop with status 1."""
+    import os
+
+    reason = exc.strerror or os.strerror(exc.errno) if exc.errno else str(exc)
+    silence_stdout()
+    click.echo(f"sudoku: cannot write output: {reason}", err=True)
+    raise click.exceptions.Exit(EXIT_FAILED) from None
+
+
+def silence_stdout() -> None:
+    """After the output failed (reader gone, disk full), drop whatever is still buffered,
+    so that the interpreter's last flush does not fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 class Progress:
