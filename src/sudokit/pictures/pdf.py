@@ -49,7 +49,7 @@ RATE_MAX_SIZE = 16
 #: The smallest cell (mm) a solution grid gets when the layout is chosen.
 MIN_SOLUTION_CELL = 3.3
 
-HEADER, FOOTER, LABEL_GAP, GAP = 11.0, 8.0, 1.5, 12.0
+HEADER, FOOTER, LABEL_GAP, GAP = 11.0, 8.0, 1.5, 16.0
 THIN_GREY, FILLED_GREY = 150, 90  # DeviceGray levels (0 black, 255 white)
 CAP_HEIGHT = 0.729  # DejaVu Sans: height of digits and capitals, in em
 MM_PER_PT = 25.4 / 72

@@ -210,7 +210,8 @@ async function rate() {
   const el = $("rating");
   el.textContent = "rating…";
   try {
-    const r = await api("/api/rate", { puzzle: S.puzzle, box: S.box });
+    // big grids: a short budget, the rating is then a lower bound (≥)
+    const r = await api("/api/rate", { puzzle: S.puzzle, box: S.box, timeout: S.n > 9 ? 5 : null });
     const b = r.lower_bound ? "≥" : "";
     el.textContent = `Rating: ER ${b}${r.er.toFixed(1)} / EP ${r.ep.toFixed(1)} / ED ${r.ed.toFixed(1)} — ` +
       `${r.level}; hardest step: ${r.hardest || "none"}`;
