@@ -140,6 +140,26 @@ def test_rate_explain_hint_generate(server: Server) -> None:
     assert status == 200 and kind == "application/pdf" and pdf[:5] == b"%PDF-"
 
 
+def test_hint_works_on_pencil_marks_and_eliminations(server: Server) -> None:
+    """After an elimination step, the next hint differs; the server gives the library's next step
+    both from a pencil-mark grid and from the grid plus the list of removed candidates."""
+    from sudokit.formats import render_marks
+
+    grid = sudokit.example("diabolical")
+    path = sudokit.explain(grid)
+    k = next(i for i, s in enumerate(path) if s.eliminations and not s.placements)
+    state = Candidates.from_grid(grid)
+    for step in path[:k + 1]:
+        step.apply(state)
+    expected = sudokit.hint(state)
+    status, hint, _ = server.post("/api/hint", {"puzzle": render_marks(state.grid(), state.mask), "svg": False})
+    assert status == 200 and hint["text"] == expected.text == path[k + 1].text
+    eliminated = [[c, v] for step in path[:k + 1] for c, v in step.eliminations]
+    status, hint, _ = server.post("/api/hint", {"puzzle": state.grid().line(), "eliminated": eliminated,
+                                                "svg": False})
+    assert status == 200 and hint["text"] == expected.text
+
+
 def test_bad_input_gets_a_located_4xx(server: Server) -> None:
     status, error, _ = server.post("/api/solve", {"puzzle": "53..7....6..195....98....6.8...6"})
     assert status == 400 and error["place"]["line"] == 1 and "symbols" in error["reason"]

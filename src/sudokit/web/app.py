@@ -9,7 +9,8 @@ returns the record the command line writes in jsonl (:mod:`sudokit.records`):
 ``POST /api/count``     a puzzle record with ``count`` and ``limit``
 ``POST /api/rate``      a rating record (``sudoku rate --format jsonl``)
 ``POST /api/explain``   the list of step records (``sudoku explain --format jsonl``)
-``POST /api/hint``      one step record, with ``svg`` (the step drawn) and ``moves``
+``POST /api/hint``      one step record, with ``svg`` (the step drawn) and ``moves``;
+                        the puzzle may carry pencil marks (the candidates format)
 ``POST /api/generate``  a generated record (``sudoku generate --format jsonl``)
 ``POST /api/pdf``       a PDF booklet of the puzzle (``sudoku print``)
 =================  ==========================================================
@@ -257,7 +258,15 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
 
     @app.post("/api/hint", summary="The next step: the record of `sudoku hint --format jsonl`, drawn.")
     async def hint(body: HintIn) -> dict[str, Any]:
-        grid = read_grid(body.puzzle, _shape(body.box))
+        from ..errors import SudokuError
+        from ..formats import parse_candidates
+
+        try:  # a pencil-mark grid (the candidates format), as `sudoku hint` reads
+            grid, masks = parse_candidates(body.puzzle, shape=_shape(body.box))
+        except SudokuError:
+            grid, masks = read_grid(body.puzzle, _shape(body.box)), None
+        if grid.conflicts():
+            grid = read_grid(grid.line(), grid.shape)  # the located refusal
         n = grid.size
         for cell, value in body.eliminated:
             if not (0 <= cell < n * n and 1 <= value <= n):
@@ -268,7 +277,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
             from ..logic import Candidates, hint as next_step
             from ..pictures.steps import step_svg
 
-            state = Candidates.from_grid(grid)
+            state = Candidates.from_masks(grid, masks) if masks is not None else Candidates.from_grid(grid)
             for cell, value in body.eliminated:
                 if not grid.values[cell]:
                     state.eliminate(cell, value)
