@@ -66,9 +66,8 @@ def _check(cluster: str | None, output: str | None, merge: str | None, blocksize
 
 def _writer(out: Output) -> Callable[[str], None]:
     def write(text: str) -> None:
-        if text:
-            out.stream.write(text)
-            out.stream.flush()
+        if text:  # a partition's records, each ending with a newline (Output handles a closed pipe)
+            out.write(text)
 
     return write
 
