@@ -41,7 +41,7 @@ def _mixed_lines() -> list[str]:
 def _per_puzzle(job: Job, lines: list[str]):
     """The same lines, every puzzle done on its own (no bulk path)."""
     items = []
-    for number, (line, text) in enumerate(pipeline._content(lines, 1), 1):
+    for number, (line, text) in enumerate(zip(*pipeline._content(lines, 1)), 1):
         items.append(pipeline._read_line(job, text, number, line, ""))
     return run_items(job, items)
 

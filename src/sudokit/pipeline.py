@@ -190,15 +190,18 @@ def _read_line(job: Job, text: str, number: int | None, line: int, source: str) 
     return Item(number, line, grid, source=source)
 
 
-def _content(lines: Sequence[str | bytes], first_line: int) -> list[tuple[int, str]]:
-    """(line number, text) of every line that holds a puzzle (not blank, not a comment)."""
-    out = []
-    for offset, raw in enumerate(lines):
-        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-        text = text.strip()
-        if text and not text.startswith("#"):
-            out.append((first_line + offset, text))
-    return out
+def _content(lines: Sequence[str | bytes], first_line: int) -> tuple[list[int], list[str]]:
+    """The line numbers and texts of the lines that hold a puzzle (not blank,
+    not a comment). Two flat lists, not pairs: no container per line for the
+    garbage collector to walk."""
+    numbers: list[int] = []
+    texts: list[str] = []
+    for offset, raw in enumerate(lines, first_line):
+        text = (raw.decode("utf-8", "replace") if type(raw) is bytes else raw).strip()  # type: ignore[union-attr]
+        if text and text[0] != "#":
+            numbers.append(offset)
+            texts.append(text)
+    return numbers, texts
 
 
 def chunks(job: Job, lines: Iterable[str], *, source: str = "", first_line: int = 1,
@@ -398,12 +401,18 @@ def _bulk_ready(job: Job) -> bool:
             and job.symbols is None and job.box in (None, (3, 3)))
 
 
-def _run_bulk(job: Job, content: list[tuple[int, str]], source: str, first_puzzle: int | None) -> ChunkResult:
+def _texts(batch: Any, values: Any) -> list[str]:
+    """Rows of 9x9 values as lines of text, in one pass."""
+    return batch._format_block(values).decode("ascii").split("\n")[:-1] if len(values) else []
+
+
+def _run_bulk(job: Job, numbers: list[int], content: list[str], source: str,
+              first_puzzle: int | None) -> ChunkResult:
     import numpy as np
 
     from . import batch
 
-    values, ok = batch.parse_lines([text for _, text in content])
+    values, ok = batch.parse_lines(content)
     node_cap = BULK_NODES if job.nodes is None else min(job.nodes, BULK_NODES)
     limit = 1 if job.command == "solve" else (job.limit or 0)
     found = batch.solve_many(values[ok], limit=limit, node_limit=node_cap)
@@ -412,36 +421,35 @@ def _run_bulk(job: Job, content: list[tuple[int, str]], source: str, first_puzzl
     settled = counts > 0
     index = np.cumsum(ok) - 1  # row of each puzzle in the bulk result
     rows = index[settled]
-    puzzles = batch.format_lines(values[settled]) if settled.any() else []
-    solutions = batch.format_lines(found.solutions[rows]) if len(rows) else []
+    solutions = _texts(batch, found.solutions[rows])
     texts: list[str | None] = [None] * len(content)
     settled_at = np.flatnonzero(settled)
     if job.fmt == "line":
         if job.command == "count":
-            for k, i in enumerate(settled_at):
-                texts[i] = str(int(counts[i]))
+            for i, count in zip(settled_at.tolist(), counts[settled_at].tolist()):
+                texts[i] = str(count)
         else:
-            for k, i in enumerate(settled_at):
-                texts[i] = solutions[k].decode()
+            for k, i in enumerate(settled_at.tolist()):
+                texts[i] = solutions[k]
     elif len(settled_at):
         lines_out = records.solve_lines(
-            [p.decode() for p in puzzles], ["solved"] * len(settled_at), [s.decode() for s in solutions],
+            _texts(batch, values[settled]), ["solved"] * len(settled_at), solutions,
             counts[settled_at].tolist() if job.command == "count" else None,
             job.limit if job.command == "count" else None, job.method,
             found.nodes[rows].tolist(), found.guesses[rows].tolist(), [""] * len(settled_at),
-            [content[i][0] for i in settled_at], source)
-        for k, i in enumerate(settled_at):
+            [numbers[i] for i in settled_at.tolist()], source)
+        for k, i in enumerate(settled_at.tolist()):
             texts[i] = lines_out[k]
-    out = _Collector()
-    for i, (line, text) in enumerate(content):
+    failures, notes = 0, []
+    for i in np.flatnonzero(~settled).tolist():  # what the bulk call did not settle, on its own
+        line, text = numbers[i], content[i]
         number = None if first_puzzle is None else first_puzzle + i
-        if texts[i] is not None:
-            out.add(texts[i])
-            continue
-        item = _read_line(job, text, number, line, source)  # the bulk path did not settle it
-        run = run_items(job, [item])
-        out.add(run.text if run.text else None, run.notes[0] if run.notes else "")
-    return out.result()
+        alone = run_items(job, [_read_line(job, text, number, line, source)])
+        texts[i] = alone.text[:-1] if alone.text else None
+        failures += alone.failures
+        notes.extend(alone.notes)
+    kept = [t for t in texts if t is not None]
+    return ChunkResult("\n".join(kept) + "\n" if kept else "", len(content), failures, notes)
 
 
 def run_lines(job: Job, lines: Sequence[str | bytes], first_line: int = 1, source: str = "",
@@ -450,11 +458,11 @@ def run_lines(job: Job, lines: Sequence[str | bytes], first_line: int = 1, sourc
     and ``#`` comments are skipped. ``first_line`` is the number of the first
     line in its file, and ``first_puzzle`` the number of its first puzzle
     (None when unknown: the notes then name the line only)."""
-    content = _content(lines, first_line)
+    numbers, content = _content(lines, first_line)
     if _bulk_ready(job):
-        return _run_bulk(job, content, source, first_puzzle)
+        return _run_bulk(job, numbers, content, source, first_puzzle)
     items = [_read_line(job, text, None if first_puzzle is None else first_puzzle + i, line, source)
-             for i, (line, text) in enumerate(content)]
+             for i, (line, text) in enumerate(zip(numbers, content))]
     return run_items(job, items)
 
 
@@ -556,12 +564,16 @@ def run(job: Job, sources: Iterable[tuple[str, Iterable[str]]], *,
 def warm(job: Job, notice: Any = None) -> None:
     """Load (and on a first run compile) what ``job`` needs, before its first
     puzzle, so that no puzzle's time limit pays for it. ``notice`` hears why a
-    first run is slow."""
-    if job.command in ("rate", "explain"):
-        from . import logic  # noqa: F401
+    first run is slow. What is loaded by then stays for the run: it is moved
+    out of the garbage collector's sight (:func:`gc.freeze`), which otherwise
+    walks the compiled kernels' objects again and again in a long batch."""
+    import gc
 
-        return
-    if job.method == "fast":
+    if job.command in ("rate", "explain"):
+        import importlib
+
+        importlib.import_module(f"{__package__}.logic")
+    elif job.method == "fast":
         from .engine import warm_up
 
         warm_up(notice)
@@ -569,3 +581,4 @@ def warm(job: Job, notice: Any = None) -> None:
         from .methods import get
 
         get(job.method).load()
+    gc.freeze()

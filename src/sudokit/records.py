@@ -150,6 +150,17 @@ def solve_lines(puzzles: Sequence[str], statuses: Sequence[str], solutions: Sequ
     tail_source = f', "source": {json.dumps(source, ensure_ascii=False)}' if source else ""
     method_text = json.dumps(method)
     limit_text = "null" if limit is None else str(int(limit))
+    plain = (all(s == "solved" for s in statuses) and not any(messages)
+             and all(x is not None for x in solutions) and all(x is not None for x in lines)
+             and (not counting or all(c is not None for c in counts)))  # type: ignore[union-attr]
+    if plain:  # the common case, one template for the whole chunk
+        template = ('{"puzzle": "%s", "status": "solved", "solution": "%s"'
+                    + (', "count": %d, "limit": ' + limit_text.replace("%", "%%") if counting else "")
+                    + ', "method": ' + method_text.replace("%", "%%") + ', "nodes": %d, "guesses": %d, '
+                    + '"message": "", "line": %d' + tail_source.replace("%", "%%") + "}")
+        if counting:
+            return [template % row for row in zip(puzzles, solutions, counts, nodes, guesses, lines)]  # type: ignore[arg-type]
+        return [template % row for row in zip(puzzles, solutions, nodes, guesses, lines)]
     out = []
     for i, puzzle in enumerate(puzzles):
         solution = solutions[i]
