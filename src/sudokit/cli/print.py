@@ -14,7 +14,7 @@ import click
 
 from ..errors import SudokuError
 from ..grid import Shape
-from .common import EXIT_FAILED, box_option, open_input, read_puzzles, seed_option, symbols_option
+from .common import EXIT_FAILED, Progress, box_option, open_input, read_puzzles, seed_option, symbols_option
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "diabolical")
 
@@ -117,9 +117,13 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
             f" --difficulty {difficulty}" if difficulty else "") + (
             f" --minimal {minimal}" if minimal != "unique" else "") + (
             f" --symmetry {symmetry}" if symmetry != "none" else "") + f" --seed {first}"
+        puzzles = []
         try:
-            puzzles = list(generate_many(count, shape=shape, minimal=minimal, symmetry=symmetry, seed=first,
-                                         jobs=jobs, difficulty=difficulty))
+            with Progress("generating") as progress:
+                for puzzle in generate_many(count, shape=shape, minimal=minimal, symmetry=symmetry, seed=first,
+                                            jobs=jobs, difficulty=difficulty):
+                    puzzles.append(puzzle)
+                    progress.advance()
         except SudokuError as exc:
             raise click.ClickException(str(exc)) from None
         raw: list[Any] = puzzles
@@ -136,11 +140,13 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
         for number, (item, _) in enumerate(read, 1):
             raw.append(item if item.number else Item(item.puzzle, item.solution, number=number))
     entries: list[Any] = []
-    for number, entry in enumerate(raw, 1):
-        try:
-            entries.extend(make_items([entry], rate=do_rate, rate_timeout=rate_timeout, start=number))
-        except SudokuError as exc:
-            failures.append(str(exc))
+    with Progress("solving and rating" if do_rate else "solving") as progress:
+        for number, entry in enumerate(raw, 1):
+            try:
+                entries.extend(make_items([entry], rate=do_rate, rate_timeout=rate_timeout, start=number))
+            except SudokuError as exc:
+                failures.append(str(exc))
+            progress.advance()
     for message in failures:
         click.echo(message, err=True)
     if not entries:
