@@ -55,7 +55,7 @@ def explain_html(ctx: click.Context, paths: tuple[str, ...], names: tuple[str, .
                 label = f"puzzle {entry.number} (line {entry.line})"
                 if entry.error is not None or entry.grid is None:
                     failed += 1
-                    click.echo(f"{label}: {entry.error}", err=True)
+                    click.echo(str(entry.error), err=True)  # it names the puzzle, line and column
                     continue
                 add(label, entry.grid)
     if entries:
