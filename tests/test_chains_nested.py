@@ -122,7 +122,8 @@ def _sound(puzzle_id: str, indices) -> None:
 
 
 def test_nested_steps_keep_the_solution_sample() -> None:
-    _sound("hd-0475", [21, 25])
+    _sound("hd-0475", [21, 25])  # levels 0 and 1
+    _sound("hd-0361", [5])  # level 2
 
 
 @pytest.mark.slow
