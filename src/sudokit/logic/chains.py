@@ -297,8 +297,6 @@ class _Chainer:
         level, so a node at depth ``d`` gives a chain of ``d + 2``."""
         self.tick()
         graph: dict[int, tuple] = {src: ()}
-        chains: list = []
-        targets = set()
         conj = src ^ 1
         pend_on = deque([src] if src & 1 else [])
         pend_off = deque([] if src & 1 else [src])
@@ -311,9 +309,8 @@ class _Chainer:
             while pend_on:
                 p = pend_on.popleft()
                 for q in self.on_to_off(masks, p, y):
-                    if q == conj and q not in targets:
-                        targets.add(q)
-                        chains.append((q, (p,)))
+                    if q == conj:  # the one target: its chain is complete, and no other can come
+                        return [(q, (p,), graph)]
                     if q not in graph:
                         graph[q] = (p,)
                         pend_off.append(q)
@@ -324,13 +321,12 @@ class _Chainer:
             while pend_off:
                 p = pend_off.popleft()
                 for q, parents in self.off_to_on(masks, p, y, True):
-                    if q == conj and q not in targets:
-                        targets.add(q)
-                        chains.append((q, parents))
+                    if q == conj:
+                        return [(q, parents, graph)]
                     if q not in graph:
                         graph[q] = parents
                         pend_on.append(q)
-        return [(q, parents, graph) for q, parents in chains]
+        return []
 
     # full propagation, for multiple and dynamic chains -------------------------
 
