@@ -83,10 +83,12 @@ __all__ = [
     "run",
 ]
 
-#: The largest partition, in bytes; smaller inputs are cut into ``4 x workers`` partitions.
+#: The largest partition, in bytes.
 DEFAULT_BLOCKSIZE = 64 * 2**20
-#: The smallest partition the automatic block size makes.
-MIN_BLOCKSIZE = 64 * 2**10
+#: Partitions per worker the automatic block size aims at (many, so that slow ones even out).
+PARTITIONS_PER_WORKER = 8
+#: Bytes of a typical input line (a 9x9 puzzle and its newline), to turn puzzles into bytes.
+LINE_BYTES = 82
 #: Seconds to wait for a scheduler before giving up.
 CONNECT_TIMEOUT = 10.0
 #: Retries of a partition whose task raised (an I/O hiccup); a dead worker is handled by the scheduler.
@@ -224,7 +226,8 @@ class Partition:
 
     ``first_line`` and ``first_puzzle`` number them as in the whole file
     (known after the counting pass); ``lines``, ``puzzles`` and ``failures``
-    are what the partition held and did; ``status`` is ``pending`` or ``done``.
+    are what the partition held and did, ``seconds`` the CPU time its worker
+    spent on it; ``status`` is ``pending`` or ``done``.
     """
 
     index: int
@@ -237,6 +240,7 @@ class Partition:
     status: str = "pending"
     puzzles: int = 0
     failures: int = 0
+    seconds: float = 0.0
 
     @property
     def file(self) -> str:
@@ -259,12 +263,14 @@ def notes_file(index: int) -> str:
 
 @dataclass
 class Summary:
-    """What a run did: puzzles seen, puzzles failed, partitions computed and skipped (resumed)."""
+    """What a run did: puzzles seen, puzzles failed, partitions computed and skipped (resumed),
+    and the CPU seconds the workers spent on the partitions computed."""
 
     puzzles: int = 0
     failures: int = 0
     partitions: int = 0
     skipped: int = 0
+    seconds: float = 0.0
 
 
 def _expand(paths: Sequence[str]) -> list[Input]:
@@ -302,9 +308,20 @@ def _expand(paths: Sequence[str]) -> list[Input]:
     return inputs
 
 
-def _auto_blocksize(total: int, workers: int) -> int:
-    """Enough partitions for ``4 x workers`` of them, from :data:`MIN_BLOCKSIZE` to :data:`DEFAULT_BLOCKSIZE`."""
-    return max(MIN_BLOCKSIZE, min(DEFAULT_BLOCKSIZE, math.ceil(total / (4 * workers)) if total else 1))
+def _auto_blocksize(total: int, workers: int, job: Any = None) -> int:
+    """The default partition size: about :data:`PARTITIONS_PER_WORKER` partitions per worker,
+    within bounds set by the job's own chunk of puzzles (``Job.chunk_size``: 4096 on the
+    engine, 4 for rating): at least 2 chunks, so that the cost of a partition (tens of ms)
+    stays small beside its work, and at most 1024 chunks (64 MiB at most), so that a slow
+    partition does not hold the run, and a lost one costs little.
+
+    >>> _auto_blocksize(41_000, 2, None) == 2 * 4096 * LINE_BYTES   # the engine: 8192 puzzles at least
+    True
+    """
+    chunk = getattr(job, "chunk_size", 4096)
+    low = 2 * chunk * LINE_BYTES
+    high = min(DEFAULT_BLOCKSIZE, 1024 * chunk * LINE_BYTES)
+    return max(low, min(high, math.ceil(total / (PARTITIONS_PER_WORKER * workers)) if total else 1))
 
 
 def partitions(inputs: Sequence[Input], blocksize: int) -> list[Partition]:
@@ -376,11 +393,12 @@ def _solve_partition(job: Any, url: str, source: str, start: int, end: int, firs
     """Run ``job`` over one partition: its text (or, with ``out_dir``, its file) and counters."""
     from . import pipeline
 
+    began = time.process_time()
     lines = _read_lines(url, start, end)
     if start == 0:
         _drop_header(lines)
     result = pipeline.run_lines(job, lines, first_line=first_line, source=source, first_puzzle=first_puzzle)
-    return _finish(result, out_dir, index)
+    return _finish(result, out_dir, index, began)
 
 
 def _seed_partition(job: Any, start: int, count: int, filtered: bool, out_dir: str | None,
@@ -389,6 +407,7 @@ def _seed_partition(job: Any, start: int, count: int, filtered: bool, out_dir: s
     at a time, so that the matches come back one record each and the first n can be cut exactly."""
     from . import pipeline
 
+    began = time.process_time()
     if filtered:
         records: list[str] = []
         failures, notes = 0, []
@@ -398,15 +417,17 @@ def _seed_partition(job: Any, start: int, count: int, filtered: bool, out_dir: s
             notes.extend(one.notes)
             if one.text:
                 records.append(one.text)
-        return {"records": records, "puzzles": len(records), "failures": failures, "notes": notes}
+        return {"records": records, "puzzles": len(records), "failures": failures, "notes": notes,
+                "seconds": time.process_time() - began}
     result = pipeline.run_seeds(job, start, count)
-    return _finish(result, out_dir, index)
+    return _finish(result, out_dir, index, began)
 
 
-def _finish(result: Any, out_dir: str | None, index: int) -> dict[str, Any]:
+def _finish(result: Any, out_dir: str | None, index: int, began: float) -> dict[str, Any]:
     """A chunk's result for the client: counters and notes, and its text, or with
     ``out_dir`` its files (notes first, then the text: a partition is done when its text is there)."""
-    out: dict[str, Any] = {"puzzles": result.puzzles, "failures": result.failures, "notes": list(result.notes)}
+    out: dict[str, Any] = {"puzzles": result.puzzles, "failures": result.failures, "notes": list(result.notes),
+                           "seconds": round(time.process_time() - began, 4)}
     if out_dir is None:
         out["text"] = result.text
         return out
@@ -625,6 +646,8 @@ def _drive(client: Any, parts: list[Partition], task: Callable[[Partition], tupl
                 if write is not None and "text" in result:
                     write(result["text"])
                 p.puzzles, p.failures, p.status = result["puzzles"], result["failures"], "done"
+                p.seconds = result["seconds"]
+                summary.seconds += p.seconds
                 messages = result["notes"]
                 if manifest is not None:
                     manifest.data["partitions"][p.index] = dataclasses.asdict(p)
@@ -714,7 +737,8 @@ def run(job: Any, paths: str | Sequence[str], *, client: Any, out_dir: str | Non
 
     ``paths``: files, globs or fsspec URLs, one puzzle per line (line or
     jsonl), reachable from every worker. ``blocksize``: bytes per partition
-    (default: ``4 x workers`` partitions, from 64 KiB up to 64 MiB each).
+    (default: about 8 partitions per worker, within bounds that depend on the
+    job, see :func:`_auto_blocksize`).
     Without ``out_dir`` the output goes through ``write`` (default: standard
     output) in input order, byte-identical to ``pipeline.run_lines`` over the
     whole of each file; with it, into partition files and a manifest
@@ -728,7 +752,7 @@ def run(job: Any, paths: str | Sequence[str], *, client: Any, out_dir: str | Non
     workers = _workers(client)
     if blocksize is not None and blocksize < 1:
         raise SudokuError(f"the block size must be at least 1 byte, not {blocksize}")
-    size = blocksize or _auto_blocksize(sum(i.size for i in inputs), workers)
+    size = blocksize or _auto_blocksize(sum(i.size for i in inputs), workers, job)
     if write is None and out_dir is None:
         write = _stdout_writer()
     sources = [i.name if len(inputs) > 1 else "" for i in inputs]
@@ -823,6 +847,7 @@ def _generate_filtered(client: Any, job: Any, count: int, seed: int, attempts: i
         for _, result in results:
             summary.partitions += 1
             summary.failures += result["failures"]
+            summary.seconds += result["seconds"]
             if notes is not None:
                 for message in result["notes"]:
                     notes(message)

@@ -48,7 +48,7 @@ def cluster_options(command: Callable[..., Any]) -> Callable[..., Any]:
                           "(a path or fsspec URL every worker reaches); the same command again resumes."),
         click.option("--blocksize", "blocksize", metavar="SIZE", default=None, callback=blocksize_option,
                      help="With --cluster: bytes of input per partition, such as 1MiB "
-                          "[default: 4 partitions per worker, 64KiB to 64MiB each]."),
+                          "[default: about 8 partitions per worker, within bounds set by the command]."),
         click.option("--merge", "merge", metavar="FILE", default=None,
                      help="With --output: when every partition is done, join them into FILE in input order."),
     ]
