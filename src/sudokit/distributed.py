@@ -136,7 +136,7 @@ def client_for(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Any:
 
             workers = cpu_count()
         return distributed.Client(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
             silence_logs=logging.CRITICAL,
         )
     if not address:
