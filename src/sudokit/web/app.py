@@ -163,7 +163,8 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
 
     class HintIn(PuzzleIn):
         eliminated: list[tuple[int, int]] = Field(
-            default_factory=list, description="Candidates already removed, as [cell, value] (cell 0-based).")
+            default_factory=list, max_length=100_000,
+            description="Candidates already removed, as [cell, value] (cell 0-based).")
         svg: bool = Field(True, description="Also return the step drawn on its grid.")
 
     class GenerateIn(BaseModel):
