@@ -63,8 +63,9 @@ def _from_library(exc: Exception, field: str = "puzzle") -> WebError:
     return WebError(422, str(exc), field=field)
 
 
-def read_grid(text: str, box: str | None = None) -> Any:
-    """The one puzzle in ``text``; a located :class:`WebError` otherwise."""
+def read_grid(text: str, box: Any = None, what: str = "the givens") -> Any:
+    """The one puzzle in ``text``; a located :class:`WebError` otherwise
+    (``what`` names the grid in the message when it breaks the rules)."""
     from ..errors import SudokuError
     from ..formats import read_puzzles
 
@@ -85,7 +86,7 @@ def read_grid(text: str, box: str | None = None) -> Any:
     grid = entry.grid
     conflicts = grid.conflicts()
     if conflicts:
-        raise WebError(422, "the givens break the rules: " + "; ".join(str(c) for c in conflicts[:4]),
+        raise WebError(422, f"{what} break the rules: " + "; ".join(str(c) for c in conflicts[:4]),
                        field="puzzle")
     return grid
 
@@ -265,9 +266,9 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
         try:  # a pencil-mark grid (the candidates format), as `sudoku hint` reads
             grid, masks = parse_candidates(body.puzzle, shape=_shape(body.box))
         except SudokuError:
-            grid, masks = read_grid(body.puzzle, _shape(body.box)), None
+            grid, masks = read_grid(body.puzzle, _shape(body.box), "the grid's values"), None
         if grid.conflicts():
-            grid = read_grid(grid.line(), grid.shape)  # the located refusal
+            grid = read_grid(grid.line(), grid.shape, "the grid's values")  # the located refusal
         n = grid.size
         for cell, value in body.eliminated:
             if not (0 <= cell < n * n and 1 <= value <= n):
