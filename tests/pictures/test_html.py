@@ -47,8 +47,8 @@ class _Sections(HTMLParser):
         if tag == "section":
             self.current = None
             if a.get("class") == "step":
-                self.current = {"step": int(a["data-step"]), "svgs": 0, "cells": [], "elims": [], "places": [],
-                                "links": []}
+                self.current = {"step": int(a["data-step"]), "svgs": 0, "cells": [], "units": [], "elims": [],
+                                "places": [], "links": []}
                 self.sections.append(self.current)
             return
         if self.current is None:
@@ -58,6 +58,8 @@ class _Sections(HTMLParser):
             self.current["svgs"] += 1
         elif tag == "rect" and "cell-hl" in klass:
             self.current["cells"].append(a["data-cell"])
+        elif tag == "rect" and "unit-hl" in klass:
+            self.current["units"].append(a["data-unit"])
         elif tag == "circle" and "elim" in klass:
             self.current["elims"].append(a["data-cand"])
         elif tag == "text" and "place" in klass:
@@ -87,6 +89,7 @@ def test_page_draws_every_step_with_its_own_cells(puzzle: str) -> None:
     for section, step in zip(parser.sections, path):
         assert section["svgs"] == 1
         assert sorted(section["cells"]) == sorted(_name(geo, c) for c in set(step.cells))
+        assert sorted(section["units"]) == sorted(geo.unit_name(u) for u in set(step.units))
         assert sorted(section["elims"]) == sorted(f"{_name(geo, c)}:{symbols[v - 1]}" for c, v in step.eliminations)
         assert sorted(section["places"]) == sorted(
             f"{_name(geo, c)}:{symbols[v - 1]}" for c, v in step.placements if c not in ())
