@@ -40,10 +40,8 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from .chains import (
-    ChainLimit, _Best, _Chainer, _Hint, _Multi, _ancestors, _cycle_hint, _deadline, _forcing_hint, _path,
-    length_increment,
+    ChainLimit, _Best, _Chainer, _Hint, _Multi, _cycle_hint, _forcing_hint, _path, length_increment,
 )
-from ..errors import LimitReached
 from . import chains
 from .state import Candidates
 from .step import Step, Technique
@@ -495,7 +493,6 @@ class _LevelMulti(_Multi):
             h.text = f"{head}{self.suffix}: {rest}"
         init = None
         if "Cell Forcing" in name:
-            init = ("cell", chains[0][0] if not chains[0][1] else _path(*chains[0])[0] >> 6)
             init = ("cell", _path(*chains[0])[0] >> 6)
         elif "Region Forcing" in name:
             unit = self.unit_names[text_head.split(" in ", 1)[1].split(" gives ")[0]]
@@ -560,7 +557,7 @@ def _rule_parents(h: _XHint, base, cur, geo) -> tuple:
                     naked(q >> 6)
                 else:
                     hidden(_link_unit(geo, p, q, cur, {}, False), (q >> 1) & 31)
-            elif i + 1 < len(chain) - 0:
+            else:
                 # the reversed chain: this off potential turned on, with its on->off cause
                 if q >> 6 == p >> 6:
                     naked(q >> 6)
