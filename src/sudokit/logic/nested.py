@@ -48,6 +48,10 @@ from .step import Step, Technique
 
 __all__ = ["DYNAMIC_PLUS", "NESTED", "TECHNIQUES", "LEVEL_BASE", "NestedStep", "nested_suffix", "find_level"]
 
+#: CPU seconds one nested producer may take when no puzzle budget is set
+#: (``rate``/``explain`` set one; ``None``: no limit).
+NESTED_TIME_LIMIT: float | None = 60.0
+
 #: SE's base rating per level (``Chaining.getDifficulty``).
 LEVEL_BASE = {1: 9.0, 2: 9.5, 3: 10.0, 4: 10.5}
 
@@ -697,9 +701,13 @@ def _step_of(h: _XHint) -> Step:
 def find_level(state: Candidates, level: int, inner_level: int = 0) -> Iterator[Step]:
     """SE's ``Chaining(true, true, false, level)`` on ``state`` (at level 4,
     with inner dynamic chains of ``inner_level``): its easiest step."""
-    # only the puzzle's budget bounds these producers (chains.CHAIN_TIME_LIMIT
-    # is for the tiers below): they are slow by nature, and --timeout raises it
-    ch = _LevelChainer(state, chains._PUZZLE_DEADLINE, level, inner_level)
+    # the puzzle's budget bounds these producers (chains.CHAIN_TIME_LIMIT is for
+    # the tiers below): they are slow by nature, and --timeout raises it; a call
+    # outside any budget (a hint) gets NESTED_TIME_LIMIT
+    deadline = chains._PUZZLE_DEADLINE
+    if deadline is None and NESTED_TIME_LIMIT is not None:
+        deadline = chains._clock() + NESTED_TIME_LIMIT
+    ch = _LevelChainer(state, deadline, level, inner_level)
     best = _Best()
     try:
         _LevelMulti(ch, best, level).run()
