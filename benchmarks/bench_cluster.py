@@ -7,7 +7,8 @@ rated/se_dev.tsv (ER 1.2 to 9.x), one per line. For each number of workers
 N, a fresh ``LocalCluster(n_workers=N, threads_per_worker=1)`` starts and
 warms up (not timed: the plugin, then a few easy puzzles a worker, whose
 first ratings load the logic kernels); then :func:`sudokit.distributed.run`
-rates the file with the default block size (or ``K`` puzzles a partition)
+rates the file with the default block size for the largest N (or ``K``
+puzzles a partition), the same partitions for every N,
 into a fresh output directory, timed: wall, and CPU of the worker processes.
 "CPU share" is that CPU over wall x N: the part of N cores the workers
 actually got. On a shared machine it says how far the other load bounds the
@@ -80,18 +81,22 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
     rated = tmp / "rated.txt"
     rated.write_text("".join(r["puzzle"] + "\n" for r in sample))
-    blocksize = None if args.per_partition is None else 82 * args.per_partition
+    job = pipeline.Job("rate")
+    # the same partitions for every N (the default size for the largest N), so that the model,
+    # fitted on N = 1, predicts the others from the same pieces of work
+    blocksize = (dist._auto_blocksize(rated.stat().st_size, max(args.workers), job)
+                 if args.per_partition is None else dist.LINE_BYTES * args.per_partition)
     empty = tmp / "empty.txt"
     empty.write_text(("#" * 80 + "\n") * args.empty)
     warm = tmp / "warm.txt"
     easy = [r["puzzle"] for r in rows if float(r["er"]) <= 1.5]
     warm.write_text("".join(p + "\n" for p in easy[: 4 * max(args.workers)]))
-    job = pipeline.Job("rate")
 
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}; load average before: {load()}")
     print(f"input: {len(sample)} puzzles of se_dev.tsv (every {args.sample}th, ER "
-          f"{min(float(r['er']) for r in sample)}-{max(float(r['er']) for r in sample)})")
+          f"{min(float(r['er']) for r in sample)}-{max(float(r['er']) for r in sample)}), "
+          f"partitions of {blocksize} bytes")
     print()
     print("| workers | partitions | wall s | worker CPU s | CPU share | puzzles/s | overhead ms/partition | load |")
     print("|---:|---:|---:|---:|---:|---:|---:|---|")

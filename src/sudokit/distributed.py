@@ -16,9 +16,10 @@ Input
 Output
     Without ``out_dir``, the results are written in input order through
     ``write`` (standard output by default), byte for byte what the serial
-    path prints. A window of ``2 x workers`` partitions runs ahead; finished
-    ones wait in memory until every earlier one has been written, so memory
-    stays bounded whatever the size of the input.
+    path prints. A window of partitions runs ahead (2 to 16 per worker, and
+    at most 256 MiB of input); finished ones wait in memory until every
+    earlier one has been written, so memory stays bounded whatever the size
+    of the input.
 
     With ``out_dir``, each worker writes its partition to
     ``part-00000.txt``, ``part-00001.txt``... (first to a temporary name,
@@ -86,15 +87,17 @@ __all__ = [
 #: The largest partition, in bytes.
 DEFAULT_BLOCKSIZE = 64 * 2**20
 #: Partitions per worker the automatic block size aims at (many, so that slow ones even out).
-PARTITIONS_PER_WORKER = 8
+PARTITIONS_PER_WORKER = 32
 #: Bytes of a typical input line (a 9x9 puzzle and its newline), to turn puzzles into bytes.
 LINE_BYTES = 82
 #: Seconds to wait for a scheduler before giving up.
 CONNECT_TIMEOUT = 10.0
 #: Retries of a partition whose task raised (an I/O hiccup); a dead worker is handled by the scheduler.
 RETRIES = 2
-#: Partitions in flight per worker.
-WINDOW_PER_WORKER = 2
+#: Partitions in flight (submitted, or done and waiting for an earlier one) per worker: at least
+#: the first, at most the second, and no more than :data:`WINDOW_BYTES` of input in all.
+WINDOW_PER_WORKER = (2, 16)
+WINDOW_BYTES = 256 * 2**20
 #: Name of the manifest in an output directory.
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
@@ -316,6 +319,8 @@ def _auto_blocksize(total: int, workers: int, job: Any = None) -> int:
     partition does not hold the run, and a lost one costs little.
 
     >>> _auto_blocksize(41_000, 2, None) == 2 * 4096 * LINE_BYTES   # the engine: 8192 puzzles at least
+    True
+    >>> _auto_blocksize(10**9, 2, None) == 10**9 // 64  # 64 partitions of a big file
     True
     """
     chunk = getattr(job, "chunk_size", 4096)
@@ -623,10 +628,19 @@ def _stdout_writer() -> Callable[[str], Any]:
     return write
 
 
+def _window(client: Any, blocksize: int) -> int:
+    """Partitions in flight: many when they are small, so that one slow partition does not
+    leave the other workers idle while it holds the output back; few when they are big
+    (their text waits in memory)."""
+    workers = _workers(client)
+    low, high = WINDOW_PER_WORKER
+    return max(low * workers, min(high * workers, WINDOW_BYTES // max(1, blocksize)))
+
+
 def _drive(client: Any, parts: list[Partition], task: Callable[[Partition], tuple[Callable[..., Any], tuple]],
            manifest: _Manifest | None, write: Callable[[str], Any] | None,
            notes: Callable[[str], Any] | None, progress: Callable[[int, int, int], Any] | None,
-           tag: str) -> Summary:
+           tag: str, window: int) -> Summary:
     """Run every partition not finished yet, a window at a time, and report all of them in order:
     text to ``write`` (without a manifest), notes to ``notes``, counters to the manifest."""
     summary = Summary()
@@ -636,7 +650,7 @@ def _drive(client: Any, parts: list[Partition], task: Callable[[Partition], tupl
             if manifest is None or p.status != "done" or not manifest.exists(p.file):
                 yield (p.index, *task(p))
 
-    results = _ordered(client, todo(), WINDOW_PER_WORKER * _workers(client), tag)
+    results = _ordered(client, todo(), window, tag)
     try:
         waiting = next(results, None)
         for p in parts:
@@ -783,7 +797,8 @@ def run(job: Any, paths: str | Sequence[str], *, client: Any, out_dir: str | Non
         return _solve_partition, (job, inputs[p.input].url, sources[p.input], p.start, p.end,
                                   p.first_line, p.first_puzzle, manifest and manifest.url, p.index)
 
-    return _drive(client, parts, task, manifest, write, notes, progress, f"part-{token}")
+    window = _window(client, header["blocksize"])
+    return _drive(client, parts, task, manifest, write, notes, progress, f"part-{token}", window)
 
 
 # -- generating over seed ranges ----------------------------------------------------------------------
@@ -832,7 +847,8 @@ def generate(job: Any, count: int, seed: int, *, client: Any, filtered: bool = F
     def task(p: Partition) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         return _seed_partition, (job, p.start, p.end - p.start, False, manifest and manifest.url, p.index)
 
-    return _drive(client, parts, task, manifest, write, notes, progress, f"seeds-{token}")
+    window = _window(client, chunk * LINE_BYTES)
+    return _drive(client, parts, task, manifest, write, notes, progress, f"seeds-{token}", window)
 
 
 def _generate_filtered(client: Any, job: Any, count: int, seed: int, attempts: int | None, chunk: int,
@@ -842,7 +858,7 @@ def _generate_filtered(client: Any, job: Any, count: int, seed: int, attempts: i
     tasks = ((k, _seed_partition, (job, seed + start, min(chunk, limit - start), True, None, k))
              for k, start in enumerate(range(0, limit, chunk)))
     summary = Summary()
-    results = _ordered(client, tasks, WINDOW_PER_WORKER * _workers(client), f"filter-{token}")
+    results = _ordered(client, tasks, _window(client, chunk * LINE_BYTES), f"filter-{token}")
     try:
         for _, result in results:
             summary.partitions += 1
