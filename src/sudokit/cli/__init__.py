@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
 
     code: Any
     try:
-        code = cli.main(args=argv, prog_name="sudoku", standalone_mode=False)
+        with _compile_notice(sys.argv[1:] if argv is None else list(argv)):
+            code = cli.main(args=argv, prog_name="sudoku", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("sudoku: interrupted", err=True)
         code = EXIT_INTERRUPTED
@@ -179,6 +180,28 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
     return code
+
+
+#: The engine's kernel groups each command uses (for the first run's notice).
+ENGINE_KERNELS: dict[str, tuple[str, ...]] = {
+    "solve": ("count",), "rate": ("count", "logic"), "explain": ("count", "logic"), "hint": ("count",),
+    "generate": ("generate",),
+}
+
+
+def _compile_notice(args: list[str]) -> Any:
+    """The first run's compile notice for a command that uses the engine
+    (nothing to import for the others)."""
+    import contextlib
+
+    name = args[0] if args else "generate"
+    if name not in COMMANDS and name not in GROUP_OPTIONS:
+        name = "solve"  # `sudoku PATH...`
+    if name not in ENGINE_KERNELS or "--help" in args or "-h" in args:
+        return contextlib.nullcontext()
+    from .common import compile_notice
+
+    return compile_notice(ENGINE_KERNELS[name])
 
 
 def _silence_stdout() -> None:

@@ -269,6 +269,9 @@ class Progress:
     through the progress line.
     """
 
+    #: How many progress lines are showing (the compile spinner then stays off).
+    showing = 0
+
     def __init__(self, label: str, enabled: bool | None = None) -> None:
         self.label = label
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
@@ -277,6 +280,7 @@ class Progress:
 
     def __enter__(self) -> "Progress":
         if self.enabled:
+            Progress.showing += 1
             from rich.console import Console
             from rich.progress import (
                 BarColumn, MofNCompleteColumn, Progress as RichProgress, SpinnerColumn,
@@ -296,6 +300,7 @@ class Progress:
         if self._progress is not None:
             self._progress.__exit__(*exc)
             self._progress = None
+            Progress.showing -= 1
 
     def advance(self, count: int = 1) -> None:
         if self._progress is not None:
@@ -316,3 +321,26 @@ class Progress:
             self._progress.console.print(message, markup=False, highlight=False)
         else:
             click.echo(message, err=True)
+
+
+@contextmanager
+def compile_notice(kernels: Iterable[str] = ()) -> Iterator[None]:
+    """While a command runs: if it compiles the engine (a first run), one line
+    on stderr that says so with the expected time, and a spinner while numba
+    compiles when stderr is a terminal. ``kernels`` names the groups of
+    :data:`sudokit.engine.KERNELS` the command uses, for the estimate."""
+    from ..engine.compiling import compiling
+
+    status: list[Any] = []
+
+    def spinner(on: bool) -> None:
+        if on and not status and sys.stderr.isatty() and not Progress.showing:
+            from rich.console import Console
+
+            status.append(Console(stderr=True).status("compiling the solver engine…"))
+            status[0].start()
+        elif not on and status:
+            status.pop().stop()
+
+    with compiling(lambda message: click.echo(message, err=True), kernels, spinner):
+        yield

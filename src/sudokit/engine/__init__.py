@@ -47,6 +47,7 @@ True
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Iterator
 
@@ -57,7 +58,8 @@ from ..errors import Contradiction, LimitReached, SudokuError
 from ..grid import CLASSIC, Grid
 from .slicing import FIRST_SLICE, run_in_slices
 
-__all__ = ["first", "solutions", "count", "deduce", "warm_up", "compiling", "KERNELS", "grid_values"]
+__all__ = ["first", "solutions", "count", "deduce", "warm_up", "compiling", "KERNELS", "grid_values",
+           "prefer_compiled"]
 
 # Where kernel9's trail keeps the phase of a search and its count (kernel9.T_PHASE,
 # T_FOUND; read here without importing numba).
@@ -246,5 +248,26 @@ def deduce(grid: Grid, budget: Budget) -> Grid:
 
 
 # -- compilation -----------------------------------------------------------------------
+
+#: Requests of each kind that :func:`prefer_compiled` answers with "no" in a fresh process.
+PYTHON_FIRST = 2
+_requests: dict[str, int] = {}
+
+
+def prefer_compiled(kind: str, size: int = 9) -> bool:
+    """Whether code that also has a pure-Python path (the logic finders; the
+    ``preemptive`` method for a count) should use the compiled kernels now.
+
+    Importing numba and loading a kernel costs more (about 0.4 s) than the
+    Python path spends on one 9x9 puzzle, so a command on one puzzle is
+    faster without them. Yes once numba is loaded in this process, for grids
+    above 9x9, and from the third request of a ``kind`` on (a batch); no for
+    the first two. Both paths give the same answers; only the time differs.
+    """
+    if size > 9 or "numba" in sys.modules:
+        return True
+    _requests[kind] = _requests.get(kind, 0) + 1
+    return _requests[kind] > PYTHON_FIRST
+
 
 from .compiling import KERNELS, compiling, warm_up  # noqa: E402  (numba is imported only when used)

@@ -39,20 +39,20 @@ __all__ = ["KERNELS", "compiling", "warm_up", "is_cached", "load_numba"]
 #: Kernel groups: name -> (what it is, its entry points as "module.function",
 #: seconds a cold compile takes on an idle machine).
 KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
-    "count": ("the 9x9 solver", ("kernel9.resume9",), 3.0),
+    "count": ("the 9x9 solver", ("kernel9.resume9",), 4.0),
     "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
-                                               "kernelN.search_n"), 2.0),
-    "batch": ("the bulk solver", ("kernel9.batch9_serial",), 3.0),
-    "logic": ("the logic kernels", ("logic_kernels._run_singles", "logic_kernels._run_easy"), 4.0),
-    "generate": ("the generator", ("generate.generate_batch",), 20.0),
+                                               "kernelN.search_n"), 10.0),
+    "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
+    "logic": ("the logic kernels", ("logic_kernels._run_singles", "logic_kernels._run_easy"), 10.0),
+    "generate": ("the generator", ("generate.generate_batch",), 40.0),
 }
 
 _numba_loaded = False
 _lock = threading.RLock()
-#: The listeners of the :func:`compiling` blocks now open; they start hearing
-#: numba's events when numba loads, so that a command which never loads a
-#: kernel never imports numba for them.
-_open: list["_Listener"] = []
+#: The :func:`compiling` blocks now open, outermost first. numba's compile
+#: events are listened to once numba loads, so that a command which never
+#: loads a kernel never imports numba for them.
+_open: list["_Block"] = []
 
 
 def load_numba() -> None:
@@ -77,8 +77,8 @@ def load_numba() -> None:
             # probe would have, without importing scipy now
             arraymath._HAVE_BLAS = importlib.util.find_spec("scipy") is not None
         _numba_loaded = True
-        for listener in _open:
-            listener.install()
+        if _open:
+            _install_hub()
 
 
 def _dispatcher(entry: str):
@@ -130,70 +130,86 @@ def _group_of(ev) -> str | None:
     return None
 
 
-class _Listener:
-    """Hears numba's compile events (real compilations only, not cache loads)
-    for one :func:`compiling` block."""
+class _Block:
+    """One open :func:`compiling` block."""
 
     def __init__(self, notice, groups: tuple[str, ...], spinner) -> None:
         self.notice = notice
         self.groups = groups
         self.spinner = spinner
-        self.depth = 0
         self.told = False
-        self.listener = None
 
-    def install(self) -> None:
+
+class _Hub:
+    """The one listener of numba's compile events (real compilations only, not
+    cache loads), installed when numba loads while a block is open. Of the
+    open blocks, the outermost with a ``notice`` says it once; the outermost
+    with a ``spinner`` spins while numba compiles."""
+
+    def __init__(self) -> None:
         from numba.core import event
 
-        outer = self
+        hub = self
 
         class Listener(event.Listener):
             def on_start(self, ev):
-                outer.start(ev)
+                hub.start(ev)
 
             def on_end(self, ev):
-                outer.end(ev)
+                hub.end(ev)
 
         self.listener = Listener()
+        self.depth = 0
+        self.spinning = None
         event.register("numba:compile", self.listener)
-
-    def uninstall(self) -> None:
-        if self.listener is not None:
-            from numba.core import event
-
-            event.unregister("numba:compile", self.listener)
-            self.listener = None
-        if self.depth > 0 and self.spinner is not None:
-            self.spinner(False)
-
-    def message(self, ev) -> str:
-        groups = list(self.groups)
-        first = _group_of(ev)
-        if first is not None and first not in groups:
-            groups.append(first)
-        try:
-            seconds = cold_seconds(groups)
-        except Exception:
-            seconds = 0.0
-        if seconds <= 0:
-            seconds = KERNELS[first][2] if first is not None else 5.0
-        return f"compiling the solver engine (first run only, {_about(seconds)})…"
 
     def start(self, ev) -> None:
         self.depth += 1
         if self.depth > 1:
             return
-        if not self.told:
-            self.told = True
-            if self.notice is not None:
-                self.notice(self.message(ev))
-        if self.spinner is not None:
-            self.spinner(True)
+        with _lock:
+            blocks = list(_open)
+        talker = next((b for b in blocks if b.notice is not None), None)
+        if talker is not None and not any(b.told for b in blocks):
+            talker.told = True
+            groups = [g for b in blocks for g in b.groups]
+            talker.notice(_message(groups, _group_of(ev)))
+        self.spinning = next((b for b in blocks if b.spinner is not None), None)
+        if self.spinning is not None:
+            self.spinning.spinner(True)
 
     def end(self, ev) -> None:
         self.depth -= 1
-        if self.depth == 0 and self.spinner is not None:
-            self.spinner(False)
+        if self.depth == 0:
+            self.stop()
+
+    def stop(self) -> None:
+        if self.spinning is not None:
+            spinning, self.spinning = self.spinning, None
+            spinning.spinner(False)
+
+
+_hub: _Hub | None = None
+
+
+def _install_hub() -> None:
+    global _hub
+    if _hub is None and _numba_loaded:
+        _hub = _Hub()
+
+
+def _message(groups: list[str], compiling_now: str | None) -> str:
+    """The notice: the time expected for the cold groups among those named and
+    the one being compiled."""
+    if compiling_now is not None and compiling_now not in groups:
+        groups = [*groups, compiling_now]
+    try:
+        seconds = cold_seconds(dict.fromkeys(groups))
+    except Exception:
+        seconds = 0.0
+    if seconds <= 0:
+        seconds = KERNELS[compiling_now][2] if compiling_now is not None else 5.0
+    return f"compiling the solver engine (first run only, {_about(seconds)})…"
 
 
 def _about(seconds: float) -> str:
@@ -215,17 +231,17 @@ def compiling(
     if notice is None and spinner is None:
         yield
         return
-    listener = _Listener(notice, tuple(kernels), spinner)
+    block = _Block(notice, tuple(kernels), spinner)
     with _lock:
-        _open.append(listener)
-        if _numba_loaded:
-            listener.install()
+        _open.append(block)
+        _install_hub()
     try:
         yield
     finally:
         with _lock:
-            _open.remove(listener)
-            listener.uninstall()
+            _open.remove(block)
+        if _hub is not None and _hub.spinning is block:
+            _hub.stop()
 
 
 # -- warming up ------------------------------------------------------------------------
@@ -274,9 +290,10 @@ def _warm_logic() -> None:
 
 
 def _warm_generate() -> None:
-    from ..generating import generate
+    from ..generating import generate_many
 
-    generate(shape="2x2", seed=1)
+    for _ in generate_many(1, shape="3x3", minimal="logic", seed=1):
+        pass
 
 
 _WARMERS: dict[str, Callable[[], None]] = {

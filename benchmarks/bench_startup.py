@@ -1,0 +1,130 @@
+"""Start-up and first run of the one-puzzle commands: warm and cold, wall and CPU.
+
+Warm: each command runs once untimed (so numba's cache holds its kernels),
+then ``--repeat`` times; the table gives the median wall time and the median
+CPU time (user + system of the child), which is steadier than wall time on a
+shared machine. Cold: each command runs once with numba pointed at an empty
+cache (``NUMBA_CACHE_DIR`` set to a fresh temporary folder), as on the first
+run after an install; the table gives its wall and CPU time and the notice it
+printed on stderr (the expected time it states).
+
+    python benchmarks/bench_startup.py              # warm and cold
+    python benchmarks/bench_startup.py --warm-only
+    python benchmarks/bench_startup.py --only solve rate
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n"
+
+#: name -> (arguments of `sudoku`, standard input)
+COMMANDS: dict[str, tuple[list[str], str | None]] = {
+    "solve": (["solve", "--example", "diabolical"], None),
+    "count": (["solve", "-", "--count", "--limit", "2"], PUZZLE),
+    "rate": (["rate", "-"], PUZZLE),
+    "explain": (["explain", "--example", "gentle"], None),
+    "hint": (["hint", "--example", "gentle"], None),
+    "sudoku": ([], None),
+    "generate unique": (["generate", "--minimal", "unique"], None),
+    "generate 2x3": (["generate", "--box", "2x3"], None),
+    "generate 4x4": (["generate", "--box", "4x4"], None),
+    "solve 2x3": (["solve", "-", "--box", "2x3"], "1.....\n......\n......\n......\n......\n......\n"),
+}
+
+
+def sudoku() -> str:
+    """The console script beside this Python (not a version manager's shim, which adds its own start-up)."""
+    beside = Path(sys.executable).parent / "sudoku"
+    return str(beside) if beside.exists() else (shutil.which("sudoku") or "sudoku")
+
+
+def run(args: list[str], stdin: str | None, env: dict[str, str] | None = None) -> tuple[float, float, str, int]:
+    """(wall s, CPU s of the child, stderr, exit status) of one run of `sudoku args`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([sudoku(), *args], input=stdin, capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stderr, done.returncode
+
+
+def warm(names: list[str], repeat: int) -> dict[str, tuple[float, float]]:
+    out = {}
+    for name in names:
+        args, stdin = COMMANDS[name]
+        run(args, stdin)  # fills the cache if needed
+        walls, cpus = [], []
+        for _ in range(repeat):
+            wall, cpu, _, _ = run(args, stdin)
+            walls.append(wall)
+            cpus.append(cpu)
+        out[name] = (statistics.median(walls), statistics.median(cpus))
+    return out
+
+
+def cold(names: list[str]) -> dict[str, tuple[float, float, str, int]]:
+    out = {}
+    for name in names:
+        args, stdin = COMMANDS[name]
+        cache = tempfile.mkdtemp(prefix="numba-cold-")
+        try:
+            wall, cpu, err, code = run(args, stdin, dict(os.environ, NUMBA_CACHE_DIR=cache))
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+        notice = next((line for line in err.splitlines() if "compiling" in line), "")
+        said = re.search(r"about (\d+) s", notice)
+        out[name] = (wall, cpu, said.group(1) + " s" if said else ("(no notice)" if not notice else notice), code)
+    return out
+
+
+def machine() -> str:
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "")
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", nargs="+", choices=list(COMMANDS), help="these commands only")
+    parser.add_argument("--repeat", type=int, default=5, help="warm runs per command (median)")
+    parser.add_argument("--warm-only", action="store_true", help="skip the cold runs")
+    parser.add_argument("--cold-only", action="store_true", help="skip the warm runs")
+    args = parser.parse_args()
+    names = args.only or list(COMMANDS)
+    print(f"machine: {machine()}; command: {sudoku()}")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    hot = {} if args.cold_only else warm(names, args.repeat)
+    first = {} if args.warm_only else cold(names)
+    print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print()
+    print(f"| command | warm wall s | warm CPU s | cold wall s | cold CPU s | notice says |")
+    print("|---|---:|---:|---:|---:|---|")
+    for name in names:
+        shown = "sudoku " + " ".join(COMMANDS[name][0])
+        w = hot.get(name)
+        c = first.get(name)
+        cells = [f"{w[0]:.2f}", f"{w[1]:.2f}"] if w else ["", ""]
+        cells += [f"{c[0]:.1f}", f"{c[1]:.1f}", c[2] + ("" if c[3] == 0 else f" (exit {c[3]})")] if c else ["", "", ""]
+        print(f"| `{shown.strip()}` | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()

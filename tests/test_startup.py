@@ -1,0 +1,83 @@
+"""Start-up: a command loads only the kernels it uses, a one-puzzle rating
+never imports numba, and a first run (an empty numba cache) says once that
+it compiles, with the expected time, and only then."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n"
+
+
+def _python(code: str, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                          env=None if env is None else dict(os.environ, **env))
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_solving_one_puzzle_loads_the_solver_and_nothing_else() -> None:
+    out = _python(
+        "import sys\n"
+        "from sudokit import solve, engine\n"
+        "from sudokit.examples import example\n"
+        "assert solve(example('diabolical')).solution.is_solution_of(example('diabolical'))\n"
+        "from sudokit.engine import kernel9\n"
+        "print(sorted(n for n in ('resume9', 'count9', 'batch9_serial', 'batch9_parallel')"
+        " if getattr(kernel9, n).overloads))\n"
+        "print('scipy.linalg' in sys.modules, 'sudokit.engine.generate' in sys.modules,"
+        " 'sudokit.engine.logic_kernels' in sys.modules)\n"
+    )
+    assert out.split("\n")[:2] == ["['resume9']", "False False False"]
+
+
+def test_rating_one_puzzle_imports_no_numba_and_rates_as_the_kernels_do() -> None:
+    code = (
+        "import sys\n"
+        "import sudokit\n"
+        f"grid = sudokit.Grid({PUZZLE.strip()!r})\n"
+        "first = sudokit.rate(grid)\n"
+        "print('numba' in sys.modules)\n"
+        "for _ in range(3):\n"
+        "    again = sudokit.rate(grid)\n"
+        "print('numba' in sys.modules, (first.er, first.ep, first.ed) == (again.er, again.ep, again.ed))\n"
+    )
+    assert _python(code).split("\n")[:2] == ["False", "True True"]
+
+
+def test_the_compile_notice_imports_nothing_for_a_command_without_kernels() -> None:
+    out = _python(
+        "import sys\n"
+        "from sudokit.engine import compiling\n"
+        "with compiling(print, ('count',)):\n"
+        "    pass\n"
+        "print('numba' in sys.modules)\n"
+    )
+    assert out.strip() == "False"
+
+
+@pytest.mark.slow
+def test_a_first_run_says_once_that_it_compiles_and_a_second_run_says_nothing() -> None:
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        check = ("from sudokit.engine.compiling import is_cached; "
+                 "print(is_cached('kernel9.resume9'), is_cached('kernel9.batch9_serial'))")
+        assert _python(check, {"NUMBA_CACHE_DIR": cache}).strip() == "False False"
+        first = subprocess.run(["sudoku", "solve", "--example", "easy"], capture_output=True, text=True,
+                               env=env, timeout=600)
+        assert first.returncode == 0, first.stderr
+        notices = [line for line in first.stderr.splitlines() if "compiling" in line]
+        assert len(notices) == 1, first.stderr
+        assert re.search(r"about \d+ s", notices[0])
+        assert _python(check, {"NUMBA_CACHE_DIR": cache}).strip() == "True False"
+        second = subprocess.run(["sudoku", "solve", "--example", "easy"], capture_output=True, text=True,
+                                env=env, timeout=600)
+        assert second.returncode == 0
+        assert "compiling" not in second.stderr
+        assert second.stdout == first.stdout
