@@ -19,6 +19,7 @@ import time
 from typing import Iterator
 
 from . import methods, validate
+from .methods import contract
 from .budget import Budget
 from .errors import Contradiction, InvalidPuzzle, LimitReached, SudokuError
 from .grid import Grid, Shape
@@ -78,7 +79,7 @@ def solutions(
     if not spec.complete:
         raise SudokuError(f"method {method!r} is logic only and cannot enumerate solutions; use deduce()")
     budget = _budget(timeout, nodes)
-    yield from spec.function("solutions")(grid, budget, **spec.options)
+    yield from contract.solutions(spec, grid, budget)
 
 
 def solve(
@@ -106,15 +107,9 @@ def solve(
     start = time.perf_counter()
     status, solution, message = Status.NO_SOLUTION, None, "no grid completes these givens"
     try:
-        first = spec.function("first")
-        if first is not None:
-            solution = first(grid, budget, **spec.options)
-            if solution is not None:
-                status, message = Status.SOLVED, ""
-        else:
-            for solution in spec.function("solutions")(grid, budget, **spec.options):
-                status, message = Status.SOLVED, ""
-                break
+        solution = contract.first(spec, grid, budget)
+        if solution is not None:
+            status, message = Status.SOLVED, ""
     except LimitReached as exc:
         status, message = Status.TIMEOUT, str(exc)
     except Contradiction as exc:
@@ -164,22 +159,14 @@ def count(
     first: Grid | None = None
     status, message = Status.SOLVED, ""
     try:
-        fast_count = spec.function("count")
-        if fast_count is not None:
-            found, first = fast_count(grid, limit, budget, **spec.options)
-        else:
-            for solution in spec.function("solutions")(grid, budget, **spec.options):
-                if first is None:
-                    first = solution
-                found += 1
-                if limit is not None and found >= limit:
-                    break
+        found, first = contract.count(spec, grid, limit, budget)
     except LimitReached as exc:
-        # the engine's count keeps what it found before the limit (a lower bound)
+        # a count keeps what it found before the limit (a lower bound)
         if getattr(exc, "count", None) is not None and exc.count > found:  # type: ignore[attr-defined]
             found = exc.count  # type: ignore[attr-defined]
-            if first is None and getattr(exc, "solution", None) is not None:
-                first = Grid._trusted(grid.shape, tuple(exc.solution.tolist()))  # type: ignore[attr-defined]
+            kept = getattr(exc, "solution", None)
+            if first is None and kept is not None:  # a Grid, or the engine's array
+                first = kept if isinstance(kept, Grid) else Grid._trusted(grid.shape, tuple(kept.tolist()))
         status, message = Status.TIMEOUT, f"{exc} after {found} solution(s)"
     except Contradiction as exc:
         found, first, message = 0, None, str(exc)
@@ -252,13 +239,10 @@ def deduce(
     invalid = _invalid(grid, method)
     if invalid is not None:
         return invalid
-    logic = spec.function("deduce")
-    if logic is None:
-        raise SudokuError(f"method {method!r} has no logic-only mode; try 'clauses' or 'preemptive'")
     budget = _budget(timeout, nodes)
     start = time.perf_counter()
     try:
-        filled = logic(grid, budget, **spec.options)
+        filled = contract.deduce(spec, grid, budget)
     except Contradiction as exc:
         return Result(grid, Status.NO_SOLUTION, method=method, nodes=budget.nodes_used,
                       elapsed=time.perf_counter() - start, message=str(exc))

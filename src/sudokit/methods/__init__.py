@@ -1,26 +1,18 @@
-"""The registry of solving methods, selectable by name.
+"""The registry of solving methods: each method's name, module, kind and description.
 
 Each method lives in its own module and is loaded only when first used, so
-that importing sudokit stays cheap (numba and scipy load on demand).
-
-A method module provides some of these functions:
-
-``solutions(grid, budget, **options) -> Iterator[Grid]``
-    Every solution, lazily, for a *complete* method. It may assume the givens
-    are consistent; it calls ``budget.tick()`` once per search node and lets
-    :class:`~sudokit.errors.LimitReached` propagate.
-``count(grid, limit, budget, **options) -> tuple[int, Grid | None]``
-    Optional fast path for counting up to ``limit`` (None: no limit); the
-    count and the first solution.
-``first(grid, budget, **options) -> Grid | None``
-    Optional fast path for the first solution, None when there is none.
-``deduce(grid, budget, **options) -> Grid``
-    What logic alone derives, without guessing. Raises
-    :class:`~sudokit.errors.Contradiction` when logic finds the puzzle has no
-    solution.
+that importing sudokit stays cheap (numba and scipy load on demand). What a
+method module provides, and how it is called, is the contract of
+:mod:`sudokit.methods.contract`: ``solutions(grid, budget, **options)`` for a
+*complete* method, ``deduce(grid, budget, **options)`` for logic, and the
+optional fast paths ``count`` and ``first``. Each entry also says, in a few
+words, how the method represents a puzzle and what it infers, for the table of
+``benchmarks/bench_methods.py``.
 
 >>> sorted(available())[:3]
 ['bfs', 'clauses', 'dfs']
+>>> get("wholemeal").representation
+'a matrix of choices: N rows of N tuples of values'
 """
 
 from __future__ import annotations
@@ -46,6 +38,10 @@ class MethodSpec:
     #: True when the method finds no solution for givens that clash, so the
     #: callers may look for clashes only after it reports none.
     clash_proof: bool = False
+    #: How the method holds a puzzle while it works, in a few words.
+    representation: str = ""
+    #: What it infers between guesses (or instead of them), in a few words.
+    inference: str = ""
 
     def load(self) -> ModuleType:
         return importlib.import_module(self.module)
@@ -87,42 +83,58 @@ register(MethodSpec(
     summary="numba-compiled bitboard search with singles and locked candidates (the default)",
     source="after tdoku and JCZSolve",
     clash_proof=True,
+    representation="per digit, 81-bit candidate sets in three band words (9x9); a 64-bit mask per cell (other shapes)",
+    inference="naked and hidden singles and locked candidates by band tables, to a fixpoint; guess a bivalue cell",
 ))
 register(MethodSpec(
     "clauses", "sudokit.methods.clauses", complete=False,
     summary="exactly-one clauses over 729 propositions, simplified to a fixpoint; logic only",
     source="the propositional-logic Sudoku write-up",
+    representation="729 variables (asserted, denied, unknown) in 324 exactly-one clauses",
+    inference="assert, deny, a clause with one variable left asserts it (naked and hidden singles); no guessing",
 ))
 register(MethodSpec(
     "wholemeal", "sudokit.methods.wholemeal", complete=True,
     summary="matrix of choices, prune, expand the cell with the fewest choices",
     source="Bird, 'A program to solve Sudoku' (JFP 2006); Hutton's lecture version",
+    representation="a matrix of choices: N rows of N tuples of values",
+    inference="prune the singles out of rows, columns and boxes to a fixpoint; expand the cell with the fewest choices",
 ))
 register(MethodSpec(
     "wholemeal-first", "sudokit.methods.wholemeal", complete=True,
     summary="wholemeal with the original expansion of the first open cell",
     source="Bird, 'A program to solve Sudoku' (JFP 2006)",
     options={"expand": "first"},
+    representation="a matrix of choices: N rows of N tuples of values",
+    inference="prune the singles out of rows, columns and boxes to a fixpoint; expand the first open cell",
 ))
 register(MethodSpec(
     "mip", "sudokit.methods.mip", complete=True,
     summary="0-1 integer program solved by HiGHS; no-good cuts to enumerate",
     source="the integer-programming Sudoku write-up",
+    representation="N³ binary variables under 4N² exactly-one rows (a sparse matrix)",
+    inference="HiGHS's presolve, LP relaxation and branch and bound; a no-good cut per solution found",
 ))
 register(MethodSpec(
     "dfs", "sudokit.methods.tree", complete=True,
     summary="depth-first search over (grid, open constraints), fewest candidates first",
     source="the search-tree Sudoku write-up",
     options={"order": "depth"},
+    representation="a grid of values (bytes); candidates recomputed at each node",
+    inference="none between nodes; branch on the cell or unit-value with the fewest candidates, depth first",
 ))
 register(MethodSpec(
     "bfs", "sudokit.methods.tree", complete=True,
     summary="breadth-first search over (grid, open constraints), fewest candidates first",
     source="the search-tree Sudoku write-up",
     options={"order": "breadth"},
+    representation="a grid of values (bytes); candidates recomputed at each node",
+    inference="none between nodes; branch on the cell or unit-value with the fewest candidates, level by level",
 ))
 register(MethodSpec(
     "preemptive", "sudokit.methods.preemptive", complete=True,
     summary="markup, preemptive sets to a fixpoint, then guess at the fewest candidates",
     source="J. F. Crook, 'A pencil-and-paper algorithm for solving Sudoku puzzles' (Notices AMS, 2009)",
+    representation="a markup: one candidate bit mask per cell",
+    inference="preemptive sets of every size (naked subsets and their hidden complements) to a fixpoint; guess the fewest",
 ))
