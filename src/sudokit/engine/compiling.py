@@ -44,7 +44,7 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
                                                "kernelN.search_n"), 10.0),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels._run_singles", "logic_kernels._run_easy"), 10.0),
-    "generate": ("the generator", ("generate.generate_batch",), 40.0),
+    "generate": ("the generator", ("generate.generate_batch",), 50.0),
 }
 
 _numba_loaded = False

@@ -182,7 +182,7 @@ def finish(grid: Grid, state: Candidates) -> Step:
     from .. import solving
 
     result = None
-    for method in ("fast", "dfs"):
+    for method in _counting_methods(grid):
         try:
             result = solving.solve(grid, method=method)
             break
@@ -256,6 +256,10 @@ def _fast_ratings(state: Candidates, registry: list[Technique], limited: list[Ch
             level += 1
         else:
             break
+    from ..engine import prefer_compiled
+
+    if not prefer_compiled("logic", state.geo.n):  # one puzzle: the plain path, without loading numba
+        return None
     try:
         from ..engine.logic_kernels import EASY_RATINGS, easy as run_easy
     except Exception:  # numba missing: the plain path does it all
@@ -298,11 +302,21 @@ def _assumes_uniqueness(names: list[str]) -> bool:
     return any(word in name for name in set(names) for word in _UNIQUENESS_WORDS)
 
 
+def _counting_methods(grid: Grid) -> tuple[str, ...]:
+    """The engine, or for the first puzzles of a process the pure-Python
+    ``preemptive`` method (same answers, no numba to load); ``dfs`` last."""
+    from ..engine import prefer_compiled
+
+    if prefer_compiled("count", grid.size):
+        return ("fast", "dfs")
+    return ("preemptive", "fast", "dfs")
+
+
 def _count(grid: Grid, timeout: float | None = None):
     """The engine's count of ``grid`` up to 2 (a Result), or None when no method could count it."""
     from .. import solving
 
-    for method in ("fast", "dfs"):
+    for method in _counting_methods(grid):
         try:
             return solving.count(grid, limit=2, method=method, timeout=timeout)
         except Exception:  # a method not available in this installation

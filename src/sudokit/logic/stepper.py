@@ -71,7 +71,11 @@ def check_state(state: Candidates, truth: Sequence[int] | None, puzzle: str, wha
             raise UnsoundStep(what, f"{name(cell)}<>{true}", puzzle, f"{name(cell)} lost its true value {true}")
 
 
-def _kernel():
+def _kernel(size: int = 9):
+    from ..engine import prefer_compiled
+
+    if not prefer_compiled("logic", size):  # one puzzle: the Python finders, without loading numba
+        return None, 0
     try:
         from ..engine.logic_kernels import MAX_KERNEL_SIZE, singles as run
     except Exception:  # numba missing or broken: the Python finders do it all
@@ -87,7 +91,7 @@ def steps(state: Candidates, registry: Iterable[Technique] | None = None, *, ker
     and an unsound one raises :class:`~sudokit.errors.UnsoundStep`.
     """
     techniques = list(REGISTRY if registry is None else registry)
-    run, limit = _kernel() if kernel else (None, 0)
+    run, limit = _kernel(state.geo.n) if kernel else (None, 0)
     fast = (
         run is not None
         and state.geo.n <= limit
