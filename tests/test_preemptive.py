@@ -91,6 +91,36 @@ def test_an_empty_cell_is_a_dead_end_named_by_deduce() -> None:
     assert solve(grid, method="preemptive").status is Status.NO_SOLUTION
 
 
+# -- the fast fixpoint against Crook's steps as written ------------------------------
+
+
+def _both_fixpoints(grid: Grid) -> tuple[object, object]:
+    """(fast markup or "dead end", plain markup or "dead end")."""
+    out = []
+    for run in (lambda c: preemptive.propagate(c, grid.shape, Budget()),
+                lambda c: preemptive.crook_fixpoint(c, grid.shape)):
+        cands = preemptive.markup(grid)
+        try:
+            run(cands)
+            out.append(cands)
+        except Contradiction:
+            out.append("dead end")
+    return out[0], out[1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([(2, 2), (2, 3), (3, 2)]), st.integers(0, 2 ** 32 - 1))
+def test_the_fast_fixpoint_is_crooks_fixpoint(shape: tuple[int, int], seed: int) -> None:
+    fast, plain = _both_fixpoints(Grid(random_puzzle(shape, seed), shape=shape))
+    assert fast == plain
+
+
+@pytest.mark.parametrize("name", ["gentle", "diabolical", "minimal"])
+def test_the_fast_fixpoint_is_crooks_fixpoint_on_9x9(name: str) -> None:
+    fast, plain = _both_fixpoints(example(name))
+    assert fast == plain
+
+
 # -- examples and ground truth ------------------------------------------------------
 
 
