@@ -25,6 +25,9 @@ the rest of T(1). A second prediction replaces W / N by the makespan of the
 partitions dealt in order to N workers (each to the first free one, as the
 scheduler does with a window of 2N): it adds the tail, where the last
 partitions leave workers idle. Both are checked against the measured T(2).
+"Idle cores" drops ``fixed`` (on a loaded machine it is mostly the wait for
+the CPU) and gives the makespan alone: what N idle cores would take for the
+same CPU work, the figure that the load cannot distort.
 """
 
 from __future__ import annotations
@@ -127,12 +130,20 @@ def main() -> None:
         print(f"model: T(N) = {fixed:.1f} s + ({parts} x {overhead * 1000:.0f} ms + {sum(work):.1f} s) / N; "
               f"largest partition {max(work):.1f} s CPU")
         print()
-        print("| N | T(N) model s | with the tail s | speed-up (model) | speed-up (with tail) |")
-        print("|---:|---:|---:|---:|---:|")
+        print("| N | T(N) model s | with the tail s | speed-up (model) | speed-up (with tail) "
+              "| idle cores s | speed-up (idle) |")
+        print("|---:|---:|---:|---:|---:|---:|---:|")
+        idle1 = makespan([c + overhead for c in work], 1)
         for n in (1, 2, 4, 8, 16):
             flat = fixed + (parts * overhead + sum(work)) / n
-            tail = fixed + makespan([c + overhead for c in work], n)
-            print(f"| {n} | {flat:.1f} | {tail:.1f} | {walls[1] / flat:.2f}x | {walls[1] / tail:.2f}x |")
+            idle = makespan([c + overhead for c in work], n)
+            tail = fixed + idle
+            print(f"| {n} | {flat:.1f} | {tail:.1f} | {walls[1] / flat:.2f}x | {walls[1] / tail:.2f}x "
+                  f"| {idle:.1f} | {idle1 / idle:.2f}x |")
+        if 2 in costs:
+            extra = sum(costs[2]) / sum(work)
+            print(f"\nworker CPU of the same partitions with 2 workers: {extra:.2f} x that with 1; "
+                  f"idle-core speed-up with that CPU: {idle1 / makespan([c + overhead for c in costs[2]], 2):.2f}x")
         print(f"\nmeasured T(2) = {walls[2]:.1f} s")
 
 
