@@ -54,7 +54,8 @@ def hard(count: int, timeout: float | None) -> None:
         cpu_total += cpu
         wall_total += wall
         for k in exact:
-            exact[k] += abs(getattr(r, k) - float(row[k])) < 1e-6 and not (k == "er" and r.lower_bound)
+            bound = {"er": r.lower_bound, "ep": r.ep_lower_bound, "ed": r.ed_lower_bound}[k]
+            exact[k] += abs(getattr(r, k) - float(row[k])) < 1e-6 and not bound
         above += r.er > float(row["er"]) + 1e-6
         print(f"| {row['id']} | {row['er']}/{row['ep']}/{row['ed']} | {r} | {r.tier or '-'} | {cpu:.1f} | "
               f"{wall:.1f} |", flush=True)
