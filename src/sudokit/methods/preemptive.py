@@ -88,6 +88,8 @@ def cross_out(cands: Markup, cells: tuple[int, ...], subset: tuple[int, ...], va
 def crook_fixpoint(cands: Markup, shape: Shape) -> None:
     """Step 4: steps 2 and 3 in every unit until nothing changes. Raises
     Contradiction when some ``m`` cells have fewer than ``m`` candidates.
+    It tries all 2^N subsets of each unit: fine for reading and for checking
+    :func:`propagate` up to 9x9, hopeless from 16x16.
 
     >>> cands = markup(Grid("1.3.............", shape=(2, 2)))
     >>> crook_fixpoint(cands, Shape(2, 2))
