@@ -90,6 +90,5 @@ def test_a_tiny_node_budget_is_a_timeout(name: str) -> None:
     with pytest.raises(LimitReached) as caught:
         contract.count(spec, Grid.empty((3, 3)), None, Budget(nodes=1, timeout=30))
     assert "node limit" in str(caught.value)
-    assert getattr(caught.value, "count", 0) <= 1
     result = count(Grid.empty((3, 3)), None, method=name, nodes=1, timeout=30)
     assert result.status is Status.TIMEOUT and "node limit" in result.message
