@@ -226,6 +226,7 @@ def _enumerate(values: np.ndarray, shape, budget: Budget, skip: tuple[int, ...] 
         return status[0] >= 0, int(stats[0])
 
     while True:
+        budget.check_time()  # a slice that ends on a solution does not look at the clock
         run_in_slices(step, budget)  # raises LimitReached when a limit is used up
         if status[0] == 0:
             return
