@@ -187,7 +187,7 @@ def test_lower_bound_is_a_bound() -> None:
     for row, r in ratings(False):
         if r.lower_bound:
             assert float(row["er"]) >= r.er - 1e-9
-            assert r.er >= rating_floor() - 1e-9
+            assert r.er >= rating_floor() - 1e-9 or r.tier  # stuck, or a budget ran out in a tier
 
 
 def test_ratings_follow_se_definitions_on_traces() -> None:
