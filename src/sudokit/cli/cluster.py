@@ -48,13 +48,27 @@ def cluster_options(command: Callable[..., Any]) -> Callable[..., Any]:
                           "(a path or fsspec URL every worker reaches); the same command again resumes."),
         click.option("--blocksize", "blocksize", metavar="SIZE", default=None, callback=blocksize_option,
                      help="With --cluster: bytes of input per partition, such as 1MiB "
-                          "[default: about 8 partitions per worker, within bounds set by the command]."),
+                          "[default: about 32 partitions per worker, within bounds set by the command]."),
         click.option("--merge", "merge", metavar="FILE", default=None,
                      help="With --output: when every partition is done, join them into FILE in input order."),
     ]
     for option in reversed(options):
         command = option(command)
     return command
+
+
+def on_cluster(ctx: click.Context | None, cluster: str | None, output: str | None, blocksize: int | None,
+               merge: str | None, names: Sequence[str] = (), single: bool = False) -> bool:
+    """True when the command runs on a cluster (``--cluster``); a usage error for cluster options
+    without it, or with what the cluster cannot do (named examples, one-picture formats)."""
+    _check(cluster, output, merge, blocksize)
+    if cluster is None:
+        return False
+    if names:
+        raise click.UsageError("--cluster reads files; run --example without it", ctx)
+    if single:
+        raise click.UsageError("this --format draws a single puzzle; run it without --cluster", ctx)
+    return True
 
 
 def _check(cluster: str | None, output: str | None, merge: str | None, blocksize: int | None) -> None:

@@ -17,6 +17,7 @@ import click
 
 from ..errors import ParseError, SudokuError
 from ..grid import Grid, Shape
+from .cluster import cluster_options, on_cluster, run_on_cluster
 from .common import (
     EXIT_FAILED, Output, box_option, jobs_option, open_input, timeout_option,
 )
@@ -63,9 +64,11 @@ def _box(box: Shape | None) -> tuple[int, int] | None:
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
 @_jobs_option
 @_timeout_option
+@cluster_options
 @click.pass_context
 def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], box: Shape | None,
-         jobs: int, timeout: float | None) -> None:
+         jobs: int, timeout: float | None, cluster: str | None, output: str | None, blocksize: int | None,
+         merge: str | None) -> None:
     """Rate every puzzle in PATHS (files, or - for standard input) as Sudoku
     Explainer does: ER (hardest step), EP (hardest up to the first placement),
     ED (first step), and a level.
@@ -80,7 +83,10 @@ def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str,
     from ..pipeline import Job
     from .running import run_job
 
-    run_job(ctx, Job("rate", fmt=fmt, timeout=timeout, box=_box(box)), paths, names, jobs, "rating")
+    job = Job("rate", fmt=fmt, timeout=timeout, box=_box(box))
+    if on_cluster(ctx, cluster, output, blocksize, merge, names):
+        ctx.exit(run_on_cluster(ctx, job, paths, cluster, output, blocksize, merge))
+    run_job(ctx, job, paths, names, jobs, "rating")
 
 
 @click.command("explain")

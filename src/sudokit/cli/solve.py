@@ -14,6 +14,7 @@ import json
 import click
 
 from ..grid import Shape
+from .cluster import cluster_options, on_cluster, run_on_cluster
 from .common import (
     box_option, jobs_option, limit_option, method_option, methods_help, nodes_option, render,
     symbols_option, timeout_option,
@@ -76,10 +77,12 @@ def _check_options(ctx: click.Context, method: str, fmt: str, counting: bool, al
               help="Solve a named example (see: sudoku examples); may be repeated.")
 @click.option("-j", "--jobs", callback=jobs_option, default="1", show_default=True, metavar="N",
               help="Worker processes, 0 for every core (the output is the same whatever N).")
+@cluster_options
 @click.pass_context
 def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, counting: bool, all_: bool,
           limit: int | None, box: Shape | None, symbols: str | None, timeout: float | None,
-          nodes: int | None, names: tuple[str, ...], jobs: int) -> None:
+          nodes: int | None, names: tuple[str, ...], jobs: int, cluster: str | None, output: str | None,
+          blocksize: int | None, merge: str | None) -> None:
     """Solve every puzzle in PATHS (files, or - for standard input).
 
     Puzzles may be in any format sudokit reads (line, rows, spaced, boxed,
@@ -100,6 +103,8 @@ def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, cou
         limit = DEFAULT_LIMIT
     job = Job(mode, method, fmt, limit, timeout, nodes,
               None if box is None else (box.box_rows, box.box_cols), symbols)
+    if on_cluster(ctx, cluster, output, blocksize, merge, names, single=fmt == "svg"):
+        ctx.exit(run_on_cluster(ctx, job, paths, cluster, output, blocksize, merge))
     grids = None
     if box is not None and names:
         grids = [(name, _reshaped(grid, box, name)) for name, grid in _named(names)]
