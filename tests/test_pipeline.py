@@ -183,3 +183,23 @@ def test_jsonl_records_of_a_stream() -> None:
     assert Grid(out[2]["solution"]).is_solution_of(Grid(several[1]))
     assert {"puzzle", "status", "solution", "count", "limit", "method", "nodes", "guesses"} <= set(out[0])
     assert chunk.failures == 2 and chunk.puzzles == 4
+
+
+@pytest.mark.parametrize("piece_size", [100, 997, 1 << 16])
+def test_text_read_in_pieces_gives_what_lines_give(piece_size: int) -> None:
+    """A file read in pieces of whole lines (the command line's way) is cut into
+    chunks that give the same output and notes as the same file line by line."""
+    import io
+
+    from sudokit.formats import bounded_blocks
+
+    lines = _mixed_lines() * 3
+    text = "\n".join(lines) + "\n"
+    job = Job("count", fmt="jsonl", limit=2)
+    by_lines = [pipeline.run_chunk(c) for c in pipeline.chunks(job, lines, size=50)]
+    pieces = list(bounded_blocks(io.StringIO(text), size=piece_size))
+    assert "".join(pieces) == text
+    by_text = [pipeline.run_chunk(c) for c in pipeline.text_chunks(job, pieces, size=50)]
+    assert "".join(c.text for c in by_text) == "".join(c.text for c in by_lines)
+    assert [n for c in by_text for n in c.notes] == [n for c in by_lines for n in c.notes]
+    assert sum(c.puzzles for c in by_text) == sum(c.puzzles for c in by_lines)

@@ -119,6 +119,14 @@ def parse_lines(lines: "Sequence[bytes | str] | np.ndarray") -> tuple[np.ndarray
     >>> values.shape, ok.tolist()
     ((2, 81), [True, False])
     """
+    if len(lines) and all(type(line) is str for line in lines[:1]):
+        joined = "".join(lines)  # type: ignore[arg-type]
+        if joined.isascii() and set(map(len, lines)) == {81}:  # type: ignore[arg-type]
+            # the common case, a clean data set: one conversion for the whole chunk
+            decoded = _DECODE[np.frombuffer(joined.encode("ascii"), dtype=np.uint8).reshape(-1, 81)]
+            ok = (decoded != 255).all(axis=1)
+            decoded[~ok] = 0
+            return decoded, ok
     stripped = [_as_bytes(line).strip() for line in lines]
     lengths = np.fromiter(map(len, stripped), dtype=np.int64, count=len(stripped))
     ok = lengths == 81

@@ -577,13 +577,15 @@ class Entry:
 
 
 def _numbered(source: "TextIO | Iterable[str] | str") -> Iterator[Line]:
+    if isinstance(source, (bytes, bytearray)):
+        source = bytes(source).decode("utf-8", errors="replace")
+    # a stream (not text already in memory) is read a bounded line at a time: a line
+    # longer than MAX_RECORD is refused, by number, and reading stops there
+    lines = bounded_lines(source) if hasattr(source, "readline") else source
     if isinstance(source, str):
-        source = io.StringIO(source, newline=None)
-    elif isinstance(source, (bytes, bytearray)):
-        source = io.StringIO(bytes(source).decode("utf-8", errors="replace"), newline=None)
+        lines = io.StringIO(source, newline=None)
     number = 0
-    # a stream is read a bounded line at a time: a line longer than MAX_RECORD is refused, by number
-    for item in bounded_lines(source) if hasattr(source, "readline") else source:
+    for item in lines:
         if isinstance(item, bytes):
             item = item.decode("utf-8", errors="replace")
         if item.endswith("\n"):
@@ -620,6 +622,47 @@ def bounded_lines(stream: "TextIO | Iterable[str]", cap: int = MAX_RECORD) -> It
         if len(line) > cap and not line.endswith("\n"):
             raise ParseError(f"too long: over {cap} characters with no line break; reading stops here", line=number)
         yield line
+
+
+def bounded_blocks(stream: "TextIO | Iterable[str]", size: int = 1 << 16, cap: int = MAX_RECORD) -> Iterator[str]:
+    """The text of a stream in pieces of whole lines (each ends with a line
+    break but the last), about ``size`` characters each: a big file is read
+    at the speed of the disk, not a line at a time. A line longer than
+    ``cap`` raises :class:`ParseError` naming its line, so nothing grows
+    without bound. Only ``\\n`` ends a line (``\\r\\n`` too), not the other
+    separators that :meth:`str.splitlines` would split on.
+
+    >>> import io
+    >>> list(bounded_blocks(io.StringIO("ab\\ncd\\nef"), size=4))
+    ['ab\\n', 'cd\\n', 'ef']
+    >>> list(bounded_blocks(io.StringIO("ok\\n" + "x" * 10), size=4, cap=6))
+    Traceback (most recent call last):
+    ...
+    sudokit.errors.ParseError: line 2: too long: over 6 characters with no line break; reading stops here
+    """
+    read = getattr(stream, "read", None)
+    if read is None:  # lines already in memory
+        yield from stream
+        return
+    rest = ""
+    number = 1  # the line that `rest` starts
+    while True:
+        piece = read(size)
+        if not piece:
+            if rest:
+                yield rest
+            return
+        text = rest + piece if rest else piece
+        cut = text.rfind("\n")
+        if cut < 0:
+            rest = text
+        else:
+            number += text.count("\n", 0, cut + 1)
+            rest = text[cut + 1:]
+            yield text[:cut + 1]
+        if len(rest) > cap:
+            raise ParseError(f"too long: over {cap} characters with no line break; reading stops here",
+                             line=number)
 
 
 def _cap(text: str) -> str:

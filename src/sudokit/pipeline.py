@@ -32,6 +32,7 @@ public API, so every record, message and status comes from one place.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -42,7 +43,7 @@ from .result import Result, Status
 
 __all__ = [
     "BULK_NODES", "COMMANDS", "ChunkResult", "Item", "Job", "chunks", "generated_text", "item_of", "run", "run_chunk", "run_items",
-    "run_lines", "stream_chunks", "warm",
+    "run_lines", "stream_chunks", "text_chunks", "warm",
 ]
 
 #: What a job may do with each puzzle.
@@ -194,14 +195,15 @@ def _content(lines: Sequence[str | bytes], first_line: int) -> tuple[list[int], 
     """The line numbers and texts of the lines that hold a puzzle (not blank,
     not a comment). Two flat lists, not pairs: no container per line for the
     garbage collector to walk."""
-    numbers: list[int] = []
-    texts: list[str] = []
-    for offset, raw in enumerate(lines, first_line):
-        text = (raw.decode("utf-8", "replace") if type(raw) is bytes else raw).strip()  # type: ignore[union-attr]
-        if text and text[0] != "#":
-            numbers.append(offset)
-            texts.append(text)
-    return numbers, texts
+    if lines and type(lines[0]) is bytes:
+        lines = [raw.decode("utf-8", "replace") if type(raw) is bytes else raw for raw in lines]  # type: ignore[union-attr]
+    texts = list(map(str.strip, lines))  # type: ignore[arg-type]
+    if all(texts) and "#" not in "".join(texts):  # a clean data set: every line a puzzle
+        return list(range(first_line, first_line + len(texts))), texts
+    skip = [i for i, text in enumerate(texts) if not text or text[0] == "#"]
+    dropped = set(skip)
+    keep = [i for i in range(len(texts)) if i not in dropped]
+    return [first_line + i for i in keep], [texts[i] for i in keep]
 
 
 def chunks(job: Job, lines: Iterable[str], *, source: str = "", first_line: int = 1,
@@ -225,6 +227,69 @@ def chunks(job: Job, lines: Iterable[str], *, source: str = "", first_line: int 
                 block, held = [], 0
     if held:
         yield ("lines", job, block, start, source, puzzle)
+
+
+#: A line that holds no puzzle: blank, or a comment.
+_SKIP = re.compile(r"^[^\S\n]*(?:#[^\n]*)?$", re.MULTILINE)
+
+#: Jobs with chunks of at least this many puzzles are cut from whole pieces of text.
+_BLOCK_CHUNKS = 1024
+
+
+#: What a blank or comment line needs: without any of these (and no empty
+#: line), every line of a piece holds a puzzle.
+_MARKS = ("#", " ", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+
+
+def _lines_of(piece: str) -> tuple[int, int]:
+    """(lines, lines that hold a puzzle) in a piece of whole lines."""
+    body = piece[:-1] if piece.endswith("\n") else piece
+    total = body.count("\n") + 1
+    if (body and body[0] != "\n" and body[-1] != "\n" and "\n\n" not in body and body.isascii()
+            and not any(mark in body for mark in _MARKS)):
+        return total, total  # the common case, told without a scan line by line
+    return total, total - len(_SKIP.findall(body))
+
+
+def text_chunks(job: Job, pieces: Iterable[str], *, source: str = "", first_line: int = 1,
+                first_puzzle: int | None = 1, size: int | None = None) -> Iterator[tuple]:
+    """Like :func:`chunks`, for text read in pieces of whole lines (as
+    :func:`sudokit.formats.bounded_blocks` reads it; a piece without a final
+    line break is one whole line): a chunk is whole pieces holding at least
+    ``size`` puzzles, and nothing is looked at line by line in this process."""
+    size = size or job.chunk_size
+    held: list[str] = []
+    start, puzzle = first_line, first_puzzle
+    lines = puzzles = 0
+    for piece in pieces:
+        if not piece:
+            continue
+        if not piece.endswith("\n"):  # a line given without its break, or a file's last line
+            piece += "\n"
+        held.append(piece)
+        count, content = _lines_of(piece)
+        lines += count
+        puzzles += content
+        if puzzles >= size:
+            yield ("text", job, "".join(held), start, source, puzzle)
+            start += lines
+            if puzzle is not None:
+                puzzle += puzzles
+            held, lines, puzzles = [], 0, 0
+    if puzzles:
+        yield ("text", job, "".join(held), start, source, puzzle)
+
+
+def _split(pieces: Iterable[str]) -> Iterator[str]:
+    """Pieces of text as single lines."""
+    for piece in pieces:
+        if "\n" in piece[:-1]:
+            parts = piece.split("\n")
+            if parts[-1] == "":
+                parts.pop()
+            yield from parts
+        else:
+            yield piece
 
 
 # -- one puzzle through the public API -----------------------------------------------------
@@ -421,25 +486,27 @@ def _run_bulk(job: Job, numbers: list[int], content: list[str], source: str,
     settled = counts > 0
     index = np.cumsum(ok) - 1  # row of each puzzle in the bulk result
     rows = index[settled]
-    solutions = _texts(batch, found.solutions[rows])
-    texts: list[str | None] = [None] * len(content)
     settled_at = np.flatnonzero(settled)
-    if job.fmt == "line":
-        if job.command == "count":
-            for i, count in zip(settled_at.tolist(), counts[settled_at].tolist()):
-                texts[i] = str(count)
+    counting_line = job.fmt == "line" and job.command == "count"
+    if counting_line:
+        out = list(map(str, counts[settled_at].tolist()))
+    else:
+        solutions = _texts(batch, found.solutions[rows])
+        if job.fmt == "line":
+            out = solutions
         else:
-            for k, i in enumerate(settled_at.tolist()):
-                texts[i] = solutions[k]
-    elif len(settled_at):
-        lines_out = records.solve_lines(
-            _texts(batch, values[settled]), ["solved"] * len(settled_at), solutions,
-            counts[settled_at].tolist() if job.command == "count" else None,
-            job.limit if job.command == "count" else None, job.method,
-            found.nodes[rows].tolist(), found.guesses[rows].tolist(), [""] * len(settled_at),
-            [numbers[i] for i in settled_at.tolist()], source)
-        for k, i in enumerate(settled_at.tolist()):
-            texts[i] = lines_out[k]
+            out = records.solve_lines(
+                _texts(batch, values[settled]), ["solved"] * len(settled_at), solutions,
+                counts[settled_at].tolist() if job.command == "count" else None,
+                job.limit if job.command == "count" else None, job.method,
+                found.nodes[rows].tolist(), found.guesses[rows].tolist(), [""] * len(settled_at),
+                [numbers[i] for i in settled_at.tolist()] if len(settled_at) < len(numbers) else numbers,
+                source)
+    if len(settled_at) == len(content):  # the common case: the bulk call settled every puzzle
+        return ChunkResult("\n".join(out) + "\n" if out else "", len(content), 0, [])
+    texts: list[str | None] = [None] * len(content)
+    for k, i in enumerate(settled_at.tolist()):
+        texts[i] = out[k]
     failures, notes = 0, []
     for i in np.flatnonzero(~settled).tolist():  # what the bulk call did not settle, on its own
         line, text = numbers[i], content[i]
@@ -467,10 +534,17 @@ def run_lines(job: Job, lines: Sequence[str | bytes], first_line: int = 1, sourc
 
 
 def run_chunk(chunk: tuple) -> ChunkResult:
-    """One chunk, as :func:`chunks` or a caller made it: ``("lines", job, lines,
-    first_line, source, first_puzzle)`` or ``("items", job, items)``."""
+    """One chunk, as :func:`chunks`, :func:`text_chunks` or a caller made it:
+    ``("lines", job, lines, first_line, source, first_puzzle)``, ``("text",
+    job, text, first_line, source, first_puzzle)`` or ``("items", job, items)``."""
     if chunk[0] == "lines":
         _, job, lines, first_line, source, first_puzzle = chunk
+        return run_lines(job, lines, first_line, source, first_puzzle)
+    if chunk[0] == "text":
+        _, job, text, first_line, source, first_puzzle = chunk
+        lines = text.split("\n")
+        if text.endswith("\n"):
+            lines.pop()
         return run_lines(job, lines, first_line, source, first_puzzle)
     _, job, items = chunk
     return run_items(job, items)
@@ -503,15 +577,19 @@ def generated_text(puzzle: Any, fmt: str = "line", with_solution: bool = False) 
 _PEEK = 64
 
 
-def _peek(lines: Iterator[str]) -> tuple[list[str], str | None]:
-    """The lines up to the first that holds content, and that line (None: none)."""
+def _peek(pieces: Iterator[str]) -> tuple[list[str], str | None]:
+    """The pieces (lines, or runs of lines) up to the first line that holds
+    content, and that line (None: none in the first lines)."""
     ahead: list[str] = []
-    for line in lines:
-        ahead.append(line)
-        text = line.strip()
-        if text and not text.startswith("#"):
-            return ahead, text
-        if len(ahead) >= _PEEK:
+    seen = 0
+    for piece in pieces:
+        ahead.append(piece)
+        for line in piece.split("\n"):
+            text = line.strip()
+            if text and not text.startswith("#"):
+                return ahead, text
+            seen += 1
+        if seen >= _PEEK:
             break
     return ahead, None
 
@@ -536,7 +614,10 @@ def stream_chunks(job: Job, sources: Iterable[tuple[str, Iterable[str]]],
         ahead, first = _peek(iterator)
         rest = itertools.chain(ahead, iterator)
         if first is not None and starts_line_mode(first, job.shape) and not _HEADER.match(first):
-            yield from chunks(job, rest, source=label)
+            if job.chunk_size >= _BLOCK_CHUNKS:
+                yield from text_chunks(job, rest, source=label)
+            else:
+                yield from chunks(job, _split(rest), source=label)
             continue
         entries = read_puzzles(rest, shape=job.shape, symbols=job.symbols)
         while True:

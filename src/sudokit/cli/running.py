@@ -18,13 +18,14 @@ from .common import EXIT_FAILED, EXIT_INTERRUPTED, Output, Progress, open_input
 
 
 def _lines(path: str) -> Iterator[str]:
-    """The lines of ``path`` (``-``: standard input), opened when first read."""
+    """The text of ``path`` (``-``: standard input) in pieces of whole lines,
+    opened when first read."""
     from ..errors import SudokuError
-    from ..formats import bounded_lines
+    from ..formats import bounded_blocks
 
     with open_input(path) as stream:
         try:
-            yield from bounded_lines(stream)
+            yield from bounded_blocks(stream)
         except SudokuError as exc:
             raise SudokuError(f"{'standard input' if path == '-' else path}: {exc}") from None
 
