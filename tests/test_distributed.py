@@ -216,38 +216,36 @@ def test_a_second_run_resumes(client, tmp_path):
     assert (tmp_path / "all.txt").read_text() == _serial(job, lines).text
 
 
-def test_cli_options_run_on_a_running_scheduler(client, tmp_path):
-    import sys
-
-    import click
+def test_solve_and_rate_commands_on_a_running_scheduler(client, tmp_path):
     from click.testing import CliRunner
 
-    from sudokit.cli.cluster import cluster_options, run_on_cluster
-
-    @click.command()
-    @click.argument("paths", nargs=-1)
-    @cluster_options
-    @click.pass_context
-    def count(ctx, paths, cluster, output, blocksize, merge):  # type: ignore[no-untyped-def]
-        job = pipeline.Job("count", limit=2)
-        sys.exit(run_on_cluster(ctx, job, paths, cluster, output, blocksize, merge, label="sudoku solve"))
+    from sudokit.cli.explain import rate
+    from sudokit.cli.solve import solve
 
     lines, bad = _mixed_file(tmp_path / "in.txt", _bench_lines("17_clue.txt", 300))
     serial = _serial(pipeline.Job("count", limit=2), lines)
     address = client.scheduler.address  # a running scheduler, reached by its address
-    run = CliRunner().invoke(count, [str(tmp_path / "in.txt"), "--cluster", address, "--blocksize", "2k"])
+    count = ["--count", "--limit", "2", "--format", "line", str(tmp_path / "in.txt"), "--cluster", address]
+    run = CliRunner().invoke(solve, [*count, "--blocksize", "2k"])
     assert run.exit_code == 1  # some puzzles failed
     assert run.stdout == serial.text
     assert run.stderr.splitlines() == serial.notes + [f"{len(bad)} of {serial.puzzles} puzzles failed"]
 
     out = tmp_path / "out"
-    run = CliRunner().invoke(count, [str(tmp_path / "in.txt"), "--cluster", address, "-o", str(out),
-                                     "--merge", str(tmp_path / "all.txt")])
+    run = CliRunner().invoke(solve, [*count, "-o", str(out), "--merge", str(tmp_path / "all.txt")])
     assert run.exit_code == 1 and run.stdout == ""
     assert (tmp_path / "all.txt").read_text() == serial.text
 
-    run = CliRunner().invoke(count, [str(tmp_path / "in.txt"), "-o", str(out)])
+    easy = [r["puzzle"] for r in rated_reference() if float(r["er"]) <= 1.5][:6]
+    (tmp_path / "rate.txt").write_text("".join(p + "\n" for p in easy))
+    run = CliRunner().invoke(rate, [str(tmp_path / "rate.txt"), "--cluster", address])
+    assert run.exit_code == 0
+    assert run.stdout == CliRunner().invoke(rate, [str(tmp_path / "rate.txt")]).stdout
+
+    run = CliRunner().invoke(solve, [str(tmp_path / "in.txt"), "-o", str(out)])
     assert run.exit_code == 2 and "--cluster" in run.stderr
+    run = CliRunner().invoke(rate, ["--example", "easy", "--cluster", address])
+    assert run.exit_code == 2 and "--example" in run.stderr
 
 
 # -- generating over seed ranges --------------------------------------------------------------------
