@@ -44,7 +44,8 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
                                                "kernelN.search_n"), 10.0),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels._run_singles", "logic_kernels._run_easy"), 10.0),
-    "generate": ("the generator", ("generate.generate_batch",), 50.0),
+    "generate": ("the generator, --minimal logic or preemptive", ("generate._generate_batch",), 20.0),
+    "generate-unique": ("the generator, --minimal unique", ("generate._generate_batch",), 45.0),
 }
 
 _numba_loaded = False
@@ -289,16 +290,16 @@ def _warm_logic() -> None:
     easy(CLASSIC, list(values), [full] * 81, LEVEL_SUBSETS)
 
 
-def _warm_generate() -> None:
+def _warm_generate(minimal: str = "logic") -> None:
     from ..generating import generate_many
 
-    for _ in generate_many(1, shape="3x3", minimal="logic", seed=1):
+    for _ in generate_many(1, shape="3x3", minimal=minimal, seed=1):
         pass
 
 
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic,
-    "generate": _warm_generate,
+    "generate": _warm_generate, "generate-unique": lambda: _warm_generate("unique"),
 }
 
 

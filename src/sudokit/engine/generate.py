@@ -31,7 +31,8 @@ Nothing here prints or imports the CLI.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from .kernel9 import count9
 from .kernelN import count_n, find_other
@@ -466,26 +467,71 @@ def count_solutions(grid, box_rows, box_cols, limit, node_limit, solution_out, c
     return count_n(grid, box_rows, box_cols, limit, node_limit, solution_out, count_stats)
 
 
+# Each rule is a function of the same arguments: 1 when the puzzle, with the orbit
+# ``orbit_cells[a:b]`` blank (its clues in ``saved``), still obeys the rule, 0 when
+# not, -1 when a count ran out of nodes. The others are scratch arrays.
+
+
 @njit(cache=True)
-def _keeps_rule(puzzle, n, box_rows, box_cols, units, peers, rule, node_limit,
-                vals, cand, cand9, solved9, scratch, count_stats, stats) -> int:
-    """1 when ``puzzle`` obeys the rule, 0 when not, -1 when the count ran out of nodes."""
-    if rule == RULE_UNIQUE:
-        count_stats[0] = 0
-        count_stats[1] = 0
-        found = count_solutions(puzzle, box_rows, box_cols, 2, node_limit, scratch, count_stats)
-        stats[STAT_COUNTS] += 1
-        stats[STAT_NODES] += count_stats[0]
-        if found < 0:
-            return -1
-        return 1 if found == 1 else 0
-    if rule == RULE_LOGIC and box_rows == 3 and box_cols == 3:
+def _keeps_unique(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+                  vals, cand, cand9, solved9, masks, scratch, count_stats, stats) -> int:
+    if n > 9:
+        return _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+                               node_limit, n >= LOCKED_FROM, masks, scratch, count_stats, stats)
+    count_stats[0] = 0
+    count_stats[1] = 0
+    found = count_solutions(puzzle, box_rows, box_cols, 2, node_limit, scratch, count_stats)
+    stats[STAT_COUNTS] += 1
+    stats[STAT_NODES] += count_stats[0]
+    if found < 0:
+        return -1
+    return 1 if found == 1 else 0
+
+
+@njit(cache=True)
+def _keeps_logic(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+                 vals, cand, cand9, solved9, masks, scratch, count_stats, stats) -> int:
+    if box_rows == 3 and box_cols == 3:
         return 1 if singles9(puzzle, cand9, solved9) == COMPLETE else 0
     if not load(puzzle, vals, cand, n, peers):
         return 0
-    if rule == RULE_PREEMPTIVE:
-        return 1 if preemptive(vals, cand, n, units, peers) == COMPLETE else 0
     return 1 if propagate(vals, cand, n, units, peers) == COMPLETE else 0
+
+
+@njit(cache=True)
+def _keeps_preemptive(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+                      vals, cand, cand9, solved9, masks, scratch, count_stats, stats) -> int:
+    if not load(puzzle, vals, cand, n, peers):
+        return 0
+    return 1 if preemptive(vals, cand, n, units, peers) == COMPLETE else 0
+
+
+# The rule reaches the kernels as a type, not a value: the width of an integer
+# (RULE_TOKENS). numba then compiles minimise and generate_batch once per rule
+# with that rule's code alone, so that a first `--minimal logic` run does not
+# compile the counting and search kernels that `unique` needs.
+RULE_TOKENS = {RULE_UNIQUE: np.int64, RULE_LOGIC: np.int32, RULE_PREEMPTIVE: np.int16}
+
+
+def _keeps(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+           vals, cand, cand9, solved9, masks, scratch, count_stats, stats) -> int:
+    """The verdict of the rule that ``token``'s type stands for (compiled code only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_keeps)
+def _keeps_for(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+               vals, cand, cand9, solved9, masks, scratch, count_stats, stats):
+    keeps = {types.int64: _keeps_unique, types.int32: _keeps_logic, types.int16: _keeps_preemptive}.get(token)
+    if keeps is None:
+        return None
+
+    def impl(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+             vals, cand, cand9, solved9, masks, scratch, count_stats, stats):
+        return keeps(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+                     vals, cand, cand9, solved9, masks, scratch, count_stats, stats)
+
+    return impl
 
 
 @njit(cache=True)
@@ -601,9 +647,9 @@ def shuffle(order) -> None:
 
 
 @njit(cache=True)
-def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-             order, lo, hi, rule, node_limit, stats) -> None:
-    """Visit orbits ``order[lo:hi]`` and take each one's clues away when the rule still holds."""
+def _minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+              order, lo, hi, rule, node_limit, stats) -> None:
+    """:func:`minimise`, with the rule as its token."""
     cells = n * n
     vals = np.empty(cells, dtype=np.uint8)
     cand = np.empty(cells, dtype=np.uint64)
@@ -640,13 +686,8 @@ def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells,
                 break
         if at_once:
             continue
-        if rule == RULE_UNIQUE and n > 9:
-            verdict = _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols,
-                                      units, peers, node_limit, n >= LOCKED_FROM, masks, scratch,
-                                      count_stats, stats)
-        else:
-            verdict = _keeps_rule(puzzle, n, box_rows, box_cols, units, peers, rule, node_limit,
-                                  vals, cand, cand9, solved9, scratch, count_stats, stats)
+        verdict = _keeps(rule, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+                         node_limit, vals, cand, cand9, solved9, masks, scratch, count_stats, stats)
         if verdict != 1:
             if verdict < 0:
                 stats[STAT_UNDECIDED] += 1
@@ -656,10 +697,28 @@ def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells,
             _toggle_masks(saved, orbit_cells, a, b, n, box_rows, box_cols, row_m, col_m, box_m)
 
 
-@njit(cache=True)
+def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+             order, lo, hi, rule, node_limit, stats) -> None:
+    """Visit orbits ``order[lo:hi]`` and take each one's clues away when the rule still holds."""
+    _minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+              order, lo, hi, RULE_TOKENS[rule](rule), node_limit, stats)
+
+
 def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
                    rule, node_limit, fill_limit, puzzles, solutions, stats) -> None:
     """One puzzle per seed: seed, random grid, random orbit order, minimise.
+
+    Row i of ``puzzles``/``solutions``/``stats`` belongs to ``seeds[i]`` and
+    depends on nothing else, so batches can be split across workers freely.
+    """
+    _generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+                    RULE_TOKENS[rule](rule), node_limit, fill_limit, puzzles, solutions, stats)
+
+
+@njit(cache=True)
+def _generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+                    rule, node_limit, fill_limit, puzzles, solutions, stats) -> None:
+    """:func:`generate_batch`, with the rule as its token.
 
     Row i of ``puzzles``/``solutions``/``stats`` belongs to ``seeds[i]`` and
     depends on nothing else, so batches can be split across workers freely.
@@ -675,8 +734,8 @@ def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbi
         for o in range(orbits):
             order[o] = o
         shuffle(order)
-        minimise(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                 order, 0, orbits, rule, node_limit, stats[i])
+        _minimise(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+                  order, 0, orbits, rule, node_limit, stats[i])
 
 
 @njit(cache=True)
