@@ -15,7 +15,7 @@ them in SE's order and :mod:`.stepper` applies the easiest step each time.
 
 from __future__ import annotations
 
-from ..errors import Contradiction
+from ..errors import Contradiction, LimitReached
 from ..grid import Grid
 from .explanation import Explanation
 from .rating import RATE_TIME_LIMIT, Rating, explain as _explain_path, rate
@@ -25,8 +25,12 @@ from .step import Step, Technique
 from .stepper import next_step, steps
 
 
-def hint(puzzle: "Grid | str | Candidates") -> Step | None:
+def hint(puzzle: "Grid | str | Candidates", *, timeout: float | None = RATE_TIME_LIMIT) -> Step | None:
     """The next step SE would take, or None when no technique applies.
+
+    The chain searches may take ``timeout`` seconds in all (``None``: no
+    limit); when they run out before a step is found it raises
+    :class:`~sudokit.errors.LimitReached`.
 
     Takes a grid (candidates from the placed values) or a :class:`Candidates`
     state built from pencil marks. Raises :class:`~sudokit.errors.Contradiction`
@@ -35,8 +39,12 @@ def hint(puzzle: "Grid | str | Candidates") -> Step | None:
     one solution). The step is checked against that solution
     (:class:`~sudokit.errors.UnsoundStep` if it is wrong).
     """
+    from .. import validate
+    from . import chains
     from .rating import truth as solution_of
     from .stepper import check_step
+
+    timeout = validate.timeout(timeout)
 
     state = puzzle if isinstance(puzzle, Candidates) else Candidates.from_grid(
         puzzle if isinstance(puzzle, Grid) else Grid(puzzle))
@@ -59,7 +67,12 @@ def hint(puzzle: "Grid | str | Candidates") -> Step | None:
             if not value and not mask >> (truth[cell] - 1) & 1:
                 raise Contradiction(f"your pencil marks rule out the solution: {geo.cell_name(cell)} "
                                     f"lost {geo.symbol(truth[cell])}")
-    step = next_step(state)
+    try:
+        with chains.time_limit(timeout):
+            step = next_step(state)
+    except chains.ChainLimit:
+        raise LimitReached(f"time limit of {timeout:g} s reached in the chain searches before a step "
+                           "was found") from None
     if step is not None:
         check_step(step, truth, grid.line())
         step = step.with_board(state, puzzle if isinstance(puzzle, Grid) else None)

@@ -328,14 +328,23 @@ def _count(grid: Grid, timeout: float | None = None):
 TRUTH_TIME_LIMIT = 10.0
 
 
-def truth(grid: Grid) -> "tuple[int, ...] | None":
+def truth(grid: Grid, *, unique: bool = False) -> "tuple[int, ...] | None":
     """The one solution of ``grid`` as values, or None (none, several, or not found in time).
 
     Every step of ``rate``, ``explain`` and ``hint`` is checked against it:
-    the engine finds it in microseconds on a 9x9 grid, once per puzzle.
+    the engine finds it in microseconds on a 9x9 grid, once per puzzle. With
+    ``unique`` a puzzle without a solution raises :class:`Contradiction` and
+    one with several :class:`InvalidPuzzle` at once, before any logic runs
+    (sound logic could only end stuck on them).
     """
     result = _count(grid, TRUTH_TIME_LIMIT)
-    if result is None or result.count != 1 or result.solution is None or result.status.value == "timeout":
+    if result is None or result.status.value == "timeout" or result.count is None:
+        return None
+    if unique and result.count == 0:
+        raise Contradiction(f"{grid.line()}: no solution completes this puzzle")
+    if unique and result.count > 1:
+        raise InvalidPuzzle(f"{grid.line()}: more than one solution; a rating needs a puzzle with one solution")
+    if result.count != 1 or result.solution is None:
         return None
     return result.solution.values
 
@@ -390,7 +399,7 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
         grid = Grid(grid)
     registry = exact_registry()
     state = Candidates.from_grid(grid)
-    known = truth(grid)
+    known = truth(grid, unique=True)
     puzzle = grid.line()
     # a chain search out of time: the lowest rating the abandoned technique
     # could give, which is then the bound (not the floor)
@@ -421,7 +430,7 @@ def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> l
     if not isinstance(grid, Grid):
         grid = Grid(grid)
     with chains.time_limit(timeout):
-        path, state, stuck = solve_path(grid, truth=truth(grid))
+        path, state, stuck = solve_path(grid, truth=truth(grid, unique=True))
     if stuck or _assumes_uniqueness([s.technique for s in path]):
         check_unique(grid)
     if stuck:
