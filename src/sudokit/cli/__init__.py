@@ -205,6 +205,8 @@ def _compile_notice(args: list[str]) -> Any:
     if name == "generate" and args and not any(f"{a} {b}" in ("--minimal logic", "--minimal preemptive")
                                                for a, b in zip(args, args[1:])):
         kernels = ("generate-unique",)  # the default rule, and the slowest to compile
+    if name == "solve" and any(a in ("--box", "--size") for a in args):
+        kernels = (*kernels, "shapes")
     return compile_notice(kernels)
 
 

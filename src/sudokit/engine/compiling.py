@@ -39,9 +39,9 @@ __all__ = ["KERNELS", "compiling", "warm_up", "is_cached", "load_numba"]
 #: Kernel groups: name -> (what it is, its entry points as "module.function",
 #: seconds a cold compile takes on an idle machine).
 KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
-    "count": ("the 9x9 solver", ("kernel9.resume9",), 4.0),
+    "count": ("the 9x9 solver", ("kernel9.resume9",), 6.0),
     "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
-                                               "kernelN.search_n"), 10.0),
+                                               "kernelN.search_n"), 12.0),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels._run_singles", "logic_kernels._run_easy"), 10.0),
     "generate": ("the generator, --minimal logic or preemptive", ("generate._generate_batch",), 20.0),
