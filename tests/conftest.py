@@ -58,9 +58,33 @@ def load_counts() -> list[dict[str, str]]:
 
     The full file from the shared data when it is there, else the bundled tdoku cases.
     """
-    path = CASES / "counts.tsv" if (CASES / "counts.tsv").exists() else BUNDLED / "counts.tsv"
-    with open(path, newline="") as fh:
-        return list(csv.DictReader(fh, delimiter="\t"))
+    if (CASES / "counts.tsv").exists():
+        with open(CASES / "counts.tsv", newline="") as fh:
+            return list(csv.DictReader(fh, delimiter="\t"))
+    with open(BUNDLED / "counts.tsv", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    return rows + _clashing(rows)
+
+
+def _clashing(rows: list[dict[str, str]], count: int = 3) -> list[dict[str, str]]:
+    """Cases with clashing givens (no solution, by the rules), made from the first unique
+    tdoku puzzles by copying a given into a blank cell of its row: the shared set has
+    Sudopedia's, which are not bundled."""
+    out = []
+    for row in rows:
+        if row["count"] != "1" or len(out) == count:
+            continue
+        cells = list(row["puzzle"])
+        for r in range(9):
+            line = range(9 * r, 9 * r + 9)
+            given = next((c for c in line if cells[c] not in ".0"), None)
+            blank = next((c for c in line if cells[c] in ".0"), None)
+            if given is not None and blank is not None:
+                cells[blank] = cells[given]
+                out.append({"puzzle": "".join(cells), "count": "0", "solution": "",
+                            "source": f"{row['source']}, a given copied into its row (clashing givens)"})
+                break
+    return out
 
 
 @lru_cache(maxsize=None)
