@@ -152,8 +152,10 @@ def _hint_state(text: str, box: Shape | None):
               help="text: the step; jsonl: its record; svg: the step drawn on the grid.")
 @click.option("--example", "name", metavar="NAME", help="Hint for a named example puzzle.")
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
+@_timeout_option
 @click.pass_context
-def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: Shape | None) -> None:
+def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: Shape | None,
+         timeout: float | None) -> None:
     """Show the next logical step for one puzzle in PATH (or - for standard
     input). The grid may carry pencil marks (the candidates format); then
     the step works on those marks.
@@ -172,10 +174,18 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: 
                 if sys.stdin is None or sys.stdin.isatty():
                     raise click.UsageError("give a file with one puzzle, '-' for standard input, or --example NAME")
                 path = "-"
+            from ..formats import MAX_RECORD
+
             with open_input(path) as stream:
-                text = stream.read()
+                text = stream.read(MAX_RECORD + 1)  # one puzzle: a bounded read
+            if len(text) > MAX_RECORD:
+                raise ParseError(f"over {MAX_RECORD} characters; a hint takes one puzzle")
+            if not text.strip():
+                click.echo(f"no puzzle found in {'standard input' if path == '-' else repr(path)}", err=True)
+                ctx.exit(EXIT_FAILED)
+                return
             state = _hint_state(text, box)
-        step = next_step(state)
+        step = next_step(state, timeout=timeout)
     except SudokuError as exc:
         _fail("puzzle 1", str(exc))
         ctx.exit(EXIT_FAILED)
