@@ -167,9 +167,7 @@ OPTIONS = ["--timeout", "--jobs", "--box", "--symbols", "--limit", "--seed", "-n
            "--count", "--all", "--nodes", "--method", "--technique", "--size", "--rating", "--minimal"]
 VALUES = ["nan", "inf", "-1", "0", "1", "3", "2x2", "3x3", "3", "12", "0-F", "99999999999999999999",
           "easy", "blank", "line", "jsonl", "x", "", "1e400", "2.5-4"]
-#: ``hint`` is fuzzed through the API above: the command has no --timeout yet, and on a
-#: nearly blank grid its chain searches take their default minute.
-COMMANDS = ["solve", "rate", "explain", "generate"]
+COMMANDS = ["solve", "rate", "explain", "hint", "generate"]
 
 
 @st.composite
@@ -183,7 +181,7 @@ def command_lines(draw: Any) -> tuple[list[str], str]:
         args += ["--timeout", "3"]
     if args[0] != "generate" and "--example" not in args:
         args.append("-")
-    if args[0] in ("rate", "explain") and "--timeout" not in args:
+    if args[0] in ("rate", "explain", "hint") and "--timeout" not in args:
         args += ["--timeout", "2"]
     if "-n" in args:  # keep a run short
         args[args.index("-n") + 1:args.index("-n") + 2] = ["2"]
