@@ -41,7 +41,7 @@ def test_huge_limits_mean_no_limit_in_the_api() -> None:
     for huge in (2**70, 99999999999999999999, 2**62):
         assert sudokit.count_solutions(Grid.empty("2x2"), limit=huge) == truth
         assert sudokit.solve(EASY, nodes=huge).status.value == "solved"
-    assert validate.limit(2**62 - 1) == 2**62 - 1
+    assert validate.limit(2**62 - 1) == 2**62 - 1 and validate.limit(2**70) == validate.NO_LIMIT
     for bad in (0, -5, 1.5, "x", False):
         with pytest.raises(BadOption):
             validate.limit(bad)

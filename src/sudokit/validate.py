@@ -10,9 +10,10 @@ The rules:
 * ``timeout``: a positive, finite number of seconds (``nan``, ``inf``, ``0``
   and negatives are refused); ``None`` means no limit.
 * ``nodes`` (a node budget) and ``limit`` (a solution limit): a positive
-  integer. A value at or above :data:`NO_LIMIT` (2**62, more than any search
-  could reach) is read as "no limit" and becomes ``None``, so ``2**70`` or
-  ``99999999999999999999`` never overflow a compiled kernel.
+  integer. A value above :data:`NO_LIMIT` (2**62, more than any search could
+  reach) is clamped to it, which means "no limit" in practice, so ``2**70`` or
+  ``99999999999999999999`` never overflow a compiled kernel (and never fall
+  back to a command's default limit, as ``None`` would).
 * ``seed``: an integer ``>= 0`` (booleans and fractions are refused).
 * ``jobs``: ``0`` means every core; otherwise ``1`` up to :data:`MAX_JOBS`
   (4 x the cores, at least 8): more processes than that only cost memory.
@@ -23,7 +24,7 @@ The rules:
 
 >>> timeout(2.5)
 2.5
->>> limit(2**70) is None
+>>> limit(2**70) == NO_LIMIT
 True
 >>> jobs(0) >= 1
 True
@@ -45,7 +46,7 @@ from .errors import BadOption, SudokuError
 #: The fewest symbols an alphabet may have: the smallest grid with boxes, 4x4.
 MIN_SYMBOLS = 4
 
-#: Solution and node limits at or above this are "no limit" (None).
+#: Solution and node limits above this are clamped to it: no search gets there.
 NO_LIMIT = 2**62
 
 
@@ -99,16 +100,16 @@ def _count(value: Any, name: str) -> int | None:
     number = _integer(value, name, "a positive integer")
     if number < 1:
         raise BadOption(f"{name} must be a positive integer, not {value!r}")
-    return None if number >= NO_LIMIT else number
+    return min(number, NO_LIMIT)
 
 
 def limit(value: Any, name: str = "limit") -> int | None:
-    """A solution limit: a positive integer; None or >= NO_LIMIT is no limit."""
+    """A solution limit: a positive integer, at most NO_LIMIT; None is no limit."""
     return _count(value, name)
 
 
 def nodes(value: Any, name: str = "nodes") -> int | None:
-    """A node budget: a positive integer; None or >= NO_LIMIT is no limit."""
+    """A node budget: a positive integer, at most NO_LIMIT; None is no limit."""
     return _count(value, name)
 
 
