@@ -38,16 +38,11 @@ SUDOKU = shutil.which("sudoku") or "sudoku"
 
 
 def machine() -> str:
-    model = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    from bench_engine import machine as versions
+
+    info = versions()
     load = os.getloadavg()
-    return (f"{model or platform.processor()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+    return (f"{info['cpu'] or platform.processor()}, {info['nproc']} CPUs, Python {info['python']}, "
             f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 

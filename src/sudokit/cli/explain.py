@@ -16,27 +16,16 @@ import sys
 import click
 
 from ..errors import ParseError, SudokuError
-from ..grid import Grid, Shape
+from ..grid import Shape
 from .cluster import cluster_options, on_cluster, run_on_cluster
 from .common import (
     EXIT_FAILED, Output, box_option, jobs_option, open_input, timeout_option,
 )
+from .running import examples
 
 FORMATS = ("text", "jsonl")
 EXPLAIN_FORMATS = FORMATS + ("html",)  # html: one self-contained page, every step drawn
 HINT_FORMATS = FORMATS + ("svg",)  # svg: the step drawn on its grid
-
-
-def _named(names: tuple[str, ...]) -> list[tuple[str, Grid]]:
-    from ..examples import EXAMPLES
-
-    out = []
-    for name in names:
-        if name not in EXAMPLES:
-            raise click.BadParameter(f"no example called {name!r}; choose one of: {', '.join(EXAMPLES)}",
-                                     param_hint="'--example'")
-        out.append((name, EXAMPLES[name].grid))
-    return out
 
 
 def _fail(label: str, message: str) -> None:
@@ -168,7 +157,7 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: 
 
     try:
         if name is not None:
-            state = Candidates.from_grid(_named((name,))[0][1])
+            state = Candidates.from_grid(examples((name,))[0][1])
         else:
             if path is None:
                 if sys.stdin is None or sys.stdin.isatty():

@@ -96,7 +96,7 @@ def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, cou
     error; 130 interrupted.
     """
     from ..pipeline import Job
-    from .running import run_job
+    from .running import examples, run_job
 
     mode = _check_options(ctx, method, fmt, counting, all_, limit, len(paths) + len(names) > 1)
     if mode != "solve" and limit is None:
@@ -107,14 +107,8 @@ def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, cou
         ctx.exit(run_on_cluster(ctx, job, paths, cluster, output, blocksize, merge))
     grids = None
     if box is not None and names:
-        grids = [(name, _reshaped(grid, box, name)) for name, grid in _named(names)]
+        grids = [(name, _reshaped(grid, box, name)) for name, grid in examples(names)]
     run_job(ctx, job, paths, names, jobs, "solving", grids=grids, single=fmt == "svg")
-
-
-def _named(names: tuple[str, ...]) -> list:
-    from .running import examples as named
-
-    return named(names)
 
 
 def _reshaped(grid, box: Shape, name: str):  # type: ignore[no-untyped-def]
