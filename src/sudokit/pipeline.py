@@ -638,8 +638,11 @@ def run(job: Job, sources: Iterable[tuple[str, Iterable[str]]], *,
     """
     from .pool import ordered_map
 
+    # big chunks of quick work: a few ahead; small chunks of uneven work (rating): many, so
+    # that one slow puzzle does not leave the other workers idle
+    window = 4 * (jobs or 1) if job.chunk_size >= _BLOCK_CHUNKS else 64 * (jobs or 1)
     return ordered_map(run_chunk, stream_chunks(job, sources, examples), jobs,
-                       initializer=warm, initargs=(job,))
+                       initializer=warm, initargs=(job,), window=window)
 
 
 def warm(job: Job, notice: Any = None) -> None:

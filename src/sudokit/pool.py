@@ -20,7 +20,6 @@ generating) hands its work to :func:`ordered_map` in chunks. The pool
 
 from __future__ import annotations
 
-import itertools
 import os
 import signal
 import time
@@ -53,6 +52,9 @@ def resolve_jobs(jobs: int) -> int:
     from . import validate
 
     return validate.jobs(jobs)
+
+
+_END = object()
 
 
 def _start_worker(initializer: Callable[..., Any] | None, initargs: tuple) -> None:
@@ -101,8 +103,10 @@ def ordered_map(
     ``function`` and the items must be picklable when ``jobs > 1`` (a
     module-level function and plain data). ``initializer(*initargs)`` runs once
     in every worker (or once here when ``jobs`` is 1), for example to load
-    compiled kernels. At most ``window`` items (default ``3 * jobs``) are in
-    flight at a time. An exception raised by ``function`` reaches the caller
+    compiled kernels. Each worker has an item running and one waiting, and at
+    most ``window`` items (default ``8 * jobs``) are handed out and not yet
+    yielded: the finished ones wait for a slow one ahead of them, while the
+    workers go on. An exception raised by ``function`` reaches the caller
     when its item's turn comes, and stops the pool. With ``deadline`` (a
     :func:`time.perf_counter` time), waiting for a worker past it raises
     :class:`TimeoutError` and the workers are stopped; in this process
@@ -115,31 +119,35 @@ def ordered_map(
         for item in items:
             yield function(item)
         return
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(),
                                    initializer=_start_worker, initargs=(initializer, initargs))
-    ahead = max(1, window or 3 * jobs)
+    busy = 2 * jobs  # items at the workers: one running and one waiting each
+    ahead = max(busy, window or 8 * jobs)  # items handed out and not yet yielded
     pending: deque = deque()
     iterator = iter(items)
-    finished = False
+    exhausted = finished = False
     try:
-        for item in itertools.islice(iterator, ahead):
-            pending.append(executor.submit(function, item))
-        while pending:
-            head = pending.popleft()
-            if deadline is None:
-                result = head.result()
-            else:
-                from concurrent.futures import TimeoutError as Late
-
-                try:
-                    result = head.result(timeout=max(0.0, deadline - time.perf_counter()))
-                except Late:
-                    raise TimeoutError("the deadline passed while the workers were busy") from None
-            for item in itertools.islice(iterator, 1):
+        while True:
+            # keep every worker fed, even while the item at the head of the line is slow
+            running = sum(not f.done() for f in pending)
+            while not exhausted and len(pending) < ahead and running < busy:
+                item = next(iterator, _END)
+                if item is _END:
+                    exhausted = True
+                    break
                 pending.append(executor.submit(function, item))
-            yield result
+                running += 1
+            if not pending:
+                break
+            if pending[0].done():
+                yield pending.popleft().result()
+                continue
+            left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            done, _ = wait([f for f in pending if not f.done()], timeout=left, return_when=FIRST_COMPLETED)
+            if not done and deadline is not None and time.perf_counter() >= deadline:
+                raise TimeoutError("the deadline passed while the workers were busy")
         finished = True
     finally:
         if finished:
