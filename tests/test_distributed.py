@@ -250,67 +250,32 @@ def test_solve_and_rate_commands_on_a_running_scheduler(client, tmp_path):
 
 # -- generating over seed ranges --------------------------------------------------------------------
 
-#: Until pipeline.run_seeds exists: a stand-in with its contract, installed in this process and
-#: on the workers (puzzle text per seed from the public generate(); the "filter" keeps puzzles
-#: with an even number of clues).
-STANDIN = '''
-import dataclasses
-import sudokit.pipeline as P
-from sudokit.generating import generate as _generate
+def test_generation_by_seed_ranges(client, tmp_path):
+    """Seed ranges on the workers give what the serial generator gives, with and without a filter."""
+    from sudokit.generating import generate_many
 
-@dataclasses.dataclass(frozen=True)
-class GenerateJob:
-    shape: str = "3x3"
-    even: bool = False
-
-GenerateJob.__module__, GenerateJob.__qualname__ = "sudokit.pipeline", "GenerateJob"
-
-def run_seeds(job, start, count):
-    parts = []
-    for seed in range(start, start + count):
-        p = _generate(shape=job.shape, seed=seed)
-        if not job.even or p.clues % 2 == 0:
-            parts.append(f"{p.puzzle.line()} {seed}\\n")
-    return P.ChunkResult("".join(parts), len(parts), 0, [])
-
-P.GenerateJob, P.run_seeds = GenerateJob, run_seeds
-'''
-
-
-def _install(source: str) -> None:
-    exec(source, {})
-
-
-@pytest.fixture
-def seeds_api(client, monkeypatch):
-    if hasattr(pipeline, "run_seeds"):
-        pytest.skip("pipeline.run_seeds exists: this stand-in test gives way to the real one")
-    monkeypatch.setattr(pipeline, "GenerateJob", None, raising=False)
-    monkeypatch.setattr(pipeline, "run_seeds", None, raising=False)
-    _install(STANDIN)
-    client.run(_install, STANDIN)
-    return pipeline
-
-
-def test_generation_by_seed_ranges(client, seeds_api, tmp_path):
-    job = seeds_api.GenerateJob()
+    job = pipeline.GenerateJob(minimal="logic")
+    serial = pipeline.run_seeds(job, 100, 30).text
+    assert serial == "".join(p.puzzle.line() + "\n" for p in generate_many(30, minimal="logic", seed=100))
     out: list[str] = []
     summary = dist.generate(job, 30, 100, client=client, chunk=4, write=out.append)
-    assert "".join(out) == seeds_api.run_seeds(job, 100, 30).text
+    assert "".join(out) == serial
     assert (summary.puzzles, summary.partitions) == (30, 8)
 
     # the first n matches in seed order, whatever the partitions
-    even = seeds_api.GenerateJob(even=True)
+    medium = pipeline.GenerateJob(minimal="logic", difficulty="medium")
     out = []
-    summary = dist.generate(even, 7, 100, client=client, filtered=True, chunk=3, write=out.append)
-    assert "".join(out) == "".join(seeds_api.run_seeds(even, 100, 60).text.splitlines(True)[:7])
+    dist.generate(medium, 4, 100, client=client, filtered=True, chunk=3, write=out.append)
+    expected = "".join(p.puzzle.line() + "\n" for p in generate_many(4, minimal="logic", seed=100,
+                                                                      difficulty="medium"))
+    assert "".join(out) == expected
 
     # into a directory, resumable
     done = dist.generate(job, 30, 100, client=client, chunk=4, out_dir=str(tmp_path / "g"))
     again = dist.generate(job, 30, 100, client=client, chunk=4, out_dir=str(tmp_path / "g"))
     assert (done.partitions, again.skipped, again.puzzles) == (8, 8, 30)
     dist.merge(str(tmp_path / "g"), str(tmp_path / "g.txt"))
-    assert (tmp_path / "g.txt").read_text() == seeds_api.run_seeds(job, 100, 30).text
+    assert (tmp_path / "g.txt").read_text() == serial
 
 
 @pytest.mark.slow

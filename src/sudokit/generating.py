@@ -621,6 +621,31 @@ def _stream(n: int, plan: _Plan, flt: _Filter, base: int, jobs: int, attempts: i
         batches.close()  # the pool's workers stop with it
 
 
+def from_seeds(
+    seeds: "list[int] | range",
+    *,
+    shape: "Shape | str | tuple[int, int] | None" = "3x3",
+    minimal: str = "unique",
+    symmetry: str = "none",
+    difficulty: str | None = None,
+    rating: "str | tuple[float, float] | None" = None,
+    technique: str | None = None,
+    node_limit: int | None = None,
+    render: Callable[[Puzzle], Any] | None = None,
+) -> list[tuple[Any, bool]]:
+    """The puzzle of every seed in ``seeds``, in this process, each with
+    whether it passes the filter (always, without one): what one batch of
+    :func:`generate_many` makes, for a caller that deals out seed ranges
+    itself (a cluster). ``render`` as in :func:`generate_many`.
+
+    >>> [(p.seed, ok) for p, ok in from_seeds(range(3, 5), shape="2x2")]
+    [(3, True), (4, True)]
+    """
+    flt = _make_filter(difficulty, rating, technique)
+    plan = _plan(shape, minimal, symmetry, node_limit)
+    return _work((plan, [validate.seed(s) for s in seeds], flt, None, render))
+
+
 def _load(plan: _Plan, rating: bool) -> None:
     """Load the kernels (and the logic, to rate) once per worker, before its first batch."""
     _make_batch(plan, [])
@@ -650,6 +675,7 @@ __all__ = [
     "Puzzle",
     "RULES",
     "complete_grid",
+    "from_seeds",
     "generate",
     "generate_many",
     "parse_rating",

@@ -42,8 +42,8 @@ from .grid import Grid, Shape
 from .result import Result, Status
 
 __all__ = [
-    "BULK_NODES", "COMMANDS", "ChunkResult", "Item", "Job", "chunks", "generated_text", "item_of", "run", "run_chunk", "run_items",
-    "run_lines", "stream_chunks", "text_chunks", "warm",
+    "BULK_NODES", "COMMANDS", "ChunkResult", "GenerateJob", "Item", "Job", "chunks", "generated_text", "item_of", "run", "run_chunk", "run_items",
+    "run_lines", "run_seeds", "stream_chunks", "text_chunks", "warm",
 ]
 
 #: What a job may do with each puzzle.
@@ -571,6 +571,50 @@ def generated_text(puzzle: Any, fmt: str = "line", with_solution: bool = False) 
     return text + "\n"
 
 
+@dataclass(frozen=True)
+class GenerateJob:
+    """What to generate (picklable): the options of :func:`sudokit.generating.generate_many`
+    and the output format of ``sudoku generate``."""
+
+    box: tuple[int, int] = (3, 3)
+    minimal: str = "unique"
+    symmetry: str = "none"
+    fmt: str = "line"
+    with_solution: bool = False
+    difficulty: str | None = None
+    rating: str | None = None
+    technique: str | None = None
+    node_limit: int | None = None
+
+    @property
+    def filtered(self) -> bool:
+        return any(x is not None for x in (self.difficulty, self.rating, self.technique))
+
+    def options(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`sudokit.generating.generate_many` (and ``from_seeds``)."""
+        return dict(shape=Shape(*self.box), minimal=self.minimal, symmetry=self.symmetry,
+                    difficulty=self.difficulty, rating=self.rating, technique=self.technique,
+                    node_limit=self.node_limit)
+
+
+def run_seeds(job: GenerateJob, start: int, count: int) -> ChunkResult:
+    """The puzzles of seeds ``start .. start+count-1`` as text, in seed order:
+    one per seed, or with a filter only those that pass it (``puzzles`` counts
+    what was written).
+
+    >>> run_seeds(GenerateJob(box=(2, 2), minimal="logic"), 7, 2).text.count("\n")
+    2
+    """
+    import functools
+
+    from .generating import from_seeds
+
+    render = functools.partial(generated_text, fmt=job.fmt, with_solution=job.with_solution)
+    made = from_seeds(range(start, start + count), render=render, **job.options())
+    texts = [text for text, ok in made if ok]
+    return ChunkResult("".join(t if t.endswith("\n") else t + "\n" for t in texts), len(texts), 0, [])
+
+
 # -- whole streams ------------------------------------------------------------------------
 
 #: Lines read ahead to tell a data set (one puzzle per line) from grids.
@@ -653,7 +697,13 @@ def warm(job: Job, notice: Any = None) -> None:
     walks the compiled kernels' objects again and again in a long batch."""
     import gc
 
-    if job.command in ("rate", "explain"):
+    if isinstance(job, GenerateJob):
+        from .generating import from_seeds
+
+        from_seeds([], **job.options())  # loads the generator's kernels (and the logic, to rate)
+        if job.filtered:
+            from . import logic  # noqa: F401
+    elif job.command in ("rate", "explain"):
         import importlib
 
         importlib.import_module(f"{__package__}.logic")

@@ -13,6 +13,7 @@ import sys
 
 import click
 
+from .cluster import cluster_options, generate_on_cluster, on_cluster
 from .common import (
     EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, box_option, jobs_option, seed_option,
     time_left, timeout_option,
@@ -52,9 +53,12 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
               help="With a filter: how many puzzles to try per match (default 1000).")
 @click.option("--timeout", type=float, default=None, callback=timeout_option, metavar="SECONDS",
               help="Seconds for the whole run; stop with a message when they run out.")
-def generate(count: int, box, size: int | None, minimal: str, symmetry: str, seed: int | None,  # type: ignore[no-untyped-def]
-             fmt: str, with_solution: bool, jobs: int, difficulty: str | None, rating: str | None,
-             technique: str | None, attempts: int | None, timeout: float | None) -> None:
+@cluster_options
+@click.pass_context
+def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str, symmetry: str,  # type: ignore[no-untyped-def]
+             seed: int | None, fmt: str, with_solution: bool, jobs: int, difficulty: str | None,
+             rating: str | None, technique: str | None, attempts: int | None, timeout: float | None,
+             cluster: str | None, output: str | None, blocksize: int | None, merge: str | None) -> None:
     """Generate new puzzles with one solution, minimal for a rule.
 
     \b
@@ -74,6 +78,20 @@ def generate(count: int, box, size: int | None, minimal: str, symmetry: str, see
         raise click.UsageError("give --box or --size, not both")
     if sum(x is not None for x in (difficulty, rating, technique)) > 1:
         raise click.UsageError("give at most one of --difficulty, --rating and --technique")
+    if on_cluster(ctx, cluster, output, blocksize, merge):
+        from ..pipeline import GenerateJob
+
+        if timeout is not None:
+            raise click.UsageError("--timeout is not watched on a cluster; stop the run with Ctrl-C", ctx)
+        shape = box if box is not None else Shape.for_size(size) if size is not None else Shape(3, 3)
+        job = GenerateJob((shape.box_rows, shape.box_cols), minimal, symmetry, fmt, with_solution, difficulty,
+                          rating, technique)
+        if seed is None:
+            import secrets
+
+            seed = secrets.randbelow(2**31)
+        ctx.exit(generate_on_cluster(ctx, job, count, seed, cluster, output, filtered=job.filtered,  # type: ignore[arg-type]
+                                     attempts=attempts, merge=merge))
     label = f"generating {box or (Shape.for_size(size) if size else Shape(3, 3))} puzzles"
     progress = Progress(label)
     out = Output()
