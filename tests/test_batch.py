@@ -76,3 +76,15 @@ def test_clashing_matches_the_grid_rules() -> None:
     values, ok = batch.parse_lines([r["puzzle"].encode() for r in rows])
     expected = [not Grid(r["puzzle"]).is_consistent for r in rows]
     assert batch.clashing(values).tolist() == expected and any(expected)
+
+
+def test_solve_many_reads_text_and_names_a_bad_puzzle() -> None:
+    from sudokit.errors import SudokuError
+
+    rows = [r for r in load_counts() if r["count"] == "1"][:3]
+    result = batch.solve_many([r["puzzle"] for r in rows])
+    assert [line.decode() for line in batch.format_lines(result.solutions)] == [r["solution"] for r in rows]
+    with pytest.raises(SudokuError, match="puzzle 2"):
+        batch.solve_many([rows[0]["puzzle"], "..."])
+    with pytest.raises(SudokuError, match="not one str"):
+        batch.solve_many(rows[0]["puzzle"])

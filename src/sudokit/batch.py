@@ -42,7 +42,22 @@ class BatchResult:
 
 
 def _as_puzzles(puzzles: np.ndarray, shape: "Shape | str | None") -> tuple[np.ndarray, Shape]:
+    if isinstance(puzzles, (str, bytes)) or (not isinstance(puzzles, np.ndarray) and any(
+            isinstance(p, (str, bytes)) or hasattr(p, "shape") and hasattr(p, "values") for p in puzzles)):
+        # text or Grids: read each as a puzzle, naming the first bad one
+        from . import validate
+
+        grids = validate.puzzle_array(puzzles)
+        if not grids:
+            return np.zeros((0, 81), dtype=np.uint8), shape_of(shape, 81)
+        first = grids[0].shape
+        if any(g.shape != first for g in grids):
+            bad = next(i for i, g in enumerate(grids, 1) if g.shape != first)
+            raise SudokuError(f"puzzle {bad}: a {grids[bad - 1].shape} grid among {first} grids")
+        return np.array([g.values for g in grids], dtype=np.uint8), first
     array = np.asarray(puzzles)
+    if array.dtype.kind not in "iub":
+        raise SudokuError(f"puzzles must be an integer array of values (0 blank), not {array.dtype} values")
     if array.ndim == 1:
         array = array.reshape(1, -1)
     if array.ndim != 2:
