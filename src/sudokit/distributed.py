@@ -314,8 +314,9 @@ def _expand(paths: Sequence[str]) -> list[Input]:
 def _auto_blocksize(total: int, workers: int, job: Any = None) -> int:
     """The default partition size: about :data:`PARTITIONS_PER_WORKER` partitions per worker,
     within bounds set by the job's own chunk of puzzles (``Job.chunk_size``: 4096 on the
-    engine, 4 for rating): at least 2 chunks, so that the cost of a partition (tens of ms)
-    stays small beside its work, and at most 1024 chunks (64 MiB at most), so that a slow
+    engine, 4 for rating): at least 2 chunks of the engine's, so that the cost of a partition
+    (tens of ms) stays small beside its work, or half a chunk of rating (2 puzzles), whose
+    work per puzzle is far above that cost and uneven; and at most 1024 chunks (64 MiB at most), so that a slow
     partition does not hold the run, and a lost one costs little.
 
     >>> _auto_blocksize(41_000, 2, None) == 2 * 4096 * LINE_BYTES   # the engine: 8192 puzzles at least
@@ -324,7 +325,9 @@ def _auto_blocksize(total: int, workers: int, job: Any = None) -> int:
     True
     """
     chunk = getattr(job, "chunk_size", 4096)
-    low = 2 * chunk * LINE_BYTES
+    # uneven work (rating: 1 ms to seconds a puzzle) wants small partitions, so that the slowest
+    # does not hold the run; the engine's even work wants big ones
+    low = (2 * chunk if chunk >= 64 else max(1, chunk // 2)) * LINE_BYTES
     high = min(DEFAULT_BLOCKSIZE, 1024 * chunk * LINE_BYTES)
     return max(low, min(high, math.ceil(total / (PARTITIONS_PER_WORKER * workers)) if total else 1))
 
