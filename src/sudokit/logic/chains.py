@@ -177,7 +177,7 @@ class _Chainer:
         if now - self._last_check < 0.002:
             return
         self._last_check = now
-        if _clock() > self.deadline:
+        if _clock() > self.deadline or (_WALL_DEADLINE is not None and now > _WALL_DEADLINE):
             raise ChainLimit()
 
     # the two kinds of implication --------------------------------------------
@@ -573,21 +573,27 @@ def _removals_on(state: Candidates, target: int) -> list[tuple[int, int]]:
 #: :func:`time_limit`; every producer call stops there too.
 _PUZZLE_DEADLINE: float | None = None
 
+#: The same limit on the wall clock (a :func:`time.perf_counter` value): the
+#: outer guard, so that a loaded machine, where CPU time runs slower than
+#: the clock on the wall, cannot stretch a user's ``--timeout``.
+_WALL_DEADLINE: float | None = None
+
 
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
     """Bound all the chain searches started inside the block to ``seconds``
     in all (``None``: no overall bound); an enclosing limit still holds.
     A search that runs out raises :class:`ChainLimit`."""
-    global _PUZZLE_DEADLINE
-    saved = _PUZZLE_DEADLINE
+    global _PUZZLE_DEADLINE, _WALL_DEADLINE
+    saved, saved_wall = _PUZZLE_DEADLINE, _WALL_DEADLINE
     if seconds is not None:
-        end = _clock() + seconds
+        end, wall = _clock() + seconds, time.perf_counter() + seconds
         _PUZZLE_DEADLINE = end if saved is None else min(saved, end)
+        _WALL_DEADLINE = wall if saved_wall is None else min(saved_wall, wall)
     try:
         yield
     finally:
-        _PUZZLE_DEADLINE = saved
+        _PUZZLE_DEADLINE, _WALL_DEADLINE = saved, saved_wall
 
 
 def _deadline() -> float | None:
