@@ -24,6 +24,29 @@ THICK_LINE = "#000000"
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
 
+def grid_lines(n: int, br: int, bc: int, cs: float, margin: float, thick: float, thin_colour: str = THIN_LINE,
+               thick_colour: str = THICK_LINE) -> list[str]:
+    """The lines of an n x n grid of ``br`` x ``bc`` boxes, cells ``cs`` wide from
+    ``margin``: thin cell lines, then thick box lines over them (two SVG groups)."""
+    side = n * cs
+    thin = []
+    for i in range(1, n):
+        pos = margin + i * cs
+        if i % bc:
+            thin.append(f'<line x1="{pos}" y1="{margin}" x2="{pos}" y2="{margin + side}"/>')
+        if i % br:
+            thin.append(f'<line x1="{margin}" y1="{pos}" x2="{margin + side}" y2="{pos}"/>')
+    bold = []
+    for i in range(0, n + 1, bc):
+        pos = margin + i * cs
+        bold.append(f'<line x1="{pos}" y1="{margin - thick / 2}" x2="{pos}" y2="{margin + side + thick / 2}"/>')
+    for i in range(0, n + 1, br):
+        pos = margin + i * cs
+        bold.append(f'<line x1="{margin - thick / 2}" y1="{pos}" x2="{margin + side + thick / 2}" y2="{pos}"/>')
+    return [f'<g stroke="{thin_colour}" stroke-width="1">' + "".join(thin) + "</g>",
+            f'<g stroke="{thick_colour}" stroke-width="{thick}">' + "".join(bold) + "</g>"]
+
+
 def grid_svg(
     grid: Grid,
     *,
@@ -57,23 +80,7 @@ def grid_svg(
         f"<title>{escape(f'{n}x{n} sudoku ({shape} boxes), {grid.clues} givens')}</title>",
         f'<rect x="0" y="0" width="{total}" height="{total}" fill="#ffffff"/>',
     ]
-    # thin cell lines, then thick box lines over them
-    lines = []
-    for i in range(1, n):
-        pos = margin + i * cs
-        if i % bc:
-            lines.append(f'<line x1="{pos}" y1="{margin}" x2="{pos}" y2="{margin + side}"/>')
-        if i % br:
-            lines.append(f'<line x1="{margin}" y1="{pos}" x2="{margin + side}" y2="{pos}"/>')
-    out.append(f'<g stroke="{THIN_LINE}" stroke-width="1">' + "".join(lines) + "</g>")
-    lines = []
-    for i in range(0, n + 1, bc):
-        pos = margin + i * cs
-        lines.append(f'<line x1="{pos}" y1="{margin - thick / 2}" x2="{pos}" y2="{margin + side + thick / 2}"/>')
-    for i in range(0, n + 1, br):
-        pos = margin + i * cs
-        lines.append(f'<line x1="{margin - thick / 2}" y1="{pos}" x2="{margin + side + thick / 2}" y2="{pos}"/>')
-    out.append(f'<g stroke="{THICK_LINE}" stroke-width="{thick}">' + "".join(lines) + "</g>")
+    out.extend(grid_lines(n, br, bc, cs, margin, thick))
 
     font = round(cs * 0.62, 1)
     text_attrs = f'text-anchor="middle" dominant-baseline="central" font-family="{FONT}"'

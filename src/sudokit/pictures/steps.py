@@ -27,6 +27,7 @@ from typing import Any, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from ..grid import Grid
+from ..svg import grid_lines
 
 GIVEN = "#000000"
 SOLVED = "#1a5fb4"
@@ -167,22 +168,7 @@ def board_svg(board: tuple, *, step: Any = None, cell_size: int | None = None, t
         out.append(f'<rect class="place-hl" data-cell="{name(c)}" x="{x}" y="{y}" width="{cs}" height="{cs}" '
                    f'fill="{PLACE_FILL}"/>')
     # grid lines
-    lines = []
-    for i in range(1, n):
-        pos = margin + i * cs
-        if i % bc:
-            lines.append(f'<line x1="{pos}" y1="{margin}" x2="{pos}" y2="{margin + side}"/>')
-        if i % br:
-            lines.append(f'<line x1="{margin}" y1="{pos}" x2="{margin + side}" y2="{pos}"/>')
-    out.append(f'<g stroke="{THIN}" stroke-width="1">' + "".join(lines) + "</g>")
-    lines = []
-    for i in range(0, n + 1, bc):
-        pos = margin + i * cs
-        lines.append(f'<line x1="{pos}" y1="{margin - thick / 2}" x2="{pos}" y2="{margin + side + thick / 2}"/>')
-    for i in range(0, n + 1, br):
-        pos = margin + i * cs
-        lines.append(f'<line x1="{margin - thick / 2}" y1="{pos}" x2="{margin + side + thick / 2}" y2="{pos}"/>')
-    out.append(f'<g stroke="{THICK}" stroke-width="{thick}">' + "".join(lines) + "</g>")
+    out.extend(grid_lines(n, br, bc, cs, margin, thick, THIN, THICK))
     # candidate rings: named (blue), placed (green), removed (red)
     rings = []
     for (c, v) in sorted(named):
