@@ -74,6 +74,15 @@ def _context() -> Any:
 
 
 def _kill(executor: Any) -> None:
+    # a queue whose feeder thread still holds a chunk for a worker that is gone would block
+    # the interpreter's exit, waiting to write into a pipe nobody reads: let it go
+    for name in ("_call_queue", "_result_queue"):
+        cancel = getattr(getattr(executor, name, None), "cancel_join_thread", None)
+        if cancel is not None:
+            try:
+                cancel()
+            except (OSError, ValueError, AttributeError):
+                pass
     processes = list((getattr(executor, "_processes", None) or {}).values())
     for process in processes:
         try:

@@ -223,6 +223,24 @@ def render_block(puzzle: Grid, solution: Grid | None, *, symbols: str | None = N
 # -- output ------------------------------------------------------------------------
 
 
+def interrupted_exit(jobs: int) -> None:
+    """After Ctrl-C, once every line written is flushed: leave at once with
+    status 130 when worker processes were running. A worker killed while it
+    was handing back a result can leave the pool's reading thread waiting for
+    the rest of it for ever, and the interpreter would wait for that thread
+    on its way out; there is nothing left to save, so nothing is lost."""
+    if jobs <= 1:
+        return
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(EXIT_INTERRUPTED)
+
+
 class Output:
     """Standard output written piece by piece and flushed, so a big batch
     shows results as they come and an interrupted run keeps them.

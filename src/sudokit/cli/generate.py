@@ -15,7 +15,8 @@ import click
 
 from .cluster import cluster_options, generate_on_cluster, on_cluster
 from .common import (
-    EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, box_option, jobs_option, seed_option,
+    EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, box_option, interrupted_exit, jobs_option,
+    seed_option,
     time_left, timeout_option,
 )
 
@@ -128,6 +129,8 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
         sys.exit(EXIT_USAGE)
     except KeyboardInterrupt:
         click.echo(f"sudoku generate: interrupted after {made} of {count} puzzles", err=True)
+        stream.close()  # stops the worker pool at once
+        interrupted_exit(jobs)
         sys.exit(EXIT_INTERRUPTED)
     except BrokenPipeError:
         sys.stderr.close()

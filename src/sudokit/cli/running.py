@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 import click
 
-from .common import EXIT_FAILED, EXIT_INTERRUPTED, Output, Progress, open_input
+from .common import EXIT_FAILED, EXIT_INTERRUPTED, Output, Progress, interrupted_exit, open_input
 
 
 def _lines(path: str) -> Iterator[str]:
@@ -99,6 +99,9 @@ def run_job(ctx: click.Context, job: Any, paths: tuple[str, ...], names: tuple[s
     except KeyboardInterrupt:
         out.flush()  # what a blocked write left in the buffer
         click.echo(f"sudoku: interrupted after {done} puzzle(s); their results were written", err=True)
+        if results is not None:
+            results.close()  # stops the worker pool at once
+        interrupted_exit(jobs)
         ctx.exit(EXIT_INTERRUPTED)
     finally:
         if results is not None:
