@@ -204,3 +204,32 @@ def test_text_read_in_pieces_gives_what_lines_give(piece_size: int) -> None:
     assert "".join(c.text for c in by_text) == "".join(c.text for c in by_lines)
     assert [n for c in by_text for n in c.notes] == [n for c in by_lines for n in c.notes]
     assert sum(c.puzzles for c in by_text) == sum(c.puzzles for c in by_lines)
+
+
+@pytest.mark.parametrize("command,fmt,limit", [("solve", "line", None), ("solve", "block", None),
+                                               ("solve", "spaced", None), ("count", "line", 2),
+                                               ("count", "block", 10), ("count", "boxed", 1)])
+def test_a_run_of_a_few_puzzles_writes_what_the_engine_writes(command: str, fmt: str, limit) -> None:
+    """A run of a few puzzles is answered by Crook's method when it proves one
+    solution, else by the engine: every known case (unique, several solutions,
+    none, clashing givens) gives, byte for byte, the engine's text."""
+    job = Job(command, fmt=fmt, limit=limit)
+    rows = _rows()
+    quick_used = 0
+    for row in rows:
+        few = b"".join(r.text.encode() for r in run(job, [("", [row["puzzle"]])]))
+        engine = run_items(job, [pipeline._read_line(job, row["puzzle"], 1, 1, "")])
+        assert few.decode() == engine.text, row["puzzle"]
+        quick = pipeline._quick_result(pipeline.Job(command, fmt=fmt, limit=limit, quick=True),
+                                       Grid(row["puzzle"]))
+        if quick is not None:
+            quick_used += 1
+            assert row["count"] == "1" and quick.solution.line() == row["solution"]
+    assert quick_used >= 10  # the unique cases take the quick path
+
+
+def test_jsonl_and_node_limits_never_take_the_quick_path() -> None:
+    grid = Grid(_rows()[0]["puzzle"])
+    for job in (Job("solve", fmt="jsonl", quick=True), Job("solve", fmt="line", nodes=100, quick=True),
+                Job("solve", method="dfs", quick=True), Job("all", limit=2, quick=True)):
+        assert pipeline._quick_result(job, grid) is None

@@ -51,6 +51,28 @@ def test_rating_one_puzzle_imports_no_numba_and_rates_as_the_kernels_do() -> Non
     assert _python(code).split("\n")[:2] == ["False", "True True"]
 
 
+@pytest.mark.parametrize("args", [["solve", "--example", "diabolical"], ["solve", "--count", "--example", "minimal"],
+                                  ["rate", "--example", "diabolical"], ["hint", "--example", "diabolical"],
+                                  ["solve", "--format", "line", "-"]])
+def test_a_command_on_one_puzzle_loads_neither_numba_nor_numpy(args: list[str]) -> None:
+    """One puzzle is done in pure Python (Crook's method proves the solution
+    unique; the logic finders rate): the command starts in a fraction of the
+    time numba alone takes to import, and its output is the engine's."""
+    code = (
+        "import contextlib, io, sys\n"
+        "from sudokit.cli import main\n"
+        f"sys.stdin = io.StringIO({PUZZLE!r})\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        f"    code = main({args!r})\n"
+        "print(code, 'numba' in sys.modules, 'numpy' in sys.modules)\n"
+        "print(out.getvalue())\n"
+    )
+    lines = _python(code).split("\n")
+    assert lines[0] == "0 False False"
+    assert lines[1].strip()  # the answer itself is held to the engine's in test_pipeline
+
+
 def test_the_compile_notice_imports_nothing_for_a_command_without_kernels() -> None:
     out = _python(
         "import sys\n"
@@ -69,15 +91,16 @@ def test_a_first_run_says_once_that_it_compiles_and_a_second_run_says_nothing() 
         check = ("from sudokit.engine.compiling import is_cached; "
                  "print(is_cached('kernel9.resume9'), is_cached('kernel9.batch9_serial'))")
         assert _python(check, {"NUMBA_CACHE_DIR": cache}).strip() == "False False"
-        first = subprocess.run(["sudoku", "solve", "--example", "easy"], capture_output=True, text=True,
-                               env=env, timeout=600)
+        # jsonl reports the engine's nodes, so even one puzzle is solved by the engine
+        first = subprocess.run(["sudoku", "solve", "--format", "jsonl", "--example", "easy"], capture_output=True,
+                               text=True, env=env, timeout=600)
         assert first.returncode == 0, first.stderr
         notices = [line for line in first.stderr.splitlines() if "compiling" in line]
         assert len(notices) == 1, first.stderr
         assert re.search(r"about \d+ s", notices[0])
         assert _python(check, {"NUMBA_CACHE_DIR": cache}).strip() == "True False"
-        second = subprocess.run(["sudoku", "solve", "--example", "easy"], capture_output=True, text=True,
-                                env=env, timeout=600)
+        second = subprocess.run(["sudoku", "solve", "--format", "jsonl", "--example", "easy"], capture_output=True,
+                                text=True, env=env, timeout=600)
         assert second.returncode == 0
         assert "compiling" not in second.stderr
         assert second.stdout == first.stdout

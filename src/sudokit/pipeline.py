@@ -62,7 +62,8 @@ class Job:
     command; ``limit`` the solution limit of ``count`` and ``all``;
     ``timeout`` (seconds) and ``nodes`` the budget per puzzle; ``box`` and
     ``symbols`` how to read the puzzles; ``grids`` and ``marks`` what
-    ``explain`` shows between steps.
+    ``explain`` shows between steps. ``quick`` is set by :func:`run` for a
+    run of a few puzzles: see :func:`_quick_result`.
     """
 
     command: str
@@ -75,6 +76,7 @@ class Job:
     symbols: str | None = None
     grids: bool = False
     marks: bool = False
+    quick: bool = False
 
     def __post_init__(self) -> None:
         if self.command not in COMMANDS:
@@ -372,8 +374,51 @@ def _failed_text(job: Job, item: Item) -> str | None:
     return None
 
 
+#: A run of at most this many puzzles may be quick (see :func:`_quick_result`).
+QUICK_PUZZLES = 4
+#: Seconds Crook's method may spend on one puzzle of a quick run before the engine takes over.
+QUICK_SECONDS = 0.1
+
+
+def _quick_result(job: Job, grid: Grid) -> Result | None:
+    """For a run of a few puzzles: the result, found without the engine, when
+    that gives the very text the engine's result would, else None.
+
+    Loading the engine's compiled kernels costs more (about 0.6 s, most of it
+    numba's own start) than Crook's method (the ``preemptive`` method, pure
+    Python) spends on one 9x9 puzzle: a millisecond or two on most, about a
+    tenth of a second on the hardest known. So a run of a few puzzles first
+    asks Crook's method, under a small budget, whether the puzzle has exactly
+    one solution. If it has, that solution is the engine's too, and so is
+    every byte of a text format (jsonl is left to the engine: it reports the
+    engine's nodes and guesses). Anything else (no solution, several, a clash,
+    the budget spent, a node limit asked for) goes to the engine, unchanged.
+    """
+    if (job.command not in ("solve", "count") or job.method != "fast" or job.fmt == "jsonl"
+            or job.nodes is not None):
+        return None
+    from .budget import Budget
+    from .errors import LimitReached
+    from .methods import preemptive
+
+    seconds = QUICK_SECONDS if job.timeout is None else min(QUICK_SECONDS, job.timeout / 4)
+    found: list[Grid] = []
+    try:
+        for solution in preemptive.solutions(grid, Budget(timeout=seconds)):
+            found.append(solution)
+            if len(found) == 2:
+                return None
+    except LimitReached:
+        return None
+    if len(found) != 1:
+        return None
+    if job.command == "count":
+        return Result(grid, Status.SOLVED, found[0], method=job.method, count=1, limit=job.limit)
+    return Result(grid, Status.SOLVED, found[0], method=job.method)
+
+
 def _do_solve(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
-    result = _solve_result(job, grid)
+    result = (_quick_result(job, grid) if job.quick else None) or _solve_result(job, grid)
     if job.fmt == "jsonl":
         text: str | None = records.dumps(records.result_record(
             result, counting=job.counting, symbols=job.symbols, line=item.line, source=item.source,
@@ -462,7 +507,7 @@ def run_items(job: Job, items: Sequence[Item]) -> ChunkResult:
 
 
 def _bulk_ready(job: Job) -> bool:
-    return (job.command in ("solve", "count") and job.method == "fast" and job.fmt in ("line", "jsonl")
+    return (not job.quick and job.command in ("solve", "count") and job.method == "fast" and job.fmt in ("line", "jsonl")
             and job.symbols is None and job.box in (None, (3, 3)))
 
 
@@ -672,21 +717,45 @@ def stream_chunks(job: Job, sources: Iterable[tuple[str, Iterable[str]]],
 
 
 def run(job: Job, sources: Iterable[tuple[str, Iterable[str]]], *,
-        examples: Sequence[tuple[str, Grid]] = (), jobs: int = 1) -> Iterator[ChunkResult]:
+        examples: Sequence[tuple[str, Grid]] = (), jobs: int = 1, notice: Any = None) -> Iterator[ChunkResult]:
     """The results of a whole run, chunk by chunk, in input order, on ``jobs``
     processes (0: every CPU). Memory stays flat whatever the input's length.
+
+    What the run needs is loaded first in this process (:func:`warm`;
+    ``notice`` hears once when that compiles), except for a run of a few
+    puzzles that Crook's method settles on its own (:func:`_quick_result`).
 
     >>> results = run(Job("solve", fmt="line"), [("", ["." * 80 + "1"])])
     >>> [r.text[:9] for r in results]
     ['346789152']
     """
+    return _results(job, stream_chunks(job, sources, examples), jobs, notice)
+
+
+def _results(job: Job, stream: Iterator[tuple], jobs: int, notice: Any) -> Iterator[ChunkResult]:
+    import itertools
+    from dataclasses import replace
+
     from .pool import ordered_map
 
+    if job.command in ("solve", "count") and job.method == "fast":
+        head = list(itertools.islice(stream, 2))
+        if len(head) == 1 and _size(head[0]) <= QUICK_PUZZLES:  # a few puzzles: see _quick_result
+            yield run_chunk((head[0][0], replace(job, quick=True), *head[0][2:]))
+            return
+        stream = itertools.chain(head, stream)
+    warm(job, notice)
     # big chunks of quick work: a few ahead; small chunks of uneven work (rating): many, so
     # that one slow puzzle does not leave the other workers idle
     window = 4 * (jobs or 1) if job.chunk_size >= _BLOCK_CHUNKS else 64 * (jobs or 1)
-    return ordered_map(run_chunk, stream_chunks(job, sources, examples), jobs,
-                       initializer=warm, initargs=(job,), window=window)
+    yield from ordered_map(run_chunk, stream, jobs, initializer=warm, initargs=(job,), window=window)
+
+
+def _size(chunk: tuple) -> int:
+    """At least the number of puzzles in ``chunk`` (its lines, for a chunk of lines)."""
+    if chunk[0] == "text":
+        return chunk[2].count("\n") + 1
+    return len(chunk[2])
 
 
 def warm(job: Job, notice: Any = None) -> None:

@@ -74,9 +74,8 @@ def run_job(ctx: click.Context, job: Any, paths: tuple[str, ...], names: tuple[s
     results = None
     try:
         with Progress(label) as progress:
-            pipeline.warm(job, progress.note)  # a first run compiles: say so on stderr
             results = pipeline.run(job, sources, examples=grids if grids is not None else examples(names),
-                                   jobs=jobs)
+                                   jobs=jobs, notice=progress.note)  # a first run compiles: said on stderr
             for chunk in results:
                 done += chunk.puzzles
                 failed += chunk.failures

@@ -1,0 +1,219 @@
+"""The engine's calls: first solution, every solution, a count and singles, over the kernels.
+
+These plain-Python functions check their input, turn a :class:`~sudokit.grid.Grid`
+into the uint8 array the kernels read and back, and run every search in
+resumable slices under a :class:`~sudokit.budget.Budget`
+(:func:`sudokit.engine.slicing.run_in_slices`). numpy and numba are imported
+here and in the kernel modules only, so that ``import sudokit.engine`` stays
+light until one of these is called.
+
+>>> from sudokit.examples import example
+>>> from sudokit.budget import Budget
+>>> n, first = count(example("easy"), 2, Budget())
+>>> n, first.is_solved
+(1, True)
+>>> next(solutions(Grid.empty((2, 2)), Budget())).is_solved
+True
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Iterator
+
+import numpy as np
+
+from ..budget import Budget
+from ..errors import Contradiction, LimitReached, SudokuError
+from ..grid import CLASSIC, Grid
+from .slicing import FIRST_SLICE, run_in_slices
+
+__all__ = ["first", "solutions", "count", "deduce", "grid_values"]
+
+# Where kernel9's trail keeps the phase of a search and its count (kernel9.T_PHASE,
+# T_FOUND; read here without importing numba).
+_T_PHASE = 167
+_T_FOUND = 166
+# The largest count or node limit a kernel takes (its int64); above it, no limit.
+_INT64 = (1 << 63) - 1
+
+
+def grid_values(grid: Grid) -> np.ndarray:
+    """The values of ``grid`` as a fresh uint8 array of N² cells."""
+    if not isinstance(grid, Grid):
+        raise SudokuError(f"the engine works on a Grid, not {type(grid).__name__}")
+    if grid.size < 256:
+        return np.frombuffer(bytearray(grid.values), dtype=np.uint8)
+    return np.array(grid.values, dtype=np.uint8)
+
+
+_local = threading.local()
+
+
+def _scratch(cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """A per-thread (solution, stats) pair, reused between calls."""
+    pair = getattr(_local, "pair", None)
+    if pair is None or pair[0].shape[0] != cells:
+        pair = (np.zeros(cells, dtype=np.uint8), np.zeros(2, dtype=np.int64))
+        _local.pair = pair
+    return pair
+
+
+def _state9() -> tuple:
+    """The 9x9 kernel and a per-thread search state for it: (resume9, g, stack, trail)."""
+    state = getattr(_local, "state9", None)
+    if state is None:
+        from . import kernel9
+
+        if kernel9.T_PHASE != _T_PHASE or kernel9.T_FOUND != _T_FOUND or kernel9.NEW != 0:
+            raise AssertionError("the trail layout of kernel9 changed")
+        state = (kernel9.resume9, np.empty(64, dtype=np.int64), np.empty((81, 30), dtype=np.int64),
+                 np.empty(kernel9.TRAIL, dtype=np.int64))
+        _local.state9 = state
+    return state
+
+
+def _grid(shape, values: np.ndarray) -> Grid:
+    return Grid._trusted(shape, tuple(values.tolist()))
+
+
+def _count_values(values: np.ndarray, shape, limit: int, budget: Budget) -> tuple[int, np.ndarray | None]:
+    """Run the counting kernel under ``budget``: (count, first solution or
+    None, a scratch array: copy it before the next call).
+
+    The kernel runs in slices (:func:`~sudokit.engine.slicing.run_in_slices`),
+    so Ctrl-C is taken within about 50 ms and a limit keeps what was found:
+    the :class:`~sudokit.errors.LimitReached` raised carries ``count`` (the
+    solutions found, a lower bound) and ``solution`` (the first one, or None).
+    """
+    solution, stats = _scratch(values.shape[0])
+    kernel_limit = limit if 0 < limit <= _INT64 else 0
+    if shape is CLASSIC or shape == CLASSIC:
+        resume9, g, stack, trail = _state9()
+        trail[_T_PHASE] = 0  # NEW
+        if budget.timeout is None and budget.nodes is None:  # the common case, kept short
+            stats[0] = stats[1] = 0
+            found = resume9(values, g, stack, trail, kernel_limit, FIRST_SLICE, solution, stats)
+            budget.nodes_used += int(stats[0])
+            budget.guesses += int(stats[1])
+            if found >= 0:
+                return found, (solution if found > 0 else None)
+
+        def step(cap: int) -> tuple[bool, int]:
+            stats[0] = stats[1] = 0
+            found = resume9(values, g, stack, trail, kernel_limit, cap, solution, stats)
+            budget.guesses += int(stats[1])
+            return found >= 0, int(stats[0])
+
+        def so_far() -> int:
+            return int(trail[_T_FOUND])
+    else:
+        from .kernelN import count_more_n, geometry, new_state
+
+        n = shape.size
+        units, peers = geometry(shape.box_rows, shape.box_cols)
+        arrays = list(new_state(values, shape.box_rows, shape.box_cols))
+        state = arrays[4]
+
+        def step(cap: int) -> tuple[bool, int]:
+            stats[0] = stats[1] = 0
+            boards, flags, bcell, brem, _ = arrays
+            found, *grown = count_more_n(boards, flags, bcell, brem, state, units, peers, n, kernel_limit,
+                                         cap, solution, stats)
+            arrays[:4] = grown
+            budget.guesses += int(stats[1])
+            return found >= 0, int(stats[0])
+
+        def so_far() -> int:
+            return int(state[2])
+    try:
+        run_in_slices(step, budget)
+    except LimitReached as exc:
+        found = so_far()
+        exc.count = found  # type: ignore[attr-defined]
+        exc.solution = solution.copy() if found > 0 else None  # type: ignore[attr-defined]
+        raise
+    found = so_far()
+    return found, (solution if found > 0 else None)
+
+
+def count(grid: Grid, limit: int | None, budget: Budget) -> tuple[int, Grid | None]:
+    """The number of solutions up to ``limit`` (None: all) and the first one.
+
+    ``count(grid, 2, budget)[0] == 1`` says the puzzle is unique.
+    """
+    values = grid_values(grid)
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit must be at least 1, not {limit}")
+    found, solution = _count_values(values, grid.shape, 0 if limit is None else int(limit), budget)
+    return found, (None if solution is None else _grid(grid.shape, solution))
+
+
+def first(grid: Grid, budget: Budget) -> Grid | None:
+    """The first solution found, or None when there is none."""
+    found, solution = _count_values(grid_values(grid), grid.shape, 1, budget)
+    return _grid(grid.shape, solution) if found else None
+
+
+def solutions(grid: Grid, budget: Budget) -> Iterator[Grid]:
+    """Every solution of ``grid``, lazily.
+
+    The first solution of a 9x9 comes from the fast kernel; when more are
+    asked for, a resumable search enumerates them all (skipping the one
+    already given).
+    """
+    values = grid_values(grid)
+    shape = grid.shape
+    first: tuple[int, ...] | None = None
+    if shape == CLASSIC:
+        found, solution = _count_values(values, shape, 1, budget)
+        if not found:
+            return
+        first = tuple(solution.tolist())
+        yield Grid._trusted(shape, first)
+    yield from _enumerate(values, shape, budget, skip=first)
+
+
+def _enumerate(values: np.ndarray, shape, budget: Budget, skip: tuple[int, ...] | None) -> Iterator[Grid]:
+    from .kernelN import geometry, new_state, search_n
+
+    n = shape.size
+    units, peers = geometry(shape.box_rows, shape.box_cols)
+    arrays = list(new_state(values, shape.box_rows, shape.box_cols))
+    state = arrays[4]
+    solution = np.zeros_like(values)
+    stats = np.zeros(2, dtype=np.int64)
+    status = [0]
+
+    def step(cap: int) -> tuple[bool, int]:
+        # up to the next solution or the end of the tree, in slices
+        stats[:] = 0
+        boards, flags, bcell, brem, _ = arrays
+        status[0], *grown = search_n(boards, flags, bcell, brem, state, units, peers, n, cap, solution, stats)
+        arrays[:4] = grown
+        budget.guesses += int(stats[1])
+        return status[0] >= 0, int(stats[0])
+
+    while True:
+        budget.check_time()  # a slice that ends on a solution does not look at the clock
+        run_in_slices(step, budget)  # raises LimitReached when a limit is used up
+        if status[0] == 0:
+            return
+        found = tuple(solution.tolist())
+        if found != skip:
+            yield Grid._trusted(shape, found)
+
+
+def deduce(grid: Grid, budget: Budget) -> Grid:
+    """What naked and hidden singles and locked candidates derive, without
+    guessing. Raises :class:`~sudokit.errors.Contradiction` on a dead end."""
+    from .kernelN import deduce_n
+
+    values = grid_values(grid)
+    out = np.zeros_like(values)
+    budget.tick()
+    if not deduce_n(values, grid.shape.box_rows, grid.shape.box_cols, out):
+        raise Contradiction("singles and locked candidates empty a cell or a unit: no solution")
+    return _grid(grid.shape, out)
+
+
