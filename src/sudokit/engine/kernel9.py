@@ -17,14 +17,17 @@ Python can take a Ctrl-C between slices.
 
 Representation
 --------------
-A board is 30 words. Word ``3*d + b`` holds the cells of band ``b`` (rows
-``3b..3b+2``) where digit ``d+1`` may still go: 27 bits, bit ``9*r + c`` for
-row ``r`` of the band and column ``c``. A placed digit keeps its own bit, so in
-every band each digit always needs exactly one cell per row, one per box and,
-across the three bands, one per column. Words 27..29 hold the cells of each
-band not placed yet. The working board has 64 words: words 32..58 remember
+A board is :data:`~sudokit.engine.board.STORED` (30) words; the names and a
+glossary are in :mod:`sudokit.engine.board`. Word ``3*d + b`` holds the cells
+of band ``b`` (rows ``3b..3b+2``) where digit ``d+1`` may still go: 27 bits,
+bit ``9*r + c`` for row ``r`` of the band and column ``c``. A placed digit
+keeps its own bit, so in every band each digit always needs exactly one cell
+per row, one per box and, across the three bands, one per column. Words
+``OPEN + b`` (27..29) hold the cells of each band not placed yet. The working
+board has ``WORDS`` (64) words: words ``SEEN + 3*d + b`` (32..58) remember
 each digit word as it was last filtered, so that only words that changed are
-looked at again, and words 60..62 note each band's bivalue cells.
+looked at again, and words ``BIVALUE + b`` (60..62) note each band's bivalue
+cells.
 
 Propagation
 -----------
@@ -57,6 +60,12 @@ digits. An open cell with none ends the node; a cell with one is placed
 (cleared from the peers in its own band word and from the other digits; the
 filters do the other bands), and propagation starts again.
 
+*Singles only.* The same fixpoint (:func:`fixpoint9`) with the filters off
+is the generator's ``logic`` rule (:mod:`sudokit.engine.singles9`): each
+digit whose words changed has its rows, boxes and columns scanned for one
+place left (none: contradiction), a placement also clears the digit's column
+in the other bands, and the naked singles are the ones above.
+
 Search
 ------
 When propagation stops with cells open, the board is at a fixpoint and the
@@ -65,7 +74,7 @@ without one, on a cell with the fewest digits). Among the bivalue cells it
 takes the one with the most open peers (in its band, and in its column in
 the other bands), the degree rule of constraint solvers: a placement there
 reaches the most open cells. This halves the trees of the hardest sets
-against taking the first bivalue cell. It stores the 30 words of the board
+against taking the first bivalue cell. It stores the STORED words of the board
 on an explicit stack with the digits not yet tried, places the first digit
 and goes on. A dead end goes back to the last stored board (at a fixpoint,
 so its words are also the filters' memory) and places its next digit; the
@@ -76,94 +85,34 @@ propagation, after a placement.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, prange, types
-from numba.extending import intrinsic
+from numba import njit, prange
 
+from .board import BAND, BIVALUE, BOX, COLUMN, COLS, COMPLEX, ONE, OPEN, PEERS, PERM, ROW, SEEN, SHRINK, STORED, WORDS
+from .board import pop, tz
 from .compiling import load_numba
 
 load_numba()  # before the first kernel loads: numba without its BLAS probe
 
-
-def _tables() -> tuple[np.ndarray, ...]:
-    # SHRINK: the occupied segments (boxes) of a 9-bit row of a band
-    shrink = np.zeros(512, dtype=np.int64)
-    for chunk in range(512):
-        shrink[chunk] = sum(1 << k for k in range(3) if chunk & (7 << (3 * k)))
-    # PERM: the entries of a 3x3 bit matrix (bit 3*r + c) that lie on a
-    # permutation whose three entries are all set
-    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
-    perm = np.zeros(512, dtype=np.int64)
-    for occupied in range(512):
-        keep = 0
-        for sigma in perms:
-            bits = sum(1 << (3 * r + sigma[r]) for r in range(3))
-            if occupied & bits == bits:
-                keep |= bits
-        perm[occupied] = keep
-    # COMPLEX: the cells of the segments PERM keeps, from the occupied segments
-    complex_ = np.zeros(512, dtype=np.int64)
-    for segs in range(512):
-        keep = perm[segs]
-        complex_[segs] = sum(7 << (9 * (s // 3) + 3 * (s % 3)) for s in range(9) if keep >> s & 1)
-    # ONE: a row of a band holding exactly one bit (all ones), else 0
-    one = np.array([511 if bin(chunk).count("1") == 1 else 0 for chunk in range(512)], dtype=np.int64)
-    # COLS: the cells of a band in a set of columns
-    cols = np.array([sum(0x40201 << c for c in range(9) if s >> c & 1) for s in range(512)], dtype=np.int64)
-    # PEERS: the cells of the band sharing a row, box or column with a cell, not the cell
-    peers = np.zeros(27, dtype=np.int64)
-    for i in range(27):
-        r, c = divmod(i, 9)
-        box = sum(7 << (9 * rr + 3 * (c // 3)) for rr in range(3))
-        peers[i] = ((511 << (9 * r)) | box | (0x40201 << c)) & ~(1 << i)
-    return shrink, complex_, perm, one, cols, peers
-
-
-SHRINK, COMPLEX, PERM, ONE, COLS, PEERS = _tables()
-BAND = (1 << 27) - 1
-SOLVED = 81  # what propagation returns when no cell is open
-FAILED = -1  # ... and on a contradiction
-
-
-@intrinsic
-def _tz(typingctx, x):
-    """Index of the lowest set bit of a non-zero int64 (one instruction)."""
-    if x != types.int64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def _pop(typingctx, x):
-    """The number of set bits of an int64 (one instruction)."""
-    if x != types.int64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return types.int64(types.int64), codegen
+SOLVED = 81   # what propagation returns when no cell is open
+FAILED = -1   # ... on a contradiction
+STALLED = 82  # ... singles only (filters off): no rule fires and cells are open
 
 
 @njit(cache=True, inline="always")
 def _filter_band(a):
     """The band filter of one band word (0: contradiction)."""
-    s = SHRINK[a & 511] | (SHRINK[(a >> 9) & 511] << 3) | (SHRINK[a >> 18] << 6)
+    s = SHRINK[a & ROW] | (SHRINK[(a >> 9) & ROW] << 3) | (SHRINK[a >> 18] << 6)
     return a & COMPLEX[s]
 
 
 @njit(cache=True)
 def _fewest(g):
-    """An open cell (27*band + bit) with the fewest digits; the slow path
+    """An open cell (27*b + i) with the fewest digits; the slow path
     when no cell is bivalue."""
     best = -1
     best_n = 10
     for b in range(3):
-        rest = g[27 + b]
+        rest = g[OPEN + b]
         while rest:
             low = rest & -rest
             rest ^= low
@@ -173,27 +122,87 @@ def _fewest(g):
                     n += 1
             if n < best_n:
                 best_n = n
-                best = 27 * b + _tz(low)
+                best = 27 * b + tz(low)
     return best
 
 
-@njit(cache=True)
-def propagate9(g, digit, band, cell):
-    """Place ``digit`` (0-based; none when negative) in ``cell`` of ``band``,
-    then run the filters and singles to a fixpoint. Returns FAILED on a
-    contradiction, SOLVED when every cell is placed, else the cell to branch
-    on (27*band + bit).
+@njit(cache=True, inline="always")
+def _place(g, d, b, low, filters):
+    """Place digit ``d`` in the open cell ``low`` (one bit) of band ``b``: the
+    cell leaves the other digits' words and the open cells, and its peers in
+    the band leave ``d``'s word. With the filters on they take the column out
+    of the other bands; without, it is done here."""
+    for dd in range(9):
+        g[3 * dd + b] &= ~low
+    i = tz(low)
+    g[3 * d + b] = (g[3 * d + b] & ~PEERS[i]) | low
+    g[OPEN + b] &= ~low
+    if not filters:
+        col = np.int64(COLUMN) << (i % 9)
+        for bb in range(3):
+            if bb != b:
+                g[3 * d + bb] &= ~col
 
-    Placing clears the cell from the other digits' words and the cell's peers
-    in its band from the digit's word; the filters do the other bands. (The
-    code is written out rather than shared through helpers that take the
-    board: those would update its reference count at every call.)"""
+
+@njit(cache=True, inline="always")
+def _hidden_singles(g, d):
+    """Singles only: place digit ``d`` where a row, box or column has one
+    place left for it. FAILED when a unit has none, else whether it placed."""
+    w = 3 * d
+    placed = False
+    once = np.int64(0)
+    twice = np.int64(0)
+    for b in range(3):
+        a = g[w + b]
+        new = a & (ONE[a & ROW] | (ONE[(a >> 9) & ROW] << 9) | (ONE[a >> 18] << 18))
+        for k in range(3):
+            row = (a >> (9 * k)) & ROW
+            if row == 0:
+                return FAILED
+            twice |= once & row
+            once |= row
+            box = a & (np.int64(BOX) << (3 * k))
+            if box == 0:
+                return FAILED
+            if box & (box - 1) == 0:
+                new |= box
+        new &= g[OPEN + b]
+        while new:
+            low = new & -new
+            new ^= low
+            if g[w + b] & low:  # not taken away by the placements before it
+                _place(g, d, b, low, False)
+                placed = True
+    if once != ROW:
+        return FAILED
+    cols = once & ~twice
+    while cols:
+        c = cols & -cols
+        cols ^= c
+        col = np.int64(COLUMN) * c
+        for b in range(3):
+            low = g[w + b] & col & g[OPEN + b]
+            if low:
+                _place(g, d, b, low, False)
+                placed = True
+    return 1 if placed else 0
+
+
+@njit(cache=True, inline="always")
+def fixpoint9(g, digit, band, cell, filters):
+    """Place ``digit`` (0-based; none when negative) in ``cell`` of ``band``,
+    then propagate to a fixpoint. Returns FAILED on a contradiction, SOLVED
+    when every cell is placed, else (``filters``) the cell to branch on
+    (27*band + bit) or (no ``filters``) STALLED.
+
+    ``filters`` says which rule finds the hidden singles: the band and stack
+    filters (the solver: they do locked candidates too, and leave a hidden
+    single alone in its row of the band), or the rows, boxes and columns
+    scanned for one place left (singles only: the generator's ``logic``
+    rule). The naked singles and the placements are the same. Callers pass
+    a constant, so that each gets the code of its rule alone."""
     if digit >= 0:
-        bit = np.int64(1) << cell
-        for d in range(9):
-            g[3 * d + band] &= ~bit
-        g[3 * digit + band] = (g[3 * digit + band] & ~PEERS[cell]) | bit
-        g[27 + band] &= ~bit
+        _place(g, digit, band, np.int64(1) << cell, filters)
     while True:
         again = False
         for d in range(9):
@@ -201,10 +210,20 @@ def propagate9(g, digit, band, cell):
             a0 = g[w]
             a1 = g[w + 1]
             a2 = g[w + 2]
-            p0 = g[32 + w]
-            p1 = g[33 + w]
-            p2 = g[34 + w]
+            p0 = g[SEEN + w]
+            p1 = g[SEEN + 1 + w]
+            p2 = g[SEEN + 2 + w]
             if a0 == p0 and a1 == p1 and a2 == p2:
+                continue
+            if not filters:
+                g[SEEN + w] = a0
+                g[SEEN + 1 + w] = a1
+                g[SEEN + 2 + w] = a2
+                found = _hidden_singles(g, d)
+                if found == FAILED:
+                    return FAILED
+                if found:
+                    again = True
                 continue
             if a0 != p0:
                 a0 = _filter_band(a0)
@@ -216,11 +235,11 @@ def propagate9(g, digit, band, cell):
                 return FAILED
             # stack filter on c_b, the columns band b still uses; nothing to
             # do while they are those of the last fixpoint
-            c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & 511
-            c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & 511
-            c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & 511
-            if c0 != (p0 | (p0 >> 9) | (p0 >> 18)) & 511 or c1 != (p1 | (p1 >> 9) | (p1 >> 18)) & 511 \
-                    or c2 != (p2 | (p2 >> 9) | (p2 >> 18)) & 511:
+            c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & ROW
+            c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & ROW
+            c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & ROW
+            if c0 != (p0 | (p0 >> 9) | (p0 >> 18)) & ROW or c1 != (p1 | (p1 >> 9) | (p1 >> 18)) & ROW \
+                    or c2 != (p2 | (p2 >> 9) | (p2 >> 18)) & ROW:
                 while True:
                     k0 = PERM[(c0 & 7) | ((c1 & 7) << 3) | ((c2 & 7) << 6)]
                     k1 = PERM[((c0 >> 3) & 7) | (c1 & 0o70) | ((c2 & 0o70) << 3)]
@@ -239,25 +258,25 @@ def propagate9(g, digit, band, cell):
                         a0 = _filter_band(a0 & COLS[n0])
                         if a0 == 0:
                             return FAILED
-                        c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & 511
+                        c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & ROW
                     if n1 != c1:
                         a1 = _filter_band(a1 & COLS[n1])
                         if a1 == 0:
                             return FAILED
-                        c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & 511
+                        c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & ROW
                     if n2 != c2:
                         a2 = _filter_band(a2 & COLS[n2])
                         if a2 == 0:
                             return FAILED
-                        c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & 511
+                        c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & ROW
                     if n0 == c0 and n1 == c1 and n2 == c2:
                         break
             g[w] = a0
             g[w + 1] = a1
             g[w + 2] = a2
-            g[32 + w] = a0
-            g[33 + w] = a1
-            g[34 + w] = a2
+            g[SEEN + w] = a0
+            g[SEEN + 1 + w] = a1
+            g[SEEN + 2 + w] = a2
             # hidden singles: open cells alone in their row of the band (a
             # word that did not change has none that are new)
             changed = (1 if a0 != p0 else 0) | (2 if a1 != p1 else 0) | (4 if a2 != p2 else 0)
@@ -265,22 +284,21 @@ def propagate9(g, digit, band, cell):
                 if not (changed >> b) & 1:
                     continue
                 a = g[w + b]
-                new = a & (ONE[a & 511] | (ONE[(a >> 9) & 511] << 9) | (ONE[a >> 18] << 18)) & g[27 + b]
+                new = a & (ONE[a & ROW] | (ONE[(a >> 9) & ROW] << 9) | (ONE[a >> 18] << 18)) & g[OPEN + b]
                 if new:
                     again = True
-                    g[27 + b] &= ~new
+                    g[OPEN + b] &= ~new
                     for dd in range(9):
                         if dd != d:
                             g[3 * dd + b] &= ~new
         if again:
             continue
-        # naked singles and empty cells, band by band; note the bivalue
-        # cells (words 60..62)
+        # naked singles and empty cells, band by band; note the bivalue cells
         placed = False
         solved = True
         for b in range(3):
-            u = g[27 + b]
-            g[60 + b] = 0
+            u = g[OPEN + b]
+            g[BIVALUE + b] = 0
             if u == 0:
                 continue
             solved = False
@@ -305,28 +323,28 @@ def propagate9(g, digit, band, cell):
                         d += 1
                     if d == 9:
                         return FAILED
-                    for dd in range(9):
-                        g[3 * dd + b] &= ~low
-                    g[3 * d + b] = (g[3 * d + b] & ~PEERS[_tz(low)]) | low
-                    g[27 + b] &= ~low
+                    _place(g, d, b, low, filters)
             else:
-                g[60 + b] = u & r2 & ~r3
+                g[BIVALUE + b] = u & r2 & ~r3
         if placed:
             continue
         if solved:
             return SOLVED
+        if not filters:
+            return STALLED
         # branch on the bivalue cell with the most open peers
         branch = -1
         most = -1
         for b in range(3):
-            two = g[60 + b]
-            u = g[27 + b]
+            two = g[BIVALUE + b]
+            u = g[OPEN + b]
             while two:
                 low = two & -two
                 two ^= low
-                i = _tz(low)
-                col = np.int64(0x40201) << (i % 9)
-                n = _pop(u & PEERS[i]) + _pop(g[27] & col) + _pop(g[28] & col) + _pop(g[29] & col) - _pop(u & col)
+                i = tz(low)
+                col = np.int64(COLUMN) << (i % 9)
+                n = pop(u & PEERS[i]) + pop(g[OPEN] & col) + pop(g[OPEN + 1] & col) + pop(g[OPEN + 2] & col) \
+                    - pop(u & col)
                 if n > most:
                     most = n
                     branch = 27 * b + i
@@ -336,15 +354,21 @@ def propagate9(g, digit, band, cell):
 
 
 @njit(cache=True)
+def propagate9(g, digit, band, cell):
+    """The solver's propagation: :func:`fixpoint9` with the band filters."""
+    return fixpoint9(g, digit, band, cell, True)
+
+
+@njit(cache=True)
 def load9(grid, g):
-    """Fill board ``g`` (64 words) from 81 values; False when two givens clash."""
-    for w in range(64):
+    """Fill board ``g`` (WORDS words) from 81 values; False when two givens clash."""
+    for w in range(WORDS):
         g[w] = 0
     for w in range(27):
         g[w] = BAND
-        g[32 + w] = -1
+        g[SEEN + w] = -1
     for b in range(3):
-        g[27 + b] = BAND
+        g[OPEN + b] = BAND
     for cell in range(81):
         v = np.int64(grid[cell])
         if v:
@@ -356,11 +380,11 @@ def load9(grid, g):
                 return False
             for d in range(9):
                 g[3 * d + b] &= ~bit
-            col = np.int64(0x40201) << (i % 9)
+            col = np.int64(COLUMN) << (i % 9)
             for bb in range(3):
                 g[w - b + bb] &= ~col
             g[w] = (g[w] & ~PEERS[i]) | bit
-            g[27 + b] &= ~bit
+            g[OPEN + b] &= ~bit
     return True
 
 
@@ -373,14 +397,14 @@ def unload9(g, out):
             while f:
                 low = f & -f
                 f ^= low
-                out[27 * b + _tz(low)] = d + 1
+                out[27 * b + tz(low)] = d + 1
 
 
 # -- the search, resumable ------------------------------------------------------------
 #
 # The search keeps everything it needs to go on in three arrays, so that it can
 # stop after a slice of nodes and resume later (time limits, Ctrl-C, partial
-# counts): the board ``g`` (64 words), the ``stack`` of stored boards (81 x 30)
+# counts): the board ``g`` (WORDS words), the ``stack`` of stored boards (81 x STORED)
 # and the ``trail``: the cell branched on and the digits not tried yet at each
 # depth, then a few scalars.
 
@@ -446,13 +470,13 @@ def _search9(g, stack, trail, limit, node_limit, solution_out, stats):
             for d in range(9):
                 if (g[3 * d + band] >> cell) & 1:
                     digits |= np.int64(1) << d
-            for w in range(30):
+            for w in range(STORED):
                 stack[depth, w] = g[w]
             trail[T_WHERE + depth] = r
             low = digits & -digits
             trail[T_LEFT + depth] = digits ^ low
             depth += 1
-            digit = _tz(low)
+            digit = tz(low)
             continue
         # a solution or a dead end: the next digit of the last branch point
         if depth == 0:
@@ -461,8 +485,8 @@ def _search9(g, stack, trail, limit, node_limit, solution_out, stats):
         for w in range(27):
             x = stack[k, w]
             g[w] = x
-            g[32 + w] = x
-        for w in range(27, 30):
+            g[SEEN + w] = x
+        for w in range(OPEN, STORED):
             g[w] = stack[k, w]
         rest = trail[T_LEFT + k]
         low = rest & -rest
@@ -470,7 +494,7 @@ def _search9(g, stack, trail, limit, node_limit, solution_out, stats):
         trail[T_LEFT + k] = rest
         if rest == 0:
             depth = k
-        digit = _tz(low)
+        digit = tz(low)
         band = trail[T_WHERE + k] // 27
         cell = trail[T_WHERE + k] - 27 * band
     stats[0] += nodes
@@ -489,11 +513,11 @@ def _search9(g, stack, trail, limit, node_limit, solution_out, stats):
 @njit(cache=True)
 def count9(grid, limit, node_limit, solution_out, stats):
     """Count the solutions of a 9x9 ``grid`` up to ``limit`` (see the module docstring)."""
-    g = np.empty(64, dtype=np.int64)
+    g = np.empty(WORDS, dtype=np.int64)
     trail = np.empty(TRAIL, dtype=np.int64)
     if not _start9(grid, g, trail):
         return 0
-    stack = np.empty((81, 30), dtype=np.int64)
+    stack = np.empty((81, STORED), dtype=np.int64)
     return _search9(g, stack, trail, limit, node_limit, solution_out, stats)
 
 
@@ -502,7 +526,7 @@ def resume9(grid, g, stack, trail, limit, node_limit, solution_out, stats):
     """count9 in slices. Set ``trail[T_PHASE] = NEW`` before the first call;
     each call goes on for at most ``node_limit`` (> 0) nodes and returns the
     count when the search is over, or -1 when the slice ran out (the count so
-    far: ``trail[T_FOUND]``). ``g`` (64), ``stack`` (81 x 30) and ``trail``
+    far: ``trail[T_FOUND]``). ``g`` (WORDS), ``stack`` (81 x STORED) and ``trail``
     (TRAIL) hold the search between calls; ``grid`` is read at the first."""
     if trail[T_PHASE] == NEW:
         if not _start9(grid, g, trail):
