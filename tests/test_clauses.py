@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from sudokit import Grid, Status
+from sudokit.grid import Shape
 from sudokit.budget import Budget
 from sudokit.errors import Contradiction
 from sudokit.examples import EXAMPLES, example
@@ -135,3 +136,54 @@ def test_deduction_is_quick_enough_to_count_nodes() -> None:
     assert 0 < budget.nodes_used <= 81
     result = deduce(example("easy"), method="clauses", nodes=5)
     assert result.status is Status.TIMEOUT
+
+
+# -- the write-up's generator ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("box,symmetry", [((3, 3), "none"), ((3, 3), "rotate180"), ((2, 3), "none"),
+                                          ((2, 2), "mirror")])
+def test_generated_puzzles_need_every_clue_for_logic(box, symmetry) -> None:
+    """Each puzzle: its solution obeys the rules, the clauses deduce all of it,
+    it is unique by the engine's count (another method), no orbit of clues can
+    go without logic getting stuck, the pattern is symmetric, and the seed
+    remakes it."""
+    from sudokit.methods.clauses import puzzle
+    from sudokit.symmetry import is_symmetric, orbits
+
+    shape = Shape(*box)
+    for seed in range(6):
+        grid, solution = puzzle(shape, seed, symmetry)
+        assert solution.is_solution_of(grid) and solution.is_solved
+        assert clauses.deduce(grid, Budget()) == solution
+        assert reference_count(list(grid.values), *box)[0] == 1
+        assert is_symmetric(grid, symmetry, shape)
+        values = list(grid.values)
+        for orbit in orbits(shape, symmetry):
+            if not values[orbit[0]]:
+                continue
+            fewer = [0 if c in orbit else v for c, v in enumerate(values)]
+            assert not clauses.deduce(Grid(fewer, shape=shape), Budget()).is_complete, (seed, orbit)
+        assert puzzle(shape, seed, symmetry) == (grid, solution)
+    assert len({puzzle(shape, s, symmetry)[0] for s in range(6)}) == 6
+
+
+def test_the_compiled_generator_agrees_that_they_are_minimal_for_logic() -> None:
+    """The compiled generator's verdict kernel (singles alone fill the grid)
+    says yes for each puzzle and no for each puzzle less one clue."""
+    import numpy as np
+
+    from sudokit.engine import generate as kernels
+    from sudokit.methods.clauses import puzzle
+
+    shape = Shape(3, 3)
+    units, peers = kernels.geometry(3, 3)
+    for seed in range(4):
+        grid, _ = puzzle(shape, seed)
+        rows = [list(grid.values)]
+        for cell in (c for c, v in enumerate(grid.values) if v):
+            less = list(grid.values)
+            less[cell] = 0
+            rows.append(less)
+        verdicts = kernels.singles_verdicts(np.array(rows, dtype=np.uint8), 9, units, peers)
+        assert bool(verdicts[0]) and not any(bool(v) for v in verdicts[1:])

@@ -48,7 +48,7 @@ SUMMARIES: dict[str, str] = {
 }
 
 #: What ``sudoku`` with no arguments runs.
-DEFAULT_ARGS = ["generate", "--minimal", "logic", "--format", "spaced", "-n", "1"]
+DEFAULT_ARGS = ["generate", "--method", "clauses", "--minimal", "logic", "--format", "spaced", "-n", "1"]
 
 #: Options of the group itself; any other first option goes to ``solve``.
 GROUP_OPTIONS = {"--help", "-h", "--version"}

@@ -34,6 +34,9 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
               show_default=True,
               help="Every clue is needed for: a unique solution; solving by singles; "
                    "solving by singles and preemptive sets.")
+@click.option("--method", type=click.Choice(["fast", "clauses"]), default="fast", show_default=True,
+              help="The generator: fast (compiled, any rule and filter, every core) or clauses "
+                   "(the clauses write-up's own, pure Python: --minimal logic only; nothing to compile).")
 @click.option("--symmetry", type=click.Choice(["none", "rotate180", "rotate90", "mirror", "flip",
                                                "diagonal", "dihedral"]),
               default="none", show_default=True, help="Symmetry of the clue pattern.")
@@ -56,7 +59,7 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
               help="Seconds for the whole run; stop with a message when they run out.")
 @cluster_options
 @click.pass_context
-def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str, symmetry: str,  # type: ignore[no-untyped-def]
+def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str, method: str, symmetry: str,  # type: ignore[no-untyped-def]
              seed: int | None, fmt: str, with_solution: bool, jobs: int, difficulty: str | None,
              rating: str | None, technique: str | None, attempts: int | None, timeout: float | None,
              cluster: str | None, output: str | None, blocksize: int | None, merge: str | None) -> None:
@@ -67,6 +70,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
       sudoku generate --box 4x4 --format boxed --with-solution
       sudoku generate -n 100 --minimal logic --format jsonl --seed 42 --jobs 2
       sudoku generate --difficulty fiendish --attempts 500
+      sudoku generate --method clauses --minimal logic --format spaced
     """
     import functools
 
@@ -79,8 +83,13 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
         raise click.UsageError("give --box or --size, not both")
     if sum(x is not None for x in (difficulty, rating, technique)) > 1:
         raise click.UsageError("give at most one of --difficulty, --rating and --technique")
+    if method == "clauses" and minimal != "logic":
+        raise click.UsageError("--method clauses makes --minimal logic puzzles; add --minimal logic", ctx)
     if on_cluster(ctx, cluster, output, blocksize, merge):
         from ..pipeline import GenerateJob
+
+        if method != "fast":
+            raise click.UsageError("a cluster runs the fast generator; leave out --method", ctx)
 
         if timeout is not None:
             raise click.UsageError("--timeout is not watched on a cluster; stop the run with Ctrl-C", ctx)
@@ -108,7 +117,8 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
                                jobs=jobs, difficulty=difficulty, rating=rating, technique=technique,
                                attempts=attempts, timeout=time_left(timeout),
                                progress=step if progress.enabled else None,
-                               render=functools.partial(generated_text, fmt=fmt, with_solution=with_solution))
+                               render=functools.partial(generated_text, fmt=fmt, with_solution=with_solution),
+                               method=method)
     except SudokuError as exc:
         raise click.UsageError(str(exc)) from None
 
