@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-from . import methods, validate
+from . import formats, methods, validate
 from .methods import contract
 from .budget import Budget
 from .errors import Contradiction, InvalidPuzzle, LimitReached, SudokuError
@@ -31,10 +31,8 @@ PuzzleLike = "Grid | str"
 
 
 def as_grid(puzzle: "Grid | str", shape: "Shape | str | None" = None) -> Grid:
-    """Coerce text or a Grid to a Grid."""
-    if isinstance(puzzle, Grid):
-        return puzzle
-    return Grid(puzzle, shape)
+    """Coerce text (any format) or a Grid to a Grid: :func:`sudokit.formats.as_grid`."""
+    return formats.as_grid(puzzle, shape)
 
 
 def _invalid(grid: Grid, method: str) -> Result | None:
@@ -166,7 +164,7 @@ def count(
             found = exc.count  # type: ignore[attr-defined]
             kept = getattr(exc, "solution", None)
             if first is None and kept is not None:  # a Grid, or the engine's array
-                first = kept if isinstance(kept, Grid) else Grid._trusted(grid.shape, tuple(kept.tolist()))
+                first = kept if isinstance(kept, Grid) else Grid.unchecked(grid.shape, tuple(kept.tolist()))
         status, message = Status.TIMEOUT, f"{exc} after {found} solution(s)"
     except Contradiction as exc:
         found, first, message = 0, None, str(exc)

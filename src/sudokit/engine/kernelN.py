@@ -39,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .board import pop, tz
 from .compiling import load_numba
 
 load_numba()  # before the first kernel loads: numba without its BLAS probe
@@ -47,25 +48,15 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
+#: Verdicts of :func:`singles_n` (the same values as the generator's).
+STUCK = 0
+COMPLETE = 1
+CONTRADICTION = -1
+
 # search modes kept in state[1]
 PROPAGATE = 0
 BACKTRACK = 1
 DONE = 2
-
-
-@njit(cache=True, inline="always")
-def popcount64(x: np.uint64) -> np.int64:
-    """The number of set bits (SWAR)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True, inline="always")
-def lowest_value(x: np.uint64) -> np.int64:
-    """1 + the index of the lowest set bit of a non-zero mask."""
-    return popcount64((x & (ZERO - x)) - ONE) + 1
 
 
 @njit(cache=True)
@@ -104,11 +95,13 @@ def geometry(box_rows: np.int64, box_cols: np.int64):
 
 
 @njit(cache=True)
-def propagate_n(masks, assigned, units, peers, box_rows, box_cols, queue, locked):
-    """Naked and hidden singles (and, if ``locked``, locked candidates) to a
-    fixpoint. False on a contradiction. ``masks`` and ``assigned`` change in place."""
-    n = box_rows * box_cols
-    nn = n * n
+def propagate_n(masks, assigned, units, peers, queue):
+    """Naked and hidden singles to a fixpoint: the one singles propagation
+    of the N×N masks, for the search, :func:`deduce_n` and :func:`find_other`.
+    False on a contradiction. ``masks`` and ``assigned`` change in place;
+    ``queue`` is scratch (N*N int64)."""
+    nn = masks.shape[0]
+    n = units.shape[1]
     full = ALL >> np.uint64(64 - n)
     qlen = 0
     for c in range(nn):
@@ -139,7 +132,7 @@ def propagate_n(masks, assigned, units, peers, box_rows, box_cols, queue, locked
                         queue[qlen] = p
                         qlen += 1
         # hidden singles
-        for u in range(3 * n):
+        for u in range(units.shape[0]):
             once = ZERO
             twice = ZERO
             for i in range(n):
@@ -161,92 +154,34 @@ def propagate_n(masks, assigned, units, peers, box_rows, box_cols, queue, locked
                             assigned[c] = 1
                             queue[qlen] = c
                             qlen += 1
-        if qhead < qlen:
-            continue
-        if not locked:
-            break
-        # locked candidates: a value confined to one line of a box (pointing)
-        # or to one box of a line (claiming) leaves the rest of the other unit.
-        changed = False
-        for box in range(n):
-            bu = 2 * n + box
-            for v in range(n):
-                bit = ONE << np.uint64(v)
-                row = -1
-                col = -1
-                multi_row = False
-                multi_col = False
-                for i in range(n):
-                    c = units[bu, i]
-                    if masks[c] & bit:
-                        if row == -1:
-                            row = c // n
-                            col = c % n
-                        else:
-                            if c // n != row:
-                                multi_row = True
-                            if c % n != col:
-                                multi_col = True
-                if row < 0:
-                    continue
-                for line in range(2):
-                    if (line == 0 and multi_row) or (line == 1 and multi_col):
-                        continue
-                    lu = row if line == 0 else n + col
-                    for i in range(n):
-                        c = units[lu, i]
-                        if masks[c] & bit and box_of(c, n, box_rows, box_cols) != box:
-                            pm = masks[c] & ~bit
-                            if pm == ZERO:
-                                return False
-                            masks[c] = pm
-                            changed = True
-        for lu in range(2 * n):
-            for v in range(n):
-                bit = ONE << np.uint64(v)
-                box = -1
-                multi = False
-                for i in range(n):
-                    c = units[lu, i]
-                    if masks[c] & bit:
-                        b = box_of(c, n, box_rows, box_cols)
-                        if box == -1:
-                            box = b
-                        elif b != box:
-                            multi = True
-                            break
-                if box < 0 or multi:
-                    continue
-                bu = 2 * n + box
-                for i in range(n):
-                    c = units[bu, i]
-                    if masks[c] & bit and not on_line(c, n, lu):
-                        pm = masks[c] & ~bit
-                        if pm == ZERO:
-                            return False
-                        masks[c] = pm
-                        changed = True
-        if not changed:
-            break
-        for c in range(nn):
-            m = masks[c]
-            if assigned[c] == 0 and (m & (m - ONE)) == ZERO:
-                assigned[c] = 1
-                queue[qlen] = c
-                qlen += 1
-    return True
+        if qhead == qlen:
+            return True
 
 
-@njit(cache=True, inline="always")
-def box_of(c, n, box_rows, box_cols):
-    return ((c // n) // box_rows) * box_rows + (c % n) // box_cols
+@njit(cache=True)
+def singles_n(masks, assigned, units, peers, queue):
+    """The singles verdict of candidate masks: :func:`propagate_n`, then
+    COMPLETE (every cell assigned), STUCK or CONTRADICTION. For the generator:
+    ``masks`` (uint64[N*N]) from a grid by :func:`load_n`, ``assigned``
+    (uint8[N*N]) zero, ``units``/``peers`` from :func:`geometry` (or any
+    integer arrays of the same layout), ``queue`` int64[N*N] scratch."""
+    if not propagate_n(masks, assigned, units, peers, queue):
+        return CONTRADICTION
+    for c in range(masks.shape[0]):
+        if assigned[c] == 0:
+            return STUCK
+    return COMPLETE
 
 
-@njit(cache=True, inline="always")
-def on_line(c, n, lu):
-    if lu < n:
-        return c // n == lu
-    return c % n == lu - n
+@njit(cache=True)
+def load_n(grid, n, masks, assigned):
+    """The masks of ``grid`` (uint8[N*N], 0 blank) before any deduction: a
+    given is its value's bit, a blank every value. ``assigned`` is cleared."""
+    full = ALL >> np.uint64(64 - n)
+    for c in range(grid.shape[0]):
+        v = grid[c]
+        masks[c] = (ONE << np.uint64(v - 1)) if v else full
+        assigned[c] = 0
 
 
 @njit(cache=True)
@@ -256,7 +191,7 @@ def pick_cell(masks, assigned, nn):
     best_count = 65
     for c in range(nn):
         if assigned[c] == 0:
-            k = popcount64(masks[c])
+            k = pop(masks[c])
             if k < best_count:
                 best = c
                 best_count = k
@@ -323,12 +258,11 @@ def search_n(boards, flags, bcell, brem, state, units, peers, n, node_limit, sol
             stats[0] += 1
             cur = boards[depth]
             fl = flags[depth]
-            # (n, 1) stands for the shape: only locked candidates need the box shape
-            if propagate_n(cur, fl, units, peers, n, 1, queue, False):
+            if propagate_n(cur, fl, units, peers, queue):
                 cell = pick_cell(cur, fl, nn)
                 if cell < 0:
                     for c in range(nn):
-                        solution_out[c] = lowest_value(cur[c])
+                        solution_out[c] = tz(cur[c]) + 1
                     state[1] = BACKTRACK
                     return 1, boards, flags, bcell, brem
                 if depth + 1 >= boards.shape[0]:
@@ -411,12 +345,16 @@ def deduce_n(grid, box_rows, box_cols, out):
     n = box_rows * box_cols
     nn = n * n
     units, peers = geometry(box_rows, box_cols)
-    boards, flags, bcell, brem, state = new_state(grid, box_rows, box_cols)
+    masks = np.empty(nn, dtype=np.uint64)
+    assigned = np.empty(nn, dtype=np.uint8)
+    load_n(grid, n, masks, assigned)
     queue = np.empty(nn, dtype=np.int64)
-    if not propagate_n(boards[0], flags[0], units, peers, box_rows, box_cols, queue, True):
+    seg_r = np.empty((n, n // box_cols), dtype=np.uint64)
+    seg_c = np.empty((n, n // box_rows), dtype=np.uint64)
+    if not propagate_fast(masks, assigned, units, peers, n, box_rows, box_cols, queue, True, seg_r, seg_c):
         return False
     for c in range(nn):
-        out[c] = lowest_value(boards[0, c]) if flags[0, c] else 0
+        out[c] = tz(masks[c]) + 1 if assigned[c] else 0
     return True
 
 
@@ -448,118 +386,98 @@ def batch_n_parallel(puzzles, box_rows, box_cols, limit, node_limit, solutions, 
 # there is none the whole tree is walked anyway (the order does not change its size).
 
 
+@njit(cache=True, inline="always")
+def _segments(masks, n, along, step, length, seg):
+    """``seg[l, j]``: the union of the candidates of line ``l`` inside its
+    ``j``-th box (``length`` cells). A line's cells are ``l*along + p*step``
+    for ``p`` in 0..n-1: rows have ``along = n, step = 1``, columns ``along = 1,
+    step = n``."""
+    for line in range(n):
+        for j in range(n // length):
+            u = ZERO
+            base = line * along + j * length * step
+            for k in range(length):
+                u |= masks[base + k * step]
+            seg[line, j] = u
+
+
+@njit(cache=True, inline="always")
+def _take(masks, base, step, length, values):
+    """Take ``values`` from the ``length`` cells ``base + k*step`` that are not
+    single: how many masks shrank, or -1 when one runs dry."""
+    changed = 0
+    for k in range(length):
+        m = masks[base + k * step]
+        if m & values and (m & (m - ONE)):
+            m &= ~values
+            if m == ZERO:
+                return -1
+            masks[base + k * step] = m
+            changed += 1
+    return changed
+
+
+@njit(cache=True, inline="always")
+def _locked_lines(masks, n, along, step, length, group, seg):
+    """Locked candidates between the lines of one direction and the boxes,
+    from the segments ``seg`` (:func:`_segments`); a box spans ``group`` lines.
+    A value whose places in a line all lie in one segment leaves the rest of
+    the box (claiming); a value whose places in a box all lie in one line's
+    segment leaves the rest of the line (pointing). -1 on a contradiction,
+    else how many masks shrank."""
+    boxes = n // length
+    changed = 0
+    for line in range(n):
+        first = line - line % group
+        for j in range(boxes):
+            other = ZERO
+            for jj in range(boxes):
+                if jj != j:
+                    other |= seg[line, jj]
+            claim = seg[line, j] & ~other
+            rest = ZERO
+            for ll in range(first, first + group):
+                if ll != line:
+                    rest |= seg[ll, j]
+            point = seg[line, j] & ~rest
+            if claim:
+                for ll in range(first, first + group):
+                    if ll != line:
+                        k = _take(masks, ll * along + j * length * step, step, length, claim)
+                        if k < 0:
+                            return -1
+                        changed += k
+            if point:
+                for jj in range(boxes):
+                    if jj != j:
+                        k = _take(masks, line * along + jj * length * step, step, length, point)
+                        if k < 0:
+                            return -1
+                        changed += k
+    return changed
+
+
 @njit(cache=True)
 def _locked_pass(masks, n, box_rows, box_cols, seg_r, seg_c):
     """Locked candidates, bit-parallel over the values: one pass over every
-    line-box intersection. Returns -1 on a contradiction, else how many masks
-    shrank.
+    line-box intersection, the rows' segments and the columns' both taken
+    before either direction eliminates. Returns -1 on a contradiction, else
+    how many masks shrank.
 
     ``seg_r[r, j]`` is the union of the candidates of row ``r`` inside box
     column ``j`` (``box_cols`` cells); ``seg_c[k, i]`` of column ``k`` inside box
-    row ``i``. A value whose places in a box all lie in one such segment
-    leaves the rest of the line (pointing); a value whose places in a line all
-    lie in one segment leaves the rest of the box (claiming).
+    row ``i``. Rows and columns are the same pass (:func:`_locked_lines`) with
+    the strides swapped.
     """
-    stacks = n // box_cols  # boxes across
-    bands = n // box_rows   # boxes down
-    for r in range(n):
-        for j in range(stacks):
-            u = ZERO
-            base = r * n + j * box_cols
-            for k in range(box_cols):
-                u |= masks[base + k]
-            seg_r[r, j] = u
-    for k in range(n):
-        for i in range(bands):
-            u = ZERO
-            base = i * box_rows * n + k
-            for t in range(box_rows):
-                u |= masks[base + t * n]
-            seg_c[k, i] = u
-    changed = 0
-    for r in range(n):
-        i = r // box_rows
-        r0 = i * box_rows
-        for j in range(stacks):
-            # claiming: values of row r found only in segment j -> leave the box's other rows
-            other = ZERO
-            for jj in range(stacks):
-                if jj != j:
-                    other |= seg_r[r, jj]
-            claim = seg_r[r, j] & ~other
-            # pointing: values of box (i, j) found only in row r -> leave the row's other boxes
-            rest = ZERO
-            for rr in range(r0, r0 + box_rows):
-                if rr != r:
-                    rest |= seg_r[rr, j]
-            point = seg_r[r, j] & ~rest
-            if claim:
-                for rr in range(r0, r0 + box_rows):
-                    if rr == r:
-                        continue
-                    base = rr * n + j * box_cols
-                    for k in range(box_cols):
-                        m = masks[base + k]
-                        if m & claim and (m & (m - ONE)):
-                            m &= ~claim
-                            if m == ZERO:
-                                return -1
-                            masks[base + k] = m
-                            changed += 1
-            if point:
-                for jj in range(stacks):
-                    if jj == j:
-                        continue
-                    base = r * n + jj * box_cols
-                    for k in range(box_cols):
-                        m = masks[base + k]
-                        if m & point and (m & (m - ONE)):
-                            m &= ~point
-                            if m == ZERO:
-                                return -1
-                            masks[base + k] = m
-                            changed += 1
-    for k in range(n):
-        j = k // box_cols
-        k0 = j * box_cols
-        for i in range(bands):
-            other = ZERO
-            for ii in range(bands):
-                if ii != i:
-                    other |= seg_c[k, ii]
-            claim = seg_c[k, i] & ~other
-            rest = ZERO
-            for kk in range(k0, k0 + box_cols):
-                if kk != k:
-                    rest |= seg_c[kk, i]
-            point = seg_c[k, i] & ~rest
-            if claim:
-                for kk in range(k0, k0 + box_cols):
-                    if kk == k:
-                        continue
-                    base = i * box_rows * n + kk
-                    for t in range(box_rows):
-                        m = masks[base + t * n]
-                        if m & claim and (m & (m - ONE)):
-                            m &= ~claim
-                            if m == ZERO:
-                                return -1
-                            masks[base + t * n] = m
-                            changed += 1
-            if point:
-                for ii in range(bands):
-                    if ii == i:
-                        continue
-                    base = ii * box_rows * n + k
-                    for t in range(box_rows):
-                        m = masks[base + t * n]
-                        if m & point and (m & (m - ONE)):
-                            m &= ~point
-                            if m == ZERO:
-                                return -1
-                            masks[base + t * n] = m
-                            changed += 1
-    return changed
+    _segments(masks, n, n, 1, box_cols, seg_r)
+    _segments(masks, n, 1, n, box_rows, seg_c)
+    rows = _locked_lines(masks, n, n, 1, box_cols, box_rows, seg_r)
+    if rows < 0:
+        return -1
+    cols = _locked_lines(masks, n, 1, n, box_rows, box_cols, seg_c)
+    if cols < 0:
+        return -1
+    return rows + cols
 
 
 @njit(cache=True)
@@ -567,7 +485,7 @@ def propagate_fast(masks, assigned, units, peers, n, box_rows, box_cols, queue, 
     """Singles to a fixpoint, then (if ``locked``) bit-parallel locked
     candidates, repeated while they remove anything. False on a contradiction."""
     while True:
-        if not propagate_n(masks, assigned, units, peers, n, 1, queue, False):
+        if not propagate_n(masks, assigned, units, peers, queue):
             return False
         if not locked:
             return True
@@ -591,7 +509,7 @@ def _pick_branch(masks, assigned, units, n, prefer):
     best_count = 65
     for c in range(nn):
         if assigned[c] == 0:
-            k = popcount64(masks[c])
+            k = pop(masks[c])
             if k < best_count:
                 best = c
                 best_count = k
@@ -614,7 +532,7 @@ def _pick_branch(masks, assigned, units, n, prefer):
             pair = twice & ~thrice
             if pair:
                 bit = pair & (ZERO - pair)
-                v = popcount64(bit - ONE) + 1
+                v = tz(bit) + 1
                 cell = -1
                 for i in range(n):
                     c = units[u, i]
@@ -661,7 +579,7 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_li
             cell, first = _pick_branch(cur, fl, units, n, prefer)
             if cell < 0:
                 for c in range(nn):
-                    solution_out[c] = lowest_value(cur[c])
+                    solution_out[c] = tz(cur[c]) + 1
                 return 1
             if depth + 1 >= cap:
                 return -1

@@ -74,7 +74,7 @@ def _state9() -> tuple:
 
 
 def _grid(shape, values: np.ndarray) -> Grid:
-    return Grid._trusted(shape, tuple(values.tolist()))
+    return Grid.unchecked(shape, tuple(values.tolist()))
 
 
 def _count_values(values: np.ndarray, shape, limit: int, budget: Budget) -> tuple[int, np.ndarray | None]:
@@ -170,7 +170,7 @@ def solutions(grid: Grid, budget: Budget) -> Iterator[Grid]:
         if not found:
             return
         first = tuple(solution.tolist())
-        yield Grid._trusted(shape, first)
+        yield Grid.unchecked(shape, first)
     yield from _enumerate(values, shape, budget, skip=first)
 
 
@@ -201,7 +201,7 @@ def _enumerate(values: np.ndarray, shape, budget: Budget, skip: tuple[int, ...] 
             return
         found = tuple(solution.tolist())
         if found != skip:
-            yield Grid._trusted(shape, found)
+            yield Grid.unchecked(shape, found)
 
 
 def deduce(grid: Grid, budget: Budget) -> Grid:

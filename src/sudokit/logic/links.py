@@ -33,19 +33,18 @@ def cell_masks(shape) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per shape: each cell's peers and each unit's cells as bit sets over
     the cells (bit ``c`` for cell ``c``)."""
     geo = geometry(shape)
-    peers = tuple(sum(1 << p for p in ps) for ps in geo.peers)
-    units = tuple(sum(1 << c for c in cells) for cells in geo.units)
-    return peers, units
+    return geo.peer_mask, geo.unit_mask
 
 
-def _cells_of(bits: int) -> list[int]:
+def cells_of(bits: int) -> list[int]:
+    """The cells of a bitboard (bit ``c`` for cell ``c``), ascending."""
     return list(iter_bits(bits))
 
 
 @lru_cache(maxsize=None)
 def unit_sets(shape) -> tuple[int, ...]:
-    """Per cell: its three units as a bit set over the unit ids."""
-    return tuple((1 << r) | (1 << c) | (1 << b) for r, c, b in geometry(shape).units_of)
+    """Per cell: its units (row, column, box) as a bit set over the unit ids."""
+    return tuple(sum(1 << u for u in units) for units in geometry(shape).units_of)
 
 
 def units_holding(cell_units: tuple[int, ...], bits: int) -> int:
@@ -66,7 +65,7 @@ def seen_by_all(peer_bits: tuple[int, ...], bits: int) -> int:
 
     >>> from sudokit.grid import Shape
     >>> peers, _ = cell_masks(Shape(3, 3))
-    >>> _cells_of(seen_by_all(peers, 1 | 1 << 80))   # r1c1 and r9c9: r1c9 and r9c1
+    >>> cells_of(seen_by_all(peers, 1 | 1 << 80))   # r1c1 and r9c9: r1c9 and r9c1
     [8, 72]
     """
     return _meet(peer_bits, bits)
@@ -139,8 +138,8 @@ def _links(state: Candidates, v: int, aligned_boxes: bool = True, board: int | N
                     row_bits, col_bits = here & unit_bits[r], here & unit_bits[c]
                     if here & ~(row_bits | col_bits) == 0:
                         hb = 1 << heart
-                        row_part = tuple(_cells_of(row_bits & ~hb))
-                        col_part = tuple(_cells_of(col_bits & ~hb))
+                        row_part = tuple(cells_of(row_bits & ~hb))
+                        col_part = tuple(cells_of(col_bits & ~hb))
                         if row_part and col_part:
                             found.append((unit, row_part, col_part, (heart,) if board & hb else ()))
                         break
@@ -149,7 +148,7 @@ def _links(state: Candidates, v: int, aligned_boxes: bool = True, board: int | N
                 if len(parts) == 2:
                     # in cell order: the part holding the lowest cell first
                     a, b = sorted(parts, key=lambda x: x & -x)
-                    found.append((unit, tuple(_cells_of(a)), tuple(_cells_of(b)), ()))
+                    found.append((unit, tuple(cells_of(a)), tuple(cells_of(b)), ()))
     return out
 
 
@@ -245,7 +244,7 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
     found: list[tuple] = []
     seen: set = set()
     for order, start, bridge1, bridge2, end, u1, u2, shared, chain_bits, victims, grouped in hits:
-        elims = tuple((c, v) for c in _cells_of(victims))
+        elims = tuple((c, v) for c in cells_of(victims))
         key = (chain_bits, elims)
         if key in seen:
             continue
@@ -400,7 +399,7 @@ def _chain_links_of(state: Candidates, k: int, v: int, holders: int) -> list[tup
     def record(j: int, w: int, entry: int, end: int, chain_bits: int, closing: int, elim_bits: int) -> None:
         """Keep a chain (the current path, then link ``j`` through weak unit ``w``)."""
         nonlocal order
-        elims = tuple((c, v) for c in _cells_of(elim_bits))
+        elims = tuple((c, v) for c in cells_of(elim_bits))
         key = (chain_bits, elims)
         if key in seen:
             return
@@ -481,14 +480,14 @@ def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
     found.sort(key=lambda t: t[:5])
     for rating, _, _, _, _, name, v, parts, units, elims, chain_bits in found:
         chain = ",".join(
-            "{" + ",".join(geo.cell_name(c) for c in _cells_of(p)) + "}" if p & (p - 1) else geo.cell_name(p.bit_length() - 1)
+            "{" + ",".join(geo.cell_name(c) for c in cells_of(p)) + "}" if p & (p - 1) else geo.cell_name(p.bit_length() - 1)
             for p in parts
         )
         # the parts alternate: strong link, weak link, strong link, ... (a group is drawn from its first cell)
         ends = [(p & -p).bit_length() - 1 for p in parts]
         links = tuple((a, v, b, v) for a, b in zip(ends, ends[1:]))
         yield Step(
-            name, rating, eliminations=elims, cells=tuple(c for p in parts for c in _cells_of(p)), units=units,
+            name, rating, eliminations=elims, cells=tuple(c for p in parts for c in cells_of(p)), units=units,
             values=(v,), links=links, link_kinds=tuple(STRONG if i % 2 == 0 else WEAK for i in range(len(links))),
             text=f"{name}: {chain} on {geo.symbol(v)} ({', '.join(geo.unit_name(u) for u in units)}) "
             f"⇒ {elims_text(geo, elims)}",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence
 
-from .links import _cells_of, cell_masks, seen_by_all, value_boards
+from .links import cells_of, cell_masks, seen_by_all, value_boards
 from .state import Candidates
 from .step import STRONG, WEAK, Step, Technique, cells_text, elims_text
 
@@ -41,7 +41,7 @@ def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
         pm = mask[pivot]
         if _popcount(pm) != size:
             continue
-        wings = [c for c in _cells_of(peer_bits[pivot] & bivalue) if (mask[c] & pm).bit_count() == shared]
+        wings = [c for c in cells_of(peer_bits[pivot] & bivalue) if (mask[c] & pm).bit_count() == shared]
         for i, w1 in enumerate(wings):
             m1 = mask[w1]
             for w2 in wings[i + 1:]:
@@ -64,7 +64,7 @@ def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
                     common &= peer_bits[pivot]
                 if not common:
                     continue
-                elims = tuple((c, zv) for c in _cells_of(common))
+                elims = tuple((c, zv) for c in cells_of(common))
                 cells = (pivot, w1, w2)
                 xv, yv = (m1 & ~z).bit_length(), (m2 & ~z).bit_length()
                 if xyz:  # each pincer's other value is a weak link to the pivot
@@ -143,7 +143,7 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
         """The cells holding the value that see all of ``cells``, outside the
         set and ``yz``, ascending."""
         common = seen_by_all(peer_bits, cells) & ~als_bits & ~(1 << yz) & boards[value_bit.bit_length()]
-        return _cells_of(common)
+        return cells_of(common)
 
     def sets(prefix: list[int], candidates: list[int], union: int):
         """Mutually seeing cells in increasing order, ``k`` of them with

@@ -216,7 +216,7 @@ class Knowledge:
             if s == ASSERTED:
                 cell, d = divmod(var, n)
                 values[cell] = d + 1
-        return Grid._trusted(f.shape, tuple(values))
+        return Grid.unchecked(f.shape, tuple(values))
 
 
 def deduce(grid: Grid, budget: Budget, **options: object) -> Grid:
@@ -261,7 +261,7 @@ def complete_grid(shape: Shape, rng: random.Random) -> Grid:
         for cell, value in zip(cells, rng.sample(range(1, n + 1), n)):
             values[cell] = value
     while True:
-        solution = next(solutions(Grid._trusted(shape, tuple(values)), Budget()), None)
+        solution = next(solutions(Grid.unchecked(shape, tuple(values)), Budget()), None)
         if solution is not None:
             return solution
         for cell in boxes.pop():
@@ -280,10 +280,10 @@ def minimal_for_logic(solution: Grid, rng: random.Random, orbits: Sequence[Seque
         saved = [values[c] for c in orbit]
         for c in orbit:
             values[c] = 0
-        if not deduce(Grid._trusted(shape, tuple(values)), Budget()).is_complete:
+        if not deduce(Grid.unchecked(shape, tuple(values)), Budget()).is_complete:
             for c, v in zip(orbit, saved):
                 values[c] = v
-    return Grid._trusted(shape, tuple(values))
+    return Grid.unchecked(shape, tuple(values))
 
 
 def puzzle(shape: Shape, seed: int, symmetry: str = "none") -> tuple[Grid, Grid]:

@@ -130,7 +130,7 @@ def _solve(grid: Grid, cuts: "list[np.ndarray]", budget: Budget) -> Grid | None:
         return None
     if result.status == 0:
         x = np.rint(result.x).astype(int).reshape(n * n, n)
-        return Grid._trusted(shape, tuple(int(row.argmax()) + 1 for row in x))
+        return Grid.unchecked(shape, tuple(int(row.argmax()) + 1 for row in x))
     if result.status == 1:  # time or iteration limit
         raise LimitReached(f"time limit of {budget.timeout:g} s reached in HiGHS")
     raise RuntimeError(f"HiGHS stopped with status {result.status}: {result.message}")

@@ -130,7 +130,7 @@ def _fewest(cands: Markup) -> int | None:
 
 def _grid(cands: Markup, shape: Shape) -> Grid:
     """The cells with a single candidate, as a grid (0 elsewhere)."""
-    return Grid._trusted(shape, tuple(m.bit_length() if not m & (m - 1) else 0 for m in cands))
+    return Grid.unchecked(shape, tuple(m.bit_length() if not m & (m - 1) else 0 for m in cands))
 
 
 def solutions(grid: Grid, budget: Budget, **options: object) -> Iterator[Grid]:

@@ -167,7 +167,7 @@ def depth_first(grid: Grid, budget: Budget) -> Iterator[Grid]:
         values = stack.pop()
         solved, children = _expand(values, shape, budget)
         if solved:
-            yield Grid._trusted(shape, tuple(values))
+            yield Grid.unchecked(shape, tuple(values))
         stack.extend(reversed(children))  # the first child is expanded first
 
 
@@ -179,7 +179,7 @@ def breadth_first(grid: Grid, budget: Budget, frontier: int = FRONTIER_LIMIT) ->
         values = queue.popleft()
         solved, children = _expand(values, shape, budget)
         if solved:
-            yield Grid._trusted(shape, tuple(values))
+            yield Grid.unchecked(shape, tuple(values))
         queue.extend(children)
         if len(queue) > frontier:
             raise LimitReached(

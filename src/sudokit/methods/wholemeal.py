@@ -70,7 +70,7 @@ def single(cs: Choices) -> bool:
 
 def collapse(m: Matrix, shape: Shape) -> Grid:
     """The grid of a matrix in which every cell is a single choice."""
-    return Grid._trusted(shape, tuple(cs[0] for row in m for cs in row))
+    return Grid.unchecked(shape, tuple(cs[0] for row in m for cs in row))
 
 
 # -- views: rows, columns and boxes as rows -----------------------------------
@@ -213,4 +213,4 @@ def deduce(grid: Grid, budget: Budget, expand: Expand = "fewest") -> Grid:
     m = fix(prune, choices(grid), grid.shape)
     if blocked(m, grid.shape):
         raise Contradiction("pruning leaves a cell with no choices or a value twice in a unit")
-    return Grid._trusted(grid.shape, tuple(cs[0] if single(cs) else 0 for row in m for cs in row))
+    return Grid.unchecked(grid.shape, tuple(cs[0] if single(cs) else 0 for row in m for cs in row))
