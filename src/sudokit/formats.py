@@ -53,7 +53,9 @@ from functools import lru_cache
 from typing import Iterable, Iterator, Sequence, TextIO
 
 from .errors import ParseError, ShapeError, SudokuError
-from .grid import DEFAULT_SYMBOLS, MAX_SIZE, Grid, Shape, shape_of
+from .grid import MAX_CELLS, MAX_LINE, MAX_SIZE, Grid, Shape, boxed_text, decode_utf8, read_line, shape_of
+from .svg import grid_svg
+from .symbols import SEPARATORS, alphabet_for, codec as codec_of, parse_alphabet  # noqa: F401  (parse_alphabet: re-exported)
 
 #: The formats a reader accepts (and :func:`render` writes).
 FORMATS = ("line", "rows", "spaced", "boxed", "candidates", "jsonl")
@@ -61,241 +63,23 @@ FORMATS = ("line", "rows", "spaced", "boxed", "candidates", "jsonl")
 #: What :func:`render` writes: the text formats and an SVG picture.
 RENDERINGS = FORMATS + ("svg",)
 
-#: The most cells a puzzle can have (a 64x64 grid).
-MAX_CELLS = MAX_SIZE * MAX_SIZE
-
-#: Longer lines are refused at once: no puzzle format needs them.
-MAX_LINE = 1 << 16
 #: The longest line a stream may hold (characters). A longer one (a file with
 #: no line breaks, ``/dev/zero``) is refused with a message naming its line,
 #: and reading stops there: nothing is read into memory without bound.
 MAX_RECORD = 1 << 20
 
 _TEXT_CAP = 200  # how much raw text an Entry keeps
-_HEX = "0123456789ABCDEF"
 _BORDER_CHARS = frozenset("+-=.:|*'` ─│┼┌┐└┘├┤┬┴═║╔╗╚╝╠╣╦╩╬")
 _BORDER_STRIP = "".join(sorted(_BORDER_CHARS))
 _RULE = re.compile(r"(-{3,}|={3,}|─{3,}|═{3,})")
 _TOKEN = re.compile(r"[^\s|│║]+")
-_SEPARATORS = "|│║"
 _NOT_A_LINE = re.compile(r"[\s{|,;]")
-_HEADER = re.compile(r"^[A-Za-z_][A-Za-z_ ]*([,;\t][A-Za-z_ ]*)+$")
-
-
-# -- alphabets ----------------------------------------------------------------
-
-
-@lru_cache(maxsize=256)
-def parse_alphabet(spec: str) -> str:
-    """Expand an alphabet spec: ranges ``a-b`` and single symbols, in value order.
-
-    >>> parse_alphabet("1-9A-G")
-    '123456789ABCDEFG'
-    >>> parse_alphabet("GODAKCUBE")
-    'GODAKCUBE'
-    >>> parse_alphabet("1-9A-A9")
-    Traceback (most recent call last):
-    ...
-    sudokit.errors.ParseError: symbol '9' appears twice in alphabet '1-9A-A9'
-    """
-    text = spec.strip()
-    if not text:
-        raise ParseError("an alphabet needs at least one symbol")
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if i + 2 < len(text) and text[i + 1] == "-":
-            last = text[i + 2]
-            out.extend(_expand(ch, last, spec))
-            i += 3
-            continue
-        if ch == "-":
-            raise ParseError(f"'-' in alphabet {spec!r} must stand between the two ends of a range")
-        out.append(ch)
-        i += 1
-    seen: set[str] = set()
-    for ch in out:
-        if ch in seen:
-            raise ParseError(f"symbol {ch!r} appears twice in alphabet {spec!r}")
-        if ch == "." or ch.isspace() or ch in _SEPARATORS:
-            raise ParseError(f"{ch!r} cannot be a symbol (it marks blanks or separators), in alphabet {spec!r}")
-        seen.add(ch)
-    if len(out) > MAX_SIZE:
-        raise ParseError(f"alphabet {spec!r} has {len(out)} symbols; the largest size is {MAX_SIZE}")
-    return "".join(out)
-
-
-_SEQUENCES = ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789abcdefghijklmnopqrstuvwxyz")
-
-
-def _expand(first: str, last: str, spec: str) -> str:
-    """``0-F`` -> ``0123456789ABCDEF``: digits run on into letters."""
-    for seq in _SEQUENCES:
-        i, j = seq.find(first), seq.find(last)
-        if i >= 0 and j >= i:
-            return seq[i : j + 1]
-    if first.isalpha() and last.isalpha() and first.islower() == last.islower() and first <= last and ord(last) - ord(first) < MAX_SIZE:
-        return "".join(chr(c) for c in range(ord(first), ord(last) + 1))
-    raise ParseError(f"bad range {first}-{last} in alphabet {spec!r}: use ranges such as 1-9, 0-F, A-Z or a-z")
-
-
-def _describe(alphabet: str) -> str:
-    """``'123456789ABCDEFG'`` -> ``'1-9, A-G'`` (for messages)."""
-    parts: list[str] = []
-    i = 0
-    while i < len(alphabet):
-        j = i
-        while j + 1 < len(alphabet) and ord(alphabet[j + 1]) == ord(alphabet[j]) + 1:
-            j += 1
-        parts.append(alphabet[i] if j == i else alphabet[i] + ("-" if j > i + 1 else ", ") + alphabet[j])
-        i = j + 1
-    return ", ".join(parts)
-
-
-class _Codec:
-    """Symbol <-> value for one alphabet; blanks are '.' (and '0' unless it is a symbol)."""
-
-    __slots__ = ("alphabet", "blanks", "values", "table", "size")
-
-    def __init__(self, alphabet: str) -> None:
-        self.alphabet = alphabet
-        self.size = len(alphabet)
-        self.blanks = "." if "0" in alphabet else ".0"
-        values = {ch: i + 1 for i, ch in enumerate(alphabet)}
-        for ch, v in list(values.items()):  # the other case reads the same when unambiguous
-            for other in (ch.lower(), ch.upper()):
-                if len(other) == 1 and other not in values:
-                    values[other] = v
-        for ch in self.blanks:
-            values[ch] = 0
-        self.values = values
-        table = None
-        if all(ord(ch) < 128 for ch in values):
-            raw = bytearray(b"\xff" * 256)
-            for ch, v in values.items():
-                raw[ord(ch)] = v
-            table = bytes(raw)
-        self.table = table
-
-    def decode(self, text: str) -> "tuple[int, ...] | int":
-        """The values, or the index of the first character that is not a symbol."""
-        if self.table is not None:
-            try:
-                codes = text.encode("ascii").translate(self.table)
-            except UnicodeEncodeError:
-                pass
-            else:
-                bad = codes.find(255)
-                return tuple(codes) if bad < 0 else bad
-        values = self.values
-        out = []
-        for i, ch in enumerate(text):
-            v = values.get(ch)
-            if v is None:
-                return i
-            out.append(v)
-        return tuple(out)
-
-    def bad_char(self, ch: str) -> str:
-        n = self.size
-        blanks = " or ".join(repr(b) for b in self.blanks)
-        return (
-            f"unexpected character {ch!r}: a {n}x{n} puzzle is written with "
-            f"{_describe(self.alphabet)} and {blanks} for a blank"
-        )
-
-
-@lru_cache(maxsize=256)
-def _codec(alphabet: str) -> _Codec:
-    return _Codec(alphabet)
-
-
-def _alphabet(size: int, symbols: str | None, sample: str = "") -> str:
-    """The symbols for values 1..size.
-
-    Without an explicit alphabet a 16x16 puzzle that uses both '.' and '0' but
-    no 'G' is taken as hexadoku (0-F).
-    """
-    if symbols:
-        alphabet = parse_alphabet(symbols)
-        if len(alphabet) < size:
-            raise ParseError(f"alphabet {alphabet!r} has {len(alphabet)} symbols; a {size}x{size} puzzle needs {size}")
-        return alphabet[:size]
-    if size == 16 and "0" in sample and "." in sample and "G" not in sample and "g" not in sample:
-        return _HEX
-    if size > len(DEFAULT_SYMBOLS):
-        raise ParseError(f"a {size}x{size} puzzle needs an explicit alphabet (symbols=...)")
-    return DEFAULT_SYMBOLS[:size]
+#: A CSV/TSV header line, such as ``puzzle,solution``: skipped at the top of a stream.
+HEADER = re.compile(r"^[A-Za-z_][A-Za-z_ ]*([,;\t][A-Za-z_ ]*)+$")
+_HEADER = HEADER  # the old private name, kept for distributed.py
 
 
 # -- one line ----------------------------------------------------------------
-
-
-def _shape_for_cells(count: int, shape: "Shape | None", *, line: int | None, column: int | None) -> Shape:
-    if shape is not None:
-        if count != shape.cell_count:
-            n = shape.size
-            raise ParseError(
-                f"{shape.cell_count} symbols expected for a {n}x{n} puzzle ({shape} boxes), got {count}",
-                line=line,
-                column=column,
-            )
-        return shape
-    if count > MAX_CELLS:
-        raise ParseError(
-            f"{count} symbols is too many: the largest puzzle is {MAX_SIZE}x{MAX_SIZE} = {MAX_CELLS} cells",
-            line=line,
-            column=column,
-        )
-    root = math.isqrt(count)
-    if count < 16:  # 1x2 and 1x3 boxes exist, but only when asked for by shape
-        raise ParseError(
-            f"{count} symbol{'s' if count != 1 else ''} is too short for a puzzle: the smallest, 4x4, has 16"
-            + (f" (a {root}x{root} grid needs its box shape given)" if root * root == count and count > 1 else ""),
-            line=line,
-            column=column,
-        )
-    if root * root == count:
-        return shape_of(None, count)
-    low, high = max(root, 1), root + 1
-    near, other = (low, high) if count - low * low <= high * high - count else (high, low)
-    raise ParseError(
-        f"{near * near} symbols expected for a {near}x{near} puzzle, got {count} "
-        f"(a puzzle has N² symbols; the other nearest size is {other}x{other} = {other * other})",
-        line=line,
-        column=column,
-    )
-
-
-_LINE_CODECS: dict = {}  # (length, shape, symbols) -> (shape, codec): the hot path
-
-
-def _parse_line(
-    body: str,
-    shape: "Shape | None",
-    symbols: str | None,
-    *,
-    line: int | None = None,
-    col0: int = 0,
-) -> Grid:
-    """One puzzle written as N² symbols (no whitespace)."""
-    key = (len(body), shape, symbols)
-    known = _LINE_CODECS.get(key)
-    if known is None:
-        s = _shape_for_cells(len(body), shape, line=line, column=None)
-        try:
-            codec = _codec(_alphabet(s.size, symbols, body if s.size == 16 else ""))
-        except ParseError as exc:
-            raise ParseError(exc.reason, line=line) from None
-        if s.size != 16 and len(_LINE_CODECS) < 1024:  # 16x16 picks its alphabet per puzzle
-            _LINE_CODECS[key] = (s, codec)
-    else:
-        s, codec = known
-    values = codec.decode(body)
-    if isinstance(values, int):
-        raise ParseError(codec.bad_char(body[values]), line=line, column=col0 + values + 1)
-    return Grid._trusted(s, values)
 
 
 def _join_single_tokens(text: str) -> "str | None":
@@ -320,21 +104,21 @@ def _parse_one_line(text: str, shape: "Shape | None", symbols: str | None, line:
         return _parse_json(body, shape, symbols, line=line)
     if "," in body or ";" in body or "\t" in body:  # CSV/TSV: puzzle, then maybe its solution
         fields = [f.strip() for f in re.split(r"[,;\t]", body)]
-        puzzle = _parse_line(fields[0], shape, symbols, line=line, col0=col0)
+        puzzle = read_line(fields[0], shape, symbols, line=line, col0=col0)
         solution = None
         if len(fields) > 1 and len(fields[1]) == len(fields[0]):
             try:
-                solution = _parse_line(fields[1], puzzle.shape, symbols, line=line)
+                solution = read_line(fields[1], puzzle.shape, symbols, line=line)
             except ParseError:
                 solution = None
         return puzzle, solution
     if " " in body:
         joined = _join_single_tokens(body)
         if joined is not None:
-            return _parse_line(joined, shape, symbols, line=line), None
+            return read_line(joined, shape, symbols, line=line), None
         first = body.split()[0]
-        return _parse_line(first, shape, symbols, line=line, col0=col0), None  # trailing fields: ratings etc.
-    return _parse_line(body, shape, symbols, line=line, col0=col0), None
+        return read_line(first, shape, symbols, line=line, col0=col0), None  # trailing fields: ratings etc.
+    return read_line(body, shape, symbols, line=line, col0=col0), None
 
 
 def _parse_json(text: str, shape: "Shape | None", symbols: str | None, *, line: int | None) -> "tuple[Grid, Grid | None]":
@@ -355,13 +139,13 @@ def _parse_json(text: str, shape: "Shape | None", symbols: str | None, *, line: 
     if symbols is None and isinstance(obj.get("symbols"), str):
         symbols = obj["symbols"]
     try:
-        puzzle = _parse_line("".join(obj["puzzle"].split()), shape, symbols, line=line)
+        puzzle = read_line("".join(obj["puzzle"].split()), shape, symbols, line=line)
     except ParseError as exc:
         raise ParseError(f'"puzzle": {exc.reason}', line=line) from None
     solution = None
     if isinstance(obj.get("solution"), str) and obj["solution"].strip():
         try:
-            solution = _parse_line("".join(obj["solution"].split()), puzzle.shape, symbols, line=line)
+            solution = read_line("".join(obj["solution"].split()), puzzle.shape, symbols, line=line)
         except ParseError as exc:
             raise ParseError(f'"solution": {exc.reason}', line=line) from None
     return puzzle, solution
@@ -439,7 +223,7 @@ def _parse_grid(
         body = text.strip()
         joined = _join_single_tokens(body)
         col0 = len(text) - len(text.lstrip())
-        return _parse_line(joined if joined is not None else body, shape, symbols, line=n, col0=col0 if joined is None else 0), None
+        return read_line(joined if joined is not None else body, shape, symbols, line=n, col0=col0 if joined is None else 0), None
     tokens = [[(m.start(), m.group()) for m in _TOKEN.finditer(t)] for _, t in content]
     raw = [t.rstrip() for _, t in content]
     target = shape.size if shape is not None else len(content)
@@ -482,7 +266,7 @@ def _parse_grid(
     grid_shape = shape if shape is not None else _infer_shape(size, lines, content, tokens, kind)
     sample = "".join(t for _, t in content) if size == 16 else ""
     try:
-        codec = _codec(_alphabet(size, symbols, sample))
+        codec = codec_of(alphabet_for(size, symbols, sample))
     except ParseError as exc:
         raise ParseError(exc.reason, line=first_line) from None
     values: list[int] = []
@@ -519,7 +303,7 @@ def _parse_grid(
                 mask |= 1 << (v - 1)
             masks.append(mask)
             values.append(0)
-    grid = Grid._trusted(shape_of(grid_shape), tuple(values))
+    grid = Grid.unchecked(shape_of(grid_shape), tuple(values))
     return grid, (tuple(masks) if pencil else None)
 
 
@@ -527,7 +311,7 @@ def _infer_shape(size: int, lines: list[Line], content: list[Line], tokens: list
     """Read the box shape off ``|`` separators and border rules when they are there."""
     conventional = Shape.for_size(size)
     text = content[0][1]
-    if not any(sep in text for sep in _SEPARATORS) or kind == "raw":
+    if not any(sep in text for sep in SEPARATORS) or kind == "raw":
         return conventional
     segments = [seg for seg in re.split(r"[|│║]", text) if seg.strip()]
     if not segments:
@@ -676,7 +460,7 @@ _JSON_LINES = 1000  # the most lines one pretty-printed JSON object may take
 def _plain_token(text: str) -> "str | None":
     """The line as one whitespace-free token, or None."""
     s = text.strip()
-    if not s or any(ch.isspace() for ch in s) or any(sep in s for sep in _SEPARATORS):
+    if not s or any(ch.isspace() for ch in s) or any(sep in s for sep in SEPARATORS):
         return None
     return s
 
@@ -693,7 +477,7 @@ def _line_puzzle_ok(text: str, shape: "Shape | None", symbols: str | None) -> bo
     elif count != shape.cell_count:
         return False
     try:
-        _parse_line(token, shape, symbols)
+        read_line(token, shape, symbols)
     except (ParseError, ShapeError):
         return False
     return True
@@ -750,7 +534,7 @@ class _Reader:
                 continue
             if first_content:
                 first_content = False
-                if _HEADER.match(s):  # "puzzle,solution": a CSV/TSV header
+                if HEADER.match(s):  # "puzzle,solution": a CSV/TSV header
                     continue
             if not s or _is_eq_rule(s):
                 if block:
@@ -823,7 +607,7 @@ class _Reader:
                 for n, t in content:
                     yield self._one_line(n, t)
                 return
-        if len(content) == len(block) and not any(sep in t for _, t in content for sep in _SEPARATORS):
+        if len(content) == len(block) and not any(sep in t for _, t in content for sep in SEPARATORS):
             # plain rows, no rules: maybe several grids stacked without blank lines
             size = _row_width(content[0][1])
             if (
@@ -940,13 +724,13 @@ def parse(
         body = text.strip()
         if body and len(body) <= MAX_LINE and _NOT_A_LINE.search(body) is None:
             col0 = 0 if len(body) == len(text) else len(text) - len(text.lstrip())
-            return _parse_line(body, forced, symbols, line=1, col0=col0)
+            return read_line(body, forced, symbols, line=1, col0=col0)
     if format is None:
         return _parse_auto(text, forced, symbols)
     if format == "line":
         if len(text) > MAX_LINE:
             raise ParseError(f"{len(text)} characters is far too long for one puzzle", line=1)
-        return _parse_line("".join(text.split()), forced, symbols, line=1)
+        return read_line("".join(text.split()), forced, symbols, line=1)
     if format == "jsonl":
         return _parse_json(text.strip(), forced, symbols, line=1)[0]
     if format == "candidates":
@@ -956,6 +740,23 @@ def parse(
         puzzle, _ = _split_solution(lines)
         return _parse_grid(puzzle, forced, symbols, mode=format)[0]
     raise ParseError(f"unknown format {format!r}; the formats are {', '.join(FORMATS)}")
+
+
+def as_grid(puzzle: "Grid | str | bytes | Sequence[int]", shape: "Shape | str | None" = None) -> Grid:
+    """A :class:`Grid` from what the public functions take: a Grid (as it
+    is), text in any format (:func:`parse`), UTF-8 bytes of such text, or N²
+    values (``Grid(values, shape)``).
+
+    >>> as_grid("1 . | 3 .\\n. . | 2 .\\n----+----\\n1 3 | . .\\n. . | 2 .", shape="2x2").line()
+    '1.3...2.13....2.'
+    """
+    if isinstance(puzzle, Grid):
+        return puzzle
+    if isinstance(puzzle, (bytes, bytearray, memoryview)):
+        puzzle = decode_utf8(bytes(puzzle))
+    if isinstance(puzzle, str):
+        return parse(puzzle, shape=shape)
+    return Grid(puzzle, shape)
 
 
 def _content_lines(text: str, symbols: str | None) -> list[Line]:
@@ -1033,23 +834,6 @@ def _rows(grid: Grid, alphabet: str) -> list[list[str]]:
     return [[cells[v] for v in values[r * n : (r + 1) * n]] for r in range(n)]
 
 
-def _boxed(cells: list[list[str]], shape: Shape) -> str:
-    """Rows of cell texts, padded per column, with box borders."""
-    n, br, bc = shape.size, shape.box_rows, shape.box_cols
-    widths = [max(len(cells[r][c]) for r in range(n)) for c in range(n)]
-    stacks = [range(s * bc, (s + 1) * bc) for s in range(n // bc)]
-    segment = [sum(widths[c] for c in stack) + (len(stack) - 1) * (2 if max(widths) > 1 else 1) + 2 for stack in stacks]
-    gap = "  " if max(widths) > 1 else " "
-    border = "+" + "+".join("-" * w for w in segment) + "+"
-    out = [border]
-    for r in range(n):
-        parts = [" " + gap.join(cells[r][c].ljust(widths[c]) for c in stack) + " " for stack in stacks]
-        out.append("|" + "|".join(parts) + "|")
-        if (r + 1) % br == 0:
-            out.append(border)
-    return "\n".join(out)
-
-
 def _candidate_cells(grid: Grid, alphabet: str, masks: "Sequence[int] | None" = None) -> list[list[str]]:
     n = grid.size
     if masks is None:
@@ -1085,13 +869,13 @@ def render(grid: Grid, format: str = "line", *, symbols: str | None = None) -> s
     >>> render(g, "jsonl")
     '{"puzzle": "1..............."}'
     """
-    if isinstance(grid, (str, bytes, bytearray)):  # text is read first, as Grid(text) does
+    if isinstance(grid, (bytes, bytearray)):
         grid = Grid(grid)
+    elif isinstance(grid, str):  # text in any format is read first
+        grid = parse(grid)
     elif not isinstance(grid, Grid):
         raise ParseError(f"render takes a Grid or the text of one, not {type(grid).__name__}")
     if format == "svg":
-        from .svg import grid_svg
-
         return grid_svg(grid, symbols=symbols)
     alphabet = _symbols_for(grid, symbols)
     if format == "line":
@@ -1101,9 +885,9 @@ def render(grid: Grid, format: str = "line", *, symbols: str | None = None) -> s
     if format == "spaced":
         return "\n".join(" ".join(row) for row in _rows(grid, alphabet))
     if format == "boxed":
-        return _boxed(_rows(grid, alphabet), grid.shape)
+        return boxed_text(_rows(grid, alphabet), grid.shape)
     if format == "candidates":
-        return _boxed(_candidate_cells(grid, alphabet), grid.shape)
+        return boxed_text(_candidate_cells(grid, alphabet), grid.shape)
     if format == "jsonl":
         obj: dict[str, str] = {"puzzle": grid.line(alphabet)}
         if grid.shape != Shape.for_size(grid.size):
@@ -1126,7 +910,7 @@ def render_marks(grid: Grid, masks: "Sequence[int]", *, symbols: str | None = No
     +--------+
     """
     alphabet = _symbols_for(grid, symbols)
-    return _boxed(_candidate_cells(grid, alphabet, masks), grid.shape)
+    return boxed_text(_candidate_cells(grid, alphabet, masks), grid.shape)
 
 
 def render_block(

@@ -1,41 +1,55 @@
-"""The domain model: a :class:`Shape` of boxes and an immutable :class:`Grid`.
+"""The immutable :class:`Grid`, and its own line form: ``Grid(line)`` reads it, ``grid.line()`` writes it.
 
-A shape is ``R x C``: boxes of R rows by C columns, so the grid has
-``N = R*C`` rows, columns, boxes and values. Cells are numbered 0..N²-1 row by
-row; in text they are written ``rNcM``, 1-based, as HoDoKu and Sudoku
-Explainer write them.
+A grid holds N² values, row by row, 0 for a blank, on a
+:class:`~sudokit.geometry.Shape` of boxes (the shapes, units and peers are in
+:mod:`sudokit.geometry`, re-exported here). Its line form is the data-set
+format: N² symbols, ``.`` or ``0`` for a blank. ``Grid(text)`` reads that
+form and nothing more, as python-chess's ``Board(fen)`` reads FEN; the
+other formats (rows with borders, pencil marks, JSON, streams of many
+puzzles) are read by :mod:`sudokit.formats`, which builds on this module.
 
->>> shape = Shape(3, 3)
->>> shape.size, len(shape.units), len(shape.peers[0])
-(9, 27, 20)
->>> shape.cell_name(5)
-'r1c6'
 >>> grid = Grid.empty(Shape(2, 2)).place(0, 0, 3)
 >>> grid[0, 0], grid.clues, grid.is_complete
 (3, 1, False)
+>>> grid.line()
+'3...............'
+>>> Grid(grid.line()) == grid
+True
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from operator import itemgetter
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, overload
 
 from .errors import ParseError, ShapeError
+from .geometry import (  # noqa: F401  (re-exported: the model's names, as before)
+    BOX,
+    CLASSIC,
+    COLUMN,
+    DEFAULT_SYMBOLS,
+    MAX_SIZE,
+    ROW,
+    Geometry,
+    Shape,
+    shape_of,
+)
+from .svg import grid_svg
+from .symbols import Codec, alphabet_for, codec
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-#: The default alphabet: values 1..N are written with the first N symbols.
-DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: The most cells a puzzle can have (a 64x64 grid).
+MAX_CELLS = MAX_SIZE * MAX_SIZE
 
-#: The largest size sudokit accepts (candidate sets must fit in 64 bits).
-MAX_SIZE = 64
+#: Longer text is refused at once: no puzzle needs it.
+MAX_LINE = 1 << 16
 
 
-def _decode(data: bytes) -> str:
+def decode_utf8(data: bytes) -> str:
     """Bytes as UTF-8 text; a ParseError names the first byte that is not."""
     try:
         return data.decode("utf-8")
@@ -45,8 +59,6 @@ def _decode(data: bytes) -> str:
 
 def _whole_numbers(values: object) -> tuple[int, ...]:
     """Cell values as ints; anything else (1.5, "a", None, True) is a ParseError naming its position."""
-    import numbers
-
     try:
         items = tuple(values)  # type: ignore[arg-type]
     except TypeError:
@@ -59,207 +71,145 @@ def _whole_numbers(values: object) -> tuple[int, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class Shape:
-    """Box rows by box columns. ``Shape(3, 3)`` is the classic 9x9.
+# -- the line form --------------------------------------------------------------
 
-    >>> Shape.parse("2x3").size
-    6
-    >>> Shape.for_size(6), Shape.for_size(16)
-    (Shape(2, 3), Shape(4, 4))
-    """
 
-    box_rows: int
-    box_cols: int
-
-    def __post_init__(self) -> None:
-        if not (isinstance(self.box_rows, int) and isinstance(self.box_cols, int)):
-            raise ShapeError("box rows and columns must be whole numbers")
-        if self.box_rows < 1 or self.box_cols < 1:
-            raise ShapeError(f"a box needs at least one row and one column, not {self.box_rows}x{self.box_cols}")
-        if self.box_rows * self.box_cols > MAX_SIZE:
-            raise ShapeError(
-                f"a {self.box_rows}x{self.box_cols} box makes a {self.box_rows * self.box_cols}x"
-                f"{self.box_rows * self.box_cols} grid; the largest supported size is {MAX_SIZE}"
+def _shape_for_cells(count: int, shape: "Shape | None", *, line: int | None, column: int | None) -> Shape:
+    """The shape of a line of ``count`` symbols: ``shape`` if given (and it fits), else the conventional one."""
+    if shape is not None:
+        if count != shape.cell_count:
+            n = shape.size
+            raise ParseError(
+                f"{shape.cell_count} symbols expected for a {n}x{n} puzzle ({shape} boxes), got {count}",
+                line=line,
+                column=column,
             )
-
-    def __repr__(self) -> str:
-        return f"Shape({self.box_rows}, {self.box_cols})"
-
-    def __str__(self) -> str:
-        return f"{self.box_rows}x{self.box_cols}"
-
-    # -- construction -------------------------------------------------------
-
-    @staticmethod
-    def parse(text: str) -> "Shape":
-        """Read ``"RxC"`` (box rows x box columns), or a bare size ``"N"``."""
-        cleaned = text.strip().lower().replace("×", "x")
-        try:
-            if "x" in cleaned:
-                rows, cols = cleaned.split("x")
-                return Shape(int(rows), int(cols))
-            return Shape.for_size(int(cleaned))
-        except ShapeError:
-            raise
-        except ValueError:
-            raise ShapeError(f"cannot read box shape {text!r}: expected RxC such as 3x3 or 2x3") from None
-
-    @staticmethod
-    def for_size(size: int) -> "Shape":
-        """The conventional shape for a size N.
-
-        A square N gets square boxes; otherwise the box has the most rows R
-        with R ≤ √N that divide N.
-        """
-        if size < 1 or size > MAX_SIZE:
-            raise ShapeError(f"size {size} is out of range 1..{MAX_SIZE}")
-        root = math.isqrt(size)
-        for rows in range(root, 0, -1):
-            if size % rows == 0:
-                return _shape(rows, size // rows)
-        raise AssertionError("unreachable: 1 divides every size")
-
-    @staticmethod
-    def for_cells(count: int) -> "Shape":
-        """The conventional shape of a grid with ``count`` cells (N²)."""
-        size = math.isqrt(count)
-        if size * size != count or count == 0:
-            raise ShapeError(f"{count} cells is not a square grid (N² cells)")
-        return Shape.for_size(size)
-
-    # -- geometry -------------------------------------------------------------
-
-    @property
-    def size(self) -> int:
-        """N: the number of rows, columns, boxes and values."""
-        return self.box_rows * self.box_cols
-
-    @property
-    def cell_count(self) -> int:
-        """N²."""
-        return self.size * self.size
-
-    @property
-    def symbols(self) -> str:
-        """The default alphabet for this size (``1-9`` then ``A-Z``)."""
-        if self.size > len(DEFAULT_SYMBOLS):
-            raise ShapeError(f"size {self.size} needs an explicit alphabet (symbols=...)")
-        return DEFAULT_SYMBOLS[: self.size]
-
-    def row_of(self, cell: int) -> int:
-        return cell // self.size
-
-    def col_of(self, cell: int) -> int:
-        return cell % self.size
-
-    def box_of(self, cell: int) -> int:
-        row, col = divmod(cell, self.size)
-        return (row // self.box_rows) * self.box_rows + col // self.box_cols
-
-    def cell(self, row: int, col: int) -> int:
-        """The index of the cell at 0-based ``row`` and ``col``."""
-        if not (0 <= row < self.size and 0 <= col < self.size):
-            raise IndexError(f"cell ({row}, {col}) is outside a {self.size}x{self.size} grid")
-        return row * self.size + col
-
-    def cell_name(self, cell: int) -> str:
-        """``rNcM``, 1-based: ``Shape(3, 3).cell_name(80) == 'r9c9'``."""
-        row, col = divmod(cell, self.size)
-        return f"r{row + 1}c{col + 1}"
-
-    @cached_property
-    def rows(self) -> tuple[tuple[int, ...], ...]:
-        n = self.size
-        return tuple(tuple(r * n + c for c in range(n)) for r in range(n))
-
-    @cached_property
-    def cols(self) -> tuple[tuple[int, ...], ...]:
-        n = self.size
-        return tuple(tuple(r * n + c for r in range(n)) for c in range(n))
-
-    @cached_property
-    def boxes(self) -> tuple[tuple[int, ...], ...]:
-        n, br, bc = self.size, self.box_rows, self.box_cols
-        boxes = []
-        for band in range(n // br):  # box rows stacked down the grid
-            for stack in range(n // bc):
-                boxes.append(
-                    tuple(
-                        (band * br + r) * n + stack * bc + c
-                        for r in range(br)
-                        for c in range(bc)
-                    )
-                )
-        return tuple(boxes)
-
-    @cached_property
-    def units(self) -> tuple[tuple[int, ...], ...]:
-        """All 3N units: rows, then columns, then boxes."""
-        return self.rows + self.cols + self.boxes
-
-    @cached_property
-    def unit_names(self) -> tuple[str, ...]:
-        n = self.size
-        return (
-            tuple(f"row {i + 1}" for i in range(n))
-            + tuple(f"column {i + 1}" for i in range(n))
-            + tuple(f"box {i + 1}" for i in range(n))
+        return shape
+    if count > MAX_CELLS:
+        raise ParseError(
+            f"{count} symbols is too many: the largest puzzle is {MAX_SIZE}x{MAX_SIZE} = {MAX_CELLS} cells",
+            line=line,
+            column=column,
         )
-
-    @cached_property
-    def units_of(self) -> tuple[tuple[int, int, int], ...]:
-        """For each cell, the indices into :attr:`units` of its row, column and box."""
-        n = self.size
-        return tuple(
-            (self.row_of(cell), n + self.col_of(cell), 2 * n + self.box_of(cell))
-            for cell in range(self.cell_count)
+    root = math.isqrt(count)
+    if count < 16:  # 1x2 and 1x3 boxes exist, but only when asked for by shape
+        raise ParseError(
+            f"{count} symbol{'s' if count != 1 else ''} is too short for a puzzle: the smallest, 4x4, has 16"
+            + (f" (a {root}x{root} grid needs its box shape given)" if root * root == count and count > 1 else ""),
+            line=line,
+            column=column,
         )
-
-    @cached_property
-    def unit_getters(self) -> tuple["itemgetter[tuple[int, ...]]", ...]:
-        """Per unit, a getter that gathers its values from a tuple of N² values."""
-        return tuple(itemgetter(*unit) for unit in self.units)
-
-    @cached_property
-    def peers(self) -> tuple[tuple[int, ...], ...]:
-        """For each cell, the other cells that share a unit with it, sorted."""
-        result = []
-        for cell in range(self.cell_count):
-            seen: set[int] = set()
-            for unit in self.units_of[cell]:
-                seen.update(self.units[unit])
-            seen.discard(cell)
-            result.append(tuple(sorted(seen)))
-        return tuple(result)
+    if root * root == count:
+        return shape_of(None, count)
+    low, high = max(root, 1), root + 1
+    near, other = (low, high) if count - low * low <= high * high - count else (high, low)
+    raise ParseError(
+        f"{near * near} symbols expected for a {near}x{near} puzzle, got {count} "
+        f"(a puzzle has N² symbols; the other nearest size is {other}x{other} = {other * other})",
+        line=line,
+        column=column,
+    )
 
 
-@lru_cache(maxsize=None)
-def _shape(box_rows: int, box_cols: int) -> Shape:
-    return Shape(box_rows, box_cols)
+_LINE_CODECS: "dict[tuple[int, Shape | None, str | None], tuple[Shape, Codec]]" = {}  # the hot path
 
 
-#: The classic 9x9 shape.
-CLASSIC = _shape(3, 3)
+def read_line(
+    body: str,
+    shape: "Shape | None" = None,
+    symbols: str | None = None,
+    *,
+    line: int | None = None,
+    col0: int = 0,
+) -> "Grid":
+    """The line form: exactly N² symbols, no whitespace, ``.`` or ``0`` for a blank.
 
+    ``shape`` (a shared instance, see :func:`shape_of`) defaults to the
+    conventional one for N² cells; ``symbols`` is an alphabet spec
+    (:func:`sudokit.symbols.parse_alphabet`). An error names ``line`` and the
+    column, counted from ``col0``. Every reader of sudokit ends here.
 
-def shape_of(value: "Shape | str | tuple[int, int] | None", cells: int | None = None) -> Shape:
-    """Coerce ``value`` to a shared :class:`Shape` instance (cached geometry).
-
-    ``None`` picks the conventional shape for ``cells`` cells, or 9x9.
+    >>> read_line("1.3..2.13....2..").values[:4]
+    (1, 0, 3, 0)
+    >>> read_line("1.3..2.x3....2..", line=4)
+    Traceback (most recent call last):
+    ...
+    sudokit.errors.ParseError: line 4, column 8: unexpected character 'x': a 4x4 puzzle is written with 1-4 and '.' or '0' for a blank
     """
-    if value is None:
-        return CLASSIC if cells is None else _canonical(Shape.for_cells(cells))
-    if isinstance(value, Shape):
-        return _canonical(value)
-    if isinstance(value, str):
-        return _canonical(Shape.parse(value))
-    rows, cols = value
-    return _shape(rows, cols)
+    key = (len(body), shape, symbols)
+    known = _LINE_CODECS.get(key)
+    if known is None:
+        s = _shape_for_cells(len(body), shape, line=line, column=None)
+        try:
+            cod = codec(alphabet_for(s.size, symbols, body if s.size == 16 else ""))
+        except ParseError as exc:
+            raise ParseError(exc.reason, line=line) from None
+        if s.size != 16 and len(_LINE_CODECS) < 1024:  # 16x16 picks its alphabet per puzzle
+            _LINE_CODECS[key] = (s, cod)
+    else:
+        s, cod = known
+    values = cod.decode(body)
+    if isinstance(values, int):
+        raise ParseError(cod.bad_char(body[values]), line=line, column=col0 + values + 1)
+    return Grid.unchecked(s, values)
 
 
-def _canonical(shape: Shape) -> Shape:
-    return _shape(shape.box_rows, shape.box_cols)
+#: Characters that only other formats use: a hint names :func:`sudokit.formats.parse`.
+_OTHER_FORMATS = frozenset('{}|+-=,;:"│║─')
+
+
+def _read_text(text: str, shape: "Shape | None", symbols: str | None) -> "Grid":
+    """``Grid(text)``: the line form, whitespace between symbols ignored."""
+    if text[:1] == "\ufeff":  # a byte-order mark is not text
+        text = text[1:]
+    if len(text) > MAX_LINE:
+        raise ParseError(f"{len(text)} characters is far too long for one puzzle", line=1)
+    body = text.strip()
+    try:
+        if not any(ch.isspace() for ch in body):
+            return read_line(body, shape, symbols, line=1, col0=len(text) - len(text.lstrip()))
+        places = [(n, col) for n, row in enumerate(text.split("\n"), 1)
+                  for col, ch in enumerate(row, 1) if not ch.isspace()]
+        joined = "".join(text.split())
+        try:
+            return read_line(joined, shape, symbols)
+        except ParseError as exc:
+            if exc.column is None:
+                raise
+            line, column = places[exc.column - 1]
+            raise ParseError(exc.reason, line=line, column=column) from None
+    except ParseError as exc:
+        if _OTHER_FORMATS.isdisjoint(body):
+            raise
+        raise ParseError(f"{exc.reason} (Grid(text) reads N² symbols; sudokit.parse reads every format)",
+                         line=exc.line, column=exc.column) from None
+
+
+def boxed_text(cells: Sequence[Sequence[str]], shape: Shape) -> str:
+    """Rows of cell texts, padded per column, framed by the box borders of
+    ``shape``: how ``str(grid)`` and the ``boxed`` and ``candidates`` formats
+    draw a grid.
+
+    >>> print(boxed_text([["1", "."], [".", "2"]], Shape(1, 2)))
+    +-----+
+    | 1 . |
+    +-----+
+    | . 2 |
+    +-----+
+    """
+    n, br, bc = shape.size, shape.box_rows, shape.box_cols
+    widths = [max(len(cells[r][c]) for r in range(n)) for c in range(n)]
+    stacks = [range(s * bc, (s + 1) * bc) for s in range(n // bc)]
+    segment = [sum(widths[c] for c in stack) + (len(stack) - 1) * (2 if max(widths) > 1 else 1) + 2 for stack in stacks]
+    gap = "  " if max(widths) > 1 else " "
+    border = "+" + "+".join("-" * w for w in segment) + "+"
+    out = [border]
+    for r in range(n):
+        parts = [" " + gap.join(cells[r][c].ljust(widths[c]) for c in stack) + " " for stack in stacks]
+        out.append("|" + "|".join(parts) + "|")
+        if (r + 1) % br == 0:
+            out.append(border)
+    return "\n".join(out)
 
 
 @dataclass(frozen=True)
@@ -280,8 +230,10 @@ class Conflict:
 class Grid:
     """An immutable N×N grid of values, 0 for a blank.
 
-    Build one from text (any format :func:`sudokit.formats.parse` reads), from
-    a sequence of N² values, or with :meth:`empty`:
+    Build one from its line form (N² symbols, ``.`` or ``0`` for a blank;
+    whitespace between symbols is ignored, so rows of symbols read too), from
+    a sequence of N² values, or with :meth:`empty`. Text in the other formats
+    is read by :func:`sudokit.formats.parse`.
 
     >>> g = Grid("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
     >>> g[0, 0], g[0, 2], g.clues
@@ -290,22 +242,24 @@ class Grid:
     '53..7....'
     >>> Grid(g.line()) == g
     True
+    >>> Grid("1.3. ..2. 13.. ..2.", shape="2x2").line()
+    '1.3...2.13....2.'
     """
 
     __slots__ = ("_shape", "_values", "_hash")
 
     def __init__(
         self,
-        values: "str | Sequence[int] | Iterable[int]",
+        values: "str | bytes | Sequence[int] | Iterable[int]",
         shape: "Shape | str | tuple[int, int] | None" = None,
+        *,
+        symbols: str | None = None,
     ) -> None:
         if isinstance(values, (bytes, bytearray, memoryview)):
-            values = _decode(bytes(values))
+            values = decode_utf8(bytes(values))
         if isinstance(values, str):
-            from .formats import parse  # local: formats builds on this module
-
-            parsed = parse(values, shape=shape)
-            self._shape, self._values = parsed._shape, parsed._values
+            read = _read_text(values, None if shape is None else shape_of(shape), symbols)
+            self._shape, self._values = read._shape, read._values
             self._hash = None
             return
         vals = _whole_numbers(values)
@@ -323,10 +277,33 @@ class Grid:
     # -- construction -------------------------------------------------------
 
     @classmethod
+    def unchecked(cls, shape: Shape, values: tuple[int, ...]) -> "Grid":
+        """A grid built without any check, for code that made its values itself.
+
+        ``shape`` is a shared instance (from :func:`shape_of`, or another
+        grid's ``shape``) and ``values`` a tuple of N² ints in 0..N: a solver's
+        answer, a reader's decoded line. Nothing is checked or copied, so this
+        is as cheap as a grid can be; wrong input makes a wrong grid, not an
+        error. Everything else should call ``Grid(values, shape)``.
+
+        >>> Grid.unchecked(CLASSIC, (0,) * 81) == Grid.empty()
+        True
+        """
+        grid = cls.__new__(cls)
+        grid._shape = shape
+        grid._values = values
+        grid._hash = None
+        return grid
+
+    #: The old private name of :meth:`unchecked`, kept for the callers in
+    #: generating.py and sat.py until they move to the public name.
+    _trusted = unchecked
+
+    @classmethod
     def empty(cls, shape: "Shape | str | tuple[int, int] | None" = None) -> "Grid":
         """A blank grid."""
         s = shape_of(shape)
-        return cls._trusted(s, (0,) * s.cell_count)
+        return cls.unchecked(s, (0,) * s.cell_count)
 
     @classmethod
     def from_rows(cls, rows: Sequence[Sequence[int]], shape: "Shape | str | None" = None) -> "Grid":
@@ -338,15 +315,6 @@ class Grid:
     def from_array(cls, array: "np.ndarray", shape: "Shape | str | None" = None) -> "Grid":
         """A grid from a numpy array of N² (or N×N) integers."""
         return cls([int(v) for v in array.reshape(-1)], shape)
-
-    @classmethod
-    def _trusted(cls, shape: Shape, values: tuple[int, ...]) -> "Grid":
-        """Build without validation; for internal callers that already checked."""
-        grid = cls.__new__(cls)
-        grid._shape = shape
-        grid._values = values
-        grid._hash = None
-        return grid
 
     # -- access -------------------------------------------------------------
 
@@ -499,19 +467,24 @@ class Grid:
             raise ValueError(f"value {value} is outside 0..{self.size}")
         values = list(self._values)
         values[cell] = value
-        return Grid._trusted(self._shape, tuple(values))
+        return Grid.unchecked(self._shape, tuple(values))
 
-    # -- text ---------------------------------------------------------------
+    # -- text: the line form --------------------------------------------------
 
     def line(self, symbols: str | None = None, blank: str = ".") -> str:
-        """The N² symbols on one line, ``.`` for a blank."""
-        alphabet = blank + (symbols or self._shape.symbols)
+        """The line form: the N² symbols on one line, ``.`` for a blank.
+
+        ``symbols`` is an alphabet spec (such as ``0-F``); ``Grid(line, symbols=...)``
+        reads it back.
+        """
+        alphabet = blank + (alphabet_for(self.size, symbols) if symbols else self._shape.symbols)
         return "".join(alphabet[v] for v in self._values)
 
     def __str__(self) -> str:
-        from .formats import render
-
-        return render(self, "boxed")
+        """The grid in box borders (the ``boxed`` format)."""
+        cells, n = "." + self._shape.symbols, self.size
+        values = self._values
+        return boxed_text([[cells[v] for v in values[r * n : (r + 1) * n]] for r in range(n)], self._shape)
 
     def __repr__(self) -> str:
         if self._shape == CLASSIC:
@@ -519,8 +492,6 @@ class Grid:
         return f"Grid({self.line()!r}, shape={str(self._shape)!r})"
 
     def _repr_svg_(self) -> str:  # Jupyter shows a picture of the grid
-        from .svg import grid_svg
-
         return grid_svg(self)
 
     def __eq__(self, other: object) -> bool:

@@ -1,7 +1,9 @@
 """Printable SVG pictures of grids, any box shape.
 
 Givens are bold black, solution values blue, pencil marks small and grey;
-box borders are thick.
+box borders are thick. This module reads a grid only through its public
+attributes and imports no other part of sudokit but the alphabets, so the
+grid can draw itself with it (``Grid._repr_svg_``) without an import circle.
 
 >>> from sudokit.grid import Grid
 >>> svg = grid_svg(Grid.empty((2, 3)).place(0, 0, 4))
@@ -12,9 +14,13 @@ True
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape
+from html import escape as _escape
+from typing import TYPE_CHECKING
 
-from .grid import Grid
+from .symbols import parse_alphabet
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .grid import Grid
 
 GIVEN_COLOUR = "#000000"
 SOLUTION_COLOUR = "#1a5fb4"
@@ -64,8 +70,6 @@ def grid_svg(
         raise ValueError(f"solution is {solution.shape}, the grid is {grid.shape}")
     if cell_size < 8:
         raise ValueError("cell_size must be at least 8 pixels")
-    from .formats import parse_alphabet
-
     shape = grid.shape
     n, br, bc = shape.size, shape.box_rows, shape.box_cols
     alphabet = parse_alphabet(symbols)[:n] if symbols else shape.symbols
@@ -123,6 +127,11 @@ def grid_svg(
 
 def _text(x: float, y: float, symbol: str) -> str:
     return f'<text x="{_num(x)}" y="{_num(y)}">{escape(symbol)}</text>'
+
+
+def escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` as XML entities (quotes stay: they only appear in text)."""
+    return _escape(text, quote=False)
 
 
 def _num(value: float) -> str:

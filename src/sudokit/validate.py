@@ -193,7 +193,7 @@ def puzzle_array(puzzles: Any, name: str = "puzzles") -> list:
     puzzle, not a batch).
     """
     from .errors import ParseError
-    from .grid import Grid
+    from .formats import as_grid
 
     if isinstance(puzzles, (str, bytes)):
         raise BadOption(f"{name} must be a sequence of puzzles, not one {type(puzzles).__name__} "
@@ -205,7 +205,7 @@ def puzzle_array(puzzles: Any, name: str = "puzzles") -> list:
     out = []
     for i, item in enumerate(items, 1):
         try:
-            out.append(item if isinstance(item, Grid) else Grid(item))
+            out.append(as_grid(item))
         except ParseError as exc:
             raise exc.at(puzzle=i) from None
         except SudokuError as exc:

@@ -16,6 +16,7 @@ them in SE's order and :mod:`.stepper` applies the easiest step each time.
 from __future__ import annotations
 
 from ..errors import Contradiction, LimitReached
+from ..formats import as_grid
 from ..grid import Grid
 from .explanation import Explanation
 from .rating import RATE_TIME_LIMIT, Rating, explain as _explain_path, rate
@@ -47,7 +48,7 @@ def hint(puzzle: "Grid | str | Candidates", *, timeout: float | None = RATE_TIME
     timeout = validate.timeout(timeout)
 
     state = puzzle if isinstance(puzzle, Candidates) else Candidates.from_grid(
-        puzzle if isinstance(puzzle, Grid) else Grid(puzzle))
+        as_grid(puzzle))
     geo = state.geo
     for cell, (mask, value) in enumerate(zip(state.mask, state.values)):
         if not mask and not value:
@@ -83,8 +84,7 @@ def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> E
     """The full solving path (see :func:`sudokit.logic.rating.explain`), as an
     :class:`Explanation`: a list of steps that draws itself, each step
     carrying the state it applies to."""
-    if not isinstance(grid, Grid):
-        grid = Grid(grid)
+    grid = as_grid(grid)
     return Explanation(grid, _explain_path(grid, timeout=timeout))
 
 

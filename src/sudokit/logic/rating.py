@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .. import validate
 from ..errors import Contradiction, InvalidPuzzle
+from ..formats import as_grid
 from ..grid import Grid
 from .registry import REGISTRY, rating_floor
 from .state import Candidates
@@ -395,8 +396,7 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     bound too.
     """
     timeout = validate.timeout(timeout)
-    if not isinstance(grid, Grid):
-        grid = Grid(grid)
+    grid = as_grid(grid)
     registry = exact_registry()
     state = Candidates.from_grid(grid)
     known = truth(grid, unique=True)
@@ -427,8 +427,7 @@ def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> l
     (or the chain searches use up ``timeout`` seconds), a final ``Search``
     step fills the rest from the engine's solution."""
     timeout = validate.timeout(timeout)
-    if not isinstance(grid, Grid):
-        grid = Grid(grid)
+    grid = as_grid(grid)
     with chains.time_limit(timeout):
         path, state, stuck = solve_path(grid, truth=truth(grid, unique=True))
     if stuck or _assumes_uniqueness([s.technique for s in path]):

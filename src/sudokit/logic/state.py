@@ -4,7 +4,8 @@ A :class:`Candidates` holds, per cell, the placed value (0 for a blank) and a
 bit mask of the values still possible there (bit ``v-1`` for value ``v``; 0
 for a filled cell). Placing a value clears it from every peer, as Sudoku
 Explainer does. The geometry (units, peers, which unit is a row, column or
-box) is precomputed once per shape in a :class:`Geometry`.
+box, and their bit masks) is :class:`sudokit.geometry.Geometry`, built once
+per shape; ``state.geo`` holds it.
 
 >>> from sudokit.grid import Grid
 >>> state = Candidates.from_grid(Grid("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"))
@@ -16,67 +17,16 @@ box) is precomputed once per shape in a :class:`Geometry`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterator
 
 from ..errors import InvalidPuzzle
+from ..geometry import BOX, COLUMN, KIND_NAMES, ROW, Geometry  # noqa: F401  (re-exported for the techniques)
 from ..grid import Grid, Shape
 
-#: Unit kinds, in the order :attr:`Shape.units` lists them.
-ROW, COLUMN, BOX = 0, 1, 2
-KIND_NAMES = ("row", "column", "box")
 
-
-@dataclass(frozen=True)
-class Geometry:
-    """Precomputed unit tables for one shape (rows, then columns, then boxes)."""
-
-    shape: Shape
-    n: int
-    units: tuple[tuple[int, ...], ...]
-    kind: tuple[int, ...]            # per unit: ROW, COLUMN or BOX
-    index: tuple[int, ...]           # per unit: its number within its kind (0-based)
-    units_of: tuple[tuple[int, int, int], ...]  # per cell: row, column, box unit ids
-    peers: tuple[tuple[int, ...], ...]
-    rows: tuple[int, ...]            # unit ids of kind ROW in order
-    cols: tuple[int, ...]
-    boxes: tuple[int, ...]
-    unit_mask: tuple[int, ...]       # per unit: bitboard of its cells (bit c for cell c)
-    peer_mask: tuple[int, ...]       # per cell: bitboard of its peers
-
-    def unit_name(self, unit: int) -> str:
-        """``'row 3'``, ``'column 1'``, ``'box 7'`` (1-based)."""
-        return f"{KIND_NAMES[self.kind[unit]]} {self.index[unit] + 1}"
-
-    def cell_name(self, cell: int) -> str:
-        return self.shape.cell_name(cell)
-
-    def symbol(self, value: int) -> str:
-        return self.shape.symbols[value - 1] if self.n <= 35 else str(value)
-
-
-@lru_cache(maxsize=None)
 def geometry(shape: Shape) -> Geometry:
-    """The (cached) unit tables of ``shape``."""
-    n = shape.size
-    units = shape.units
-    kind = tuple([ROW] * n + [COLUMN] * n + [BOX] * n)
-    index = tuple(list(range(n)) * 3)
-    return Geometry(
-        shape=shape,
-        n=n,
-        units=units,
-        kind=kind,
-        index=index,
-        units_of=shape.units_of,
-        peers=shape.peers,
-        rows=tuple(range(n)),
-        cols=tuple(range(n, 2 * n)),
-        boxes=tuple(range(2 * n, 3 * n)),
-        unit_mask=tuple(sum(1 << c for c in unit) for unit in units),
-        peer_mask=tuple(sum(1 << p for p in peers) for peers in shape.peers),
-    )
+    """The (cached) unit tables of ``shape``: :meth:`Geometry.of`, under the name the techniques use."""
+    return shape.geometry
 
 
 def iter_bits(mask: int) -> "Iterator[int]":
@@ -111,11 +61,12 @@ class Candidates:
 
         Raises :class:`InvalidPuzzle` when givens clash.
         """
-        geo = geometry(grid.shape)
+        geo = grid.shape.geometry
         values = list(grid.values)
-        used = [0] * len(geo.units)
+        full = (1 << geo.n) - 1
+        masks = [0 if v else full for v in values]
         clash = False
-        for unit, cells in enumerate(geo.units):
+        for cells in geo.units:
             seen = 0
             for c in cells:
                 v = values[c]
@@ -124,15 +75,15 @@ class Candidates:
                     if seen & bit:
                         clash = True
                     seen |= bit
-            used[unit] = seen
+            if seen:
+                for c in cells:
+                    masks[c] &= ~seen
         if clash:
             conflicts = grid.conflicts()
             raise InvalidPuzzle("; ".join(str(c) for c in conflicts), conflicts)
-        full = (1 << geo.n) - 1
-        masks = [
-            0 if v else full & ~(used[r] | used[c] | used[b])
-            for v, (r, c, b) in zip(values, geo.units_of)
-        ]
+        for c, v in enumerate(values):  # a filled cell keeps no candidates
+            if v:
+                masks[c] = 0
         return cls(geo, values, masks)
 
     @classmethod
@@ -180,7 +131,7 @@ class Candidates:
 
     def grid(self) -> Grid:
         """The placed values as a :class:`Grid`."""
-        return Grid._trusted(self.geo.shape, tuple(self.values))
+        return Grid.unchecked(self.geo.shape, tuple(self.values))
 
     # -- changing -------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..errors import BadOption, InvalidPuzzle, SudokuError
+from ..formats import parse, parse_alphabet
 from ..grid import Grid
 
 #: Paper sizes in millimetres (portrait) and their margins.
@@ -129,7 +130,7 @@ def _item(entry: Any, number: int, rate: bool, rate_timeout: float | None, solve
     elif isinstance(entry, Grid):
         item = Item(entry, number=number)
     elif isinstance(entry, str):
-        item = Item(Grid(entry), number=number)
+        item = Item(parse(entry), number=number)
     elif hasattr(entry, "puzzle") and hasattr(entry, "solution") and hasattr(entry, "seed"):
         item = Item(entry.puzzle, entry.solution, number=number, level=getattr(entry, "level", None),
                     er=_er_text(getattr(entry, "er", None)), seed=entry.seed)
@@ -389,8 +390,6 @@ def booklet(
         raise BadOption("no puzzles to print")
     alphabet = None
     if symbols:
-        from ..formats import parse_alphabet
-
         alphabet = parse_alphabet(symbols)
     sizes = {e.puzzle.size for e in entries}
     for e in entries:
@@ -442,8 +441,6 @@ def grid_pdf(grid: Grid, *, solution: Grid | None = None, cell: float = 9.0, sym
     """A one-page PDF of one grid, the page just around it (``cell`` mm per cell)."""
     alphabet = None
     if symbols:
-        from ..formats import parse_alphabet
-
         alphabet = parse_alphabet(symbols)
     side = cell * grid.size
     pad = 2.0
