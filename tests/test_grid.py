@@ -181,3 +181,127 @@ def test_text_and_arrays():
     assert str(grid).startswith("+")
     assert grid.clues == 36 and len(grid.givens) == 36
     assert math.isqrt(len(grid)) == 6
+
+
+# -- one geometry ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rows, cols", SHAPES)
+def test_one_geometry_serves_the_shape_and_the_logic(rows, cols):
+    from sudokit.geometry import BOX, COLUMN, ROW, Geometry
+    from sudokit.logic.state import geometry
+
+    shape = shape_of((rows, cols))
+    geo = shape.geometry
+    assert geo is Geometry.of(Shape(rows, cols)) is geometry(shape)  # one object, built once
+    assert geo.units is shape.units and geo.peers is shape.peers and geo.units_of is shape.units_of
+    n = shape.size
+    assert geo.kind == (ROW,) * n + (COLUMN,) * n + (BOX,) * n
+    assert geo.rows == tuple(range(n)) and geo.cols == tuple(range(n, 2 * n)) and geo.boxes == tuple(range(2 * n, 3 * n))
+    assert geo.unit_names[0] == "row 1" and geo.unit_names[-1] == f"box {n}"
+    for cell in range(shape.cell_count):
+        r, c, b = geo.units_of[cell]
+        assert (r, c - n, b - 2 * n) == (shape.row_of(cell), shape.col_of(cell), shape.box_of(cell))
+        assert geo.peer_mask[cell] == sum(1 << p for p in geo.peers[cell])
+    assert all(geo.unit_mask[u] == sum(1 << c for c in cells) for u, cells in enumerate(geo.units))
+
+
+def test_a_geometry_takes_extra_units_as_data():
+    """What the variants will do: add the two diagonals as units of a new
+    kind; peers, masks, names and the candidates follow, nothing else changes."""
+    from sudokit.geometry import KIND_NAMES, Geometry
+    from sudokit.logic.state import Candidates
+
+    shape = CLASSIC
+    base = shape.geometry
+    diagonals = (tuple(range(0, 81, 10)), tuple(range(8, 73, 8)))
+    geo = Geometry(shape, base.units + diagonals, base.kind + (3, 3), names=KIND_NAMES + ("diagonal",))
+    assert geo.unit_names[-2:] == ("diagonal 1", "diagonal 2")
+    assert geo.units_of[40] == (4, 13, 22, 27, 28)  # the centre: row, column, box, both diagonals
+    assert geo.units_of[1] == base.units_of[1]
+    assert len(geo.peers[0]) == 20 + 6 and 80 in geo.peers[0]
+    assert geo.of_kind(3) == (27, 28) and geo.boxes == base.boxes
+    assert geo == Geometry(shape, base.units + diagonals, base.kind + (3, 3), names=KIND_NAMES + ("diagonal",))
+    assert geo != base and hash(geo) != hash(base)
+    state = Candidates(geo, [5] + [0] * 80, [0] + [511] * 80)
+    state.place(0, 5)
+    assert not state.mask[80] & 1 << 4 and state.mask[79] & 1 << 4  # r9c9 sees r1c1 on the diagonal
+    with pytest.raises(ShapeError):
+        Geometry(shape, base.units + ((0, 1, 2),), base.kind + (0,))  # a unit holds N cells
+    with pytest.raises(ShapeError):
+        Geometry(shape, base.units + diagonals[:1], base.kind + (7,))  # a kind needs a name
+
+
+def test_shapes_and_geometries_pickle_to_the_shared_instance():
+    import pickle
+
+    from sudokit.geometry import Geometry
+
+    shape = Shape(2, 3)
+    shape.peers  # noqa: B018  (the cached tables are not pickled)
+    data = pickle.dumps(shape)
+    assert len(data) < 100 and pickle.loads(data) is shape_of((2, 3))
+    assert pickle.loads(pickle.dumps(CLASSIC.geometry)) is CLASSIC.geometry
+    grid = Grid(latin((2, 3)), (2, 3))
+    assert pickle.loads(pickle.dumps(grid)) == grid
+    extra = Geometry(CLASSIC, CLASSIC.units, CLASSIC.geometry.kind)
+    assert pickle.loads(pickle.dumps(extra)) == extra
+
+
+# -- the line form: Grid(text) and grid.line() ------------------------------------------
+
+
+def test_grid_reads_its_line_form_and_writes_it_back():
+    line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    grid = Grid(line)
+    assert grid.line() == line and Grid(grid.line()) == grid
+    rows = "\n".join(line[i : i + 9] for i in range(0, 81, 9))
+    assert Grid(rows) == grid == Grid(" ".join(line)) == Grid(line.replace(".", "0"))
+    assert Grid("\ufeff" + line + "\n") == grid
+    hexa = Grid("1" + "." * 255, symbols="0-F")
+    assert hexa[0] == 2 and hexa.line("0-F")[0] == "1"
+    assert Grid(hexa.line("0-F"), symbols="0-F") == hexa
+
+
+def test_grid_text_errors_say_where_and_point_to_the_readers():
+    from sudokit.errors import ParseError
+
+    with pytest.raises(ParseError, match="line 1, column 3: unexpected character 'x'"):
+        Grid("12x" + "." * 78)
+    with pytest.raises(ParseError, match="line 2, column 2: unexpected character 'x'"):
+        Grid("." * 9 + "\n" + ".x" + "." * 7 + "\n" + "." * 63)
+    with pytest.raises(ParseError, match="81 symbols expected for a 9x9 puzzle, got 80"):
+        Grid("." * 80)
+    boxed = str(Grid.empty((2, 2)))
+    with pytest.raises(ParseError, match="sudokit.parse reads every format"):
+        Grid(boxed)
+    from sudokit.formats import as_grid
+
+    assert as_grid(boxed) == Grid.empty((2, 2)) == as_grid(boxed.encode())
+
+
+def test_unchecked_is_the_public_fast_constructor():
+    grid = Grid.unchecked(CLASSIC, (0,) * 81)
+    assert grid == Grid.empty() and grid.shape is CLASSIC
+    assert Grid._trusted == Grid.unchecked  # the old name, for callers not yet moved
+
+
+def test_the_model_imports_no_reader():
+    """grid, geometry, symbols and svg never import formats, not even inside a
+    function: the circle grid <-> formats <-> svg stays gone."""
+    import ast
+    import pathlib
+
+    import sudokit
+
+    root = pathlib.Path(sudokit.__file__).parent
+    allowed = {
+        "geometry.py": {"errors"},
+        "symbols.py": {"errors", "geometry"},
+        "svg.py": {"symbols", "grid"},  # grid only for type names
+        "grid.py": {"errors", "geometry", "svg", "symbols"},
+    }
+    for name, ok in allowed.items():
+        tree = ast.parse((root / name).read_text())
+        used = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level}
+        assert used <= ok, (name, used - ok)

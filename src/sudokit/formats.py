@@ -1,7 +1,9 @@
 """Every text format in and out, and streams of many puzzles.
 
 A puzzle can be written six ways (:data:`FORMATS`); a reader tells them apart
-by itself. :func:`parse` reads exactly one puzzle, :func:`read_puzzles` reads a
+by itself. They all build on the grid's own line form
+(:func:`sudokit.grid.read_line`, :meth:`Grid.line <sudokit.grid.Grid.line>`)
+and the alphabets of :mod:`sudokit.symbols`. :func:`parse` reads exactly one puzzle, :func:`read_puzzles` reads a
 stream lazily, one :class:`Entry` per puzzle, and never lets one bad puzzle
 sink the others. :func:`render` writes a grid back.
 
