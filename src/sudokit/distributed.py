@@ -729,9 +729,9 @@ def _sniff(job: Any, inputs: Sequence[Input]) -> None:
 
 
 def _is_header(text: str) -> bool:
-    from .formats import _HEADER
+    from .formats import HEADER
 
-    return bool(_HEADER.match(text.strip()))
+    return bool(HEADER.match(text.strip()))
 
 
 def _drop_header(lines: list[str]) -> list[str]:

@@ -693,7 +693,7 @@ def stream_chunks(job: Job, sources: Iterable[tuple[str, Iterable[str]]],
     Puzzle numbers count from 1 in each source."""
     import itertools
 
-    from .formats import _HEADER, read_puzzles, starts_line_mode
+    from .formats import HEADER, read_puzzles, starts_line_mode
 
     if examples:
         yield ("items", job, [Item(number, None, grid, example=name)
@@ -702,7 +702,7 @@ def stream_chunks(job: Job, sources: Iterable[tuple[str, Iterable[str]]],
         iterator = iter(lines)
         ahead, first = _peek(iterator)
         rest = itertools.chain(ahead, iterator)
-        if first is not None and starts_line_mode(first, job.shape) and not _HEADER.match(first):
+        if first is not None and starts_line_mode(first, job.shape) and not HEADER.match(first):
             if job.chunk_size >= _BLOCK_CHUNKS:
                 yield from text_chunks(job, rest, source=label)
             else:
