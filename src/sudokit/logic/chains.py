@@ -66,7 +66,7 @@ CHAIN_TIME_LIMIT: float | None = 10.0
 
 #: The clock of the time budgets: this process's CPU time, so that other work
 #: on a shared machine changes which ratings run out of budget much less.
-_clock = time.process_time
+clock = time.process_time
 
 
 class ChainLimit(LimitReached):
@@ -149,7 +149,7 @@ def _boards(masks: list[int], n: int) -> list[int]:
     return boards
 
 
-class _Chainer:
+class Chainer:
     """The implications on one candidate state. A dynamic chain works on
     copies of the masks and value boards that shrink while it runs; static
     implications are computed once per potential and cached."""
@@ -177,7 +177,7 @@ class _Chainer:
         if now - self._last_check < 0.002:
             return
         self._last_check = now
-        if _clock() > self.deadline or (_WALL_DEADLINE is not None and now > _WALL_DEADLINE):
+        if clock() > self.deadline or (_WALL_DEADLINE is not None and now > _WALL_DEADLINE):
             raise ChainLimit()
 
     # the two kinds of implication --------------------------------------------
@@ -483,7 +483,7 @@ def _ancestors(node: int, parents: tuple, graph: dict) -> int:
     return len(seen)
 
 
-def _path(node: int, parents: tuple, graph: dict) -> list[int]:
+def parent_path(node: int, parents: tuple, graph: dict) -> list[int]:
     """The first-parent path from the assumption to ``node``."""
     out = [node]
     ps = parents
@@ -496,7 +496,7 @@ def _path(node: int, parents: tuple, graph: dict) -> list[int]:
 # -- hints ---------------------------------------------------------------------
 
 
-class _Hint:
+class Hint:
     __slots__ = ("difficulty", "complexity", "key", "order", "name", "placement", "removals", "text", "links",
                  "cells")
 
@@ -523,14 +523,14 @@ class _Hint:
                     link_kinds=tuple(link[4] for link in self.links))
 
 
-class _Best:
+class Best:
     """Keeps the hint SE would apply first among those offered so far."""
 
     def __init__(self) -> None:
-        self.hint: _Hint | None = None
+        self.hint: Hint | None = None
         self.count = 0
 
-    def offer(self, hint: _Hint) -> None:
+    def offer(self, hint: Hint) -> None:
         if not hint.removals:
             return  # not worth it
         hint.order = self.count
@@ -569,9 +569,9 @@ def _removals_on(state: Candidates, target: int) -> list[tuple[int, int]]:
     return [(cell, value)]
 
 
-#: An overall deadline (a :func:`_clock` value) set by
+#: An overall deadline (a :func:`clock` value) set by
 #: :func:`time_limit`; every producer call stops there too.
-_PUZZLE_DEADLINE: float | None = None
+PUZZLE_DEADLINE: float | None = None
 
 #: The same limit on the wall clock (a :func:`time.perf_counter` value): the
 #: outer guard, so that a loaded machine, where CPU time runs slower than
@@ -584,29 +584,29 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     """Bound all the chain searches started inside the block to ``seconds``
     in all (``None``: no overall bound); an enclosing limit still holds.
     A search that runs out raises :class:`ChainLimit`."""
-    global _PUZZLE_DEADLINE, _WALL_DEADLINE
-    saved, saved_wall = _PUZZLE_DEADLINE, _WALL_DEADLINE
+    global PUZZLE_DEADLINE, _WALL_DEADLINE
+    saved, saved_wall = PUZZLE_DEADLINE, _WALL_DEADLINE
     if seconds is not None:
-        end, wall = _clock() + seconds, time.perf_counter() + seconds
-        _PUZZLE_DEADLINE = end if saved is None else min(saved, end)
+        end, wall = clock() + seconds, time.perf_counter() + seconds
+        PUZZLE_DEADLINE = end if saved is None else min(saved, end)
         _WALL_DEADLINE = wall if saved_wall is None else min(saved_wall, wall)
     try:
         yield
     finally:
-        _PUZZLE_DEADLINE, _WALL_DEADLINE = saved, saved_wall
+        PUZZLE_DEADLINE, _WALL_DEADLINE = saved, saved_wall
 
 
 def _deadline() -> float | None:
-    ends = [t for t in (_PUZZLE_DEADLINE,) if t is not None]
+    ends = [t for t in (PUZZLE_DEADLINE,) if t is not None]
     if CHAIN_TIME_LIMIT is not None:
-        ends.append(_clock() + CHAIN_TIME_LIMIT)
+        ends.append(clock() + CHAIN_TIME_LIMIT)
     return min(ends, default=None)
 
 
 # -- producer 1: Forcing Chains & Cycles ------------------------------------------
 
 
-def _cycle_hint(state: Candidates, entry: tuple, y: bool, x: bool) -> _Hint | None:
+def cycle_hint(state: Candidates, entry: tuple, y: bool, x: bool) -> Hint | None:
     geo = state.geo
     chain = []
     e = entry
@@ -641,10 +641,10 @@ def _cycle_hint(state: Candidates, entry: tuple, y: bool, x: bool) -> _Hint | No
     path = chain[::-1]
     text = f"{name}: {_chain_text(geo, path)} ⇒ {elims_text(geo, removals)}" if removals else name
     del t
-    return _Hint(difficulty, complexity, key, name, None, removals, text, _links(path), tuple(cells))
+    return Hint(difficulty, complexity, key, name, None, removals, text, _links(path), tuple(cells))
 
 
-def _forcing_hint(state: Candidates, target: int, parents: tuple, graph: dict, y: bool) -> _Hint:
+def forcing_hint(state: Candidates, target: int, parents: tuple, graph: dict, y: bool) -> Hint:
     geo = state.geo
     complexity = _ancestors(target, parents, graph)
     if y:
@@ -653,15 +653,15 @@ def _forcing_hint(state: Candidates, target: int, parents: tuple, graph: dict, y
         name, base, key = ("Turbot Fish" if complexity == 6 else "Forcing X-Chain"), 6.6, 2
     removals = _removals_on(state, target)
     placement = (target >> 6, (target >> 1) & 31) if target & 1 else None
-    path = _path(target, parents, graph)
+    path = parent_path(target, parents, graph)
     verdict = f"{geo.cell_name(target >> 6)}={geo.symbol((target >> 1) & 31)}" if placement else \
         elims_text(geo, removals)
     text = f"{name}: {_chain_text(geo, path)}, a contradiction ⇒ {verdict}"
-    return _Hint(base + length_increment(complexity), complexity, key, name, placement, removals, text,
+    return Hint(base + length_increment(complexity), complexity, key, name, placement, removals, text,
                  _links(path), (target >> 6,))
 
 
-def _unary(ch: _Chainer, best: _Best, y: bool, x: bool) -> None:
+def _unary(ch: Chainer, best: Best, y: bool, x: bool) -> None:
     state = ch.state
     masks = state.mask
     cycle_base = 7.0 if x and y else 6.5
@@ -676,14 +676,14 @@ def _unary(ch: _Chainer, best: _Best, y: bool, x: bool) -> None:
             on = _node(cell, v + 1, 1)
             found = []
             for entry in ch.cycles(masks, on, y, x, best.bound(cycle_base)):
-                h = _cycle_hint(state, entry, y, x)
+                h = cycle_hint(state, entry, y, x)
                 if h is not None:
                     found.append(h)
             if x:
                 limit = best.bound(chain_base)
                 for start in (on, on ^ 1):
                     for target, parents, graph in ch.forcing(masks, start, y, limit):
-                        found.append(_forcing_hint(state, target, parents, graph, y))
+                        found.append(forcing_hint(state, target, parents, graph, y))
             for h in found:
                 best.offer(h)
 
@@ -691,8 +691,8 @@ def _unary(ch: _Chainer, best: _Best, y: bool, x: bool) -> None:
 def find_forcing_chains(state: Candidates) -> Iterator[Step]:
     """SE's "Forcing Chains & Cycles": X-cycles and forcing X-chains, then
     Y-cycles, then XY-cycles and forcing chains; the easiest of all."""
-    ch = _Chainer(state, _deadline())
-    best = _Best()
+    ch = Chainer(state, _deadline())
+    best = Best()
     try:
         _unary(ch, best, False, True)
         _unary(ch, best, True, False)
@@ -708,14 +708,14 @@ def find_forcing_chains(state: Candidates) -> Iterator[Step]:
 # -- producers 2-4: Nishio, multiple and dynamic forcing chains -------------------
 
 
-class _Multi:
-    def __init__(self, ch: _Chainer, best: _Best, multiple: bool, dynamic: bool, nishio: bool, base: float,
+class Multi:
+    def __init__(self, ch: Chainer, best: Best, multiple: bool, dynamic: bool, nishio: bool, base: float,
                  prefix: str) -> None:
         self.ch, self.best = ch, best
         self.multiple, self.dynamic, self.nishio = multiple, dynamic, nishio
         self.base, self.prefix = base, prefix
 
-    def hint(self, name, key, chains, target, text_head) -> _Hint:
+    def hint(self, name, key, chains, target, text_head) -> Hint:
         """``chains``: ``[(node, parents, graph), ...]`` ending at the target."""
         state = self.ch.state
         geo = state.geo
@@ -726,8 +726,8 @@ class _Multi:
             elims_text(geo, removals)
         links = []
         for n, ps, g in chains:
-            links.extend(_links(_path(n, ps, g)))
-        return _Hint(self.base + length_increment(complexity), complexity, key, name, placement, removals,
+            links.extend(_links(parent_path(n, ps, g)))
+        return Hint(self.base + length_increment(complexity), complexity, key, name, placement, removals,
                      f"{name}: {text_head} ⇒ {verdict}", links, (target >> 6,))
 
     def run(self) -> None:
@@ -743,7 +743,7 @@ class _Multi:
         state = ch.state
         value_on: dict[int, dict] = {}
         cell_on = cell_off = None
-        hints: list[_Hint] = []
+        hints: list[Hint] = []
         for v0 in iter_bits(state.mask[cell]):
             v = v0 + 1
             p_on = _node(cell, v, 1)
@@ -818,10 +818,10 @@ class _Multi:
 
 def _multi_step(state: Candidates, multiple: bool, dynamic: bool, nishio: bool, base: float,
                 prefix: str) -> Iterator[Step]:
-    ch = _Chainer(state, _deadline())
-    best = _Best()
+    ch = Chainer(state, _deadline())
+    best = Best()
     try:
-        _Multi(ch, best, multiple, dynamic, nishio, base, prefix).run()
+        Multi(ch, best, multiple, dynamic, nishio, base, prefix).run()
     except ChainLimit as exc:
         exc.rating = base
         exc.tier = exc.tier or {7.5: "Nishio Forcing Chains", 8.0: "Multiple Forcing Chains"}.get(

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from .chains import (
-    ChainLimit, _Best, _Chainer, _Hint, _Multi, _cycle_hint, _forcing_hint, _path, length_increment,
+    ChainLimit, Best, Chainer, Hint, Multi, cycle_hint, forcing_hint, parent_path, length_increment,
 )
 from . import chains
 from .state import Candidates
@@ -147,7 +147,7 @@ def clear_caches() -> None:
     _INNER.clear()
 
 
-class _LevelChainer(_Chainer):
+class _LevelChainer(Chainer):
     """SE's ``Chaining`` at ``level`` >= 1 on one state: dynamic propagation
     with helpers run at each fixpoint."""
 
@@ -387,7 +387,7 @@ class _LevelChainer(_Chainer):
                 return graph, None
 
 
-class _XHint(_Hint):
+class _XHint(Hint):
     """A hint with what SE's rule parents and nesting need: its chains
     ``[(target, parents, graph)]``, how its assumptions were made (``init``:
     ``("cell", cell)`` or ``("region", unit, value)``), a cycle's linked
@@ -397,21 +397,21 @@ class _XHint(_Hint):
     __slots__ = ("chains", "init", "cycle", "dynamic", "chainer", "inner")
 
     @classmethod
-    def of(cls, h: _Hint, chains=(), init=None, cycle=None, dynamic=False, chainer=None) -> "_XHint":
+    def of(cls, h: Hint, chains=(), init=None, cycle=None, dynamic=False, chainer=None) -> "_XHint":
         x = cls(h.difficulty, h.complexity, h.key, h.name, h.placement, h.removals, h.text, h.links, h.cells)
         x.chains, x.init, x.cycle, x.dynamic, x.chainer = chains, init, cycle, dynamic, chainer
         x.inner = ()
         return x
 
 
-class _Collect(_Best):
+class _Collect(Best):
     """Keeps every hint offered that removes something, in order."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.all: list[_Hint] = []
+        self.all: list[Hint] = []
 
-    def offer(self, hint: _Hint) -> None:
+    def offer(self, hint: Hint) -> None:
         if hint.removals:
             hint.order = len(self.all)
             self.all.append(hint)
@@ -473,7 +473,7 @@ def _inner_of(chainer, chains) -> list:
     return found
 
 
-class _LevelMulti(_Multi):
+class _LevelMulti(Multi):
     """SE's multiple-chain producer at a level; ``collect`` keeps every hint
     (for an inner rule) instead of the best."""
 
@@ -485,7 +485,7 @@ class _LevelMulti(_Multi):
         geo = ch.geo
         self.unit_names = {geo.unit_name(u): u for u in range(len(geo.units))}
 
-    def hint(self, name, key, chains, target, text_head) -> _Hint:
+    def hint(self, name, key, chains, target, text_head) -> Hint:
         h = super().hint(name, key, chains, target, text_head)
         inner = _inner_of(self.ch, chains) if self.level >= 2 else []
         if inner:
@@ -497,10 +497,10 @@ class _LevelMulti(_Multi):
             h.text = f"{head}{self.suffix}: {rest}"
         init = None
         if "Cell Forcing" in name:
-            init = ("cell", _path(*chains[0])[0] >> 6)
+            init = ("cell", parent_path(*chains[0])[0] >> 6)
         elif "Region Forcing" in name:
             unit = self.unit_names[text_head.split(" in ", 1)[1].split(" gives ")[0]]
-            init = ("region", unit, (_path(*chains[0])[0] >> 1) & 31)
+            init = ("region", unit, (parent_path(*chains[0])[0] >> 1) & 31)
         x = _XHint.of(h, chains, init, None, self.dynamic, self.ch)
         x.inner = tuple(inner)
         return x
@@ -607,7 +607,7 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XH
     as SE's ``Chaining.getHints`` returns them."""
     found: list[_XHint] = []
     if kind == "cycles":
-        ch = _Chainer(state, deadline)
+        ch = Chainer(state, deadline)
         masks = state.mask
         for y, x in ((False, True), (True, False), (True, True)):
             for cell in range(len(masks)):
@@ -619,13 +619,13 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XH
                     if m >> v & 1:
                         on = (cell << 6) | ((v + 1) << 1) | 1
                         for entry in ch.cycles(masks, on, y, x, 1 << 30):
-                            h = _cycle_hint(state, entry, y, x)
+                            h = cycle_hint(state, entry, y, x)
                             if h is not None and h.removals:
                                 found.append(_XHint.of(h, (), None, entry, False, ch))
                         if x:
                             for start in (on, on ^ 1):
                                 for target, parents, graph in ch.forcing(masks, start, y, 1 << 30):
-                                    h = _forcing_hint(state, target, parents, graph, y)
+                                    h = forcing_hint(state, target, parents, graph, y)
                                     if h.removals:
                                         found.append(_XHint.of(h, [(target, parents, graph)], None, None, False, ch))
                     v += 1
@@ -634,7 +634,7 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XH
         if dynamic and level >= 1:
             ch = _LevelChainer(state, deadline, level)
         else:
-            ch = _Chainer(state, deadline)
+            ch = Chainer(state, deadline)
         collect = _Collect()
         _LevelMulti(ch, collect, level if dynamic else 0, True, dynamic).run()
         found = collect.all
@@ -704,11 +704,11 @@ def find_level(state: Candidates, level: int, inner_level: int = 0) -> Iterator[
     # the puzzle's budget bounds these producers (chains.CHAIN_TIME_LIMIT is for
     # the tiers below): they are slow by nature, and --timeout raises it; a call
     # outside any budget (a hint) gets NESTED_TIME_LIMIT
-    deadline = chains._PUZZLE_DEADLINE
+    deadline = chains.PUZZLE_DEADLINE
     if deadline is None and NESTED_TIME_LIMIT is not None:
-        deadline = chains._clock() + NESTED_TIME_LIMIT
+        deadline = chains.clock() + NESTED_TIME_LIMIT
     ch = _LevelChainer(state, deadline, level, inner_level)
-    best = _Best()
+    best = Best()
     try:
         _LevelMulti(ch, best, level).run()
     except ChainLimit as exc:
