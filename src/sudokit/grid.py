@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, overload
 
@@ -154,6 +155,8 @@ def read_line(
     return Grid.unchecked(s, values)
 
 
+_SPACE = re.compile(r"\s")
+
 #: Characters that only other formats use: a hint names :func:`sudokit.formats.parse`.
 _OTHER_FORMATS = frozenset('{}|+-=,;:"│║─')
 
@@ -166,7 +169,7 @@ def _read_text(text: str, shape: "Shape | None", symbols: str | None) -> "Grid":
         raise ParseError(f"{len(text)} characters is far too long for one puzzle", line=1)
     body = text.strip()
     try:
-        if not any(ch.isspace() for ch in body):
+        if _SPACE.search(body) is None:
             return read_line(body, shape, symbols, line=1, col0=len(text) - len(text.lstrip()))
         places = [(n, col) for n, row in enumerate(text.split("\n"), 1)
                   for col, ch in enumerate(row, 1) if not ch.isspace()]
