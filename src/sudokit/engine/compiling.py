@@ -43,7 +43,7 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
                                                "kernelN.search_n"), 12.0),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
-    "logic": ("the logic kernels", ("logic_kernels._run_singles", "logic_kernels._run_easy"), 10.0),
+    "logic": ("the logic kernels", ("logic_kernels._run_steps",), 10.0),
     "generate": ("the generator, --minimal logic or preemptive", ("generate._generate_batch",), 20.0),
     "generate-unique": ("the generator, --minimal unique", ("generate._generate_batch",), 45.0),
 }

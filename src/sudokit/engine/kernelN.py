@@ -36,6 +36,8 @@ resume later; that makes lazy enumeration and time limits possible.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -349,9 +351,7 @@ def deduce_n(grid, box_rows, box_cols, out):
     assigned = np.empty(nn, dtype=np.uint8)
     load_n(grid, n, masks, assigned)
     queue = np.empty(nn, dtype=np.int64)
-    seg_r = np.empty((n, n // box_cols), dtype=np.uint64)
-    seg_c = np.empty((n, n // box_rows), dtype=np.uint64)
-    if not propagate_fast(masks, assigned, units, peers, n, box_rows, box_cols, queue, True, seg_r, seg_c):
+    if not propagate_fast(masks, assigned, units, peers, queue, locked_candidates(True, box_rows, box_cols)):
         return False
     for c in range(nn):
         out[c] = tz(masks[c]) + 1 if assigned[c] else 0
@@ -457,39 +457,56 @@ def _locked_lines(masks, n, along, step, length, group, seg):
     return changed
 
 
+class Locked(NamedTuple):
+    """Whether a propagation adds locked candidates to the singles, the box
+    shape they need, and their scratch (:func:`locked_candidates` makes one)."""
+
+    on: bool
+    box_rows: int
+    box_cols: int
+    seg_r: np.ndarray  #: ``seg_r[r, j]``: the candidates of row r inside box column j (uint64)
+    seg_c: np.ndarray  #: ``seg_c[k, i]``: the candidates of column k inside box row i (uint64)
+
+
 @njit(cache=True)
-def _locked_pass(masks, n, box_rows, box_cols, seg_r, seg_c):
+def locked_candidates(on, box_rows, box_cols):
+    """A :class:`Locked` for the shape, with its scratch."""
+    n = box_rows * box_cols
+    return Locked(on, box_rows, box_cols, np.empty((n, n // box_cols), dtype=np.uint64),
+                  np.empty((n, n // box_rows), dtype=np.uint64))
+
+
+@njit(cache=True)
+def _locked_pass(masks, lk):
     """Locked candidates, bit-parallel over the values: one pass over every
     line-box intersection, the rows' segments and the columns' both taken
     before either direction eliminates. Returns -1 on a contradiction, else
-    how many masks shrank.
-
-    ``seg_r[r, j]`` is the union of the candidates of row ``r`` inside box
-    column ``j`` (``box_cols`` cells); ``seg_c[k, i]`` of column ``k`` inside box
-    row ``i``. Rows and columns are the same pass (:func:`_locked_lines`) with
-    the strides swapped.
-    """
-    _segments(masks, n, n, 1, box_cols, seg_r)
-    _segments(masks, n, 1, n, box_rows, seg_c)
-    rows = _locked_lines(masks, n, n, 1, box_cols, box_rows, seg_r)
+    how many masks shrank. Rows and columns are the same pass
+    (:func:`_locked_lines`) with the strides swapped."""
+    box_rows = lk.box_rows
+    box_cols = lk.box_cols
+    n = box_rows * box_cols
+    _segments(masks, n, n, 1, box_cols, lk.seg_r)
+    _segments(masks, n, 1, n, box_rows, lk.seg_c)
+    rows = _locked_lines(masks, n, n, 1, box_cols, box_rows, lk.seg_r)
     if rows < 0:
         return -1
-    cols = _locked_lines(masks, n, 1, n, box_rows, box_cols, seg_c)
+    cols = _locked_lines(masks, n, 1, n, box_rows, box_cols, lk.seg_c)
     if cols < 0:
         return -1
     return rows + cols
 
 
 @njit(cache=True)
-def propagate_fast(masks, assigned, units, peers, n, box_rows, box_cols, queue, locked, seg_r, seg_c):
-    """Singles to a fixpoint, then (if ``locked``) bit-parallel locked
+def propagate_fast(masks, assigned, units, peers, queue, lk):
+    """Singles to a fixpoint, then (if ``lk.on``) bit-parallel locked
     candidates, repeated while they remove anything. False on a contradiction."""
     while True:
         if not propagate_n(masks, assigned, units, peers, queue):
             return False
-        if not locked:
+        if not lk.on:
             return True
-        k = _locked_pass(masks, n, box_rows, box_cols, seg_r, seg_c)
+        k = _locked_pass(masks, lk)
         if k < 0:
             return False
         if k == 0:
@@ -561,8 +578,7 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_li
     bcell = np.zeros(cap, dtype=np.int64)
     brem = np.zeros(cap, dtype=np.uint64)
     queue = np.empty(nn, dtype=np.int64)
-    seg_r = np.empty((n, n // box_cols), dtype=np.uint64)
-    seg_c = np.empty((n, n // box_rows), dtype=np.uint64)
+    lk = locked_candidates(locked, box_rows, box_cols)
     boards[0, :] = masks0
     depth = 0
     used = 0
@@ -574,7 +590,7 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_li
         stats[0] += 1
         cur = boards[depth]
         fl = flags[depth]
-        ok = propagate_fast(cur, fl, units, peers, n, box_rows, box_cols, queue, locked, seg_r, seg_c)
+        ok = propagate_fast(cur, fl, units, peers, queue, lk)
         if ok:
             cell, first = _pick_branch(cur, fl, units, n, prefer)
             if cell < 0:

@@ -1,13 +1,21 @@
-"""Compiled kernels for :mod:`sudokit.logic`: runs of singles in SE's order.
+"""Compiled kernels for :mod:`sudokit.logic`: runs of SE's easy steps, in SE's order.
 
-Most steps of a human solving path are singles. :func:`run_singles` applies
-them one at a time, exactly as :mod:`sudokit.logic.singles` would (last value
-in a box, column, row; then hidden single in a box, column, row; units in
-order; values ascending), and records each step, so the Python stepper only
-runs the harder techniques.
+Most steps of a human solving path are singles, and most of the rest are
+rated up to 4.0. One stepping loop (:func:`_run_steps`) applies them one at a
+time, exactly as :mod:`sudokit.logic` would (last value in a box, column,
+row; then hidden single in a box, column, row; units in order; values
+ascending; then the easy ladder up to the level asked for), and records each
+step, so the Python stepper only runs the harder techniques. :func:`singles`
+stops after the singles (:data:`LEVEL_SINGLES`); :func:`easy` goes up the
+ladder.
 
-The plain-Python wrapper :func:`singles` checks its input and converts lists
-to arrays; the numba types stay inside this module.
+Throughout this module we have: ``values`` the grid (0 blank), ``masks`` the
+candidates of each cell (bit ``v-1`` for value ``v``; 0 for a filled cell),
+``n`` the size, ``u`` a unit (rows ``0..n-1``, columns ``n..2n-1``, boxes
+``2n..3n-1``) and ``t`` the shape's :class:`Tables`.
+
+The plain-Python wrappers :func:`singles` and :func:`easy` check their input
+and convert lists to arrays; the numba types stay inside this module.
 
 >>> from sudokit.grid import Grid
 >>> g = Grid("5763894213926148754187526398619472537392..1..2541.89..6435.....9854.....1.78.3...")
@@ -20,11 +28,13 @@ to arrays; the numba types stay inside this module.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from ..grid import Shape
+from .board import pop, tz
 from .compiling import load_numba
 
 load_numba()  # before the first kernel loads: numba without its BLAS probe
@@ -33,9 +43,31 @@ load_numba()  # before the first kernel loads: numba without its BLAS probe
 MAX_KERNEL_SIZE = 62
 
 
+class Tables(NamedTuple):
+    """A shape's cell tables, as the kernels take them (int32 arrays)."""
+
+    units: np.ndarray     #: ``units[u, i]``: the i-th cell of unit u
+    order: np.ndarray     #: the units in SE's order: boxes, columns, rows
+    units_of: np.ndarray  #: ``units_of[c, kind]``: the row (0), column (1) or box (2) unit of cell c
+    peers: np.ndarray     #: ``peers[c, j]``: the j-th peer of cell c
+
+
+@lru_cache(maxsize=None)
+def _tables(shape: Shape) -> Tables:
+    n = shape.size
+    return Tables(
+        units=np.array(shape.units, dtype=np.int32),
+        order=np.array(list(range(2 * n, 3 * n)) + list(range(n, 2 * n)) + list(range(n)), dtype=np.int32),
+        units_of=np.array(shape.units_of, dtype=np.int32),
+        peers=np.array(shape.peers, dtype=np.int32),
+    )
+
+
 @njit(cache=True)
-def _first_single(values, masks, units, order):
+def _first_single(values, masks, t):
     """(cell, value, unit, alone) of SE's first single, or cell -1."""
+    units = t.units
+    order = t.order
     n = units.shape[1]
     for alone in (1, 0):
         for k in range(order.shape[0]):
@@ -55,9 +87,7 @@ def _first_single(values, masks, units, order):
             single = once & ~twice
             if single == 0:
                 continue
-            v = 0
-            while not (single >> v) & 1:
-                v += 1
+            v = tz(single)
             bit = np.int64(1) << v
             for i in range(n):
                 c = units[u, i]
@@ -66,65 +96,31 @@ def _first_single(values, masks, units, order):
     return -1, 0, -1, 0
 
 
-@njit(cache=True)
-def _run_singles(values, masks, units, order, peers, out):
-    """Apply singles until none is left or a blank cell runs dry; record
-    (cell, value, unit, alone) rows in ``out``; return how many."""
-    count = 0
-    ncells = values.shape[0]
-    while count < out.shape[0]:
-        broken = False
-        full = True
-        for c in range(ncells):
-            if values[c] == 0:
-                full = False
-                if masks[c] == 0:
-                    broken = True
-                    break
-        if broken or full:
-            break
-        cell, value, unit, alone = _first_single(values, masks, units, order)
-        if cell < 0:
-            break
-        values[cell] = value
-        masks[cell] = 0
-        clear = ~(np.int64(1) << (value - 1))
-        for j in range(peers.shape[1]):
-            p = peers[cell, j]
-            masks[p] &= clear
-        out[count, 0] = cell
-        out[count, 1] = value
-        out[count, 2] = unit
-        out[count, 3] = alone
-        count += 1
-    return count
+def _check(shape: Shape, values: list[int], masks: list[int]) -> None:
+    if shape.size > MAX_KERNEL_SIZE:
+        raise ValueError(f"the logic kernels take sizes up to {MAX_KERNEL_SIZE}, not {shape.size}")
+    if len(values) != shape.cell_count or len(masks) != shape.cell_count:
+        raise ValueError(f"a {shape} grid has {shape.cell_count} cells")
 
 
-@lru_cache(maxsize=None)
-def _tables(shape: Shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    n = shape.size
-    units = np.array(shape.units, dtype=np.int32)
-    order = np.array(list(range(2 * n, 3 * n)) + list(range(n, 2 * n)) + list(range(n)), dtype=np.int32)
-    peers = np.array(shape.peers, dtype=np.int32)
-    return units, order, peers
+def _run(shape: Shape, values: list[int], masks: list[int], level: int, rows: int) -> list[list[int]]:
+    """:func:`_run_steps` on lists, changed in place; the records as lists."""
+    _check(shape, values, masks)
+    v = np.array(values, dtype=np.int64)
+    m = np.array(masks, dtype=np.int64)
+    out = np.empty((rows, 4), dtype=np.int64)
+    count = _run_steps(v, m, _tables(shape), out, level)
+    values[:] = v.tolist()
+    masks[:] = m.tolist()
+    return out[:count].tolist()
 
 
 def singles(shape: Shape, values: list[int], masks: list[int]) -> list[tuple[int, int, int, int]]:
     """Apply SE's singles in place on ``values`` and ``masks`` (lists, one
     entry per cell; a filled cell has mask 0) and return the steps as
     ``(cell, value, unit id, alone)``; ``alone`` is 1 for a last value."""
-    if shape.size > MAX_KERNEL_SIZE:
-        raise ValueError(f"the logic kernels take sizes up to {MAX_KERNEL_SIZE}, not {shape.size}")
-    if len(values) != shape.cell_count or len(masks) != shape.cell_count:
-        raise ValueError(f"a {shape} grid has {shape.cell_count} cells")
-    units, order, peers = _tables(shape)
-    v = np.array(values, dtype=np.int64)
-    m = np.array(masks, dtype=np.int64)
-    out = np.empty((shape.cell_count, 4), dtype=np.int64)
-    count = _run_singles(v, m, units, order, peers, out)
-    values[:] = v.tolist()
-    masks[:] = m.tolist()
-    return [tuple(row) for row in out[:count].tolist()]
+    return [(cell, value, unit, int(code == LAST_VALUE))
+            for code, cell, value, unit in _run(shape, values, masks, LEVEL_SINGLES, shape.cell_count)]
 
 
 # -- the easy ladder: every SE technique rated up to 2.5 ------------------------------
@@ -134,30 +130,16 @@ def singles(shape: Shape, values: list[int], masks: list[int]) -> list[tuple[int
  POINTING, CLAIMING, NAKED_PAIR, X_WING, HIDDEN_PAIR, NAKED_TRIPLET, SWORDFISH, HIDDEN_TRIPLET) = range(15)
 EASY_RATINGS = (1.0, 1.2, 1.5, 1.7, 2.0, 2.3, 2.5, 2.6, 2.8, 3.0, 3.2, 3.4, 3.6, 3.8, 4.0)
 
-#: How far :func:`easy` goes: up to 2.5, up to claiming (2.8), up to hidden triplet (4.0).
-LEVEL_DIRECT, LEVEL_LOCKING, LEVEL_SUBSETS = 0, 1, 2
+#: How far :func:`_run_steps` goes: singles only, up to 2.5, up to claiming (2.8), up to hidden triplet (4.0).
+LEVEL_SINGLES, LEVEL_DIRECT, LEVEL_LOCKING, LEVEL_SUBSETS = -1, 0, 1, 2
 
 
 @njit(cache=True)
-def _popcount(x):
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
-
-
-@njit(cache=True)
-def _lowbit_index(x):
-    i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
-
-
-@njit(cache=True)
-def _direct_pointing(masks, units, units_of, n):
+def _direct_pointing(masks, t):
     """SE's first direct pointing: (single cell, value) or (-1, 0)."""
+    units = t.units
+    units_of = t.units_of
+    n = units.shape[1]
     for kind2 in (1, 0):  # box -> column, then box -> row
         for v in range(n):
             bit = np.int64(1) << v
@@ -201,8 +183,11 @@ def _direct_pointing(masks, units, units_of, n):
 
 
 @njit(cache=True)
-def _locked_apply(masks, units, units_of, n, pointing):
+def _locked_apply(masks, t, pointing):
     """Apply SE's first pointing (or claiming) elimination; return True if one."""
+    units = t.units
+    units_of = t.units_of
+    n = units.shape[1]
     for p in range(2):
         if pointing:
             kind1, kind2 = 2, 1 - p  # box -> column, box -> row
@@ -252,8 +237,11 @@ def _next_combo(idx, k, count):
 
 
 @njit(cache=True)
-def _naked_apply(masks, units, order, n, k):
+def _naked_apply(masks, t, k):
     """SE's first naked set of size k: remove its values from the rest of the unit."""
+    units = t.units
+    order = t.order
+    n = units.shape[1]
     cells = np.empty(n, dtype=np.int64)
     idx = np.empty(k, dtype=np.int64)
     for o in range(order.shape[0]):
@@ -261,7 +249,7 @@ def _naked_apply(masks, units, order, n, k):
         count = 0
         for i in range(n):
             c = units[u, i]
-            if masks[c] and _popcount(masks[c]) <= k:
+            if masks[c] and pop(masks[c]) <= k:
                 cells[count] = c
                 count += 1
         if count < k:
@@ -272,7 +260,7 @@ def _naked_apply(masks, units, order, n, k):
             union = 0
             for j in range(k):
                 union |= masks[cells[idx[j]]]
-            if _popcount(union) == k:
+            if pop(union) == k:
                 hit = False
                 for i in range(n):
                     c = units[u, i]
@@ -307,15 +295,18 @@ def _hidden_candidates(masks, units, u, n, k, where, usable):
     for v in range(n):
         if where[v]:
             present += 1
-            if _popcount(where[v]) <= k:
+            if pop(where[v]) <= k:
                 usable[nu] = v
                 nu += 1
     return nu if nu >= k and present > k else 0
 
 
 @njit(cache=True)
-def _hidden_apply(masks, units, order, n, k):
+def _hidden_apply(masks, t, k):
     """SE's first hidden set of size k: remove the other values from its cells."""
+    units = t.units
+    order = t.order
+    n = units.shape[1]
     where = np.zeros(n, dtype=np.int64)
     usable = np.empty(n, dtype=np.int64)
     idx = np.empty(k, dtype=np.int64)
@@ -332,7 +323,7 @@ def _hidden_apply(masks, units, order, n, k):
             for j in range(k):
                 union |= where[usable[idx[j]]]
                 keep |= np.int64(1) << usable[idx[j]]
-            if _popcount(union) == k:
+            if pop(union) == k:
                 hit = False
                 for i in range(n):
                     if (union >> i) & 1:
@@ -348,8 +339,10 @@ def _hidden_apply(masks, units, order, n, k):
 
 
 @njit(cache=True)
-def _fish_apply(masks, units, n, k):
+def _fish_apply(masks, t, k):
     """SE's first fish with k base lines (columns as base first)."""
+    units = t.units
+    n = units.shape[1]
     lines = np.empty(n, dtype=np.int64)
     pos = np.empty(n, dtype=np.int64)
     idx = np.empty(k, dtype=np.int64)
@@ -364,7 +357,7 @@ def _fish_apply(masks, units, n, k):
                 for i in range(n):
                     if masks[units[base0 + b, i]] & bit:
                         p |= np.int64(1) << i
-                if p and _popcount(p) <= k:
+                if p and pop(p) <= k:
                     lines[count] = b
                     pos[count] = p
                     count += 1
@@ -378,7 +371,7 @@ def _fish_apply(masks, units, n, k):
                 for j in range(k):
                     union |= pos[idx[j]]
                     bases |= np.int64(1) << lines[idx[j]]
-                if _popcount(union) == k:
+                if pop(union) == k:
                     hit = False
                     for i in range(n):
                         if (union >> i) & 1:
@@ -395,8 +388,11 @@ def _fish_apply(masks, units, n, k):
 
 
 @njit(cache=True)
-def _direct_hidden(masks, units, order, n, k):
+def _direct_hidden(masks, t, k):
     """SE's first direct hidden pair (k=2) or triplet (k=3): (cell, value) or (-1, 0)."""
+    units = t.units
+    order = t.order
+    n = units.shape[1]
     where = np.zeros(n, dtype=np.int64)
     usable = np.zeros(n, dtype=np.int64)
     for idx in range(order.shape[0]):
@@ -408,39 +404,46 @@ def _direct_hidden(masks, units, order, n, k):
             for b in range(a + 1, nu):
                 if k == 2:
                     union = where[usable[a]] | where[usable[b]]
-                    if _popcount(union) != 2:
+                    if pop(union) != 2:
                         continue
                     for v in range(n):
                         if v == usable[a] or v == usable[b] or where[v] == 0:
                             continue
                         pos = where[v]
-                        if _popcount(pos) < 2:
+                        if pop(pos) < 2:
                             continue
                         rest = pos & ~union
-                        if rest and _popcount(rest) == 1:
-                            return units[u, _lowbit_index(rest)], v + 1
+                        if rest and pop(rest) == 1:
+                            return units[u, tz(rest)], v + 1
                 else:
                     for c3 in range(b + 1, nu):
                         union = where[usable[a]] | where[usable[b]] | where[usable[c3]]
-                        if _popcount(union) != 3:
+                        if pop(union) != 3:
                             continue
                         for v in range(n):
                             if v == usable[a] or v == usable[b] or v == usable[c3] or where[v] == 0:
                                 continue
                             pos = where[v]
-                            if _popcount(pos) < 2:
+                            if pop(pos) < 2:
                                 continue
                             rest = pos & ~union
-                            if rest and _popcount(rest) == 1:
-                                return units[u, _lowbit_index(rest)], v + 1
+                            if rest and pop(rest) == 1:
+                                return units[u, tz(rest)], v + 1
     return -1, 0
 
 
 @njit(cache=True)
-def _run_easy(values, masks, units, order, units_of, peers, out, level):
-    """Apply SE's techniques up to 2.5 (level 0), 2.8 (level 1: pointing and
-    claiming too) or 4.0 (level 2: subsets, X-Wing, Swordfish) in SE's order;
-    record (code, cell, value), cell -1 for an elimination step."""
+def _run_steps(values, masks, t, out, level):
+    """Apply SE's steps one at a time, in SE's order, until none is left, a
+    blank cell runs dry or ``out`` is full: the singles, and up the ladder to
+    ``level`` (:data:`LEVEL_SINGLES`: singles only; :data:`LEVEL_DIRECT`: the
+    techniques up to 2.5; :data:`LEVEL_LOCKING`: pointing and claiming too;
+    :data:`LEVEL_SUBSETS`: subsets, X-Wing and Swordfish too). Records
+    ``(code, cell, value, unit)`` rows in ``out`` (cell -1 and unit -1 for an
+    elimination step; unit -1 for a placement found by no single) and returns
+    how many."""
+    units = t.units
+    peers = t.peers
     n = units.shape[1]
     ncells = values.shape[0]
     count = 0
@@ -455,7 +458,7 @@ def _run_easy(values, masks, units, order, units_of, peers, out, level):
                     break
         if broken or full:
             break
-        cell, value, unit, alone = _first_single(values, masks, units, order)
+        cell, value, unit, alone = _first_single(values, masks, t)
         code = -1
         if cell >= 0:
             if alone:
@@ -464,12 +467,12 @@ def _run_easy(values, masks, units, order, units_of, peers, out, level):
                 code = HIDDEN_BOX
             else:
                 code = HIDDEN_LINE
-        else:
-            cell, value = _direct_pointing(masks, units, units_of, n)
+        elif level >= LEVEL_DIRECT:
+            cell, value = _direct_pointing(masks, t)
             if cell >= 0:
                 code = DIRECT_POINTING
             else:
-                cell, value = _direct_hidden(masks, units, order, n, 2)
+                cell, value = _direct_hidden(masks, t, 2)
                 if cell >= 0:
                     code = DIRECT_HIDDEN_PAIR
                 else:
@@ -477,35 +480,36 @@ def _run_easy(values, masks, units, order, units_of, peers, out, level):
                         m = masks[c]
                         if m and not (m & (m - 1)):
                             cell = c
-                            value = _lowbit_index(m) + 1
+                            value = tz(m) + 1
                             code = NAKED_SINGLE
                             break
                     if code < 0:
-                        cell, value = _direct_hidden(masks, units, order, n, 3)
+                        cell, value = _direct_hidden(masks, t, 3)
                         if cell >= 0:
                             code = DIRECT_HIDDEN_TRIPLET
-        if code < 0 and level >= 1:
-            if _locked_apply(masks, units, units_of, n, True):
+        if code < 0 and level >= LEVEL_LOCKING:
+            if _locked_apply(masks, t, True):
                 code = POINTING
-            elif _locked_apply(masks, units, units_of, n, False):
+            elif _locked_apply(masks, t, False):
                 code = CLAIMING
-            elif level >= 2:
-                if _naked_apply(masks, units, order, n, 2):
+            elif level >= LEVEL_SUBSETS:
+                if _naked_apply(masks, t, 2):
                     code = NAKED_PAIR
-                elif _fish_apply(masks, units, n, 2):
+                elif _fish_apply(masks, t, 2):
                     code = X_WING
-                elif _hidden_apply(masks, units, order, n, 2):
+                elif _hidden_apply(masks, t, 2):
                     code = HIDDEN_PAIR
-                elif _naked_apply(masks, units, order, n, 3):
+                elif _naked_apply(masks, t, 3):
                     code = NAKED_TRIPLET
-                elif _fish_apply(masks, units, n, 3):
+                elif _fish_apply(masks, t, 3):
                     code = SWORDFISH
-                elif _hidden_apply(masks, units, order, n, 3):
+                elif _hidden_apply(masks, t, 3):
                     code = HIDDEN_TRIPLET
             if code >= 0:
                 out[count, 0] = code
                 out[count, 1] = -1
                 out[count, 2] = 0
+                out[count, 3] = -1
                 count += 1
                 continue
         if code < 0:
@@ -518,13 +522,9 @@ def _run_easy(values, masks, units, order, units_of, peers, out, level):
         out[count, 0] = code
         out[count, 1] = cell
         out[count, 2] = value
+        out[count, 3] = unit
         count += 1
     return count
-
-
-@lru_cache(maxsize=None)
-def _units_of(shape: Shape) -> np.ndarray:
-    return np.array(shape.units_of, dtype=np.int32)
 
 
 def easy(shape: Shape, values: list[int], masks: list[int], level: int = LEVEL_SUBSETS) -> list[tuple[int, int, int]]:
@@ -536,15 +536,5 @@ def easy(shape: Shape, values: list[int], masks: list[int], level: int = LEVEL_S
     ``(code, cell, value)``, cell -1 for an elimination step;
     :data:`EASY_RATINGS` gives each code's rating. (Direct claiming, 1.9,
     never fires in SE.)"""
-    if shape.size > MAX_KERNEL_SIZE:
-        raise ValueError(f"the logic kernels take sizes up to {MAX_KERNEL_SIZE}, not {shape.size}")
-    if len(values) != shape.cell_count or len(masks) != shape.cell_count:
-        raise ValueError(f"a {shape} grid has {shape.cell_count} cells")
-    units, order, peers = _tables(shape)
-    v = np.array(values, dtype=np.int64)
-    m = np.array(masks, dtype=np.int64)
-    out = np.empty((shape.cell_count * (shape.size + 1), 3), dtype=np.int64)
-    count = _run_easy(v, m, units, order, _units_of(shape), peers, out, level)
-    values[:] = v.tolist()
-    masks[:] = m.tolist()
-    return [tuple(row) for row in out[:count].tolist()]
+    return [(code, cell, value) for code, cell, value, _ in
+            _run(shape, values, masks, level, shape.cell_count * (shape.size + 1))]
