@@ -602,3 +602,15 @@ def test_pretty_printed_json_objects():
     assert entries[1].error is not None and entries[1].error.line == 10 and "JSON" in str(entries[1].error)
     assert entries[2].grid == parse(DIABOLICAL) and entries[3].grid == parse(SEVENTEEN)
     assert parse(pretty) == parse(DIABOLICAL)
+
+
+def test_render_and_as_grid_read_text_in_any_format():
+    """The public functions take text in any format; Grid(text) takes only the line form."""
+    from sudokit.formats import as_grid, render
+
+    grid = Grid([1, 2, 0, 0] * 4, (2, 2))
+    for fmt in ("boxed", "candidates", "jsonl", "spaced"):
+        text = render(grid, fmt)
+        assert as_grid(text, shape="2x2") == grid
+        assert render(text, "line") == grid.line()
+    assert as_grid(grid) is grid and as_grid(list(grid.values), (2, 2)) == grid
