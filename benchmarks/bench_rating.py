@@ -1,10 +1,12 @@
 """Time :func:`sudokit.logic.rate` on the SE reference set, by ER band.
 
-    python benchmarks/bench_rating.py [--repeat 3]
+    python benchmarks/bench_rating.py [--repeat 3] [--every K] [--min-er 6.2]
     python benchmarks/bench_rating.py --hard 10 [--timeout 60]   # a sample of hard_dev.tsv (10.4-11.9)
+    python benchmarks/bench_rating.py --ids hd-0475,hd-0361      # chosen puzzles of hard_dev.tsv
 
-Prints ms/puzzle per band (ER <= 2.5, 2.5 < ER <= 6.2, ER > 6.2, using the
-reference ER) and the agreement with Sudoku Explainer's ER/EP/ED.
+Prints ms/puzzle per band (ER <= 2.5, 2.5 < ER <= 6.2, 6.2 < ER <= 9.0,
+using the reference ER) and, per band, how many puzzles get SE's ER, EP and
+ED exactly (a lower bound never counts).
 
 Times are CPU time of this process (``time.process_time``), so other jobs on
 a shared machine inflate them less than wall time; the load average is
@@ -28,14 +30,19 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "rated" / "se_d
 HARD = DATA.with_name("hard_dev.tsv")
 
 
-def hard(count: int, timeout: float | None) -> None:
-    """Rate ``count`` puzzles spread evenly over hard_dev.tsv, once each, under
-    the per-puzzle budget; print one line a puzzle and the agreement."""
+def hard(count: int, timeout: float | None, ids: list[str] | None = None) -> None:
+    """Rate ``count`` puzzles spread evenly over hard_dev.tsv (or those of
+    ``ids``), once each, under the per-puzzle budget; print one line a
+    puzzle and the agreement."""
     from sudokit.logic.rating import RATE_TIME_LIMIT
 
     rows = list(csv.DictReader(open(HARD), delimiter="\t"))
-    step = max(1, len(rows) // count)
-    sample = rows[::step][:count]
+    if ids:
+        by_id = {r["id"]: r for r in rows}
+        sample = [by_id[i] for i in ids]
+    else:
+        step = max(1, len(rows) // count)
+        sample = rows[::step][:count]
     budget = RATE_TIME_LIMIT if timeout is None else timeout
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
           f"budget {budget} s a puzzle; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
@@ -72,12 +79,18 @@ def main() -> None:
                         help="time only the puzzles whose reference ER is at most this (e.g. 6.2)")
     parser.add_argument("--hard", type=int, default=0, metavar="N",
                         help="rate N puzzles of hard_dev.tsv (SE 10.4-11.9) instead, once each")
+    parser.add_argument("--min-er", type=float, default=None,
+                        help="time only the puzzles whose reference ER is above this (e.g. 6.2)")
+    parser.add_argument("--every", type=int, default=1, metavar="K", help="take every K-th puzzle only")
     parser.add_argument("--timeout", type=float, default=None, help="per-puzzle budget for --hard (s)")
+    parser.add_argument("--ids", default="", help="comma-separated hard_dev.tsv ids to rate (like --hard)")
     args = parser.parse_args()
-    if args.hard:
-        hard(args.hard, args.timeout)
+    if args.hard or args.ids:
+        hard(args.hard, args.timeout, [i for i in args.ids.split(",") if i] or None)
         return
     rows = list(csv.DictReader(open(DATA), delimiter="\t"))
+    if args.min_er is not None:
+        rows = [r for r in rows if float(r["er"]) > args.min_er + 1e-9]
     if args.max_er is not None:
         warm = next((r for r in rows if float(r["er"]) > 7), None)
         rows = [r for r in rows if float(r["er"]) <= args.max_er + 1e-9]
@@ -90,38 +103,43 @@ def main() -> None:
             break
     for grid in grids[::25]:  # and the kernels only some paths reach, so --repeat 1 times no compiling
         rate(grid)
-    bands: dict[str, list[float]] = {"ER <= 2.5": [], "2.5 < ER <= 6.2": [], "ER > 6.2": []}
+    rows, grids = rows[::args.every], grids[::args.every]
+    bands: dict[str, list[float]] = {"ER <= 2.5": [], "2.5 < ER <= 6.2": [], "6.2 < ER <= 9.0": [], "ER > 9.0": []}
+    exact: dict[str, int] = {band: 0 for band in bands}
     results = []
     for row, grid in zip(rows, grids):
         best = float("inf")
         for _ in range(args.repeat):
             links.clear_caches()
             aligned._CHECKED.clear()
+            nested.clear_caches()
             t0 = time.process_time()
             r = rate(grid)
             best = min(best, time.process_time() - t0)
         results.append(r)
         er = float(row["er"])
-        band = "ER <= 2.5" if er <= 2.5 else "2.5 < ER <= 6.2" if er <= 6.2 else "ER > 6.2"
+        band = "ER <= 2.5" if er <= 2.5 else "2.5 < ER <= 6.2" if er <= 6.2 else "6.2 < ER <= 9.0" if er <= 9.0 \
+            else "ER > 9.0"
         bands[band].append(best)
+        exact[band] += (not r.lower_bound and all(abs(getattr(r, k) - float(row[k])) < 1e-6 for k in ("er", "ep", "ed")))
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
           f"CPU time, best of {args.repeat}; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    print("| band | puzzles | ms/puzzle | puzzles/s |")
-    print("|---|---:|---:|---:|")
+    print("| band | puzzles | ms/puzzle | puzzles/s | ER/EP/ED exact |")
+    print("|---|---:|---:|---:|---:|")
     for band, times in bands.items():
         if times:
             mean = sum(times) / len(times)
-            print(f"| {band} | {len(times)} | {1000 * mean:.2f} | {1 / mean:.0f} |")
-    low = [(row, r) for row, r in zip(rows, results) if float(row["er"]) <= 6.2]
-    er_ok = sum(abs(r.er - float(row["er"])) < 1e-6 for row, r in low)
+            print(f"| {band} | {len(times)} | {1000 * mean:.2f} | {1 / mean:.0f} | {exact[band]}/{len(times)} |")
+    er_ok = sum(abs(r.er - float(row["er"])) < 1e-6 for row, r in zip(rows, results))
     ep_ok = sum(abs(r.ep - float(row["ep"])) < 1e-6 for row, r in zip(rows, results))
     ed_ok = sum(abs(r.ed - float(row["ed"])) < 1e-6 for row, r in zip(rows, results))
     above = sum(r.er > float(row["er"]) + 1e-6 for row, r in zip(rows, results))
     bound = sum(r.lower_bound for r in results)
+    total = sum(sum(t) for t in bands.values())
     print()
-    print(f"ER exact (reference ER <= 6.2): {er_ok}/{len(low)} = {er_ok / len(low):.1%}")
-    print(f"EP exact: {ep_ok}/{len(rows)} = {ep_ok / len(rows):.1%}; ED exact: {ed_ok}/{len(rows)} = {ed_ok / len(rows):.1%}")
-    print(f"rated above the reference: {above}; lower bounds: {bound}/{len(rows)}")
+    print(f"ER exact: {er_ok}/{len(rows)}; EP exact: {ep_ok}/{len(rows)}; ED exact: {ed_ok}/{len(rows)}; "
+          f"rated above the reference: {above}; lower bounds: {bound}/{len(rows)}; CPU {total:.1f} s in all; "
+          f"load average now {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

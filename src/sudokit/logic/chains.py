@@ -46,6 +46,7 @@ row by row, values ascending).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from contextlib import contextmanager
@@ -126,6 +127,7 @@ class _Tables:
         # off -> on x-links: box, row, column
         self.on_units = [(um[b], um[r], um[c]) for r, c, b in units_of]
         self.cell_units = [(b, r, c) for r, c, b in units_of]
+        self.compiled = None  # (peers, units) arrays for chain_kernels
 
 
 _TABLES: dict = {}
@@ -149,6 +151,51 @@ def _boards(masks: list[int], n: int) -> list[int]:
     return boards
 
 
+#: The compiled searches (:mod:`chain_kernels`): None until first wanted,
+#: False when they cannot load here.
+_KERNELS = None
+_WORK = threading.local()
+
+
+def _compiled_for(ch: "Chainer"):
+    """``(module, masks array, peers, units, work)`` for a chainer's state,
+    or False: the static searches then run in Python (same results). numba
+    loads only when a puzzle reaches the chain tiers, and, as for the other
+    kernels, not for the first chain searches of a process that has not
+    loaded it yet (a single puzzle is faster without)."""
+    global _KERNELS
+    geo = ch.geo
+    if geo.n > 31:
+        return False
+    if _KERNELS is None:
+        from ..engine import prefer_compiled
+
+        if not prefer_compiled("chains", geo.n):
+            return False
+        try:
+            from . import chain_kernels
+        except Exception:  # numba missing or broken: the Python searches
+            _KERNELS = False
+        else:
+            _KERNELS = chain_kernels
+    if not _KERNELS:
+        return False
+    import numpy as np
+
+    t = ch.t
+    if t.compiled is None:
+        t.compiled = _KERNELS.tables(t)
+    peers, units = t.compiled
+    works = getattr(_WORK, "by_geo", None)
+    if works is None:
+        works = _WORK.by_geo = {}
+    w = works.get(geo)
+    if w is None:
+        w = works[geo] = _KERNELS.work(len(geo.units_of), geo.n, peers.shape[1])
+        w["stamp"] = 0
+    return _KERNELS, np.array(ch.state.mask, dtype=np.int64), peers, units, w
+
+
 class Chainer:
     """The implications on one candidate state. A dynamic chain works on
     copies of the masks and value boards that shrink while it runs; static
@@ -164,6 +211,7 @@ class Chainer:
         self.ticks = 0
         self._last_check = 0.0
         self._off_cache: dict = {}
+        self._compiled = None
         self._on_cache: dict = {}
         self._prop_cache: dict = {}
 
@@ -255,10 +303,41 @@ class Chainer:
 
     # static single chains: cycles and forcing chains ---------------------------
 
+    def _kernel(self, masks: list[int]):
+        """The compiled searches for this state, or None (another state's
+        masks, or no compiled code here)."""
+        k = self._compiled
+        if k is None:
+            k = self._compiled = _compiled_for(self)
+        return k if k and masks is self.state.mask else None
+
     def cycles(self, masks: list[int], src: int, y: bool, x: bool, limit: int) -> list[tuple]:
         """Cycles back to ``src`` (on) of at most ``limit`` links; each as a
         parent-linked entry ``(node, parent_entry)``."""
         self.tick()
+        k = self._kernel(masks)
+        if k is not None:
+            ck, arr, peers, units, w = k
+            w["stamp"] += 1
+            n, nfound = ck.search(True, arr, peers, units, src, bool(y), bool(x), min(limit, 1 << 30), w["mark"], w["nodes"],
+                                  w["parents"], w["found"], w["buf"], w["stamp"])
+            if not nfound:
+                return []
+            nodes = w["nodes"][:n].tolist()
+            parents = w["parents"][:n].tolist()
+            built: dict[int, tuple] = {}
+
+            def entry(i: int) -> tuple:
+                todo = []
+                while i != -1 and i not in built:
+                    todo.append(i)
+                    i = parents[i]
+                e = built[i] if i != -1 else None
+                for j in reversed(todo):
+                    e = built[j] = (nodes[j], e)
+                return e
+
+            return [(src, entry(f)) for f in w["found"][:nfound].tolist()]
         found = []
         on_seen = {src}
         pend_on = [(src, None)]
@@ -294,8 +373,26 @@ class Chainer:
     def forcing(self, masks: list[int], src: int, y: bool, limit: int) -> list[tuple[int, int, dict]]:
         """Chains from ``src`` to its own negation of at most ``limit``
         potentials: ``(target, parents, graph)``. The search goes level by
-        level, so a node at depth ``d`` gives a chain of ``d + 2``."""
+        level, so a node at depth ``d`` gives a chain of ``d + 2``. (The
+        graph returned holds the chain's potentials.)"""
         self.tick()
+        k = self._kernel(masks)
+        if k is not None:
+            ck, arr, peers, units, w = k
+            w["stamp"] += 1
+            n, last = ck.search(False, arr, peers, units, src, bool(y), True, min(limit, 1 << 30), w["mark"], w["nodes"],
+                                w["parents"], w["found"], w["buf"], w["stamp"])
+            if last < 0:
+                return []
+            nodes, parents = w["nodes"], w["parents"]
+            path = []
+            while last != -1:
+                path.append(int(nodes[last]))
+                last = int(parents[last])
+            graph = {src: ()}
+            for i in range(len(path) - 2, -1, -1):
+                graph[path[i]] = (path[i + 1],)
+            return [(src ^ 1, (path[0],), graph)]
         graph: dict[int, tuple] = {src: ()}
         conj = src ^ 1
         pend_on = deque([src] if src & 1 else [])

@@ -1,0 +1,211 @@
+"""Compiled searches of the static chains (numba), for :mod:`sudokit.logic.chains`.
+
+The forcing-chain and cycle searches of "Forcing Chains & Cycles" run once per
+candidate and per kind of link, on every state that reaches that tier, and
+again at every fixpoint of every assumption inside Nested Forcing Chains
+(level 2 and up). In Python each search walks dictionaries of cached
+implication lists; here it walks the candidate masks directly.
+
+Both kernels reproduce :meth:`chains._Chainer.forcing` and
+:meth:`chains._Chainer.cycles` exactly: the same potentials, found in the same
+order, with the same first parents, so that the chains (and so the
+complexities, ratings and SE's choice among equals) are the same.
+
+Potentials are encoded as in :mod:`sudokit.logic.chains`:
+``(cell << 6) | (value << 1) | on``.
+
+Tables, per geometry (:func:`tables`):
+
+* ``peers[cell, k]``: the cells an "on" potential turns off for its value, in
+  SE's order (the box, then the row and the column outside the box, each by
+  ascending cell), ``-1`` padded;
+* ``units[cell, k, j]``: the cells of the box, row and column of ``cell``
+  (the order of the off -> on x-links).
+
+This module imports numba when it is first imported; :mod:`chains` imports
+it only when a puzzle reaches the chain tiers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.compiling import load_numba
+
+load_numba()
+
+from numba import njit  # noqa: E402
+
+__all__ = ["tables", "work", "search"]
+
+_SIZE_SHIFT = 6
+
+
+def tables(t) -> tuple[np.ndarray, np.ndarray]:
+    """``(peers, units)`` arrays for a :class:`chains._Tables`."""
+    geo = t.geo
+    ncells = len(geo.units_of)
+    width = max(sum(p.bit_count() for p in parts) for parts in t.off_parts)
+    peers = np.full((ncells, max(width, 1)), -1, dtype=np.int64)
+    for cell, parts in enumerate(t.off_parts):
+        k = 0
+        for part in parts:
+            b = part
+            while b:
+                low = b & -b
+                peers[cell, k] = low.bit_length() - 1
+                k += 1
+                b ^= low
+    n = geo.n
+    units = np.full((ncells, 3, n), -1, dtype=np.int64)
+    for cell, us in enumerate(t.on_units):
+        for j, um in enumerate(us):
+            k = 0
+            b = um
+            while b:
+                low = b & -b
+                units[cell, j, k] = low.bit_length() - 1
+                k += 1
+                b ^= low
+    return peers, units
+
+
+def work(ncells: int, n: int, width: int) -> dict[str, np.ndarray]:
+    """Work arrays for :func:`search` on a grid of
+    ``ncells`` cells and ``n`` values, whose on potentials turn off at most
+    ``width`` peers."""
+    size = ncells << 6
+    out = n + width + 4
+    entries = 1 + (ncells * n + 1) * (1 + out)
+    return {
+        "mark": np.zeros(size, dtype=np.int64), "buf": np.empty(out, dtype=np.int64),
+        "nodes": np.empty(entries, dtype=np.int64), "parents": np.empty(entries, dtype=np.int64),
+        "found": np.empty(entries, dtype=np.int64),
+    }
+
+
+@njit(cache=True, nogil=True)
+def search(cycle, masks, peers, units, src, y, x, limit, mark, nodes, parents, found, buf, stamp):
+    """One search from ``src``, as entries (``nodes[i]``, and ``parents[i]``
+    the index of its parent entry, ``-1`` at the root) made level by level.
+
+    ``cycle`` False: :meth:`Chainer.forcing` (x-links always on); returns
+    ``(entries, last)``, ``last`` the entry whose successor is the negation
+    of ``src``, or -1. ``cycle`` True: :meth:`Chainer.cycles`; returns
+    ``(entries, cycles found)``, and ``found[:count]`` holds, per cycle, the
+    entry whose off potential leads back to ``src``. ``mark`` is work space
+    that no earlier call marked with ``stamp``."""
+    conj = src ^ 1
+    nodes[0] = src
+    parents[0] = -1
+    mark[src] = stamp
+    n = 1
+    nfound = 0
+    last = -1
+    lo, hi = 0, 1
+    depth = 0
+    if cycle:
+        xx = x
+    else:
+        xx = True
+    width = peers.shape[1]
+    ulen = units.shape[2]
+    while lo < hi:
+        on = nodes[lo] & 1
+        if not cycle or on:
+            if depth + 2 > limit:
+                break
+        depth += 1
+        for e in range(lo, hi):
+            node = nodes[e]
+            cell = node >> 6
+            value = (node >> 1) & 31
+            bit = 1 << (value - 1)
+            k = 0
+            if on:  # on -> off: the cell's other values, then the value's peers
+                if y:
+                    m = masks[cell] & ~bit
+                    v = 1
+                    while m:
+                        if m & 1:
+                            buf[k] = (cell << 6) | (v << 1)
+                            k += 1
+                        m >>= 1
+                        v += 1
+                for j in range(width):
+                    p = peers[cell, j]
+                    if p < 0:
+                        break
+                    if masks[p] & bit:
+                        buf[k] = (p << 6) | (value << 1)
+                        k += 1
+            else:  # off -> on: the bivalue cell's other value, then each unit's other place
+                if y:
+                    m = masks[cell]
+                    m2 = m & (m - 1)
+                    if m2 and not m2 & (m2 - 1):
+                        m = m & ~bit
+                        v = 0
+                        while m:
+                            m >>= 1
+                            v += 1
+                        buf[k] = (cell << 6) | (v << 1) | 1
+                        k += 1
+                if xx:
+                    for j in range(3):
+                        count = 0
+                        me = False
+                        other = -1
+                        for i in range(ulen):
+                            c = units[cell, j, i]
+                            if c < 0:
+                                break
+                            if masks[c] & bit:
+                                count += 1
+                                if c == cell:
+                                    me = True
+                                else:
+                                    other = c
+                        if count == 2 and me:
+                            buf[k] = (other << 6) | (value << 1) | 1
+                            k += 1
+            for i in range(k):
+                q = buf[i]
+                if not cycle:
+                    if q == conj:
+                        last = e
+                        break
+                    if mark[q] != stamp:
+                        mark[q] = stamp
+                        nodes[n] = q
+                        parents[n] = e
+                        n += 1
+                elif on:  # an off entry, unless its potential is already on its own path
+                    f = e
+                    dup = False
+                    while f != -1:
+                        if nodes[f] == q:
+                            dup = True
+                            break
+                        f = parents[f]
+                    if not dup:
+                        nodes[n] = q
+                        parents[n] = e
+                        n += 1
+                else:
+                    if depth >= 4 and q == src:
+                        found[nfound] = e
+                        nfound += 1
+                    if mark[q] != stamp:
+                        mark[q] = stamp
+                        nodes[n] = q
+                        parents[n] = e
+                        n += 1
+            if last >= 0:
+                break
+        if last >= 0:
+            break
+        lo, hi = hi, n
+    if cycle:
+        return n, nfound
+    return n, last
