@@ -42,6 +42,13 @@ COMMANDS: dict[str, tuple[list[str], str | None]] = {
     "generate 2x3": (["generate", "--box", "2x3"], None),
     "generate 4x4": (["generate", "--box", "4x4"], None),
     "solve 2x3": (["solve", "-", "--box", "2x3"], "1.....\n......\n......\n......\n......\n......\n"),
+    "generate logic": (["generate", "--minimal", "logic"], None),
+    # more than a few puzzles, or jsonl: the compiled kernels, not the pure-Python quick path
+    "solve jsonl": (["solve", "--format", "jsonl", "--example", "diabolical"], None),
+    "solve 50": (["solve", "-", "--format", "line"], PUZZLE * 50),
+    "count 50": (["solve", "-", "--count", "--format", "line"], PUZZLE * 50),
+    "rate 20": (["rate", "-"], PUZZLE * 20),
+    "explain 20": (["explain", "-", "--format", "jsonl"], PUZZLE * 20),
 }
 
 

@@ -104,3 +104,64 @@ def test_a_first_run_says_once_that_it_compiles_and_a_second_run_says_nothing() 
         assert second.returncode == 0
         assert "compiling" not in second.stderr
         assert second.stdout == first.stdout
+
+
+def test_while_a_compilation_runs_elsewhere_a_batch_rates_without_the_kernels() -> None:
+    """A background compilation holds the lock of its numba cache; meanwhile a
+    batch rates with the Python finders (no kernel module is loaded), and the
+    ratings are those of the compiled path."""
+    import fcntl
+    import importlib
+
+    compiling = importlib.import_module("sudokit.engine.compiling")  # the module, not the function
+    puzzles = [PUZZLE.strip()] * 6
+    code = (
+        "import sys\n"
+        "import sudokit\n"
+        f"ratings = [str(sudokit.rate(sudokit.Grid(p))) for p in {puzzles!r}]\n"
+        "print(' | '.join(ratings))\n"
+        "print('sudokit.engine.logic_kernels' in sys.modules, 'sudokit.engine.kernel9' in sys.modules)\n"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = {"NUMBA_CACHE_DIR": cache}
+        os.environ["NUMBA_CACHE_DIR"] = cache
+        try:
+            path = compiling._lock_path()
+        finally:
+            del os.environ["NUMBA_CACHE_DIR"]
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # as a compiling child holds it
+            held = _python(code, env).split("\n")
+        finally:
+            os.close(fd)
+            os.unlink(path)
+    compiled = _python(code).split("\n")  # the shared cache: the kernels from the third puzzle on
+    assert held[1] == "False False"
+    assert compiled[1] == "True True"
+    assert held[0] == compiled[0]
+
+
+@pytest.mark.slow
+def test_a_first_batch_rating_compiles_in_the_background_and_the_next_run_loads_the_kernels() -> None:
+    import time
+
+    puzzles = PUZZLE * 20
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        first = subprocess.run(["sudoku", "rate", "-"], input=puzzles, capture_output=True, text=True, env=env,
+                               timeout=600)
+        assert first.returncode == 0, first.stderr
+        notices = [line for line in first.stderr.splitlines() if "compiling" in line]
+        assert len(notices) == 1 and "in the background" in notices[0], first.stderr
+        check = ("import importlib; c = importlib.import_module('sudokit.engine.compiling'); "
+                 "print(c._compiling_elsewhere(), all(c.is_cached(e) for g in ('count', 'logic') "
+                 "for e in c.KERNELS[g][1]))")
+        deadline = time.monotonic() + 600
+        while _python(check, {"NUMBA_CACHE_DIR": cache}).strip() != "False True":
+            assert time.monotonic() < deadline, "the background compilation did not finish"
+            time.sleep(2)
+        second = subprocess.run(["sudoku", "rate", "-"], input=puzzles, capture_output=True, text=True, env=env,
+                                timeout=600)
+        assert second.returncode == 0 and "compiling" not in second.stderr
+        assert second.stdout == first.stdout

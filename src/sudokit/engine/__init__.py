@@ -82,12 +82,33 @@ def prefer_compiled(kind: str, size: int = 9) -> bool:
     Python path spends on one 9x9 puzzle, so a command on one puzzle is
     faster without them. Yes once numba is loaded in this process, for grids
     above 9x9, and from the third request of a ``kind`` on (a batch); no for
-    the first two. Both paths give the same answers; only the time differs.
+    the first two. On a first run (the kernels not yet in numba's cache), the
+    third request starts their compilation in a child process instead
+    (:func:`~sudokit.engine.compiling.compile_in_background`), and the answer
+    stays no until it is done. Both paths give the same answers; only the
+    time differs.
     """
-    if size > 9 or "numba" in sys.modules:
+    from .compiling import background_ready, compile_in_background
+
+    if kind in _loaded:
         return True
-    _requests[kind] = _requests.get(kind, 0) + 1
-    return _requests[kind] > PYTHON_FIRST
+    groups = _GROUPS.get(kind, ())
+    if not background_ready(groups):
+        return False
+    if size <= 9 and "numba" not in sys.modules:
+        _requests[kind] = _requests.get(kind, 0) + 1
+        if _requests[kind] <= PYTHON_FIRST:
+            return False
+    if groups and compile_in_background(groups):
+        return False
+    _loaded.add(kind)
+    return True
+
+
+#: The kernel groups (:data:`KERNELS`) behind each kind of request of :func:`prefer_compiled`.
+_GROUPS: dict[str, tuple[str, ...]] = {"logic": ("logic",), "count": ("count",)}
+#: The kinds whose kernels this process has loaded.
+_loaded: set[str] = set()
 
 
 from .compiling import KERNELS, compiling, warm_up  # noqa: E402  (numba is imported only when used)

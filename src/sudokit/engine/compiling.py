@@ -20,21 +20,33 @@ the commands share about that:
   ``spinner(True)``/``spinner(False)`` around each compilation, so that a
   terminal can show a spinner. :func:`warm_up` loads (compiling when needed)
   the groups a command asks for inside it.
+* :func:`compile_in_background` compiles cold groups in a child process
+  while the command goes on with its pure-Python path (the logic finders and
+  Crook's method give the same answers as the kernels, only more slowly):
+  a first ``sudoku rate FILE`` does not stop for the compiler, and
+  :func:`background_ready` says when the kernels can be loaded from the cache.
+  One lock file per cache folder lets only one such child run at a time,
+  across processes and commands.
 
 Nothing here prints: the command line passes ``notice`` and ``spinner``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
+import os
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
-__all__ = ["KERNELS", "compiling", "warm_up", "is_cached", "load_numba"]
+__all__ = ["KERNELS", "background_ready", "compile_in_background", "compiling", "is_cached", "load_numba",
+           "warm_up"]
 
 #: Kernel groups: name -> (what it is, its entry points as "module.function",
 #: seconds a cold compile takes on an idle machine).
@@ -322,3 +334,91 @@ def warm_up(
             _WARMERS[group]()
     return time.perf_counter() - start
 
+
+
+# -- compiling in the background -------------------------------------------------------
+
+
+def _lock_path() -> str:
+    """The lock file of this numba cache (``$NUMBA_CACHE_DIR``, or the folder beside the source)."""
+    where = os.environ.get("NUMBA_CACHE_DIR") or os.path.dirname(os.path.abspath(__file__))
+    key = hashlib.sha1(os.path.abspath(where).encode()).hexdigest()[:16]
+    return os.path.join(tempfile.gettempdir(), f"sudokit-compiling-{os.getuid()}-{key}.lock")
+
+
+def _compiling_elsewhere() -> bool:
+    """True while a background compilation holds the lock of this cache."""
+    import fcntl
+
+    try:
+        fd = os.open(_lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # closing drops a lock taken here
+    return False
+
+
+#: The groups that have a pure-Python stand-in, hence may compile in the background.
+_BACKGROUND = ("count", "logic")
+#: The groups this process (or its parent, before a fork) handed to a background compilation.
+_handed: set[str] = set()
+
+
+def compile_in_background(groups: Iterable[str]) -> bool:
+    """Start compiling the cold ones of ``groups`` in a child process, unless
+    one already runs for this cache; True when some of ``groups`` are being
+    compiled (use the pure-Python path meanwhile), False when all are cached
+    (load them). The open :func:`compiling` block with a ``notice`` hears it
+    once. The child takes the lock before this returns and keeps it until it
+    exits, so :func:`background_ready` cannot see it finished before it starts;
+    it runs on if the command ends first, so that the next run finds the
+    kernels cached."""
+    import fcntl
+
+    groups = tuple(groups)
+    if _handed.intersection(groups) or _compiling_elsewhere():
+        _handed.update(groups)
+        return True
+    with _lock:
+        # with the others of the same kind that the running command said it uses (its notice's groups)
+        kin = {g for b in _open for g in b.groups if g in _BACKGROUND}
+        wanted = tuple(dict.fromkeys((*groups, *sorted(kin))))
+        cold = tuple(g for g in wanted if not all(is_cached(e) for e in KERNELS[g][1]))
+        if not cold:
+            return False
+        fd = os.open(_lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:  # another process started one just now
+                _handed.update(groups)
+                return True
+            code = f"from sudokit.engine.compiling import warm_up; warm_up(kernels={cold!r})"
+            subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, pass_fds=(fd,), start_new_session=True)
+        finally:
+            os.close(fd)  # the lock stays with the child
+        _handed.update(groups)
+        talker = next((b for b in _open if b.notice is not None and not b.told), None)
+        if talker is not None:
+            talker.told = True
+            seconds = sum(KERNELS[g][2] for g in cold)
+            talker.notice(f"compiling the solver engine in the background (first run only, {_about(seconds)}); "
+                          "the work goes on meanwhile without it")
+        return True
+
+
+def background_ready(groups: Iterable[str]) -> bool:
+    """False while a background compilation of any of ``groups`` runs;
+    afterwards (or when none was started) True: load them."""
+    if not _handed.intersection(groups):
+        return True
+    if _compiling_elsewhere():
+        return False
+    _handed.difference_update(groups)
+    return True
