@@ -240,3 +240,114 @@ def test_warm_up_reports_only_when_cold() -> None:
     engine.warm_up(messages.append)  # now certainly warm
     assert len(messages) <= 1
     assert all("compiling" in m for m in messages)
+
+
+# -- one propagation per representation ---------------------------------------------------
+
+
+def _unit_lists(box_rows: int, box_cols: int) -> tuple[list[list[int]], list[set[int]]]:
+    n = box_rows * box_cols
+    rows = [[r * n + c for c in range(n)] for r in range(n)]
+    cols = [[r * n + c for r in range(n)] for c in range(n)]
+    boxes = [[(br + r) * n + bc + c for r in range(box_rows) for c in range(box_cols)]
+             for br in range(0, n, box_rows) for bc in range(0, n, box_cols)]
+    units = rows + cols + boxes
+    peers: list[set[int]] = [set() for _ in range(n * n)]
+    for unit in units:
+        for cell in unit:
+            peers[cell].update(unit)
+    for cell, p in enumerate(peers):
+        p.discard(cell)
+    return units, peers
+
+
+def _singles_by_hand(values: list[int], box_rows: int, box_cols: int) -> int:
+    """Naked and hidden singles to a fixpoint, with sets: 1 complete, 0 stuck, -1 contradiction."""
+    n = box_rows * box_cols
+    units, peers = _unit_lists(box_rows, box_cols)
+    cand = [{v} if v else set(range(1, n + 1)) for v in values]
+    changed = True
+    while changed:
+        changed = False
+        for cell, c in enumerate(cand):
+            if len(c) == 1:
+                (v,) = c
+                for p in peers[cell]:
+                    if v in cand[p]:
+                        cand[p].discard(v)
+                        changed = True
+        if any(not c for c in cand):
+            return -1
+        for unit in units:
+            for v in range(1, n + 1):
+                places = [cell for cell in unit if v in cand[cell]]
+                if not places:
+                    return -1
+                if len(places) == 1 and len(cand[places[0]]) > 1:
+                    cand[places[0]] = {v}
+                    changed = True
+    return 1 if all(len(c) == 1 for c in cand) else 0
+
+
+def _partial_grids(box_rows: int, box_cols: int, count: int, seed: int) -> list[list[int]]:
+    """Random partial grids of a shape: a shuffled complete grid with most cells
+    blank, and now and then a given changed (which may contradict)."""
+    rng = np.random.default_rng(seed)
+    n = box_rows * box_cols
+    grids = []
+    for _ in range(count):
+        digits = rng.permutation(n) + 1
+        rows = [b * box_rows + r for b in rng.permutation(n // box_rows) for r in rng.permutation(box_rows)]
+        cols = [s * box_cols + c for s in rng.permutation(n // box_cols) for c in rng.permutation(box_cols)]
+        full = [int(digits[(box_cols * (r % box_rows) + r // box_rows + c) % n]) for r in rows for c in cols]
+        keep = rng.uniform(0.25, 0.8)
+        values = [v if rng.random() < keep else 0 for v in full]
+        if rng.random() < 0.2:
+            values[int(rng.integers(n * n))] = int(rng.integers(1, n + 1))
+        grids.append(values)
+    return grids
+
+
+@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
+def test_the_singles_verdicts_are_those_of_singles_by_hand(box: tuple[int, int]) -> None:
+    """The masks' propagation (kernelN.singles_n) and, on 9x9, the band words'
+    with the filters off (singles9) reach the fixpoint of naked and hidden singles."""
+    from sudokit.engine.board import WORDS
+    from sudokit.engine.kernelN import geometry, load_n, singles_n
+    from sudokit.engine.singles9 import singles_verdict9
+
+    n = box[0] * box[1]
+    units, peers = geometry(*box)
+    masks = np.empty(n * n, dtype=np.uint64)
+    assigned = np.empty(n * n, dtype=np.uint8)
+    queue = np.empty(n * n, dtype=np.int64)
+    g = np.empty(WORDS, dtype=np.int64)
+    seen = set()
+    for values in _partial_grids(*box, count=300 if n <= 9 else 100, seed=n):
+        expected = _singles_by_hand(values, *box)
+        seen.add(expected)
+        grid = np.array(values, dtype=np.uint8)
+        load_n(grid, n, masks, assigned)
+        assert singles_n(masks, assigned, units, peers, queue) == expected, values
+        if n == 9:
+            assert singles_verdict9(grid, g) == expected, values
+    assert seen == {-1, 0, 1}
+
+
+def test_the_board_words_are_where_board_says() -> None:
+    from sudokit.engine import board
+    from sudokit.engine.kernel9 import SOLVED, load9, propagate9
+
+    values = _values(bench_sample("17_clue.txt", 1)[0])
+    g = np.empty(board.WORDS, dtype=np.int64)
+    assert load9(values, g)
+    for b in range(3):
+        blanks = sum(1 for i in range(27) if values[27 * b + i] == 0)
+        assert bin(int(g[board.OPEN + b])).count("1") == blanks
+    for d in range(9):
+        for b in range(3):
+            for i in range(27):
+                if values[27 * b + i] == d + 1:
+                    assert g[board.digit_word(d, b)] >> i & 1
+                    assert not g[board.digit_word(d, b)] & board.PEERS[i]
+    assert propagate9(g, -1, 0, 0) != SOLVED or not any(g[board.OPEN:board.STORED])

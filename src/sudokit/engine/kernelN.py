@@ -23,7 +23,16 @@ is queued and, when taken from the queue, eliminates its value from its peers
 (naked singles). When the queue runs dry each unit is scanned with two
 running masks, *seen once* and *seen twice*; a value seen once is a hidden
 single, a value never seen is a contradiction. The loop stops when neither
-rule fires.
+rule fires. This is the one singles propagation of the masks
+(:func:`propagate_n`): the search, :func:`deduce_n` and :func:`find_other` use
+it, and :func:`singles_n` gives its verdict (COMPLETE, STUCK, CONTRADICTION)
+for the generator's ``logic`` rule.
+
+Locked candidates (:func:`_locked_pass`, for :func:`deduce_n` and, on big
+grids, :func:`find_other`) are bit-parallel over the values: the union of the
+candidates of each row inside each box (a *segment*) tells at once which
+values of a box lie in one row (pointing) and which values of a row lie in
+one box (claiming). Columns are the same pass with the strides swapped.
 
 The search is a depth-first walk with an explicit stack instead of
 recursion: level ``d`` of the stack keeps the propagated board where the
@@ -32,6 +41,18 @@ candidates) and the candidates not tried yet. Backtracking copies the stored
 board back and tries the next candidate. Because the whole state lives in
 arrays, :func:`search_n` can stop after a solution or a slice of nodes and
 resume later; that makes lazy enumeration and time limits possible.
+
+For the generator (``engine/generate.py``), whose own singles are older
+than this module: ``from .kernelN import load_n, singles_n, geometry`` gives
+the singles verdict of a grid in three calls::
+
+    units, peers = geometry(box_rows, box_cols)      # once per shape
+    load_n(grid, n, masks, assigned)                 # masks uint64[N*N], assigned uint8[N*N]
+    verdict = singles_n(masks, assigned, units, peers, queue)   # queue int64[N*N]
+
+and ``propagate_n(masks, assigned, units, peers, queue)`` is the same
+propagation inside a search (False: contradiction; a cell's value is
+``tz(masks[c]) + 1`` once ``assigned[c]``).
 """
 
 from __future__ import annotations
