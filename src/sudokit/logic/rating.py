@@ -18,30 +18,23 @@ from .. import validate
 from ..errors import Contradiction, InvalidPuzzle
 from ..formats import as_grid
 from ..grid import Grid
-from .registry import REGISTRY, rating_floor
+from .registry import KERNEL_LADDER, REGISTRY, kernel_prefix, rating_floor
 from .state import Candidates
 from .step import Step, Technique
-from . import fish, intersections, singles, subsets
 from .stepper import broken, check_state, check_step, next_step, steps
 from . import chains
 from .chains import ChainLimit
 
-#: The registry prefix the easy kernel replaces, and its step names by code.
-EASY_PREFIX = singles.TECHNIQUES[:6] + (
-    intersections.DIRECT_POINTING, intersections.DIRECT_CLAIMING, subsets.DIRECT_HIDDEN_PAIR,
-    singles.NAKED_SINGLE, subsets.DIRECT_HIDDEN_TRIPLET,
-)
+#: The registry prefix the easy kernel replaces (:data:`~sudokit.logic.registry.KERNEL_LADDER`),
+#: and its step names by code.
+EASY_PREFIX = KERNEL_LADDER[0] + KERNEL_LADDER[1]
 EASY_NAMES = (
     "Hidden Single", "Hidden Single", "Hidden Single", "Direct Pointing", "Direct Hidden Pair", "Naked Single",
     "Direct Hidden Triplet", "Pointing", "Claiming", "Naked Pair", "X-Wing", "Hidden Pair", "Naked Triplet",
     "Swordfish", "Hidden Triplet",
 )
 #: Further registry stretches the kernel can take over, in order.
-KERNEL_STAGES = (
-    (intersections.POINTING, intersections.CLAIMING),
-    (subsets.NAKED_PAIR, fish.X_WING, subsets.HIDDEN_PAIR, subsets.NAKED_TRIPLET, fish.SWORDFISH,
-     subsets.HIDDEN_TRIPLET),
-)
+KERNEL_STAGES = KERNEL_LADDER[2:]
 
 #: Seconds the chain searches may take in all for one puzzle in :func:`rate`
 #: (each producer call is also bounded by ``chains.CHAIN_TIME_LIMIT``). When
@@ -247,16 +240,9 @@ def _fast_ratings(state: Candidates, registry: list[Technique], limited: list[Ch
     A chain search out of time ends the path and adds its :class:`ChainLimit`
     to ``limited`` (its ``rating`` is the lowest the abandoned technique could
     give, its ``tier`` the technique)."""
-    easy = len(EASY_PREFIX)
-    if len(registry) < easy or any(a is not b for a, b in zip(registry, EASY_PREFIX)) or state.geo.n > 62:
+    level, easy = kernel_prefix(registry)
+    if level is None or level < 0 or state.geo.n > 62:  # the kernel's easy ladder starts after the direct ones
         return None
-    level = 0
-    for stage in KERNEL_STAGES:
-        if len(registry) >= easy + len(stage) and all(a is b for a, b in zip(registry[easy:], stage)):
-            easy += len(stage)
-            level += 1
-        else:
-            break
     from ..engine import prefer_compiled
 
     if not prefer_compiled("logic", state.geo.n):  # one puzzle: the plain path, without loading numba

@@ -74,6 +74,41 @@ def register(technique: Technique, *, before: str | None = None) -> None:
     REGISTRY.insert(i, technique)
 
 
+#: The stretches at the front of :data:`REGISTRY` that the compiled logic
+#: kernel (:mod:`sudokit.engine.logic_kernels`) takes over, in order; stretch
+#: ``k`` is covered by the kernel's level ``k - 1`` (its ``LEVEL_SINGLES``,
+#: ``LEVEL_DIRECT``, ``LEVEL_LOCKING``, ``LEVEL_SUBSETS``): the singles; the
+#: rest of the direct ladder up to 2.5; pointing and claiming; the subsets,
+#: X-Wing and Swordfish up to 4.0. The rating and the stepper both ask
+#: :func:`kernel_prefix`, so this is the one place that says it.
+KERNEL_LADDER: tuple[tuple[Technique, ...], ...] = (
+    singles.TECHNIQUES[:6],
+    (intersections.DIRECT_POINTING, intersections.DIRECT_CLAIMING, subsets.DIRECT_HIDDEN_PAIR,
+     singles.NAKED_SINGLE, subsets.DIRECT_HIDDEN_TRIPLET),
+    (intersections.POINTING, intersections.CLAIMING),
+    (subsets.NAKED_PAIR, fish.X_WING, subsets.HIDDEN_PAIR, subsets.NAKED_TRIPLET, fish.SWORDFISH,
+     subsets.HIDDEN_TRIPLET),
+)
+
+
+def kernel_prefix(registry: "list[Technique] | tuple[Technique, ...]", most: int = 2) -> tuple[int | None, int]:
+    """How much of the front of ``registry`` the compiled kernel can take, in
+    whole stretches of :data:`KERNEL_LADDER` and at most up to its level
+    ``most``: ``(level, techniques)``, or ``(None, 0)`` when the registry
+    does not start with the singles.
+
+    >>> kernel_prefix(REGISTRY), kernel_prefix(REGISTRY, most=-1), kernel_prefix(REGISTRY[6:])
+    ((2, 19), (-1, 6), (None, 0))
+    """
+    level, taken = None, 0
+    for k, stretch in enumerate(KERNEL_LADDER):
+        end = taken + len(stretch)
+        if k - 1 > most or len(registry) < end or any(a is not b for a, b in zip(registry[taken:end], stretch)):
+            break
+        level, taken = k - 1, end
+    return level, taken
+
+
 def techniques() -> list[tuple[str, float, str]]:
     """``(label, SE rating, family)`` of every registered technique, in order."""
     return [(t.label, t.rating, t.family) for t in REGISTRY]

@@ -19,12 +19,10 @@ from typing import Iterable, Iterator, Sequence
 
 from ..errors import UnsoundStep
 from . import singles
-from .registry import REGISTRY
+from .registry import KERNEL_LADDER, REGISTRY, kernel_prefix
 from .state import Candidates
 from .step import Step, Technique
 
-#: The registry prefix the kernel replaces.
-_SINGLES = singles.TECHNIQUES[:6]
 
 
 def next_step(state: Candidates, registry: Iterable[Technique] | None = None) -> Step | None:
@@ -95,10 +93,9 @@ def steps(state: Candidates, registry: Iterable[Technique] | None = None, *, ker
     fast = (
         run is not None
         and state.geo.n <= limit
-        and len(techniques) >= len(_SINGLES)
-        and all(a is b for a, b in zip(techniques, _SINGLES))
+        and kernel_prefix(techniques, most=-1)[0] == -1
     )
-    rest = techniques[len(_SINGLES):] if fast else techniques
+    rest = techniques[len(KERNEL_LADDER[0]):] if fast else techniques
     geo = state.geo
     while not state.solved and not broken(state):
         if fast:
