@@ -36,7 +36,7 @@ load_numba()
 
 from numba import njit  # noqa: E402
 
-__all__ = ["tables", "work", "search"]
+__all__ = ["tables", "work", "search", "propagate"]
 
 _SIZE_SHIFT = 6
 
@@ -71,7 +71,7 @@ def tables(t) -> tuple[np.ndarray, np.ndarray]:
 
 
 def work(ncells: int, n: int, width: int) -> dict[str, np.ndarray]:
-    """Work arrays for :func:`search` on a grid of
+    """Work arrays for :func:`search` and :func:`propagate` on a grid of
     ``ncells`` cells and ``n`` values, whose on potentials turn off at most
     ``width`` peers."""
     size = ncells << 6
@@ -81,6 +81,10 @@ def work(ncells: int, n: int, width: int) -> dict[str, np.ndarray]:
         "mark": np.zeros(size, dtype=np.int64), "buf": np.empty(out, dtype=np.int64),
         "nodes": np.empty(entries, dtype=np.int64), "parents": np.empty(entries, dtype=np.int64),
         "found": np.empty(entries, dtype=np.int64),
+        "masks": np.empty(ncells, dtype=np.int64), "index": np.empty(size, dtype=np.int64),
+        "pnodes": np.empty(size, dtype=np.int64), "pstart": np.empty(size + 2, dtype=np.int64),
+        "pflat": np.empty(size * (n + 2), dtype=np.int64), "pfirst": np.empty(size + 1, dtype=np.int64),
+        "qon": np.empty(size, dtype=np.int64), "qoff": np.empty(size, dtype=np.int64),
     }
 
 
@@ -209,3 +213,161 @@ def search(cycle, masks, peers, units, src, y, x, limit, mark, nodes, parents, f
     if cycle:
         return n, nfound
     return n, last
+
+
+@njit(cache=True, nogil=True)
+def propagate(base, masks, peers, units, starts, y, dynamic, mark, index, nodes, pstart, pflat, pfirst, qon, qoff,
+              stamp):
+    """:meth:`Chainer._propagate`: everything that follows from ``starts``.
+
+    The graph is ``nodes[:count]`` in the order found, the parents of entry
+    ``i`` being ``pflat[pstart[i]:pstart[i + 1]]`` (the first also in
+    ``pfirst[i]``, -1 for a start); ``index[node]`` is a
+    node's entry where ``mark[node] == stamp``. ``masks`` is work space
+    (a dynamic chain removes from it each candidate that turns off). Returns
+    ``(count, kind, entry, node)``: kind 0, no contradiction; kind 1, the
+    on potential of entry ``entry`` is turned off by ``node``; kind 2, entry
+    ``count`` (its parents after ``pstart[count]``, not counted) is the on
+    potential whose negation is entry ``entry``."""
+    for c in range(base.shape[0]):
+        masks[c] = base[c]
+    width = peers.shape[1]
+    ulen = units.shape[2]
+    n = 0
+    pstart[0] = 0
+    hon = ton = hoff = toff = 0
+    for i in range(starts.shape[0]):
+        s = starts[i]
+        mark[s] = stamp
+        index[s] = n
+        nodes[n] = s
+        pfirst[n] = -1
+        n += 1
+        pstart[n] = pstart[n - 1]
+        if s & 1:
+            qon[ton] = n - 1
+            ton += 1
+        else:
+            qoff[toff] = n - 1
+            toff += 1
+    while hon < ton or hoff < toff:
+        if hon < ton:
+            e = qon[hon]
+            hon += 1
+            p = nodes[e]
+            cell = p >> 6
+            value = (p >> 1) & 31
+            bit = 1 << (value - 1)
+            # on -> off: the cell's other values, then the value's peers
+            m = masks[cell] & ~bit if y else 0
+            v = 1
+            j = 0
+            while True:
+                if m:
+                    if not m & 1:
+                        m >>= 1
+                        v += 1
+                        continue
+                    q = (cell << 6) | (v << 1)
+                    m >>= 1
+                    v += 1
+                else:
+                    if j >= width:
+                        break
+                    c = peers[cell, j]
+                    j += 1
+                    if c < 0:
+                        break
+                    if not masks[c] & bit:
+                        continue
+                    q = (c << 6) | (value << 1)
+                if mark[q | 1] == stamp:
+                    return n, 1, index[q | 1], p
+                if mark[q] != stamp:
+                    mark[q] = stamp
+                    index[q] = n
+                    nodes[n] = q
+                    pflat[pstart[n]] = p
+                    pfirst[n] = p
+                    n += 1
+                    pstart[n] = pstart[n - 1] + 1
+                    qoff[toff] = n - 1
+                    toff += 1
+        else:
+            e = qoff[hoff]
+            hoff += 1
+            p = nodes[e]
+            cell = p >> 6
+            value = (p >> 1) & 31
+            bit = 1 << (value - 1)
+            for step in range(4):  # the y-link, then the box, row and column
+                if step == 0:
+                    if not y:
+                        continue
+                    m = masks[cell]
+                    m2 = m & (m - 1)
+                    if not m2 or m2 & (m2 - 1):
+                        continue
+                    rest = m & ~bit
+                    v = 0
+                    while rest:
+                        rest >>= 1
+                        v += 1
+                    q = (cell << 6) | (v << 1) | 1
+                    k = pstart[n]
+                    pflat[k] = p
+                    k += 1
+                    if dynamic:
+                        gone = base[cell] & ~m
+                        v = 1
+                        while gone:
+                            if gone & 1:
+                                pflat[k] = (cell << 6) | (v << 1)
+                                k += 1
+                            gone >>= 1
+                            v += 1
+                else:
+                    count = 0
+                    me = False
+                    other = -1
+                    for i in range(ulen):
+                        c = units[cell, step - 1, i]
+                        if c < 0:
+                            break
+                        if masks[c] & bit:
+                            count += 1
+                            if c == cell:
+                                me = True
+                            else:
+                                other = c
+                    if count != 2 or not me:
+                        continue
+                    q = (other << 6) | (value << 1) | 1
+                    k = pstart[n]
+                    pflat[k] = p
+                    k += 1
+                    if dynamic:
+                        for i in range(ulen):
+                            c = units[cell, step - 1, i]
+                            if c < 0:
+                                break
+                            if base[c] & bit and not masks[c] & bit:
+                                pflat[k] = (c << 6) | (value << 1)
+                                k += 1
+                # the link made q (parents in pflat[pstart[n]:k])
+                if mark[q ^ 1] == stamp:
+                    nodes[n] = q
+                    pstart[n + 1] = k
+                    return n, 2, index[q ^ 1], p
+                if mark[q] != stamp:
+                    mark[q] = stamp
+                    index[q] = n
+                    nodes[n] = q
+                    pfirst[n] = p
+                    n += 1
+                    pstart[n] = k
+                    qon[ton] = n - 1
+                    ton += 1
+            if dynamic:
+                masks[cell] &= ~bit
+    return n, 0, -1, -1

@@ -155,6 +155,7 @@ def _boards(masks: list[int], n: int) -> list[int]:
 #: False when they cannot load here.
 _KERNELS = None
 _WORK = threading.local()
+_np_array = None
 
 
 def _compiled_for(ch: "Chainer"):
@@ -182,6 +183,8 @@ def _compiled_for(ch: "Chainer"):
         return False
     import numpy as np
 
+    global _np_array
+    _np_array = np.array
     t = ch.t
     if t.compiled is None:
         t.compiled = _KERNELS.tables(t)
@@ -442,6 +445,37 @@ class Chainer:
         parents, in the order found, and ``contradiction`` is ``None`` or
         ``((on, parents), (off, parents))``, a candidate forced both ways (the
         graph then holds what was found before it)."""
+        k = self._kernel(self.state.mask)
+        if k is not None:
+            self.tick()
+            ck, arr, peers, units, w = k
+            w["stamp"] += 1
+            n, kind, e, p = ck.propagate(arr, w["masks"], peers, units, _np_array(starts), not nishio, bool(dynamic),
+                                         w["mark"], w["index"], w["pnodes"], w["pstart"], w["pflat"], w["pfirst"],
+                                         w["qon"], w["qoff"], w["stamp"])
+            extra = kind == 2
+            nodes = w["pnodes"][:n + extra].tolist()
+            ns = len(starts)
+            # most potentials have one parent: the dictionary is made from the first parents, then the
+            # starts (no parent) and the dynamic links (more parents) are set, keeping the order found
+            graph = dict(zip(nodes[:n], zip(w["pfirst"][:n].tolist())))
+            for s in starts:
+                graph[s] = ()
+            pstart = w["pstart"]
+            total = int(pstart[n + extra])
+            if total != n - ns or extra:
+                ps = pstart[:n + 1 + extra].tolist()
+                flat = w["pflat"][:total].tolist()
+                for i in range(ns, n):
+                    if ps[i + 1] - ps[i] > 1:
+                        graph[nodes[i]] = tuple(flat[ps[i]:ps[i + 1]])
+            if kind == 0:
+                return graph, None
+            if kind == 1:
+                a = nodes[e]
+                return graph, ((a, graph[a]), (a ^ 1, (p,)))
+            q = nodes[n]
+            return graph, ((q, tuple(flat[ps[n]:ps[n + 1]])), (q ^ 1, graph[q ^ 1]))
         base = self.state.mask
         y = not nishio
         graph: dict[int, tuple] = {}
@@ -903,7 +937,8 @@ class Multi:
             for p in places[1:]:
                 g, _ = ch.propagate([_node(p, value, 1)], self.nishio, self.dynamic)
                 graphs.append(g)
-            common = [q for q in on_graph if all(q in g for g in graphs[1:])]
+            inter = set(on_graph).intersection(*graphs[1:])
+            common = [q for q in on_graph if q in inter] if inter else []
             for want in (1, 0):
                 for q in common:
                     if q & 1 == want:
