@@ -95,8 +95,12 @@ def load_numba() -> None:
 
 
 def _dispatcher(entry: str):
-    module, _, name = entry.partition(".")
-    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
+    """The numba dispatcher of ``entry``: "module.function" in ``sudokit.engine``,
+    or "package.module.function" in ``sudokit`` (a kernel kept beside the
+    code it serves, such as ``logic.chain_kernels.search``)."""
+    module, _, name = entry.rpartition(".")
+    package = __package__ if "." not in module else __package__.rpartition(".")[0]
+    return getattr(importlib.import_module(f"{package}.{module}"), name)
 
 
 def is_cached(entry: str) -> bool:
@@ -136,9 +140,9 @@ def _group_of(ev) -> str | None:
     func = getattr(dispatcher, "py_func", None)
     if func is None:
         return None
-    entry = f"{func.__module__.rpartition('.')[2]}.{func.__name__}"
+    entry = f"{func.__module__}.{func.__name__}"
     for group, (_, entries, _) in KERNELS.items():
-        if entry in entries:
+        if any(entry.endswith("." + e) for e in entries):
             return group
     return None
 
