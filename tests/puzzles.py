@@ -1,7 +1,8 @@
-"""Puzzles made for the tests: random small puzzles and the multisize cases.
+"""Puzzles made for the tests, and the checks the method tests share: random
+small puzzles, the multisize cases, stated counts.
 
-Shared by the method tests; everything here builds on tests/reference.py,
-never on sudokit's own solvers.
+Shared by the method tests; the truth here builds on tests/reference.py and
+the ground-truth cases, never on sudokit's own solvers.
 """
 
 from __future__ import annotations
@@ -102,3 +103,47 @@ def check_against_reference(case: tuple[list[int], int, int], method: str) -> No
             if len(found) == 3:
                 break
         assert len(set(found)) == len(found) == expected
+
+
+def agrees(partial: Grid, solution: list[int] | tuple[int, ...]) -> bool:
+    """Every filled cell of ``partial`` holds the solution's value."""
+    return all(v == 0 or v == s for v, s in zip(partial.values, solution))
+
+
+def clues(puzzle: str) -> int:
+    """The number of givens of a puzzle line."""
+    return sum(ch not in ".0" for ch in puzzle)
+
+
+def count_limit(stated: str, cap: int = 1000) -> int:
+    """How far to count a puzzle whose stated count (counts.tsv) is ``stated``:
+    one past it, so that a method counting too many shows it, up to ``cap``."""
+    return 2 if stated == ">1" else min(int(stated) + 1, cap)
+
+
+def check_count(row: dict[str, str], method: str, limit: int | None = None, timeout: float | None = None) -> None:
+    """Count a counts.tsv row with ``method`` up to ``limit`` (by default
+    :func:`count_limit`): the count is the stated one (up to the limit), a unique
+    puzzle's solution is the stated one, and a solution found obeys the rules."""
+    stated = row["count"]
+    limit = count_limit(stated) if limit is None else limit
+    result = count(row["puzzle"], limit, method=method, timeout=timeout)
+    assert result.status is not Status.TIMEOUT
+    if stated == "0":
+        assert result.count == 0 and result.status in (Status.NO_SOLUTION, Status.INVALID)
+    elif stated == ">1":
+        assert result.count == 2
+    else:
+        assert result.count == min(int(stated), limit)
+    if stated == "1":
+        assert result.solution.line() == row["solution"]
+    if result.count:
+        assert obeys_rules(result.solution.values, Grid(row["puzzle"]).values, 3, 3)
+
+
+def check_multisize_solution(case: dict, method: str, timeout: float = 120) -> None:
+    """A uniquely solvable multisize entry: ``method`` counts one solution, the stated one."""
+    truth = tuple(case["symbols"].index(ch) + 1 for ch in case["solution"])
+    result = count(multisize_grid(case), 2, method=method, timeout=timeout)
+    assert result.count == 1
+    assert result.solution.values == truth

@@ -18,14 +18,9 @@ from sudokit.solving import deduce
 
 from conftest import load_counts, load_multisize
 from reference import obeys_rules, reference_count
-from puzzles import multisize_grid, random_puzzle
+from puzzles import agrees, multisize_grid, random_puzzle
 
 DRY = re.compile(r"no value can go in r\d+c\d+|\S+ has no place in (row|column|box) \d+")
-
-
-def agrees(partial: Grid, solution: list[int] | tuple[int, ...]) -> bool:
-    """Every filled cell of ``partial`` holds the solution's value."""
-    return all(v == 0 or v == s for v, s in zip(partial.values, solution))
 
 
 def test_the_formula_has_the_published_size() -> None:

@@ -10,17 +10,8 @@ from sudokit.examples import EXAMPLES
 from sudokit.methods import mip
 
 from conftest import load_counts, load_multisize
-from reference import obeys_rules
-from puzzles import check_against_reference, check_named_example, small_puzzles
-
-
-
-def _limit(stated: str) -> int:
-    return 2 if stated == ">1" else min(int(stated) + 1, 1000)
-
-
-def _clues(puzzle: str) -> int:
-    return sum(ch not in ".0" for ch in puzzle)
+from puzzles import (check_against_reference, check_count, check_multisize_solution, check_named_example, clues,
+                     small_puzzles)
 
 
 def test_the_matrix_has_one_exactly_one_row_per_cell_and_unit_value() -> None:
@@ -53,55 +44,34 @@ _COUNTS = load_counts()
 def _is_fast(row: dict[str, str]) -> bool:
     """Each no-good cut makes the next solve harder: big counts take minutes,
     and proving a 17-23 clue puzzle unique takes seconds."""
-    stated, clues = row["count"], _clues(row["puzzle"])
+    stated, given = row["count"], clues(row["puzzle"])
     if Grid(row["puzzle"]).conflicts():
         return True
     if stated in ("0", "1", ">1"):
-        return clues >= 24 or clues == 0
+        return given >= 24 or given == 0
     return int(stated) <= 20
-
-
-def _check_count(row: dict[str, str], limit: int) -> None:
-    stated = row["count"]
-    result = count(row["puzzle"], limit, method="mip")
-    if stated == "0":
-        assert result.count == 0 and result.status in (Status.NO_SOLUTION, Status.INVALID)
-    elif stated == ">1":
-        assert result.count == 2
-    else:
-        assert result.count == min(int(stated), limit)
-    if stated == "1":
-        assert result.solution.line() == row["solution"]
-    if result.count:
-        assert obeys_rules(result.solution.values, Grid(row["puzzle"]).values, 3, 3)
 
 
 @pytest.mark.parametrize("row", [r for r in _COUNTS if _is_fast(r)], ids=lambda r: f"{r['count']}:{r['puzzle'][:12]}")
 def test_counts(row: dict[str, str]) -> None:
-    _check_count(row, _limit(row["count"]))
+    check_count(row, "mip")
 
 
 @pytest.mark.parametrize("row", [r for r in _COUNTS if not _is_fast(r) and r["count"] not in ("0", "1")][:3],
                          ids=lambda r: f"{r['count']}:{r['puzzle'][:12]}")
 def test_big_counts_up_to_a_limit(row: dict[str, str]) -> None:
-    _check_count(row, 10)  # every big count is more than 10
+    check_count(row, "mip", limit=10)  # every big count is more than 10
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("row", [r for r in _COUNTS if not _is_fast(r)], ids=lambda r: f"{r['count']}:{r['puzzle'][:12]}")
 def test_counts_full(row: dict[str, str]) -> None:
-    _check_count(row, _limit(row["count"]))
+    check_count(row, "mip")
 
 
 @pytest.mark.parametrize("entry", [e for e in load_multisize() if e["count"] in (1, "1")], ids=lambda e: e["name"])
 def test_multisize(entry: dict) -> None:
-    symbols = entry["symbols"]
-    grid = Grid([0 if ch == "." else symbols.index(ch) + 1 for ch in entry["puzzle"]],
-                (entry["box_rows"], entry["box_cols"]))
-    truth = tuple(symbols.index(ch) + 1 for ch in entry["solution"])
-    result = count(grid, 2, method="mip", timeout=120)
-    assert result.count == 1
-    assert result.solution.values == truth
+    check_multisize_solution(entry, "mip")
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -113,6 +83,6 @@ def test_random_small_puzzles_match_the_reference(case: tuple[list[int], int, in
 def test_budget_limits_give_timeout() -> None:
     result = count(Grid.empty(), 10, method="mip", nodes=3)  # one node per HiGHS solve
     assert result.status is Status.TIMEOUT and result.count == 3
-    hard = next(r for r in _COUNTS if r["count"] == "1" and _clues(r["puzzle"]) < 24)
+    hard = next(r for r in _COUNTS if r["count"] == "1" and clues(r["puzzle"]) < 24)
     result = count(hard["puzzle"], 2, method="mip", timeout=0.05)
     assert result.status is Status.TIMEOUT

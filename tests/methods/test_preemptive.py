@@ -19,12 +19,7 @@ from sudokit.solving import count, deduce, solutions, solve
 
 from conftest import load_counts, load_multisize
 from reference import obeys_rules, reference_count
-from puzzles import multisize_grid, random_puzzle
-
-
-def agrees(partial: Grid, solution: list[int] | tuple[int, ...]) -> bool:
-    """Every filled cell of ``partial`` holds the solution's value."""
-    return all(v == 0 or v == s for v, s in zip(partial.values, solution))
+from puzzles import agrees, check_count, count_limit, multisize_grid, random_puzzle
 
 
 # -- the theorem on hand-worked markups ------------------------------------------
@@ -158,37 +153,19 @@ def test_every_4x4_grid_is_enumerated() -> None:
 COUNTS = load_counts()
 
 
-def _limit(stated: str, cap: int) -> tuple[int, int]:
-    """(limit to count to, count expected) for a stated count."""
-    if stated.startswith(">"):
-        return 2, 2
-    return min(int(stated) + 1, cap), min(int(stated), cap)
-
-
-def _check_count(row: dict[str, str], cap: int) -> None:
-    limit, expected = _limit(row["count"], cap)
-    result = count(row["puzzle"], limit, method="preemptive", timeout=120)
-    assert result.status is not Status.TIMEOUT
-    assert result.count == expected
-    if row["count"] == "1":
-        assert result.solution.line() == row["solution"]
-    if result.solution is not None:
-        assert obeys_rules(result.solution.values, Grid(row["puzzle"]).values, 3, 3)
-
-
 # every third tdoku case and all of Sudopedia's in the quick run
 QUICK = [r for i, r in enumerate(COUNTS) if i % 3 == 0 or "tdoku" not in r["source"]]
 
 
 @pytest.mark.parametrize("row", QUICK, ids=lambda r: r["puzzle"][:20])
 def test_counts_quick(row: dict[str, str]) -> None:
-    _check_count(row, cap=20)
+    check_count(row, "preemptive", count_limit(row["count"], cap=20), timeout=120)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("row", COUNTS, ids=lambda r: r["puzzle"][:20])
 def test_counts_exhaustive(row: dict[str, str]) -> None:
-    _check_count(row, cap=1000)
+    check_count(row, "preemptive", timeout=120)
 
 
 @pytest.mark.parametrize("row", [r for r in COUNTS if r["count"] == "1"], ids=lambda r: r["puzzle"][:20])

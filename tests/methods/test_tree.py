@@ -6,25 +6,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sudokit import Budget, Grid, LimitReached, Status, count, example, solutions, solve
+from sudokit import Budget, Grid, LimitReached, Status, example, solutions, solve
 from sudokit.examples import EXAMPLES
 from sudokit.methods import tree
 
 from conftest import load_counts, load_multisize
 from reference import obeys_rules, reference_count
-from puzzles import check_against_reference, check_named_example, small_puzzles
+from puzzles import (check_against_reference, check_count, check_multisize_solution, check_named_example, clues,
+                     small_puzzles)
 
 METHODS = ("dfs", "bfs")
-
-
-def _limit(stated: str) -> int:
-    return 2 if stated == ">1" else min(int(stated) + 1, 1000)
-
-
-def _multisize_grid(entry: dict) -> Grid:
-    symbols = entry["symbols"]
-    values = [0 if ch == "." else symbols.index(ch) + 1 for ch in entry["puzzle"]]
-    return Grid(values, (entry["box_rows"], entry["box_cols"]))
 
 
 # -- constraints ---------------------------------------------------------------------------
@@ -85,27 +76,10 @@ def test_named_examples(method: str, name: str) -> None:
 _COUNTS = load_counts()
 
 
-def _check_count(row: dict[str, str], method: str, timeout: float | None = None) -> None:
-    stated = row["count"]
-    result = count(row["puzzle"], _limit(stated), method=method, timeout=timeout)
-    if stated == "0":
-        assert result.count == 0 and result.status in (Status.NO_SOLUTION, Status.INVALID)
-    elif stated == ">1":
-        assert result.count == 2
-    else:
-        assert result.count == min(int(stated), 1000)
-    if stated == "1":
-        assert result.solution.line() == row["solution"]
-
-
-def _clues(puzzle: str) -> int:
-    return sum(ch not in ".0" for ch in puzzle)
-
-
 def _is_big(row: dict[str, str]) -> bool:
     """The 17-23 clue puzzles take thousands of nodes (seconds each) without deeper logic."""
-    clues = _clues(row["puzzle"])
-    return 0 < clues < 24 and not Grid(row["puzzle"]).conflicts()
+    clues_ = clues(row["puzzle"])
+    return 0 < clues_ < 24 and not Grid(row["puzzle"]).conflicts()
 
 
 @pytest.mark.parametrize(
@@ -114,7 +88,7 @@ def _is_big(row: dict[str, str]) -> bool:
     ids=lambda r: f"{r['count']}:{r['puzzle'][:12]}",
 )
 def test_counts_dfs(row: dict[str, str]) -> None:
-    _check_count(row, "dfs")
+    check_count(row, "dfs")
 
 
 @pytest.mark.slow
@@ -122,7 +96,7 @@ def test_counts_dfs(row: dict[str, str]) -> None:
 def test_counts_bfs(row: dict[str, str]) -> None:
     if row["puzzle"].count(".") + row["puzzle"].count("0") == 81:
         pytest.skip("breadth-first search of a blank grid only hits its frontier limit")
-    _check_count(row, "bfs")
+    check_count(row, "bfs")
 
 
 _MULTI = [e for e in load_multisize() if e["count"] in (1, "1")]
@@ -135,11 +109,7 @@ _MULTI = [e for e in load_multisize() if e["count"] in (1, "1")]
     ids=lambda e: e["name"],
 )
 def test_multisize(entry: dict, method: str) -> None:
-    grid = _multisize_grid(entry)
-    truth = tuple(entry["symbols"].index(ch) + 1 for ch in entry["solution"])
-    result = count(grid, 2, method=method, timeout=120)
-    assert result.count == 1
-    assert result.solution.values == truth
+    check_multisize_solution(entry, method)
 
 
 # -- random small puzzles -------------------------------------------------------------------

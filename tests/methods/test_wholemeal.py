@@ -12,13 +12,9 @@ from sudokit.methods import wholemeal
 
 from conftest import load_counts, load_multisize
 from reference import reference_count
-from puzzles import check_against_reference, check_named_example, multisize_grid, small_puzzles
+from puzzles import check_against_reference, check_count, check_multisize_solution, check_named_example, clues, small_puzzles
 
 METHODS = ("wholemeal", "wholemeal-first")
-
-
-def _limit(stated: str) -> int:
-    return 2 if stated == ">1" else min(int(stated) + 1, 1000)
 
 
 # -- the pieces of the pearl ---------------------------------------------------
@@ -69,35 +65,18 @@ def test_named_examples(method: str, name: str) -> None:
 _COUNTS = load_counts()
 
 
-def _clues(puzzle: str) -> int:
-    return sum(ch not in ".0" for ch in puzzle)
-
-
 # Pruning by naked singles alone needs thousands of nodes (seconds each batch) on the
 # 17-23 clue puzzles; those run in the slow suite.
 _FAST_COUNTS = [
     row for row in _COUNTS
-    if _clues(row["puzzle"]) >= 24 or _clues(row["puzzle"]) == 0 or Grid(row["puzzle"]).conflicts()
+    if clues(row["puzzle"]) >= 24 or clues(row["puzzle"]) == 0 or Grid(row["puzzle"]).conflicts()
 ]
-
-
-def _check_count(row: dict[str, str], method: str) -> None:
-    stated = row["count"]
-    result = count(row["puzzle"], _limit(stated), method=method)
-    if stated == "0":
-        assert result.count == 0 and result.status in (Status.NO_SOLUTION, Status.INVALID)
-    elif stated == ">1":
-        assert result.count == 2
-    else:
-        assert result.count == min(int(stated), 1000)
-    if stated == "1":
-        assert result.solution.line() == row["solution"]
 
 
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("row", _FAST_COUNTS, ids=lambda r: f"{r['count']}:{r['puzzle'][:12]}")
 def test_counts(row: dict[str, str], method: str) -> None:
-    _check_count(row, method)
+    check_count(row, method)
 
 
 @pytest.mark.slow
@@ -105,7 +84,7 @@ def test_counts(row: dict[str, str], method: str) -> None:
     "row", [r for r in _COUNTS if r not in _FAST_COUNTS], ids=lambda r: f"{r['count']}:{r['puzzle'][:12]}"
 )
 def test_counts_hard(row: dict[str, str]) -> None:
-    _check_count(row, "wholemeal")
+    check_count(row, "wholemeal")
 
 
 _MULTI = [e for e in load_multisize() if e["count"] in (1, "1")]
@@ -120,12 +99,7 @@ def test_multisize(entry: dict) -> None:
     if entry["size"] >= 15:
         pytest.skip("naked-single pruning alone is too weak here: measured 22,336 nodes in 60 s "
                     "on the 15x15 entry without a solution")
-    grid = multisize_grid(entry)
-    symbols = entry["symbols"]
-    truth = tuple(symbols.index(ch) + 1 for ch in entry["solution"])
-    result = count(grid, 2, method="wholemeal", timeout=120)
-    assert result.count == 1
-    assert result.solution.values == truth
+    check_multisize_solution(entry, "wholemeal")
 
 
 # -- random small puzzles -----------------------------------------------------------------
