@@ -3,32 +3,18 @@ where and what, the right exit status, and never a Python traceback."""
 
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import time
 
 import pytest
-from click.testing import CliRunner
 
 from conftest import load_counts
-from reference import obeys_rules, units
+from reference import obeys_rules
 
-from sudokit.cli import cli
+from cli_helpers import GOOD, clashes, records, run
 
-GOOD = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 ROWS = [GOOD[i:i + 9] for i in range(0, 81, 9)]
-
-
-def run(*args: str, input: str | bytes | None = None):
-    result = CliRunner().invoke(cli, list(args), input=input)
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
-
-
-def records(result) -> list[dict]:
-    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
 
 
 # -- unreadable puzzles: status 1, the batch goes on -------------------------------------
@@ -126,11 +112,6 @@ def test_duplicate_givens_name_the_clashing_cells():
 
 
 def test_unsolvable_puzzle():
-    def clashes(p: str) -> bool:
-        vals = [int(ch) if ch.isdigit() else 0 for ch in p]
-        return any(len([vals[c] for c in u if vals[c]]) != len({vals[c] for c in u if vals[c]})
-                   for u in units(3, 3))
-
     case = next(c for c in load_counts() if c["count"] == "0" and not clashes(c["puzzle"]))
     result = run("solve", "-", input=case["puzzle"] + "\n")
     assert result.exit_code == 1

@@ -1,4 +1,5 @@
-"""``sudoku rate``, ``sudoku explain`` and ``sudoku hint`` from the outside.
+"""``sudoku rate``, ``sudoku explain`` and ``sudoku hint`` (sudokit.cli.explain)
+from the outside.
 
 Expected values come from Sudoku Explainer's ratings in se_dev.tsv and from
 the puzzles' solutions, not from this code.
@@ -6,19 +7,19 @@ the puzzles' solutions, not from this code.
 
 from __future__ import annotations
 
-import csv
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from conftest import RATED
-from sudokit.cli import cli
+from conftest import rated_reference
+from sudokit.errors import Contradiction
+from sudokit.logic import hint
+
+from cli_helpers import GOOD, run
 
 
 def _rows(n: int = 400) -> list[dict[str, str]]:
-    with open(RATED / "se_dev.tsv", newline="") as fh:
-        return list(csv.DictReader(fh, delimiter="\t"))[:n]
+    return rated_reference()[:n]
 
 
 @pytest.fixture(scope="module")
@@ -26,14 +27,10 @@ def easy_rows() -> list[dict[str, str]]:
     return [r for r in _rows() if float(r["er"]) <= 2.5][:6]
 
 
-def run(args: list[str], stdin: str | None = None):
-    return CliRunner().invoke(cli, args, input=stdin)
-
-
 def test_rate_text_lines_match_se(easy_rows, tmp_path) -> None:
     path = tmp_path / "p.txt"
     path.write_text("\n".join(r["puzzle"] for r in easy_rows) + "\n")
-    result = run(["rate", str(path)])
+    result = run("rate", str(path))
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == len(easy_rows)
@@ -45,7 +42,7 @@ def test_rate_text_lines_match_se(easy_rows, tmp_path) -> None:
 
 
 def test_rate_jsonl_from_stdin(easy_rows) -> None:
-    result = run(["rate", "-", "--format", "jsonl"], "\n".join(r["puzzle"] for r in easy_rows))
+    result = run("rate", "-", "--format", "jsonl", input="\n".join(r["puzzle"] for r in easy_rows))
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in result.output.splitlines()]
     assert [(r["er"], r["ep"], r["ed"]) for r in records] == [
@@ -57,14 +54,14 @@ def test_rate_jsonl_from_stdin(easy_rows) -> None:
 def test_rate_marks_lower_bounds() -> None:
     # Easter Monster needs nested forcing chains (SE 11.6), beyond the registry
     hard = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
-    result = run(["rate", "-"], hard + "\n")
+    result = run("rate", "-", input=hard + "\n")
     assert result.exit_code == 0
     assert "≥" in result.output
 
 
 def test_rate_reports_bad_puzzles_and_goes_on(easy_rows) -> None:
     text = easy_rows[0]["puzzle"] + "\n" + "11" + "." * 79 + "\n" + easy_rows[1]["puzzle"] + "\n"
-    result = run(["rate", "-"], text)
+    result = run("rate", "-", input=text)
     assert result.exit_code == 1
     assert result.output.count("/") >= 4  # two rated lines (stderr is mixed in by the runner)
     assert "puzzle 2" in result.output
@@ -72,7 +69,7 @@ def test_rate_reports_bad_puzzles_and_goes_on(easy_rows) -> None:
 
 def test_explain_steps_solve_the_puzzle(easy_rows) -> None:
     row = easy_rows[0]
-    result = run(["explain", "-", "--format", "jsonl"], row["puzzle"] + "\n")
+    result = run("explain", "-", "--format", "jsonl", input=row["puzzle"] + "\n")
     assert result.exit_code == 0, result.output
     grid = list(row["puzzle"])
     for line in result.output.splitlines():
@@ -85,14 +82,14 @@ def test_explain_steps_solve_the_puzzle(easy_rows) -> None:
 
 
 def test_explain_text_numbers_steps_and_shows_grids() -> None:
-    result = run(["explain", "--example", "easy", "--grids"])
+    result = run("explain", "--example", "easy", "--grids")
     assert result.exit_code == 0, result.output
     assert "  1. [" in result.output
     assert "+-------+" in result.output or result.output.count("\n") > 20
 
 
 def test_hint_for_an_example() -> None:
-    result = run(["hint", "--example", "easy"])
+    result = run("hint", "--example", "easy")
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Hidden Single: r")
 
@@ -119,10 +116,10 @@ def test_hint_reads_pencil_marks(tmp_path) -> None:
     rows = [" ".join(cells[r * 9:(r + 1) * 9]) for r in range(9)]
     path = tmp_path / "marks.txt"
     path.write_text("\n".join(rows) + "\n")
-    result = run(["hint", str(path), "--format", "jsonl"])
+    result = run("hint", str(path), "--format", "jsonl")
     assert result.exit_code == 0, result.output
     step = json.loads(result.output)
-    bare = run(["hint", "-", "--format", "jsonl"], grid_line + "\n")
+    bare = run("hint", "-", "--format", "jsonl", input=grid_line + "\n")
     assert json.loads(bare.output) != step
     for p in step["placements"]:
         cell, value = p.split("=")
@@ -133,7 +130,7 @@ def test_hint_reads_pencil_marks(tmp_path) -> None:
 
 
 def test_hint_on_a_solved_grid_fails_cleanly(easy_rows) -> None:
-    result = run(["hint", "-"], easy_rows[0]["solution"] + "\n")
+    result = run("hint", "-", input=easy_rows[0]["solution"] + "\n")
     assert result.exit_code == 1
     assert "Traceback" not in result.output
 
@@ -145,7 +142,7 @@ def test_explain_marks_read_back_as_candidates() -> None:
 
     if not hasattr(formats, "parse_candidates"):
         pytest.skip("the candidates reader is not here yet")
-    result = run(["explain", "--example", "gentle", "--grids", "--marks"])
+    result = run("explain", "--example", "gentle", "--grids", "--marks")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     block = "\n".join(lines[1:14])
@@ -157,7 +154,7 @@ def test_explain_marks_read_back_as_candidates() -> None:
 
 
 def test_explain_jsonl_names_the_pattern(easy_rows) -> None:
-    result = run(["explain", "-", "--format", "jsonl"], easy_rows[0]["puzzle"] + "\n")
+    result = run("explain", "-", "--format", "jsonl", input=easy_rows[0]["puzzle"] + "\n")
     record = json.loads(result.output.splitlines()[0])
     assert set(record) >= {"technique", "rating", "placements", "eliminations", "cells", "units", "text"}
     assert record["cells"] and record["units"]
@@ -167,18 +164,18 @@ def test_rate_jobs_keeps_order_and_results(easy_rows, tmp_path) -> None:
     path = tmp_path / "p.txt"
     bad = "11" + "." * 79
     path.write_text("\n".join([r["puzzle"] for r in easy_rows[:3]] + [bad] + [r["puzzle"] for r in easy_rows[3:]]) + "\n")
-    one = run(["rate", str(path)])
-    two = run(["rate", "-j", "2", str(path)])
+    one = run("rate", str(path))
+    two = run("rate", "-j", "2", str(path))
     assert one.exit_code == two.exit_code == 1
     assert one.output == two.output
 
 
 @pytest.mark.parametrize("command", ["rate", "explain"])
 def test_a_bad_puzzle_is_named_once_and_the_batch_goes_on(command: str, tmp_path) -> None:
-    good = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    good = GOOD
     path = tmp_path / "p.txt"
     path.write_text(good[:8] + "x" + good[9:] + "\n" + good + "\n")
-    result = run([command, str(path)])
+    result = run(command, str(path))
     assert result.exit_code == 1
     # named once, as `solve` names it, then the count of failures
     assert result.stderr.strip().splitlines() == [
@@ -186,3 +183,24 @@ def test_a_bad_puzzle_is_named_once_and_the_batch_goes_on(command: str, tmp_path
         "a 9x9 puzzle is written with 1-9 and '.' or '0' for a blank",
         "1 of 2 puzzles failed"]
     assert good in result.stdout
+
+
+def test_cli_hint_on_contradicting_candidates_exits_1() -> None:
+    text = "12345678.........9" + "." * 63 + "\n"
+    result = run("hint", "-", input=text)
+    assert result.exit_code == 1
+    assert "no candidate" in result.output and "Pointing" not in result.output
+    with pytest.raises(Contradiction):
+        hint(text.strip())
+
+
+def test_cli_hint_and_solve_agree_on_ten_rows(tmp_path) -> None:
+    path = tmp_path / "ten.txt"
+    path.write_text("123456789\n" * 10)
+    said = {}
+    for command in ("hint", "solve"):
+        result = run(command, str(path))
+        assert result.exit_code == 1
+        said[command] = result.output
+    assert "10 rows; a 9x9 puzzle has only 9" in said["hint"]
+    assert "10 rows; a 9x9 puzzle has only 9" in said["solve"]

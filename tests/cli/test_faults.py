@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 
 import pytest
 
-SUDOKU = [sys.executable, "-c", "import sys; from sudokit.cli import main; sys.exit(main())"]
-PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+from cli_helpers import GOOD as PUZZLE, SUDOKU
 
 
 def _run(args: list[str], stdin: str | None = None, stdout=subprocess.PIPE, input_file: str | None = None,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,10 +17,10 @@ import pytest
 
 from sudokit.grid import Grid
 
+from cli_helpers import SUDOKU
+
 #: Seconds from SIGINT to the end of the process (the rule is 1 s; the margin is for load).
 BOUND = 3.0
-
-SUDOKU = [sys.executable, "-c", "import sys; from sudokit.cli import main; sys.exit(main())"]
 
 
 def _interrupt(args: list[str], tmp_path: Path, wait_for: int = 1, stdin: Path | None = None) -> tuple[int, float, list[str]]:

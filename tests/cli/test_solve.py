@@ -1,4 +1,5 @@
-"""The ``sudoku`` command line: solving, counting, formats, examples.
+"""``sudoku solve`` and ``sudoku examples`` (sudokit.cli.solve): solving,
+counting, formats, examples.
 
 Every answer is checked against independent truth: the reference solver
 and rules check in tests/reference.py, and the published counts in
@@ -8,72 +9,21 @@ and rules check in tests/reference.py, and the published counts in
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
 
 import pytest
-from click.testing import CliRunner
 
-from conftest import BENCH, load_counts, load_multisize
-from reference import obeys_rules, reference_count, units
+from conftest import BENCH, load_multisize
+from reference import obeys_rules, reference_count
 
-from sudokit.cli import cli
-
-DIGITS = "123456789"
-
-
-def values_of(text: str, alphabet: str = DIGITS) -> list[int]:
-    """A puzzle line as values, read independently of sudokit."""
-    return [alphabet.index(ch) + 1 if ch in alphabet else 0 for ch in text]
-
-
-def clashes(puzzle: str) -> bool:
-    """True when two givens of a 9x9 puzzle share a unit (checked here, not by sudokit)."""
-    vals = values_of(puzzle)
-    for unit in units(3, 3):
-        seen = [vals[c] for c in unit if vals[c]]
-        if len(seen) != len(set(seen)):
-            return True
-    return False
-
-
-def run(*args: str, input: str | bytes | None = None):
-    result = CliRunner().invoke(cli, list(args), input=input)
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result
-
-
-def blocks(output: str) -> list[tuple[list[str], list[str]]]:
-    """(puzzle rows, solution rows) of every classic ===/---/=== block."""
-    found, lines, i = [], output.splitlines(), 0
-    while i < len(lines):
-        if lines[i].startswith("="):
-            end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("="))
-            body = lines[i + 1:end]
-            cut = next(k for k, line in enumerate(body) if line.startswith("-"))
-            found.append((body[:cut], body[cut + 1:]))
-            i = end + 1
-        else:
-            i += 1
-    return found
-
-
-def spaced_to_line(rows: list[str]) -> str:
-    return "".join("".join(row.split()) for row in rows)
+from cli_helpers import DIGITS, blocks, clashes, run, spaced_to_line, values_of
 
 
 @pytest.fixture(scope="module")
-def cases() -> list[dict[str, str]]:
-    return load_counts()
-
-
-@pytest.fixture(scope="module")
-def pick(cases):
+def pick(counts_cases):
     """One unique puzzle, one unsolvable with consistent givens, one with clashing givens."""
-    unique = next(c for c in cases if c["count"] == "1")
-    unsolvable = next(c for c in cases if c["count"] == "0" and not clashes(c["puzzle"]))
-    invalid = next(c for c in cases if c["count"] == "0" and clashes(c["puzzle"]))
+    unique = next(c for c in counts_cases if c["count"] == "1")
+    unsolvable = next(c for c in counts_cases if c["count"] == "0" and not clashes(c["puzzle"]))
+    invalid = next(c for c in counts_cases if c["count"] == "0" and clashes(c["puzzle"]))
     return unique, unsolvable, invalid
 
 
@@ -92,28 +42,8 @@ def test_example_diabolical_block_is_a_true_solution():
     assert count == 1 and only == solution
 
 
-def test_bare_paths_solve_in_block_format(tmp_path, cases):
-    chosen = [c for c in cases if c["count"] == "1"][:3]
-    path = tmp_path / "three.txt"
-    path.write_text("".join(c["puzzle"] + "\n" for c in chosen))
-    result = run(str(path))  # `sudoku PATH`: no subcommand
-    assert result.exit_code == 0, result.stderr
-    found = blocks(result.stdout)
-    assert len(found) == 3
-    for case, (puzzle_rows, solution_rows) in zip(chosen, found):
-        assert spaced_to_line(puzzle_rows) == case["puzzle"].replace("0", ".")
-        assert spaced_to_line(solution_rows) == case["solution"]
-
-
-def test_stdin_dash(cases):
-    case = next(c for c in cases if c["count"] == "1")
-    result = run("-", "--format", "line", input=case["puzzle"] + "\n")
-    assert result.exit_code == 0
-    assert result.stdout.split() == [case["solution"]]
-
-
-def test_rows_format_on_stdin_is_solved(cases):
-    case = next(c for c in cases if c["count"] == "1")
+def test_rows_format_on_stdin_is_solved(counts_cases):
+    case = next(c for c in counts_cases if c["count"] == "1")
     rows = "\n".join(case["puzzle"][i:i + 9] for i in range(0, 81, 9))
     result = run("solve", "-", "--format", "line", input=rows + "\n")
     assert result.exit_code == 0, result.stderr
@@ -155,10 +85,10 @@ def test_jsonl_mixed_file_one_record_per_puzzle_in_order(tmp_path, pick, extra):
     assert "Traceback" not in result.stderr
 
 
-def test_jsonl_records_carry_method_and_no_clock(cases):
+def test_jsonl_records_carry_method_and_no_clock(counts_cases):
     """Records carry the method and the search's counters, but no wall-clock
     time, so a batch's output is the same whatever the number of processes."""
-    case = next(c for c in cases if c["count"] == "1")
+    case = next(c for c in counts_cases if c["count"] == "1")
     result = run("solve", "-", "--format", "jsonl", "--method", "wholemeal", input=case["puzzle"])
     [record] = [json.loads(line) for line in result.stdout.splitlines()]
     assert record["method"] == "wholemeal" and record["nodes"] >= 1 and "ms" not in record
@@ -168,8 +98,8 @@ def test_jsonl_records_carry_method_and_no_clock(cases):
 # -- counting and enumerating ----------------------------------------------------------
 
 
-def test_count_agrees_with_published_counts(tmp_path, cases):
-    small = [c for c in cases if c["count"].isdigit() and int(c["count"]) <= 150]
+def test_count_agrees_with_published_counts(tmp_path, counts_cases):
+    small = [c for c in counts_cases if c["count"].isdigit() and int(c["count"]) <= 150]
     assert len(small) >= 20
     path = tmp_path / "counts.txt"
     path.write_text("".join(c["puzzle"] + "\n" for c in small))
@@ -184,8 +114,8 @@ def test_count_agrees_with_published_counts(tmp_path, cases):
     assert result.exit_code == (1 if any(c["count"] == "0" for c in small) else 0)
 
 
-def test_count_stops_at_the_limit_and_says_so(cases):
-    many = next(c for c in cases if c["count"] == ">1" or (c["count"].isdigit() and int(c["count"]) > 200))
+def test_count_stops_at_the_limit_and_says_so(counts_cases):
+    many = next(c for c in counts_cases if c["count"] == ">1" or (c["count"].isdigit() and int(c["count"]) > 200))
     result = run("solve", "-", "--count", "--limit", "7", input=many["puzzle"])
     assert result.exit_code == 0
     assert "7 solutions (stopped at the limit of 7)" in result.stdout
@@ -193,8 +123,8 @@ def test_count_stops_at_the_limit_and_says_so(cases):
     assert line.stdout.split() == ["7"]
 
 
-def test_all_prints_every_solution(cases):
-    case = next(c for c in cases if c["count"] == "3")
+def test_all_prints_every_solution(counts_cases):
+    case = next(c for c in counts_cases if c["count"] == "3")
     result = run("solve", "-", "--all", "--format", "line", input=case["puzzle"])
     assert result.exit_code == 0
     found = result.stdout.split()
@@ -238,8 +168,8 @@ def test_other_sizes_and_alphabets():
         assert record["solution"] == case["solution"], case["name"]
 
 
-def test_other_formats_print_the_solution(cases):
-    case = next(c for c in cases if c["count"] == "1")
+def test_other_formats_print_the_solution(counts_cases):
+    case = next(c for c in counts_cases if c["count"] == "1")
     for fmt in ("spaced", "rows", "boxed"):
         result = run("solve", "-", "--format", fmt, input=case["puzzle"])
         assert result.exit_code == 0
@@ -247,8 +177,8 @@ def test_other_formats_print_the_solution(cases):
         assert digits == case["solution"], fmt
 
 
-def test_svg_draws_one_puzzle_and_refuses_two(cases):
-    case = next(c for c in cases if c["count"] == "1")
+def test_svg_draws_one_puzzle_and_refuses_two(counts_cases):
+    case = next(c for c in counts_cases if c["count"] == "1")
     result = run("solve", "-", "--format", "svg", input=case["puzzle"])
     assert result.exit_code == 0 and result.stdout.lstrip().startswith("<svg")
     two = run("solve", "-", "--format", "svg", input=case["puzzle"] + "\n" + case["puzzle"] + "\n")
@@ -298,65 +228,3 @@ def test_examples_name_prints_it_and_pipes_into_solve():
 def test_examples_unknown_name_lists_the_names():
     result = run("examples", "nosuch")
     assert result.exit_code == 2 and "diabolical" in result.stderr
-
-
-def test_help_lists_the_commands():
-    result = run("--help")
-    assert result.exit_code == 0
-    assert "solve" in result.stdout and "examples" in result.stdout
-
-
-# -- the installed script ---------------------------------------------------------------------
-
-
-def sudoku(*args: str, input: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(["sudoku", *args], input=input, capture_output=True, text=True, timeout=timeout)
-
-
-def test_script_version_and_help():
-    from sudokit import __version__
-
-    assert sudoku("--version").stdout.strip() == f"sudoku {__version__}"
-    assert sudoku("--help").returncode == 0
-
-
-def test_script_examples_piped_into_solve():
-    puzzle = sudoku("examples", "diabolical", "--format", "spaced").stdout
-    solved = sudoku("-", input=puzzle)
-    assert solved.returncode == 0 and "Traceback" not in solved.stderr
-    [(puzzle_rows, solution_rows)] = blocks(solved.stdout)
-    assert obeys_rules(values_of(spaced_to_line(solution_rows)), values_of(spaced_to_line(puzzle_rows)), 3, 3)
-
-
-def test_script_no_arguments_makes_a_puzzle_that_solves():
-    made = sudoku()
-    if made.returncode == 2 and "No such command" in made.stderr:  # pragma: no cover
-        pytest.skip("the generate command is not installed")
-    assert made.returncode == 0, made.stderr
-    solved = sudoku("-", "--format", "jsonl", input=made.stdout)
-    assert solved.returncode == 0, solved.stderr
-    [record] = [json.loads(line) for line in solved.stdout.splitlines()]
-    puzzle = values_of(record["puzzle"])
-    count, only = reference_count(puzzle, 3, 3, limit=2)
-    assert count == 1 and values_of(record["solution"]) == only
-
-
-def test_script_ctrl_c_stops_cleanly_and_keeps_results(tmp_path):
-    puzzles = (BENCH / "kaggle.txt").read_text().split()
-    path = tmp_path / "many.txt"
-    path.write_text("\n".join(puzzles * 5) + "\n")
-    proc = subprocess.Popen(  # --timeout keeps it on the puzzle-by-puzzle path
-        ["sudoku", "solve", str(path), "--timeout", "60", "--format", "line"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        # A runner that starts the suite in the background ignores SIGINT, and a
-        # child inherits that; give the command the terminal's default back.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    first = proc.stdout.readline()  # wait for the first result
-    proc.send_signal(signal.SIGINT)
-    rest, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    assert "Traceback" not in err and "interrupted" in err
-    written = [first.strip()] + rest.split()
-    assert 1 <= len(written) < len(puzzles) * 5
-    assert obeys_rules(values_of(written[0]), values_of(puzzles[0]), 3, 3)
