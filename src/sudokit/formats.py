@@ -51,7 +51,6 @@ import re
 import sys
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable, Iterator, Sequence, TextIO
 
 from .errors import ParseError, ShapeError, SudokuError
@@ -78,7 +77,6 @@ _TOKEN = re.compile(r"[^\s|│║]+")
 _NOT_A_LINE = re.compile(r"[\s{|,;]")
 #: A CSV/TSV header line, such as ``puzzle,solution``: skipped at the top of a stream.
 HEADER = re.compile(r"^[A-Za-z_][A-Za-z_ ]*([,;\t][A-Za-z_ ]*)+$")
-_HEADER = HEADER  # the old private name, kept for distributed.py
 
 
 # -- one line ----------------------------------------------------------------

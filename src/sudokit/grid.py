@@ -26,22 +26,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, overload
 
 from .errors import ParseError, ShapeError
-from .geometry import (  # noqa: F401  (re-exported: the model's names, as before)
-    BOX,
-    CLASSIC,
-    COLUMN,
-    DEFAULT_SYMBOLS,
-    MAX_SIZE,
-    ROW,
-    Geometry,
-    Shape,
-    shape_of,
-)
+from .geometry import CLASSIC, DEFAULT_SYMBOLS, MAX_SIZE, Shape, shape_of
 from .svg import grid_svg
 from .symbols import Codec, alphabet_for, codec
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
+
+__all__ = [  # with the names of the model that live in geometry.py, as before
+    "CLASSIC", "DEFAULT_SYMBOLS", "MAX_CELLS", "MAX_LINE", "MAX_SIZE", "Conflict", "Grid", "Shape",
+    "boxed_text", "decode_utf8", "read_line", "shape_of",
+]
 
 #: The most cells a puzzle can have (a 64x64 grid).
 MAX_CELLS = MAX_SIZE * MAX_SIZE

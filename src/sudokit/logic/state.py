@@ -20,8 +20,11 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..errors import InvalidPuzzle
-from ..geometry import BOX, COLUMN, KIND_NAMES, ROW, Geometry  # noqa: F401  (re-exported for the techniques)
+from ..geometry import BOX, COLUMN, KIND_NAMES, ROW, Geometry
 from ..grid import Grid, Shape
+
+#: The unit kinds and Geometry come from :mod:`sudokit.geometry`; the techniques import them from here.
+__all__ = ["BOX", "COLUMN", "KIND_NAMES", "ROW", "Candidates", "Geometry", "geometry", "iter_bits"]
 
 
 def geometry(shape: Shape) -> Geometry:
