@@ -388,7 +388,8 @@ class Grid:
         """
         shape, values = self._shape, self._values
         found = []
-        for name, unit in zip(shape.unit_names, shape.units):
+        geo = shape.geometry  # the units: a variant's geometry adds its own
+        for name, unit in zip(geo.unit_names, geo.units):
             where: dict[int, list[int]] = {}
             for cell in unit:
                 v = values[cell]
@@ -405,7 +406,7 @@ class Grid:
         n, values = self.size, self._values
         if n == 1:
             return True
-        for getter in self._shape.unit_getters:
+        for getter in self._shape.geometry.unit_getters:
             unit = getter(values)
             blanks = unit.count(0)
             if len(set(unit)) != n - blanks + (1 if blanks else 0):
@@ -418,7 +419,7 @@ class Grid:
         A filled cell has just its own value's bit.
         """
         full = (1 << self.size) - 1
-        values, peers = self._values, self._shape.peers
+        values, peers = self._values, self._shape.geometry.peers
         masks = []
         for cell, value in enumerate(values):
             if value:
