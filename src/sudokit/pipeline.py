@@ -738,17 +738,19 @@ def _results(job: Job, stream: Iterator[tuple], jobs: int, notice: Any) -> Itera
 
     from .pool import ordered_map
 
+    lines = True
     if job.command in ("solve", "count") and job.method == "fast":
         head = list(itertools.islice(stream, 2))
         if len(head) == 1 and _size(head[0]) <= QUICK_PUZZLES:  # a few puzzles: see _quick_result
             yield run_chunk((head[0][0], replace(job, quick=True), *head[0][2:]))
             return
+        lines = not head or head[0][0] != "items"  # puzzles one per line, or read from blocks
         stream = itertools.chain(head, stream)
-    warm(job, notice)
+    warm(job, notice, lines)
     # big chunks of quick work: a few ahead; small chunks of uneven work (rating): many, so
     # that one slow puzzle does not leave the other workers idle
     window = 4 * (jobs or 1) if job.chunk_size >= _BLOCK_CHUNKS else 64 * (jobs or 1)
-    yield from ordered_map(run_chunk, stream, jobs, initializer=warm, initargs=(job,), window=window)
+    yield from ordered_map(run_chunk, stream, jobs, initializer=warm, initargs=(job, None, lines), window=window)
 
 
 def _size(chunk: tuple) -> int:
@@ -758,12 +760,25 @@ def _size(chunk: tuple) -> int:
     return len(chunk[2])
 
 
-def warm(job: Job, notice: Any = None) -> None:
+def _kernels_of(job: Job, lines: bool = True) -> str:
+    """The engine's kernel group (:data:`sudokit.engine.KERNELS`) that does
+    most of ``job``: the bulk solver for 9x9 puzzles one per line (``lines``),
+    the 9x9 solver, or the one for other shapes. Only it is loaded (on a
+    first run, compiled) before the first puzzle; another is loaded if a
+    puzzle needs it."""
+    if lines and _bulk_ready(job):
+        return "batch"
+    return "count" if job.box in (None, (3, 3)) else "shapes"
+
+
+def warm(job: Job, notice: Any = None, lines: bool = True) -> None:
     """Load (and on a first run compile) what ``job`` needs, before its first
     puzzle, so that no puzzle's time limit pays for it. ``notice`` hears why a
-    first run is slow. What is loaded by then stays for the run: it is moved
-    out of the garbage collector's sight (:func:`gc.freeze`), which otherwise
-    walks the compiled kernels' objects again and again in a long batch."""
+    first run is slow; ``lines`` says whether the puzzles come one per line
+    (the bulk path) or not. What is loaded by then stays for the run: it is
+    moved out of the garbage collector's sight (:func:`gc.freeze`), which
+    otherwise walks the compiled kernels' objects again and again in a long
+    batch."""
     import gc
 
     if isinstance(job, GenerateJob):
@@ -779,7 +794,7 @@ def warm(job: Job, notice: Any = None) -> None:
     elif job.method == "fast":
         from .engine import warm_up
 
-        warm_up(notice)
+        warm_up(notice, kernels=(_kernels_of(job, lines),))
     else:
         from .methods import get
 

@@ -189,8 +189,11 @@ class _Hub:
         talker = next((b for b in blocks if b.notice is not None), None)
         if talker is not None and not any(b.told for b in blocks):
             talker.told = True
-            groups = [g for b in blocks for g in b.groups]
-            talker.notice(_message(groups, _group_of(ev)))
+            now = _group_of(ev)
+            # the groups of the innermost block that compiles this one (a warm-up's own list), else all
+            groups = next((list(b.groups) for b in reversed(blocks) if now in b.groups),
+                          [g for b in blocks for g in b.groups])
+            talker.notice(_message(groups, now))
         self.spinning = next((b for b in blocks if b.spinner is not None), None)
         if self.spinning is not None:
             self.spinning.spinner(True)
