@@ -19,7 +19,7 @@ from sudokit.solving import count, deduce, solutions, solve
 
 from conftest import load_counts, load_multisize
 from reference import obeys_rules, reference_count
-from puzzles import agrees, check_count, count_limit, multisize_grid, random_puzzle
+from puzzles import agrees, check_count, check_named_example, count_limit, multisize_grid, random_puzzle
 
 
 # -- the theorem on hand-worked markups ------------------------------------------
@@ -121,16 +121,11 @@ def test_the_fast_fixpoint_is_crooks_fixpoint_on_9x9(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_examples(name: str) -> None:
+    check_named_example(name, "preemptive")
     grid = example(name)
-    result = solve(grid, method="preemptive")
     if not grid.is_consistent:
-        assert result.status is Status.INVALID
         return
-    assert result.status is Status.SOLVED
-    assert obeys_rules(result.solution.values, grid.values, 3, 3)
-    found, truth = reference_count(list(grid.values), 3, 3, limit=2)
-    if found == 1:
-        assert list(result.solution.values) == truth
+    _, truth = reference_count(list(grid.values), 3, 3, limit=2)
     logic = deduce(grid, method="preemptive")
     assert logic.status in (Status.SOLVED, Status.STUCK)
     assert agrees(logic.solution, truth)
