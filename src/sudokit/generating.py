@@ -579,7 +579,8 @@ def _by_clauses(n: int, plan: _Plan, base: int, timeout: float | None,
         if _out_of_time(deadline):
             raise GenerationTimeout(f"time limit of {timeout:g} s reached after {i} of {n} puzzles")
         grid, solution = clauses_puzzle(plan.shape, base + i, plan.symmetry)
-        made = Puzzle(grid, solution, base + i, str(plan.shape), "logic", plan.symmetry, grid.clues)
+        made = Puzzle(grid, solution, base + i, str(plan.shape), "logic", plan.symmetry, grid.clues,
+                      extra={"generator": "clauses"})
         yield made if render is None else render(made)
 
 

@@ -223,8 +223,8 @@ def step_record(grid: "Grid", number: int, step: "Step", geo: Any, *, after: "Gr
 
 def generated_record(puzzle: "Puzzle") -> dict[str, Any]:
     """A generated puzzle: puzzle, solution, clues, seed, shape, minimal,
-    symmetry, ``undecided`` when some clue was not proven needed, and the
-    rating when a filter computed one."""
+    symmetry, ``undecided`` when some clue was not proven needed, ``generator``
+    when not the compiled one, and the rating when a filter computed one."""
     record: dict[str, Any] = {
         "puzzle": puzzle.puzzle.line(),
         "solution": puzzle.solution.line(),
@@ -236,6 +236,8 @@ def generated_record(puzzle: "Puzzle") -> dict[str, Any]:
     }
     if puzzle.undecided:
         record["undecided"] = puzzle.undecided
+    if puzzle.extra.get("generator"):
+        record["generator"] = puzzle.extra["generator"]
     if puzzle.level is not None or puzzle.er is not None:
         record.update(er=puzzle.er, ep=puzzle.ep, ed=puzzle.ed, level=puzzle.level)
     return record
