@@ -36,7 +36,7 @@ load_numba()
 
 from numba import njit  # noqa: E402
 
-__all__ = ["tables", "work", "search", "propagate"]
+__all__ = ["tables", "work", "search", "scan", "propagate"]
 
 _SIZE_SHIFT = 6
 
@@ -85,6 +85,7 @@ def work(ncells: int, n: int, width: int) -> dict[str, np.ndarray]:
         "pnodes": np.empty(size, dtype=np.int64), "pstart": np.empty(size + 2, dtype=np.int64),
         "pflat": np.empty(size * (n + 2), dtype=np.int64), "pfirst": np.empty(size + 1, dtype=np.int64),
         "qon": np.empty(size, dtype=np.int64), "qoff": np.empty(size, dtype=np.int64),
+        "flags": np.zeros(ncells << 5, dtype=np.int64),
     }
 
 
@@ -371,3 +372,48 @@ def propagate(base, masks, peers, units, starts, y, dynamic, mark, index, nodes,
             if dynamic:
                 masks[cell] &= ~bit
     return n, 0, -1, -1
+
+
+@njit(cache=True, nogil=True)
+def scan(masks, peers, units, y, x, mark, nodes, parents, found, buf, stamp, out):
+    """Which searches of one kind of link find anything, for every candidate:
+    ``out[(cell << 5) | value]`` gets bit 1 when :func:`search` finds a cycle
+    back to the candidate (on), and with ``x`` bits 2 and 4 when a forcing
+    chain leads from the candidate on, and off, to its negation. No limit:
+    a search with one finds a subset. Only the cells the producers search
+    from are set: two candidates or more, and exactly two without ``x``.
+    Returns the last stamp used."""
+    for cell in range(masks.shape[0]):
+        m = masks[cell]
+        count = 0
+        rest = m
+        while rest:
+            rest &= rest - 1
+            count += 1
+        if count < 2 or (not x and count > 2):  # the cells the producers search from
+            m = 0
+        v = 1
+        while m:
+            if m & 1:
+                on = (cell << 6) | (v << 1) | 1
+                flags = 0
+                stamp += 1
+                n, nfound = search(True, masks, peers, units, on, y, x, 1 << 30, mark, nodes, parents, found, buf,
+                                   stamp)
+                if nfound:
+                    flags |= 1
+                if x:
+                    stamp += 1
+                    n, last = search(False, masks, peers, units, on, y, True, 1 << 30, mark, nodes, parents, found,
+                                     buf, stamp)
+                    if last >= 0:
+                        flags |= 2
+                    stamp += 1
+                    n, last = search(False, masks, peers, units, on ^ 1, y, True, 1 << 30, mark, nodes, parents,
+                                     found, buf, stamp)
+                    if last >= 0:
+                        flags |= 4
+                out[(cell << 5) | v] = flags
+            m >>= 1
+            v += 1
+    return stamp

@@ -314,6 +314,21 @@ class Chainer:
             k = self._compiled = _compiled_for(self)
         return k if k and masks is self.state.mask else None
 
+    def found(self, masks: list[int], y: bool, x: bool) -> list[int] | None:
+        """Per candidate ``(cell << 5) | value``, which searches of
+        :meth:`cycles` (bit 1) and :meth:`forcing` from the candidate on (2)
+        and off (4) find anything with no limit (with a limit they find a
+        subset); None when that is not known cheaply (then try them all)."""
+        k = self._kernel(masks)
+        if k is None:
+            return None
+        self.tick()
+        ck, arr, peers, units, w = k
+        out = w["flags"]
+        w["stamp"] = ck.scan(arr, peers, units, bool(y), bool(x), w["mark"], w["nodes"], w["parents"], w["found"],
+                             w["buf"], w["stamp"], out)
+        return out.tolist()
+
     def cycles(self, masks: list[int], src: int, y: bool, x: bool, limit: int) -> list[tuple]:
         """Cycles back to ``src`` (on) of at most ``limit`` links; each as a
         parent-linked entry ``(node, parent_entry)``."""
@@ -737,7 +752,9 @@ def _deadline() -> float | None:
 # -- producer 1: Forcing Chains & Cycles ------------------------------------------
 
 
-def cycle_hint(state: Candidates, entry: tuple, y: bool, x: bool) -> Hint | None:
+def cycle_hint(state: Candidates, entry: tuple, y: bool, x: bool, boards: list[int] | None = None) -> Hint | None:
+    """The cycle's hint, or None when it removes nothing (quickly, on the
+    value bitboards ``boards`` of the state when given)."""
     geo = state.geo
     chain = []
     e = entry
@@ -745,6 +762,19 @@ def cycle_hint(state: Candidates, entry: tuple, y: bool, x: bool) -> Hint | None
         chain.append(e[0])
         e = e[1]
     # chain: dstOn, ..., root (same potential at both ends)
+    if boards is not None:
+        peer_mask = geo.peer_mask
+        inside = 0
+        for n in chain:
+            inside |= 1 << (n >> 6)
+        forw_b: dict[int, int] = {}
+        back_b: dict[int, int] = {}
+        for n in chain[:-1]:
+            value = (n >> 1) & 31
+            seen = forw_b if n & 1 else back_b
+            seen[value] = seen.get(value, 0) | (peer_mask[n >> 6] & boards[value] & ~inside)
+        if not any(b & back_b.get(v, 0) for v, b in forw_b.items()):
+            return None
     cells: dict[int, None] = {}
     for n in chain[:-1]:
         cells.setdefault(n >> 6, None)
@@ -797,6 +827,7 @@ def _unary(ch: Chainer, best: Best, y: bool, x: bool) -> None:
     masks = state.mask
     cycle_base = 7.0 if x and y else 6.5
     chain_base = 7.0 if y else 6.6
+    flags = ch.found(masks, y, x)
     for cell in range(len(masks)):
         m = masks[cell]
         if m.bit_count() < 2:
@@ -804,17 +835,22 @@ def _unary(ch: Chainer, best: Best, y: bool, x: bool) -> None:
         if not x and m.bit_count() > 2:
             continue
         for v in iter_bits(m):
+            f = 7 if flags is None else flags[(cell << 5) | (v + 1)]
+            if not f:
+                continue
             on = _node(cell, v + 1, 1)
             found = []
-            for entry in ch.cycles(masks, on, y, x, best.bound(cycle_base)):
-                h = cycle_hint(state, entry, y, x)
-                if h is not None:
-                    found.append(h)
-            if x:
+            if f & 1:
+                for entry in ch.cycles(masks, on, y, x, best.bound(cycle_base)):
+                    h = cycle_hint(state, entry, y, x, ch.boards)
+                    if h is not None:
+                        found.append(h)
+            if x and f & 6:
                 limit = best.bound(chain_base)
-                for start in (on, on ^ 1):
-                    for target, parents, graph in ch.forcing(masks, start, y, limit):
-                        found.append(forcing_hint(state, target, parents, graph, y))
+                for start, bit in ((on, 2), (on ^ 1, 4)):
+                    if f & bit:
+                        for target, parents, graph in ch.forcing(masks, start, y, limit):
+                            found.append(forcing_hint(state, target, parents, graph, y))
             for h in found:
                 best.offer(h)
 

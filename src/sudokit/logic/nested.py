@@ -106,6 +106,7 @@ class _Geo9:
         self.regions = {_BLOCK: list(geo.boxes), _ROW: list(geo.rows), _COL: list(geo.cols)}
         self.um = um
         self.pairs = _colex_pairs(geo.n)
+        self.pair_rank = {pair: k for k, pair in enumerate(self.pairs)}
         self.cross = {}
         for t1, t2 in ((_BLOCK, _COL), (_BLOCK, _ROW), (_COL, _BLOCK), (_ROW, _BLOCK)):
             for r1 in self.regions[t1]:
@@ -262,39 +263,59 @@ class _LevelChainer(Chainer):
         return out
 
     def _x_wings(self, masks, boards, base_boards) -> list[_Helper]:
+        """X-Wings in SE's order (column bases, then row bases; pairs of bases
+        in colex order; values ascending). Two bases with two places or more
+        each, in two cover lines together, have the same two lines: so each
+        base's lines are computed once per value, and only the pairs of bases
+        with the same two lines are looked at."""
         g = self.g
         um = g.um
         n = self.n
+        full = (1 << n) - 1
+        rank = g.pair_rank
         out = []
         for t1, t2 in ((_COL, _ROW), (_ROW, _COL)):
             bases = g.regions[t1]
             covers = g.regions[t2]
-            for i, j in g.pairs:
+            found = []
+            for v in range(1, n + 1):
+                if self.occ[v] + 4 > n:
+                    continue
+                board = boards[v]
+                if t1 == _ROW:  # each row's columns
+                    lines = [(board >> (n * r)) & full for r in range(n)]
+                else:  # each column's rows
+                    lines = [0] * n
+                    for r in range(n):
+                        cols = (board >> (n * r)) & full
+                        while cols:
+                            low = cols & -cols
+                            lines[low.bit_length() - 1] |= 1 << r
+                            cols ^= low
+                by_lines: dict[int, list[int]] = {}
+                for i, m in enumerate(lines):
+                    if m.bit_count() == 2:
+                        by_lines.setdefault(m, []).append(i)
+                for same in by_lines.values():
+                    for a in range(len(same)):
+                        for b in range(a + 1, len(same)):
+                            i, j = same[a], same[b]
+                            found.append((rank[(i, j)], v, i, j, lines[i]))
+            found.sort()
+            for _, v, i, j, cov in found:
                 b1, b2 = bases[i], bases[j]
-                for v in range(1, n + 1):
-                    if self.occ[v] + 4 > n:
-                        continue
-                    board = boards[v]
-                    p1 = board & um[b1]
-                    p2 = board & um[b2]
-                    if p1 & (p1 - 1) == 0 or p2 & (p2 - 1) == 0:
-                        continue
-                    cov = 0
-                    for c in _bits(p1 | p2):
-                        cov |= 1 << (c // n if t2 == _ROW else c % n)
-                    if cov.bit_count() != 2:
-                        continue
-                    cover_cells = 0
-                    for k in _bits(cov):
-                        cover_cells |= um[covers[k]]
-                    rem = board & cover_cells & ~um[b1] & ~um[b2]
-                    if not rem:
-                        continue
-                    offs = [(c << 6) | (v << 1) for c in _hashmap_order(_bits(rem))]
-                    gone = base_boards[v] & ~board & ~cover_cells
-                    parents = tuple((c << 6) | (v << 1) for c in _bits(gone & um[b1])) + \
-                        tuple((c << 6) | (v << 1) for c in _bits(gone & um[b2]))
-                    out.append(_Helper(offs, parents, "X-Wing"))
+                board = boards[v]
+                cover_cells = 0
+                for k in _bits(cov):
+                    cover_cells |= um[covers[k]]
+                rem = board & cover_cells & ~um[b1] & ~um[b2]
+                if not rem:
+                    continue
+                offs = [(c << 6) | (v << 1) for c in _hashmap_order(_bits(rem))]
+                gone = base_boards[v] & ~board & ~cover_cells
+                parents = tuple((c << 6) | (v << 1) for c in _bits(gone & um[b1])) + \
+                    tuple((c << 6) | (v << 1) for c in _bits(gone & um[b2]))
+                out.append(_Helper(offs, parents, "X-Wing"))
         return out
 
     def advanced(self, masks, boards) -> list[_Helper]:
@@ -610,20 +631,24 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XH
         ch = Chainer(state, deadline)
         masks = state.mask
         for y, x in ((False, True), (True, False), (True, True)):
+            flags = ch.found(masks, y, x)
             for cell in range(len(masks)):
                 m = masks[cell]
                 if m.bit_count() < 2 or (not x and m.bit_count() > 2):
                     continue
                 v = 0
                 while m >> v:
-                    if m >> v & 1:
+                    f = 7 if flags is None or not m >> v & 1 else flags[(cell << 5) | (v + 1)]
+                    if m >> v & 1 and f:
                         on = (cell << 6) | ((v + 1) << 1) | 1
-                        for entry in ch.cycles(masks, on, y, x, 1 << 30):
-                            h = cycle_hint(state, entry, y, x)
+                        for entry in (ch.cycles(masks, on, y, x, 1 << 30) if f & 1 else ()):
+                            h = cycle_hint(state, entry, y, x, ch.boards)
                             if h is not None and h.removals:
                                 found.append(_XHint.of(h, (), None, entry, False, ch))
                         if x:
-                            for start in (on, on ^ 1):
+                            for start, bit in ((on, 2), (on ^ 1, 4)):
+                                if not f & bit:
+                                    continue
                                 for target, parents, graph in ch.forcing(masks, start, y, 1 << 30):
                                     h = forcing_hint(state, target, parents, graph, y)
                                     if h.removals:
