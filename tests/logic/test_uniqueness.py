@@ -1,23 +1,72 @@
-"""Every logic step is checked against the puzzle's one solution.
+"""Unique rectangles, unique loops and BUG (sudokit.logic.uniqueness) against Sudoku
+Explainer's steps, the puzzles' solutions and SE's rating of a regression puzzle.
 
-The truth here is the engine's solution (an independent search, not logic),
-and Sudoku Explainer's rating of the regression puzzle.
+The truth is Sudoku Explainer's own solving paths (se_dev_steps.jsonl.gz),
+not the code under test.
 """
 
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
 
-from sudokit import solving
-from sudokit.cli import cli
-from sudokit.errors import Contradiction, UnsoundStep
-from sudokit.examples import example
 from sudokit.grid import Grid
-from sudokit.logic import Candidates, explain, hint, rate
-from sudokit.logic import rating as rating_module
-from sudokit.logic.step import Step, Technique
-from sudokit.logic.stepper import steps
+from sudokit.logic import Candidates, explain, rate
+from sudokit.logic.stepper import next_step, steps
+
+from conftest import rated_traces as traces, se_step
+from se_replay import check_first_use, se_states, solution_of, state_before
+
+#: SE's names and ratings of the forms sudokit.logic.uniqueness finds.
+UNIQUENESS = [
+    ("Unique Rectangle type 1", 4.5), ("Unique Rectangle type 2", 4.5), ("Unique Rectangle type 4", 4.5),
+    ("Unique Rectangle type 3", 4.5), ("Unique Rectangle type 3", 4.6), ("Unique Rectangle type 3", 4.7),
+    ("Unique Loop 6 type 1", 4.6), ("Unique Loop 6 type 2", 4.6), ("BUG type 1", 5.6), ("BUG type 2", 5.7),
+]
+
+
+@pytest.mark.parametrize("technique,rating", UNIQUENESS, ids=[f"{t} {r}" for t, r in UNIQUENESS])
+def test_first_se_use_is_our_step(technique: str, rating: float) -> None:
+    """Replay SE's path to its first use of the form: our stepper, on that
+    state, must take SE's step (name, rating, placement, removals)."""
+    check_first_use(technique, rating)
+
+
+def test_unique_rectangle_type3_naked_set_removes_every_value() -> None:
+    """rl-0840, after SE's UVWXYZ-Wing: r1c3 {1,5,6,7} and r5c3 {5,6,7} are
+    the extra cells of the rectangle r1c1,r1c3,r5c3,r5c1 on 6,7; their extras
+    {1,5} with r2c3 {1,5} make a naked pair in column 3, so 5 leaves r3c3
+    (SE: Unique Rectangle type 3, 4.6). The set's values leave a cell whether
+    or not it holds the value 1."""
+    row = next(r for r in traces() if r["id"] == "rl-0840")
+    index = next(i for i, s in enumerate(row["steps"]) if s["technique"] == "Unique Rectangle type 3")
+    state = state_before(row, index)
+    target = row["steps"][index]
+    mine = next_step(state)
+    assert (mine.technique, mine.rating) == ("Unique Rectangle type 3", 4.6)
+    assert sorted(mine.eliminations) == se_step(target)[1] == [(20, 5)]
+
+
+def test_unique_loops_lie_in_the_pair_core() -> None:
+    """The loop search skips starts outside the 2-core of the cells holding
+    the pair; every valid loop found from any start must lie in that core."""
+    from sudokit.logic import uniqueness
+
+    loops = 0
+    for state in se_states(traces()[::10], 4.5):
+        cores = uniqueness._loop_cores(state.geo, state.mask)
+        for start, pair in enumerate(state.mask):
+            if pair.bit_count() != 2:
+                continue
+            core = cores[pair][0]
+            for loop in uniqueness._find_loops(state.geo, state.mask, start, pair):
+                if uniqueness._valid_loop(state.geo, loop):
+                    loops += 1
+                    assert all(core >> c & 1 for c in loop), loop
+    assert loops > 20
+
+
+# -- a BUG type 3 regression ------------------------------------------------------------
+
 
 #: A BUG type 3 once padded its naked set with a placed cell and removed r2c3's true 3
 #: (step 61). Sudoku Explainer rates it 8.4/8.4/2.6 (Cell Forcing Chains).
@@ -25,14 +74,8 @@ BUG3_PUZZLE = "....5493.........2...39.1..678....4..95.8.62..1....7.8..6.75...7.
 BUG3_SE = (8.4, 8.4, 2.6)
 
 
-def _truth(puzzle: str) -> tuple[int, ...]:
-    result = solving.count(Grid(puzzle), limit=2)
-    assert result.count == 1
-    return result.solution.values
-
-
 def test_bug3_regression_every_step_keeps_the_solution() -> None:
-    truth = _truth(BUG3_PUZZLE)
+    truth = solution_of(BUG3_PUZZLE)
     state = Candidates.from_grid(Grid(BUG3_PUZZLE))
     bug_steps = 0
     for step in steps(state):  # no truth given: check here, independently
@@ -47,65 +90,3 @@ def test_bug3_regression_rating_matches_sudoku_explainer() -> None:
     assert (r.er, r.ep, r.ed) == BUG3_SE and not r.lower_bound
     path = explain(BUG3_PUZZLE)
     assert path[-1].technique != "Search"
-
-
-def _wrong_finder(state: Candidates):
-    """A broken technique: removes the true value of the first open cell."""
-    truth = _WRONG["truth"]
-    cell = next(c for c, v in enumerate(state.values) if not v)
-    yield Step("Deliberately Wrong", 1.0, eliminations=((cell, truth[cell]),), cells=(cell,),
-               text=f"Deliberately Wrong: cell {cell}<>{truth[cell]}")
-
-
-_WRONG: dict = {}
-WRONG = Technique("Deliberately Wrong", 1.0, "test", _wrong_finder)
-
-
-def test_a_wrong_step_is_caught_in_rate_explain_and_hint(monkeypatch) -> None:
-    puzzle = example("easy")
-    _WRONG["truth"] = _truth(puzzle.line())
-    with pytest.raises(UnsoundStep) as info:
-        list(steps(Candidates.from_grid(puzzle), [WRONG], truth=_WRONG["truth"], puzzle=puzzle.line()))
-    assert "Deliberately Wrong" in str(info.value) and puzzle.line() in str(info.value)
-    monkeypatch.setattr(rating_module, "exact_registry", lambda: [WRONG])
-    with pytest.raises(UnsoundStep):
-        rate(puzzle)
-    from sudokit.logic import registry, stepper
-
-    monkeypatch.setattr(stepper, "REGISTRY", [WRONG])
-    with pytest.raises(UnsoundStep):
-        explain(puzzle)
-    with pytest.raises(UnsoundStep):
-        hint(puzzle)
-    assert registry.REGISTRY[0] is not WRONG
-
-
-def test_hint_says_when_pencil_marks_rule_out_the_solution() -> None:
-    puzzle = example("easy")
-    truth = _truth(puzzle.line())
-    state = Candidates.from_grid(puzzle)
-    cell = next(c for c, v in enumerate(puzzle.values) if not v)
-    state.eliminate(cell, truth[cell])
-    with pytest.raises(Contradiction, match="pencil marks rule out the solution"):
-        hint(state)
-
-
-def test_cli_hint_on_contradicting_candidates_exits_1() -> None:
-    text = "12345678.........9" + "." * 63 + "\n"
-    result = CliRunner().invoke(cli, ["hint", "-"], input=text)
-    assert result.exit_code == 1
-    assert "no candidate" in result.output and "Pointing" not in result.output
-    with pytest.raises(Contradiction):
-        hint(text.strip())
-
-
-def test_cli_hint_and_solve_agree_on_ten_rows(tmp_path) -> None:
-    path = tmp_path / "ten.txt"
-    path.write_text("123456789\n" * 10)
-    said = {}
-    for command in ("hint", "solve"):
-        result = CliRunner().invoke(cli, [command, str(path)])
-        assert result.exit_code == 1
-        said[command] = result.output
-    assert "10 rows; a 9x9 puzzle has only 9" in said["hint"]
-    assert "10 rows; a 9x9 puzzle has only 9" in said["solve"]

@@ -1,0 +1,54 @@
+"""Strong links (sudokit.logic.links): skyscrapers, kites, X-loops and their grouped forms,
+against Sudoku Explainer's steps.
+
+The truth is Sudoku Explainer's own solving paths (se_dev_steps.jsonl.gz),
+not the code under test.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import rated_traces as traces
+from se_replay import check_first_use, se_states
+
+#: SE's names and ratings of the forms sudokit.logic.links finds.
+LINKS = [
+    ("Skyscraper 011", 4.0), ("2-String Kite 012", 4.1), ("2 Strong links 001", 4.1),
+    ("Grouped Skyscraper 111", 4.3), ("Grouped 2 Strong links 101", 4.3), ("Grouped 2-String Kite 112", 4.3),
+    ("Grouped 2-String Kite 212", 4.3), ("3 Skyscrapers 0111", 5.4), ("3-String Kite 0112", 5.5),
+    ("3 Strong links 0011", 5.5), ("3 Strong links 0012", 5.6), ("Grouped 3 Strong links 1001", 5.7),
+    ("Grouped 3-String Kite 2121", 5.7), ("(3 Strong Links) X-Loop 0111", 5.4),
+    ("(3 Strong Links) Grouped X-Loop 2012", 5.7), ("(3 Strong Links) X-Loop 0010", 5.5),
+    ("4 Strong links 00111", 5.9), ("Grouped 4 Strong links 31001", 6.1),
+]
+
+
+@pytest.mark.parametrize("technique,rating", LINKS, ids=[f"{t} {r}" for t, r in LINKS])
+def test_first_se_use_is_our_step(technique: str, rating: float) -> None:
+    """Replay SE's path to its first use of the form: our stepper, on that
+    state, must take SE's step (name, rating, placement, removals)."""
+    check_first_use(technique, rating)
+
+
+def _listed(steps_) -> list[tuple]:
+    return [(s.technique, s.rating, s.eliminations, s.text) for s in steps_]
+
+
+def test_link_caches_do_not_change_steps() -> None:
+    """The link producers remember results per value and cell set: every step
+    list, in order, must be the same from a cold cache and from a cache
+    warmed by the states before it (other puzzles, other values)."""
+    from sudokit.logic import links
+
+    producers = (links.find_two_links, lambda s: links.find_chain_links(s, 3), lambda s: links.find_chain_links(s, 4))
+    states = se_states(traces()[::20])
+    assert len(states) > 50
+    cold = []
+    for state in states:
+        for find in producers:
+            links.clear_caches()
+            cold.append(_listed(find(state)))
+    warm = [_listed(find(state)) for state in states for find in producers]
+    assert warm == cold
+    assert sum(1 for found in cold if found) > 20
