@@ -36,7 +36,7 @@ load_numba()
 
 from numba import njit  # noqa: E402
 
-__all__ = ["tables", "work", "search", "scan", "propagate"]
+__all__ = ["tables", "work", "run", "search", "scan", "propagate"]
 
 _SIZE_SHIFT = 6
 
@@ -71,7 +71,7 @@ def tables(t) -> tuple[np.ndarray, np.ndarray]:
 
 
 def work(ncells: int, n: int, width: int) -> dict[str, np.ndarray]:
-    """Work arrays for :func:`search` and :func:`propagate` on a grid of
+    """Work arrays for :func:`run` on a grid of
     ``ncells`` cells and ``n`` values, whose on potentials turn off at most
     ``width`` peers."""
     size = ncells << 6
@@ -90,79 +90,141 @@ def work(ncells: int, n: int, width: int) -> dict[str, np.ndarray]:
 
 
 @njit(cache=True, nogil=True)
-def search(cycle, masks, peers, units, src, y, x, limit, mark, nodes, parents, found, buf, stamp):
-    """One search from ``src``, as entries (``nodes[i]``, and ``parents[i]``
-    the index of its parent entry, ``-1`` at the root) made level by level.
+def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, nodes, parents, found, buf, index,
+        pstart, pflat, pfirst, qon, qoff, stamp, out):
+    """The one compiled entry point (one compilation): ``op`` says what to do.
 
-    ``cycle`` False: :meth:`Chainer.forcing` (x-links always on); returns
-    ``(entries, last)``, ``last`` the entry whose successor is the negation
-    of ``src``, or -1. ``cycle`` True: :meth:`Chainer.cycles`; returns
-    ``(entries, cycles found)``, and ``found[:count]`` holds, per cycle, the
-    entry whose off potential leads back to ``src``. ``mark`` is work space
-    that no earlier call marked with ``stamp``."""
-    conj = src ^ 1
-    nodes[0] = src
-    parents[0] = -1
-    mark[src] = stamp
-    n = 1
-    nfound = 0
-    last = -1
-    lo, hi = 0, 1
-    depth = 0
-    if cycle:
-        xx = x
-    else:
-        xx = True
+    * 0, :meth:`Chainer.forcing` from ``src`` (x-links always on): returns
+      ``(entries, last, ., .)``, ``last`` the entry whose successor is the
+      negation of ``src``, or -1;
+    * 1, :meth:`Chainer.cycles` from ``src``: returns ``(entries, cycles
+      found, ., .)``; ``found[:count]`` holds, per cycle, the entry whose off
+      potential leads back to ``src``;
+    * 2, the scan: for every candidate of the cells the producers search
+      from (two candidates or more, exactly two without ``x``),
+      ``out[(cell << 5) | value]`` gets bit 1 when op 1 from it (on) finds a
+      cycle, and with ``x`` bits 2 and 4 when op 0 from it on, and off, finds
+      a chain; no limit (a search with one finds a subset); returns
+      ``(last stamp used, ., ., .)``;
+    * 3, :meth:`Chainer._propagate` from ``starts``, see below.
+
+    Ops 0-2 make entries (``nodes[i]``, and ``parents[i]`` the index of its
+    parent entry, ``-1`` at the root) level by level. ``mark`` is work space
+    that no earlier call marked with ``stamp`` (op 2 uses the stamps after it).
+
+    Op 3: the graph is ``nodes[:count]`` in the order found, the parents of
+    entry ``i`` being ``pflat[pstart[i]:pstart[i + 1]]`` (the first also in
+    ``pfirst[i]``, -1 for a start); ``index[node]`` is a node's entry where
+    ``mark[node] == stamp``. ``masks`` is work space (a dynamic chain removes
+    from it each candidate that turns off). Returns ``(count, kind, entry,
+    node)``: kind 0, no contradiction; kind 1, the on potential of entry
+    ``entry`` is turned off by ``node``; kind 2, entry ``count`` (its parents
+    after ``pstart[count]``, not counted) is the on potential whose negation
+    is entry ``entry``."""
     width = peers.shape[1]
     ulen = units.shape[2]
-    while lo < hi:
-        on = nodes[lo] & 1
-        if not cycle or on:
-            if depth + 2 > limit:
-                break
-        depth += 1
-        for e in range(lo, hi):
-            node = nodes[e]
-            cell = node >> 6
-            value = (node >> 1) & 31
-            bit = 1 << (value - 1)
-            k = 0
-            if on:  # on -> off: the cell's other values, then the value's peers
-                if y:
-                    m = masks[cell] & ~bit
-                    v = 1
-                    while m:
-                        if m & 1:
-                            buf[k] = (cell << 6) | (v << 1)
-                            k += 1
-                        m >>= 1
-                        v += 1
-                for j in range(width):
-                    p = peers[cell, j]
-                    if p < 0:
-                        break
-                    if masks[p] & bit:
-                        buf[k] = (p << 6) | (value << 1)
-                        k += 1
-            else:  # off -> on: the bivalue cell's other value, then each unit's other place
-                if y:
-                    m = masks[cell]
-                    m2 = m & (m - 1)
-                    if m2 and not m2 & (m2 - 1):
-                        m = m & ~bit
-                        v = 0
-                        while m:
+    if op == 3:
+        for c in range(base.shape[0]):
+            masks[c] = base[c]
+        n = 0
+        pstart[0] = 0
+        hon = ton = hoff = toff = 0
+        for i in range(starts.shape[0]):
+            s = starts[i]
+            mark[s] = stamp
+            index[s] = n
+            nodes[n] = s
+            pfirst[n] = -1
+            n += 1
+            pstart[n] = pstart[n - 1]
+            if s & 1:
+                qon[ton] = n - 1
+                ton += 1
+            else:
+                qoff[toff] = n - 1
+                toff += 1
+        while hon < ton or hoff < toff:
+            if hon < ton:
+                e = qon[hon]
+                hon += 1
+                p = nodes[e]
+                cell = p >> 6
+                value = (p >> 1) & 31
+                bit = 1 << (value - 1)
+                # on -> off: the cell's other values, then the value's peers
+                m = masks[cell] & ~bit if y else 0
+                v = 1
+                j = 0
+                while True:
+                    if m:
+                        if not m & 1:
                             m >>= 1
                             v += 1
-                        buf[k] = (cell << 6) | (v << 1) | 1
+                            continue
+                        q = (cell << 6) | (v << 1)
+                        m >>= 1
+                        v += 1
+                    else:
+                        if j >= width:
+                            break
+                        c = peers[cell, j]
+                        j += 1
+                        if c < 0:
+                            break
+                        if not masks[c] & bit:
+                            continue
+                        q = (c << 6) | (value << 1)
+                    if mark[q | 1] == stamp:
+                        return n, 1, index[q | 1], p
+                    if mark[q] != stamp:
+                        mark[q] = stamp
+                        index[q] = n
+                        nodes[n] = q
+                        pflat[pstart[n]] = p
+                        pfirst[n] = p
+                        n += 1
+                        pstart[n] = pstart[n - 1] + 1
+                        qoff[toff] = n - 1
+                        toff += 1
+            else:
+                e = qoff[hoff]
+                hoff += 1
+                p = nodes[e]
+                cell = p >> 6
+                value = (p >> 1) & 31
+                bit = 1 << (value - 1)
+                for step in range(4):  # the y-link, then the box, row and column
+                    if step == 0:
+                        if not y:
+                            continue
+                        m = masks[cell]
+                        m2 = m & (m - 1)
+                        if not m2 or m2 & (m2 - 1):
+                            continue
+                        rest = m & ~bit
+                        v = 0
+                        while rest:
+                            rest >>= 1
+                            v += 1
+                        q = (cell << 6) | (v << 1) | 1
+                        k = pstart[n]
+                        pflat[k] = p
                         k += 1
-                if xx:
-                    for j in range(3):
+                        if dynamic:
+                            gone = base[cell] & ~m
+                            v = 1
+                            while gone:
+                                if gone & 1:
+                                    pflat[k] = (cell << 6) | (v << 1)
+                                    k += 1
+                                gone >>= 1
+                                v += 1
+                    else:
                         count = 0
                         me = False
                         other = -1
                         for i in range(ulen):
-                            c = units[cell, j, i]
+                            c = units[cell, step - 1, i]
                             if c < 0:
                                 break
                             if masks[c] & bit:
@@ -171,249 +233,227 @@ def search(cycle, masks, peers, units, src, y, x, limit, mark, nodes, parents, f
                                     me = True
                                 else:
                                     other = c
-                        if count == 2 and me:
-                            buf[k] = (other << 6) | (value << 1) | 1
-                            k += 1
-            for i in range(k):
-                q = buf[i]
-                if not cycle:
-                    if q == conj:
-                        last = e
-                        break
+                        if count != 2 or not me:
+                            continue
+                        q = (other << 6) | (value << 1) | 1
+                        k = pstart[n]
+                        pflat[k] = p
+                        k += 1
+                        if dynamic:
+                            for i in range(ulen):
+                                c = units[cell, step - 1, i]
+                                if c < 0:
+                                    break
+                                if base[c] & bit and not masks[c] & bit:
+                                    pflat[k] = (c << 6) | (value << 1)
+                                    k += 1
+                    # the link made q (parents in pflat[pstart[n]:k])
+                    if mark[q ^ 1] == stamp:
+                        nodes[n] = q
+                        pstart[n + 1] = k
+                        return n, 2, index[q ^ 1], p
                     if mark[q] != stamp:
                         mark[q] = stamp
+                        index[q] = n
                         nodes[n] = q
-                        parents[n] = e
+                        pfirst[n] = p
                         n += 1
-                elif on:  # an off entry, unless its potential is already on its own path
-                    f = e
-                    dup = False
-                    while f != -1:
-                        if nodes[f] == q:
-                            dup = True
+                        pstart[n] = k
+                        qon[ton] = n - 1
+                        ton += 1
+                if dynamic:
+                    masks[cell] &= ~bit
+        return n, 0, -1, -1
+
+
+
+    # ops 0-2: one search, or the scan's searches (jobs: the source in qon, the kind in qoff: 0 cycles,
+    # 1 forcing from on, 2 forcing from off)
+    njobs = 0
+    if op == 2:
+        for cell in range(masks.shape[0]):
+            m = masks[cell]
+            count = 0
+            rest = m
+            while rest:
+                rest &= rest - 1
+                count += 1
+            if count < 2 or (not x and count > 2):
+                continue
+            v = 1
+            while m:
+                if m & 1:
+                    on = (cell << 6) | (v << 1) | 1
+                    out[(cell << 5) | v] = 0
+                    qon[njobs] = on
+                    qoff[njobs] = 0
+                    njobs += 1
+                    if x:
+                        qon[njobs] = on
+                        qoff[njobs] = 1
+                        qon[njobs + 1] = on ^ 1
+                        qoff[njobs + 1] = 2
+                        njobs += 2
+                m >>= 1
+                v += 1
+    else:
+        qon[0] = src
+        qoff[0] = 0 if op == 1 else 1
+        njobs = 1
+    for jb in range(njobs):
+        src = qon[jb]
+        kind = qoff[jb]
+        cycle = kind == 0
+        if op == 2:
+            stamp += 1
+            limit = 1 << 30
+        conj = src ^ 1
+        nodes[0] = src
+        parents[0] = -1
+        mark[src] = stamp
+        n = 1
+        nfound = 0
+        last = -1
+        lo, hi = 0, 1
+        depth = 0
+        if cycle:
+            xx = x
+        else:
+            xx = True
+        width = peers.shape[1]
+        ulen = units.shape[2]
+        while lo < hi:
+            on = nodes[lo] & 1
+            if not cycle or on:
+                if depth + 2 > limit:
+                    break
+            depth += 1
+            for e in range(lo, hi):
+                node = nodes[e]
+                cell = node >> 6
+                value = (node >> 1) & 31
+                bit = 1 << (value - 1)
+                k = 0
+                if on:  # on -> off: the cell's other values, then the value's peers
+                    if y:
+                        m = masks[cell] & ~bit
+                        v = 1
+                        while m:
+                            if m & 1:
+                                buf[k] = (cell << 6) | (v << 1)
+                                k += 1
+                            m >>= 1
+                            v += 1
+                    for j in range(width):
+                        p = peers[cell, j]
+                        if p < 0:
                             break
-                        f = parents[f]
-                    if not dup:
-                        nodes[n] = q
-                        parents[n] = e
-                        n += 1
-                else:
-                    if depth >= 4 and q == src:
-                        found[nfound] = e
-                        nfound += 1
-                    if mark[q] != stamp:
-                        mark[q] = stamp
-                        nodes[n] = q
-                        parents[n] = e
-                        n += 1
+                        if masks[p] & bit:
+                            buf[k] = (p << 6) | (value << 1)
+                            k += 1
+                else:  # off -> on: the bivalue cell's other value, then each unit's other place
+                    if y:
+                        m = masks[cell]
+                        m2 = m & (m - 1)
+                        if m2 and not m2 & (m2 - 1):
+                            m = m & ~bit
+                            v = 0
+                            while m:
+                                m >>= 1
+                                v += 1
+                            buf[k] = (cell << 6) | (v << 1) | 1
+                            k += 1
+                    if xx:
+                        for j in range(3):
+                            count = 0
+                            me = False
+                            other = -1
+                            for i in range(ulen):
+                                c = units[cell, j, i]
+                                if c < 0:
+                                    break
+                                if masks[c] & bit:
+                                    count += 1
+                                    if c == cell:
+                                        me = True
+                                    else:
+                                        other = c
+                            if count == 2 and me:
+                                buf[k] = (other << 6) | (value << 1) | 1
+                                k += 1
+                for i in range(k):
+                    q = buf[i]
+                    if not cycle:
+                        if q == conj:
+                            last = e
+                            break
+                        if mark[q] != stamp:
+                            mark[q] = stamp
+                            nodes[n] = q
+                            parents[n] = e
+                            n += 1
+                    elif on:  # an off entry, unless its potential is already on its own path
+                        f = e
+                        dup = False
+                        while f != -1:
+                            if nodes[f] == q:
+                                dup = True
+                                break
+                            f = parents[f]
+                        if not dup:
+                            nodes[n] = q
+                            parents[n] = e
+                            n += 1
+                    else:
+                        if depth >= 4 and q == src:
+                            found[nfound] = e
+                            nfound += 1
+                        if mark[q] != stamp:
+                            mark[q] = stamp
+                            nodes[n] = q
+                            parents[n] = e
+                            n += 1
+                if last >= 0:
+                    break
             if last >= 0:
                 break
-        if last >= 0:
-            break
-        lo, hi = hi, n
-    if cycle:
-        return n, nfound
-    return n, last
-
-
-@njit(cache=True, nogil=True)
-def propagate(base, masks, peers, units, starts, y, dynamic, mark, index, nodes, pstart, pflat, pfirst, qon, qoff,
-              stamp):
-    """:meth:`Chainer._propagate`: everything that follows from ``starts``.
-
-    The graph is ``nodes[:count]`` in the order found, the parents of entry
-    ``i`` being ``pflat[pstart[i]:pstart[i + 1]]`` (the first also in
-    ``pfirst[i]``, -1 for a start); ``index[node]`` is a
-    node's entry where ``mark[node] == stamp``. ``masks`` is work space
-    (a dynamic chain removes from it each candidate that turns off). Returns
-    ``(count, kind, entry, node)``: kind 0, no contradiction; kind 1, the
-    on potential of entry ``entry`` is turned off by ``node``; kind 2, entry
-    ``count`` (its parents after ``pstart[count]``, not counted) is the on
-    potential whose negation is entry ``entry``."""
-    for c in range(base.shape[0]):
-        masks[c] = base[c]
-    width = peers.shape[1]
-    ulen = units.shape[2]
-    n = 0
-    pstart[0] = 0
-    hon = ton = hoff = toff = 0
-    for i in range(starts.shape[0]):
-        s = starts[i]
-        mark[s] = stamp
-        index[s] = n
-        nodes[n] = s
-        pfirst[n] = -1
-        n += 1
-        pstart[n] = pstart[n - 1]
-        if s & 1:
-            qon[ton] = n - 1
-            ton += 1
+            lo, hi = hi, n
+        if op == 2:
+            hit = nfound > 0 if cycle else last >= 0
+            if hit:
+                out[((src >> 6) << 5) | ((src >> 1) & 31)] |= 1 << kind
+        elif cycle:
+            return n, nfound, 0, 0
         else:
-            qoff[toff] = n - 1
-            toff += 1
-    while hon < ton or hoff < toff:
-        if hon < ton:
-            e = qon[hon]
-            hon += 1
-            p = nodes[e]
-            cell = p >> 6
-            value = (p >> 1) & 31
-            bit = 1 << (value - 1)
-            # on -> off: the cell's other values, then the value's peers
-            m = masks[cell] & ~bit if y else 0
-            v = 1
-            j = 0
-            while True:
-                if m:
-                    if not m & 1:
-                        m >>= 1
-                        v += 1
-                        continue
-                    q = (cell << 6) | (v << 1)
-                    m >>= 1
-                    v += 1
-                else:
-                    if j >= width:
-                        break
-                    c = peers[cell, j]
-                    j += 1
-                    if c < 0:
-                        break
-                    if not masks[c] & bit:
-                        continue
-                    q = (c << 6) | (value << 1)
-                if mark[q | 1] == stamp:
-                    return n, 1, index[q | 1], p
-                if mark[q] != stamp:
-                    mark[q] = stamp
-                    index[q] = n
-                    nodes[n] = q
-                    pflat[pstart[n]] = p
-                    pfirst[n] = p
-                    n += 1
-                    pstart[n] = pstart[n - 1] + 1
-                    qoff[toff] = n - 1
-                    toff += 1
-        else:
-            e = qoff[hoff]
-            hoff += 1
-            p = nodes[e]
-            cell = p >> 6
-            value = (p >> 1) & 31
-            bit = 1 << (value - 1)
-            for step in range(4):  # the y-link, then the box, row and column
-                if step == 0:
-                    if not y:
-                        continue
-                    m = masks[cell]
-                    m2 = m & (m - 1)
-                    if not m2 or m2 & (m2 - 1):
-                        continue
-                    rest = m & ~bit
-                    v = 0
-                    while rest:
-                        rest >>= 1
-                        v += 1
-                    q = (cell << 6) | (v << 1) | 1
-                    k = pstart[n]
-                    pflat[k] = p
-                    k += 1
-                    if dynamic:
-                        gone = base[cell] & ~m
-                        v = 1
-                        while gone:
-                            if gone & 1:
-                                pflat[k] = (cell << 6) | (v << 1)
-                                k += 1
-                            gone >>= 1
-                            v += 1
-                else:
-                    count = 0
-                    me = False
-                    other = -1
-                    for i in range(ulen):
-                        c = units[cell, step - 1, i]
-                        if c < 0:
-                            break
-                        if masks[c] & bit:
-                            count += 1
-                            if c == cell:
-                                me = True
-                            else:
-                                other = c
-                    if count != 2 or not me:
-                        continue
-                    q = (other << 6) | (value << 1) | 1
-                    k = pstart[n]
-                    pflat[k] = p
-                    k += 1
-                    if dynamic:
-                        for i in range(ulen):
-                            c = units[cell, step - 1, i]
-                            if c < 0:
-                                break
-                            if base[c] & bit and not masks[c] & bit:
-                                pflat[k] = (c << 6) | (value << 1)
-                                k += 1
-                # the link made q (parents in pflat[pstart[n]:k])
-                if mark[q ^ 1] == stamp:
-                    nodes[n] = q
-                    pstart[n + 1] = k
-                    return n, 2, index[q ^ 1], p
-                if mark[q] != stamp:
-                    mark[q] = stamp
-                    index[q] = n
-                    nodes[n] = q
-                    pfirst[n] = p
-                    n += 1
-                    pstart[n] = k
-                    qon[ton] = n - 1
-                    ton += 1
-            if dynamic:
-                masks[cell] &= ~bit
-    return n, 0, -1, -1
+            return n, last, 0, 0
+    return stamp, 0, 0, 0
 
 
-@njit(cache=True, nogil=True)
-def scan(masks, peers, units, y, x, mark, nodes, parents, found, buf, stamp, out):
-    """Which searches of one kind of link find anything, for every candidate:
-    ``out[(cell << 5) | value]`` gets bit 1 when :func:`search` finds a cycle
-    back to the candidate (on), and with ``x`` bits 2 and 4 when a forcing
-    chain leads from the candidate on, and off, to its negation. No limit:
-    a search with one finds a subset. Only the cells the producers search
-    from are set: two candidates or more, and exactly two without ``x``.
-    Returns the last stamp used."""
-    for cell in range(masks.shape[0]):
-        m = masks[cell]
-        count = 0
-        rest = m
-        while rest:
-            rest &= rest - 1
-            count += 1
-        if count < 2 or (not x and count > 2):  # the cells the producers search from
-            m = 0
-        v = 1
-        while m:
-            if m & 1:
-                on = (cell << 6) | (v << 1) | 1
-                flags = 0
-                stamp += 1
-                n, nfound = search(True, masks, peers, units, on, y, x, 1 << 30, mark, nodes, parents, found, buf,
-                                   stamp)
-                if nfound:
-                    flags |= 1
-                if x:
-                    stamp += 1
-                    n, last = search(False, masks, peers, units, on, y, True, 1 << 30, mark, nodes, parents, found,
-                                     buf, stamp)
-                    if last >= 0:
-                        flags |= 2
-                    stamp += 1
-                    n, last = search(False, masks, peers, units, on ^ 1, y, True, 1 << 30, mark, nodes, parents,
-                                     found, buf, stamp)
-                    if last >= 0:
-                        flags |= 4
-                out[(cell << 5) | v] = flags
-            m >>= 1
-            v += 1
-    return stamp
+_NONE = np.zeros(0, dtype=np.int64)
+
+
+def search(cycle: bool, masks, peers, units, src: int, y: bool, x: bool, limit: int, w: dict) -> tuple[int, int]:
+    """Ops 0 and 1 of :func:`run` with the work arrays ``w`` of :func:`work`
+    (``w["stamp"]`` is advanced)."""
+    w["stamp"] += 1
+    r = run(1 if cycle else 0, masks, masks, peers, units, src, _NONE, y, x, False, limit, w["mark"], w["nodes"],
+            w["parents"], w["found"], w["buf"], w["index"], w["pstart"], w["pflat"], w["pfirst"], w["qon"],
+            w["qoff"], w["stamp"], w["flags"])
+    return r[0], r[1]
+
+
+def scan(masks, peers, units, y: bool, x: bool, w: dict) -> np.ndarray:
+    """Op 2 of :func:`run`: the flags, in ``w["flags"]``."""
+    r = run(2, masks, masks, peers, units, 0, _NONE, y, x, False, 1 << 30, w["mark"], w["nodes"],
+            w["parents"], w["found"], w["buf"], w["index"], w["pstart"], w["pflat"], w["pfirst"], w["qon"],
+            w["qoff"], w["stamp"], w["flags"])
+    w["stamp"] = r[0]
+    return w["flags"]
+
+
+def propagate(base, peers, units, starts, y: bool, dynamic: bool, w: dict) -> tuple[int, int, int, int]:
+    """Op 3 of :func:`run`."""
+    w["stamp"] += 1
+    return run(3, base, w["masks"], peers, units, 0, starts, y, True, dynamic, 1 << 30, w["mark"], w["pnodes"],
+               w["parents"], w["found"], w["buf"], w["index"], w["pstart"], w["pflat"], w["pfirst"], w["qon"],
+               w["qoff"], w["stamp"], w["flags"])

@@ -155,7 +155,7 @@ def _boards(masks: list[int], n: int) -> list[int]:
 #: False when they cannot load here.
 _KERNELS = None
 _WORK = threading.local()
-_np_array = None
+_np_array = _np_int64 = None
 
 
 def _compiled_for(ch: "Chainer"):
@@ -183,8 +183,8 @@ def _compiled_for(ch: "Chainer"):
         return False
     import numpy as np
 
-    global _np_array
-    _np_array = np.array
+    global _np_array, _np_int64
+    _np_array, _np_int64 = np.array, np.int64
     t = ch.t
     if t.compiled is None:
         t.compiled = _KERNELS.tables(t)
@@ -324,10 +324,7 @@ class Chainer:
             return None
         self.tick()
         ck, arr, peers, units, w = k
-        out = w["flags"]
-        w["stamp"] = ck.scan(arr, peers, units, bool(y), bool(x), w["mark"], w["nodes"], w["parents"], w["found"],
-                             w["buf"], w["stamp"], out)
-        return out.tolist()
+        return ck.scan(arr, peers, units, bool(y), bool(x), w).tolist()
 
     def cycles(self, masks: list[int], src: int, y: bool, x: bool, limit: int) -> list[tuple]:
         """Cycles back to ``src`` (on) of at most ``limit`` links; each as a
@@ -336,9 +333,7 @@ class Chainer:
         k = self._kernel(masks)
         if k is not None:
             ck, arr, peers, units, w = k
-            w["stamp"] += 1
-            n, nfound = ck.search(True, arr, peers, units, src, bool(y), bool(x), min(limit, 1 << 30), w["mark"], w["nodes"],
-                                  w["parents"], w["found"], w["buf"], w["stamp"])
+            n, nfound = ck.search(True, arr, peers, units, src, bool(y), bool(x), min(limit, 1 << 30), w)
             if not nfound:
                 return []
             nodes = w["nodes"][:n].tolist()
@@ -397,9 +392,7 @@ class Chainer:
         k = self._kernel(masks)
         if k is not None:
             ck, arr, peers, units, w = k
-            w["stamp"] += 1
-            n, last = ck.search(False, arr, peers, units, src, bool(y), True, min(limit, 1 << 30), w["mark"], w["nodes"],
-                                w["parents"], w["found"], w["buf"], w["stamp"])
+            n, last = ck.search(False, arr, peers, units, src, bool(y), True, min(limit, 1 << 30), w)
             if last < 0:
                 return []
             nodes, parents = w["nodes"], w["parents"]
@@ -464,10 +457,8 @@ class Chainer:
         if k is not None:
             self.tick()
             ck, arr, peers, units, w = k
-            w["stamp"] += 1
-            n, kind, e, p = ck.propagate(arr, w["masks"], peers, units, _np_array(starts), not nishio, bool(dynamic),
-                                         w["mark"], w["index"], w["pnodes"], w["pstart"], w["pflat"], w["pfirst"],
-                                         w["qon"], w["qoff"], w["stamp"])
+            n, kind, e, p = ck.propagate(arr, peers, units, _np_array(starts, dtype=_np_int64), not nishio,
+                                         bool(dynamic), w)
             extra = kind == 2
             nodes = w["pnodes"][:n + extra].tolist()
             ns = len(starts)
