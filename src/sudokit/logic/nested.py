@@ -174,14 +174,16 @@ class _LevelChainer(Chainer):
         g = self.g
         um = g.um
         out = []
+        # a helper counts only with a parent, a candidate the chain removed from r1
+        changed = [base_boards[v] & ~boards[v] for v in range(self.n + 1)]
         for t1, t2 in ((_BLOCK, _COL), (_BLOCK, _ROW), (_COL, _BLOCK), (_ROW, _BLOCK)):
             for v in range(1, self.n + 1):
                 b = boards[v]
-                if not b:
+                if not b or not changed[v]:
                     continue
                 for r1 in g.regions[t1]:
                     pos = b & um[r1]
-                    if pos & (pos - 1) == 0:
+                    if pos & (pos - 1) == 0 or not changed[v] & um[r1]:
                         continue
                     for r2 in g.cross[(t2, r1)]:
                         if pos & ~um[r2]:
@@ -199,16 +201,22 @@ class _LevelChainer(Chainer):
         g = self.g
         um = g.um
         units = self.geo.units
+        base_boards = self.boards
         out = []
+        # a helper counts only with a parent: a candidate of its two values the chain removed from the region
+        changed = [base_boards[v + 1] & ~boards[v + 1] for v in range(self.n)]
         for t in (_BLOCK, _COL, _ROW):
             for r in g.regions[t]:
                 if self.empty[r] <= 4:
                     continue
                 m = um[r]
+                moved = [c & m for c in changed]
+                if not any(moved):
+                    continue
                 pos = [boards[v + 1] & m for v in range(self.n)]
                 for a, b in g.pairs:
                     pa, pb = pos[a], pos[b]
-                    if pa & (pa - 1) == 0 or pb & (pb - 1) == 0:
+                    if pa & (pa - 1) == 0 or pb & (pb - 1) == 0 or not (moved[a] or moved[b]):
                         continue
                     union = pa | pb
                     if union.bit_count() != 2:
@@ -240,10 +248,15 @@ class _LevelChainer(Chainer):
                 if self.empty[r] < 4:
                     continue
                 cells = units[r]
+                # a helper counts only with a parent: a candidate the chain removed from one of the pair
+                if all(masks[c] == base_masks[c] for c in cells):
+                    continue
                 for a, b in g.pairs:
                     ca, cb = cells[a], cells[b]
                     ma, mb = masks[ca], masks[cb]
                     if ma & (ma - 1) == 0 or mb & (mb - 1) == 0:
+                        continue
+                    if ma == base_masks[ca] and mb == base_masks[cb]:
                         continue
                     union = ma | mb
                     if union.bit_count() != 2:
