@@ -231,6 +231,15 @@ def test_every_unsupported_constraint_is_named(key):
     assert read(pack({"size": 9, "grid": grid(9), key: [] if key != "antiknight" else False})).variants == ""
 
 
+def test_cosmetic_cages_that_only_carry_metadata_are_read():
+    data = {"size": 4, "grid": grid(4), "cage": [{"cells": [], "value": "title: Meta"}, {"value": "solution: 1234341221434321"}]}
+    puzzle = read(pack(data))
+    assert puzzle.title == "Meta" and puzzle.solution == tuple(int(ch) for ch in "1234341221434321")
+    data["cage"].append({"cells": ["R1C1"], "value": "title: with a cell"})
+    with pytest.raises(UnsupportedConstraint, match="'cage'"):
+        read(pack(data))
+
+
 def test_unknown_fields_are_refused_too():
     with pytest.raises(UnsupportedConstraint, match="'skyscraper' \\(unknown to sudokit\\)"):
         read(pack({"size": 9, "grid": grid(9), "skyscraper": [{"cell": "R0C1", "value": "3"}]}))

@@ -267,9 +267,12 @@ def from_json(data: dict) -> Puzzle:
     if not isinstance(size, int) or not 1 <= size <= 64:
         raise FPuzzlesError(f"f-puzzles 'size' must be a whole number 1..64, not {size!r}")
     shape = shape_of(Shape.for_size(size))
+    meta: dict[str, str] = {}
     for key, value in data.items():
         if key in ("size", "grid", "killercage", "diagonal+", "diagonal-", "extraregion") or key in METADATA:
             continue
+        if key == "cage" and isinstance(value, list) and all(_is_meta(cage, meta) for cage in value):
+            continue  # cages without cells that only carry "title: ..." and the like
         if _set(value):
             if key == "negative":
                 raise UnsupportedConstraint(key, f"negative {', '.join(map(str, value))}: every possible clue of its kind is given")
@@ -327,11 +330,22 @@ def from_json(data: dict) -> Puzzle:
         givens=tuple(givens),
         geometry=combine(*parts),
         cages=_checked(cages, size),
-        title=_text(data.get("title")),
-        author=_text(data.get("author")),
-        rules=_text(data.get("ruleset")),
-        solution=_solution(data.get("solution"), size),
+        title=_text(data.get("title")) or meta.get("title"),
+        author=_text(data.get("author")) or meta.get("author"),
+        rules=_text(data.get("ruleset")) or meta.get("rules"),
+        solution=_solution(data.get("solution"), size) or _solution(meta.get("solution"), size),
     )
+
+
+def _is_meta(cage: Any, meta: dict[str, str]) -> bool:
+    """Whether an f-puzzles cosmetic cage only carries metadata (no cells, a "key: value" text);
+    if so, its key and value go into ``meta``."""
+    if not isinstance(cage, dict) or cage.get("cells"):
+        return False
+    match = _META.match(str(cage.get("value") or ""))
+    if match:
+        meta[match.group(1)] = match.group(2)
+    return bool(match)
 
 
 def _cells(names: list, size: int, where: str) -> list[int]:
