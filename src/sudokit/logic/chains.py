@@ -634,10 +634,14 @@ def parent_path(node: int, parents: tuple, graph: dict) -> list[int]:
 
 
 class Hint:
-    __slots__ = ("difficulty", "complexity", "key", "order", "name", "placement", "removals", "text", "links",
-                 "cells")
+    """A step found by a producer. Its ``text`` and ``links`` may be given
+    as ``lazy``, a function that makes both: a producer offers many hints
+    and only the one it keeps is ever shown."""
 
-    def __init__(self, difficulty, complexity, key, name, placement, removals, text, links=(), cells=()):
+    __slots__ = ("difficulty", "complexity", "key", "order", "name", "placement", "removals", "_text", "_links",
+                 "cells", "lazy")
+
+    def __init__(self, difficulty, complexity, key, name, placement, removals, text, links=(), cells=(), lazy=None):
         self.difficulty = difficulty
         self.complexity = complexity
         self.key = key
@@ -645,9 +649,32 @@ class Hint:
         self.name = name
         self.placement = placement
         self.removals = removals
-        self.text = text
-        self.links = links
+        self._text = text
+        self._links = links
         self.cells = cells
+        self.lazy = lazy
+
+    def _make(self) -> None:
+        lazy, self.lazy = self.lazy, None
+        self._text, self._links = lazy()
+
+    @property
+    def text(self) -> str:
+        if self.lazy is not None:
+            self._make()
+        return self._text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        if self.lazy is not None:
+            self._make()
+        self._text = value
+
+    @property
+    def links(self):
+        if self.lazy is not None:
+            self._make()
+        return self._links
 
     def sort_key(self):
         return (self.difficulty, self.complexity, self.key, self.order)
@@ -873,20 +900,27 @@ class Multi:
         self.multiple, self.dynamic, self.nishio = multiple, dynamic, nishio
         self.base, self.prefix = base, prefix
 
-    def hint(self, name, key, chains, target, text_head) -> Hint:
-        """``chains``: ``[(node, parents, graph), ...]`` ending at the target."""
+    def hint(self, name, key, chains, target, text_head, unit: int | None = None) -> Hint:
+        """``chains``: ``[(node, parents, graph), ...]`` ending at the target;
+        ``text_head`` a string or a function that makes it (the text and
+        links are made only when asked for); ``unit``: a region chain's."""
         state = self.ch.state
         geo = state.geo
         complexity = sum(_ancestors(n, ps, g) for n, ps, g in chains)
         removals = _removals_on(state, target)
         placement = (target >> 6, (target >> 1) & 31) if target & 1 else None
-        verdict = f"{geo.cell_name(target >> 6)}={geo.symbol((target >> 1) & 31)}" if placement else \
-            elims_text(geo, removals)
-        links = []
-        for n, ps, g in chains:
-            links.extend(_links(parent_path(n, ps, g)))
+
+        def make():
+            verdict = f"{geo.cell_name(target >> 6)}={geo.symbol((target >> 1) & 31)}" if placement else \
+                elims_text(geo, removals)
+            links = []
+            for n, ps, g in chains:
+                links.extend(_links(parent_path(n, ps, g)))
+            head = text_head() if callable(text_head) else text_head
+            return f"{name}: {head} ⇒ {verdict}", links
+
         return Hint(self.base + length_increment(complexity), complexity, key, name, placement, removals,
-                     f"{name}: {text_head} ⇒ {verdict}", links, (target >> 6,))
+                    None, None, (target >> 6,), make)
 
     def run(self) -> None:
         state = self.ch.state
@@ -913,24 +947,26 @@ class Multi:
                 (a, pa), (b, pb) = absurd
                 name = "Nishio Forcing Chains" if self.nishio else f"{self.prefix}Contradiction Forcing Chains"
                 hints.append(self.hint(name, 7, [(a, pa, on_graph), (b, pb, on_graph)], p_off,
-                                       f"{_name(geo, p_on)} makes {_name(geo, a)} both true and false"))
+                                       lambda p=p_on, a=a: f"{_name(geo, p)} makes {_name(geo, a)} both true and false"))
             off_graph, absurd = ch.propagate([p_off], self.nishio, self.dynamic)
             if do_contra and absurd is not None:
                 (a, pa), (b, pb) = absurd
                 name = "Nishio Forcing Chains" if self.nishio else f"{self.prefix}Contradiction Forcing Chains"
                 hints.append(self.hint(name, 7, [(a, pa, off_graph), (b, pb, off_graph)], p_on,
-                                       f"{_name(geo, p_off)} makes {_name(geo, a)} both true and false"))
+                                       lambda p=p_off, a=a: f"{_name(geo, p)} makes {_name(geo, a)} both true and false"))
             if do_double:
                 for q, ps in on_graph.items():
                     if q & 1 and q in off_graph and q != p_on:
                         hints.append(self.hint(f"{self.prefix}Double Forcing Chains", 1,
                                                [(q, ps, on_graph), (q, off_graph[q], off_graph)], q,
-                                               f"{_name(geo, p_on)} and {_name(geo, p_off)} both give {_name(geo, q)}"))
+                                               lambda p=p_on, q=q: f"{_name(geo, p)} and {_name(geo, p ^ 1)} both give "
+                                               f"{_name(geo, q)}"))
                 for q, ps in on_graph.items():
                     if not q & 1 and q in off_graph and q != p_off:
                         hints.append(self.hint(f"{self.prefix}Double Forcing Chains", 1,
                                                [(q, ps, on_graph), (q, off_graph[q], off_graph)], q,
-                                               f"{_name(geo, p_on)} and {_name(geo, p_off)} both give {_name(geo, q)}"))
+                                               lambda p=p_on, q=q: f"{_name(geo, p)} and {_name(geo, p ^ 1)} both give "
+                                               f"{_name(geo, q)}"))
             if not self.nishio:
                 self.regions(cell, v, on_graph, hints)
             value_on[v] = on_graph
@@ -946,7 +982,7 @@ class Multi:
                 for q in group:
                     chains = [(q, g[q], g) for g in value_on.values()]
                     hints.append(self.hint(f"{self.prefix}Cell Forcing Chains", 5, chains, q,
-                                           f"each value of {geo.cell_name(cell)} gives {_name(geo, q)}"))
+                                           lambda q=q: f"each value of {geo.cell_name(cell)} gives {_name(geo, q)}"))
         for h in hints:
             self.best.offer(h)
 
@@ -971,8 +1007,8 @@ class Multi:
                     if q & 1 == want:
                         chains = [(q, g[q], g) for g in graphs]
                         hints.append(self.hint(f"{self.prefix}Region Forcing Chains", 6, chains, q,
-                                               f"each place for {geo.symbol(value)} in {geo.unit_name(u)} gives "
-                                               f"{_name(geo, q)}"))
+                                               lambda u=u, q=q: f"each place for {geo.symbol(value)} in "
+                                               f"{geo.unit_name(u)} gives {_name(geo, q)}", u))
 
 
 def _multi_step(state: Candidates, multiple: bool, dynamic: bool, nishio: bool, base: float,

@@ -432,7 +432,8 @@ class _XHint(Hint):
 
     @classmethod
     def of(cls, h: Hint, chains=(), init=None, cycle=None, dynamic=False, chainer=None) -> "_XHint":
-        x = cls(h.difficulty, h.complexity, h.key, h.name, h.placement, h.removals, h.text, h.links, h.cells)
+        x = cls(h.difficulty, h.complexity, h.key, h.name, h.placement, h.removals, h._text, h._links, h.cells,
+                h.lazy)
         x.chains, x.init, x.cycle, x.dynamic, x.chainer = chains, init, cycle, dynamic, chainer
         x.inner = ()
         return x
@@ -519,21 +520,26 @@ class _LevelMulti(Multi):
         geo = ch.geo
         self.unit_names = {geo.unit_name(u): u for u in range(len(geo.units))}
 
-    def hint(self, name, key, chains, target, text_head) -> Hint:
-        h = super().hint(name, key, chains, target, text_head)
+    def hint(self, name, key, chains, target, text_head, unit: int | None = None) -> Hint:
+        h = super().hint(name, key, chains, target, text_head, unit)
         inner = _inner_of(self.ch, chains) if self.level >= 2 else []
         if inner:
             h.complexity += sum(x.complexity for x in inner)
             h.difficulty = self.base + length_increment(h.complexity)
         if self.suffix:
             h.name = name + self.suffix
-            head, _, rest = h.text.partition(": ")
-            h.text = f"{head}{self.suffix}: {rest}"
+            make, suffix = h.lazy, self.suffix
+
+            def named():
+                text, links = make()
+                head, _, rest = text.partition(": ")
+                return f"{head}{suffix}: {rest}", links
+
+            h.lazy = named
         init = None
         if "Cell Forcing" in name:
             init = ("cell", parent_path(*chains[0])[0] >> 6)
         elif "Region Forcing" in name:
-            unit = self.unit_names[text_head.split(" in ", 1)[1].split(" gives ")[0]]
             init = ("region", unit, (parent_path(*chains[0])[0] >> 1) & 31)
         x = _XHint.of(h, chains, init, None, self.dynamic, self.ch)
         x.inner = tuple(inner)
