@@ -134,7 +134,7 @@ def test_the_decoder_reads_public_strings_as_the_package_does(packed):
 def test_the_decoder_refuses_what_is_not_lz_string():
     assert decompress_from_base64("") is None
     assert decompress_from_base64("////") is None
-    with pytest.raises(ParseError, match="'!' is not a base64 character"):
+    with pytest.raises(FPuzzlesError, match="'!' is not a base64 character"):
         decompress_from_base64("N4Ig!")
 
 
@@ -301,6 +301,7 @@ def test_links_and_prefixes():
         ("ctcN4IgzglgXgpiBcBOANCALhNAbO8QGEsIAHYmAExFQEMBXNAC", "'ctc' puzzle strings are not supported"),
         ("fpuzzles" + LZ.compressToBase64("not json"), "not JSON"),
         ("fpuzzles" + LZ.compressToBase64("[1, 2]"), "not a JSON object"),
+        ("https://www.f-puzzles.com/?load=N4Ig!!" + "A" * 30, "'!' is not a base64 character"),
     ],
 )
 def test_what_cannot_be_read_says_why(text, message):

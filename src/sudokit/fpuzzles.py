@@ -57,7 +57,7 @@ def decompress_from_base64(text: str) -> str | None:
     try:
         values = [_BASE64_VALUE[ch] for ch in text]
     except KeyError as missing:
-        raise ParseError(f"{missing.args[0]!r} is not a base64 character of an lz-string puzzle") from None
+        raise FPuzzlesError(f"{missing.args[0]!r} is not a base64 character of an lz-string puzzle") from None
     units = _decompress(len(values), 32, lambda i: values[i] if i < len(values) else 0)
     if units is None:
         return None
