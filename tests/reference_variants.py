@@ -166,3 +166,24 @@ def _cage_possible(n: int, values: list[int], total: int) -> bool:
     if free > len(unused):
         return False
     return sum(unused[:free]) <= rest <= sum(unused[len(unused) - free:])
+
+
+def layout_ok(layout: str, n: int) -> bool:
+    """Whether a layout string is N² characters making N regions of N orthogonally connected cells."""
+    if len(layout) != n * n:
+        return False
+    regions = regions_of(layout)
+    if len(regions) != n or any(len(r) != n for r in regions):
+        return False
+    for region in regions:
+        inside, seen, todo = set(region), {region[0]}, [region[0]]
+        while todo:
+            cell = todo.pop()
+            r, c = divmod(cell, n)
+            for nb in (cell - n if r else -1, cell + n if r < n - 1 else -1, cell - 1 if c else -1, cell + 1 if c < n - 1 else -1):
+                if nb in inside and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+        if seen != inside:
+            return False
+    return True

@@ -14,6 +14,8 @@ import pickle
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import reference_variants as ref
 from conftest import RATED, require_shared
@@ -235,6 +237,37 @@ def test_jigsaw_layouts_are_checked(text, size, message, cell):
         jigsaw(shape, text)
     assert caught.value.cell == cell
     assert isinstance(caught.value, ShapeError)
+
+
+@st.composite
+def walked_layouts(draw, n: int = 4):
+    """4x4 layouts: a random walk over valid ones (swaps of two cells that the reference accepts),
+    from the boxes, rows or columns; then maybe one unchecked swap or move, which may break it."""
+    owner = list(draw(st.sampled_from(["aabbaabbccddccdd", "aaaabbbbccccdddd", "abcdabcdabcdabcd"])))
+    for _ in range(draw(st.integers(0, 12))):
+        a, b = draw(st.integers(0, n * n - 1)), draw(st.integers(0, n * n - 1))
+        trial = list(owner)
+        trial[a], trial[b] = trial[b], trial[a]
+        if ref.layout_ok("".join(trial), n):
+            owner = trial
+    change = draw(st.sampled_from(["none", "swap", "move"]))
+    a, b = draw(st.integers(0, n * n - 1)), draw(st.integers(0, n * n - 1))
+    if change == "swap":
+        owner[a], owner[b] = owner[b], owner[a]
+    elif change == "move":
+        owner[a] = owner[b]
+    return "".join(owner)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(walked_layouts(), st.text("abcd", min_size=16, max_size=16), st.text("ab", min_size=15, max_size=17)))
+def test_layout_checks_agree_with_the_reference(text):
+    if ref.layout_ok(text, 4):
+        geo = jigsaw(Shape(2, 2), text)
+        assert kinds(geo, BOX) == unit_sets(ref.regions_of(text))
+    else:
+        with pytest.raises(LayoutError):
+            jigsaw(Shape(2, 2), text)
 
 
 def test_a_layout_error_names_the_cells():
