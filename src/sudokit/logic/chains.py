@@ -218,10 +218,16 @@ class Chainer:
         self._on_cache: dict = {}
         self._prop_cache: dict = {}
 
-    def tick(self) -> None:
-        """Raise :class:`ChainLimit` once the deadline has passed (called
-        once per search from one potential; the CPU clock, a system call, is
-        read at most every 2 ms of wall time)."""
+    def tick(self, units: int = 1) -> None:
+        """Count ``units`` of work against the puzzle's work budget, and
+        raise :class:`ChainLimit` once it or the deadline has run out
+        (called once per search from one potential, ``units`` more for a
+        larger piece of work; the CPU clock, a system call, is read at most
+        every 2 ms of wall time)."""
+        global WORK_DONE
+        WORK_DONE += units
+        if _WORK_END is not None and WORK_DONE > _WORK_END:
+            raise ChainLimit()
         if self.deadline is None:
             return
         now = time.perf_counter()
@@ -322,7 +328,7 @@ class Chainer:
         k = self._kernel(masks)
         if k is None:
             return None
-        self.tick()
+        self.tick(SCAN_UNITS)
         ck, arr, peers, units, w = k
         return ck.scan(arr, peers, units, bool(y), bool(x), w).tolist()
 
@@ -737,6 +743,27 @@ def _removals_on(state: Candidates, target: int) -> list[tuple[int, int]]:
 #: :func:`time_limit`; every producer call stops there too.
 PUZZLE_DEADLINE: float | None = None
 
+#: Units of chain work (:meth:`Chainer.tick`: one search or propagation from
+#: one assumption is one unit, a larger piece more) an idle machine does in a
+#: second; :func:`time_limit` turns seconds into units with it.
+WORK_PER_SECOND = 60_000
+
+#: Units of one compiled scan (:meth:`Chainer.found`) and of one fixpoint of a
+#: nested chain (its helpers), in the units of one search.
+SCAN_UNITS = 40
+FIXPOINT_UNITS = 40
+
+#: The clocks, outer guards of :func:`time_limit`: a budget of ``s`` seconds
+#: also stops after ``CPU_GUARD * s`` of CPU time and ``WALL_GUARD * s`` on
+#: the wall, whichever comes first (the work budget decides on an idle machine).
+CPU_GUARD = 1.5
+WALL_GUARD = 3.0
+
+#: Units of work done in this process (:meth:`Chainer.tick`), and the count
+#: at which the current budget ends (None: no budget).
+WORK_DONE = 0
+_WORK_END: int | None = None
+
 #: The same limit on the wall clock (a :func:`time.perf_counter` value): the
 #: outer guard, so that a loaded machine, where CPU time runs slower than
 #: the clock on the wall, cannot stretch a user's ``--timeout``.
@@ -747,17 +774,27 @@ _WALL_DEADLINE: float | None = None
 def time_limit(seconds: float | None) -> Iterator[None]:
     """Bound all the chain searches started inside the block to ``seconds``
     in all (``None``: no overall bound); an enclosing limit still holds.
-    A search that runs out raises :class:`ChainLimit`."""
-    global PUZZLE_DEADLINE, _WALL_DEADLINE
-    saved, saved_wall = PUZZLE_DEADLINE, _WALL_DEADLINE
+    A search that runs out raises :class:`ChainLimit`.
+
+    The bound is first a deterministic one: ``seconds * WORK_PER_SECOND``
+    units of work (:meth:`Chainer.tick`), what an idle machine does in that
+    time, so that where the budget runs out does not depend on the
+    machine's load or cores. The clocks are outer guards:
+    ``CPU_GUARD * seconds`` of this process's CPU time and ``WALL_GUARD *
+    seconds`` on the wall."""
+    global PUZZLE_DEADLINE, _WALL_DEADLINE, _WORK_END
+    saved, saved_wall, saved_work = PUZZLE_DEADLINE, _WALL_DEADLINE, _WORK_END
     if seconds is not None:
-        end, wall = clock() + seconds, time.perf_counter() + seconds
+        end = clock() + CPU_GUARD * seconds
+        wall = time.perf_counter() + WALL_GUARD * seconds
+        work = WORK_DONE + int(seconds * WORK_PER_SECOND)
         PUZZLE_DEADLINE = end if saved is None else min(saved, end)
         _WALL_DEADLINE = wall if saved_wall is None else min(saved_wall, wall)
+        _WORK_END = work if saved_work is None else min(saved_work, work)
     try:
         yield
     finally:
-        PUZZLE_DEADLINE, _WALL_DEADLINE = saved, saved_wall
+        PUZZLE_DEADLINE, _WALL_DEADLINE, _WORK_END = saved, saved_wall, saved_work
 
 
 def _deadline() -> float | None:

@@ -409,7 +409,7 @@ class _LevelChainer(Chainer):
             absurd = self.dynamic_run(graph, pend_on, pend_off, masks, boards, True)
             if absurd is not None:
                 return graph, absurd
-            self.tick()
+            self.tick(chains.FIXPOINT_UNITS)
             for h in self.advanced(masks, boards):
                 for q in h.offs:
                     if q not in graph:
