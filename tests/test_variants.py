@@ -196,7 +196,8 @@ def test_jigsaw_regions_replace_the_boxes(text):
 
 def test_a_jigsaw_of_the_shapes_own_boxes_is_no_jigsaw():
     geo = jigsaw("3x3", layout(Geometry.of(Shape(3, 3))))
-    assert not is_jigsaw(geo) and combine(geo) == Geometry.of(Shape(3, 3))
+    assert not is_jigsaw(geo) and geo is Geometry.of(Shape(3, 3)) and combine(geo) is geo
+    assert jigsaw("2x3", "aaabbb aaabbb cccddd cccddd eeefff eeefff") is Geometry.of(Shape(2, 3))
 
 
 def test_a_hand_made_jigsaw_puzzle_has_one_solution_under_its_regions():

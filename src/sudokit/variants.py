@@ -150,6 +150,7 @@ def jigsaw(shape: "Shape | str | None", layout: str) -> Geometry:
     The regions keep the box position: kind :data:`~sudokit.geometry.BOX`,
     named "region", and ``units_of[cell][BOX]`` is the cell's region.
     ``shape`` may be ``None``: the size then follows from the layout's length.
+    A layout of the shape's own boxes gives the classic ``Geometry.of(shape)``.
 
     Raises :class:`LayoutError` when the length is not N², when there are not
     N regions, when a region has not N cells, or when a region is not
@@ -164,10 +165,10 @@ def jigsaw(shape: "Shape | str | None", layout: str) -> Geometry:
     ('region 2', (3, 5, 6, 7))
     """
     regions = read_layout(layout, None if shape is None else shape_of(shape).size)
-    n = len(regions)
-    if shape is None:
-        shape = Shape.for_size(n)
-    return _build(shape_of(shape), regions, [])
+    shape = shape_of(Shape.for_size(len(regions)) if shape is None else shape)
+    if {frozenset(r) for r in regions} == {frozenset(b) for b in shape.boxes}:
+        return Geometry.of(shape)  # the shape's own boxes: the classic geometry
+    return _build(shape, regions, [])
 
 
 def read_layout(layout: str, size: int | None = None) -> tuple[tuple[int, ...], ...]:
