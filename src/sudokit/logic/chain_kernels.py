@@ -1,15 +1,20 @@
-"""Compiled searches of the static chains (numba), for :mod:`sudokit.logic.chains`.
+"""Compiled chain searches and propagation (numba), for :mod:`sudokit.logic.chains`.
 
 The forcing-chain and cycle searches of "Forcing Chains & Cycles" run once per
 candidate and per kind of link, on every state that reaches that tier, and
 again at every fixpoint of every assumption inside Nested Forcing Chains
-(level 2 and up). In Python each search walks dictionaries of cached
-implication lists; here it walks the candidate masks directly.
+(level 2 and up); the propagation from one assumption is the core of the
+Nishio, multiple and dynamic forcing chains and of the inner rules of the
+nested levels. In Python each walks dictionaries of implication lists; here
+they walk the candidate masks directly.
 
-Both kernels reproduce :meth:`chains._Chainer.forcing` and
-:meth:`chains._Chainer.cycles` exactly: the same potentials, found in the same
-order, with the same first parents, so that the chains (and so the
-complexities, ratings and SE's choice among equals) are the same.
+:func:`run` is the one compiled function (so numba compiles once): it
+reproduces :meth:`chains.Chainer.forcing`, :meth:`chains.Chainer.cycles` and
+:meth:`chains.Chainer._propagate` exactly (the same potentials, found in the
+same order, with the same parents, so the same chains, complexities, ratings
+and choice among equals), and a *scan* that tells, for every candidate at
+once, which of those searches find anything, so that Python asks again only
+for those. :func:`search`, :func:`scan` and :func:`propagate` call it.
 
 Potentials are encoded as in :mod:`sudokit.logic.chains`:
 ``(cell << 6) | (value << 1) | on``.
@@ -21,6 +26,10 @@ Tables, per geometry (:func:`tables`):
   ascending cell), ``-1`` padded;
 * ``units[cell, k, j]``: the cells of the box, row and column of ``cell``
   (the order of the off -> on x-links).
+
+Work arrays (:func:`work`) are made once per geometry and thread; a
+``stamp`` that grows with every call marks the potentials a call has seen,
+so that nothing is cleared between calls.
 
 This module imports numba when it is first imported; :mod:`chains` imports
 it only when a puzzle reaches the chain tiers.
