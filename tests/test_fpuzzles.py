@@ -293,6 +293,20 @@ def test_links_and_prefixes():
         assert puzzle.givens[0] == 3 and puzzle.variants == "x", form
 
 
+def test_a_link_that_lost_a_slash_of_a_double_slash_is_mended():
+    rng = random.Random(1)
+    for _ in range(2000):  # a 16x16 puzzle whose string holds '//'
+        givens = {(r, c): rng.randint(1, 16) for r in range(16) for c in range(16) if rng.random() < 0.3}
+        packed = pack({"size": 16, "grid": grid(16, givens)})
+        if "//" in packed:
+            break
+    else:
+        pytest.skip("no packed string with '//' came up")
+    collapsed = packed.replace("//", "/")
+    puzzle = read("https://sudokupad.app/fpuzzles" + collapsed)
+    assert puzzle.givens == tuple(givens.get(divmod(cell, 16), 0) for cell in range(256))
+
+
 @pytest.mark.parametrize(
     "text, message",
     [

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import combinations
 from dataclasses import dataclass
 from typing import Any, Callable
 from urllib.parse import unquote, urlsplit
@@ -214,12 +215,36 @@ def read(text: str) -> Puzzle:
     :class:`UnsupportedConstraint` for a constraint sudokit does not model.
     """
     kind, data = _payload(text)
-    raw = decompress_from_base64(data)
+    raw = _decode(data)
     if not raw:
         raise FPuzzlesError("the puzzle string does not decode: it is not lz-string-compressed base64 (is the link cut short?)")
     if kind == "scl":
         return _from_scl(_load_json(_unzip_scl(raw)))
     return from_json(_load_json(raw))
+
+
+def _decode(data: str) -> str | None:
+    """The decoded text; when it fails and the data has '/', the same with some '/' doubled back
+    to '//' (a link passed through a URL cleaner loses them), fewest first, as SudokuPad does."""
+    raw = decompress_from_base64(data)
+    if raw and _is_json(raw):
+        return raw
+    slashes = [i for i, ch in enumerate(data) if ch == "/"][:10]
+    for count in range(1, len(slashes) + 1):
+        for chosen in combinations(slashes, count):
+            fixed = "".join(ch + "/" if i in chosen else ch for i, ch in enumerate(data))
+            again = decompress_from_base64(fixed)
+            if again and _is_json(again):
+                return again
+    return raw
+
+
+def _is_json(raw: str) -> bool:
+    try:
+        json.loads(raw)
+    except ValueError:
+        return False
+    return True
 
 
 def _load_json(raw: str) -> dict:
