@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import json
 import re
-from itertools import combinations
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any, Callable
 from urllib.parse import unquote, urlsplit
 
@@ -215,7 +215,7 @@ def read(text: str) -> Puzzle:
     :class:`UnsupportedConstraint` for a constraint sudokit does not model.
     """
     kind, data = _payload(text)
-    raw = _decode(data)
+    raw = _decode(data, (lambda text: _is_json(_unzip_scl(text))) if kind == "scl" else _is_json)
     if not raw:
         raise FPuzzlesError("the puzzle string does not decode: it is not lz-string-compressed base64 (is the link cut short?)")
     if kind == "scl":
@@ -223,18 +223,19 @@ def read(text: str) -> Puzzle:
     return from_json(_load_json(raw))
 
 
-def _decode(data: str) -> str | None:
-    """The decoded text; when it fails and the data has '/', the same with some '/' doubled back
-    to '//' (a link passed through a URL cleaner loses them), fewest first, as SudokuPad does."""
+def _decode(data: str, readable: Callable[[str], bool]) -> str | None:
+    """The decoded text; when it is not ``readable`` and the data has '/', the same with some '/'
+    doubled back to '//' (a link passed through a URL cleaner loses them), fewest first, as
+    SudokuPad does."""
     raw = decompress_from_base64(data)
-    if raw and _is_json(raw):
+    if raw and readable(raw):
         return raw
     slashes = [i for i, ch in enumerate(data) if ch == "/"][:10]
     for count in range(1, len(slashes) + 1):
         for chosen in combinations(slashes, count):
             fixed = "".join(ch + "/" if i in chosen else ch for i, ch in enumerate(data))
             again = decompress_from_base64(fixed)
-            if again and _is_json(again):
+            if again and readable(again):
                 return again
     return raw
 
