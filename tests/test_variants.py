@@ -295,8 +295,12 @@ def test_combinations_add_unit_sets_and_drop_duplicates():
     assert len(jh.units) == 27 + 9 and describe(jh) == "hyper,jigsaw"
     with pytest.raises(ShapeError, match="two different jigsaw"):
         combine(jigsaw(shape, JIGSAW9), jigsaw(shape, "".join(JIGSAW9.split())[::-1]))
-    with pytest.raises(ShapeError):
-        combine(x(Shape(2, 2)), x(shape))
+    with pytest.raises(ShapeError, match="a 4x4 geometry with a 9x9 one"):
+        combine(x(shape), x(Shape(2, 2)))
+    with pytest.raises(ShapeError, match="different box shapes: 2x3, 3x2"):
+        combine(x(Shape(2, 3)), x(Shape(3, 2)))
+    six = jigsaw(Shape(3, 2), JIGSAW6)  # a jigsaw's regions replace the boxes, whatever their shape
+    assert combine(six, x(Shape(2, 3))).units[12:18] == six.units[12:18]
 
 
 def test_a_unit_kind_that_is_no_variant_is_refused():

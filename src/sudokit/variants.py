@@ -226,8 +226,8 @@ def is_jigsaw(geometry: Geometry) -> bool:
 def combine(*geometries: Geometry) -> Geometry:
     """One geometry with the units of all: jigsaw-X is ``combine(jigsaw(...), x(shape))``.
 
-    All must share a shape. A jigsaw's regions replace the shape's boxes (two
-    different jigsaw layouts cannot combine); the extra units of every
+    All must share a size, and, unless a jigsaw's regions replace the boxes,
+    a box shape (two different jigsaw layouts cannot combine); the extra units of every
     geometry are added, and a unit that repeats another's cells is kept once.
     With no extra units and no jigsaw, the result is ``Geometry.of(shape)``.
 
@@ -237,7 +237,7 @@ def combine(*geometries: Geometry) -> Geometry:
     """
     if not geometries:
         raise ValueError("combine needs at least one geometry")
-    shape = geometries[0].shape
+    shape = next((g.shape for g in geometries if not is_jigsaw(g)), geometries[0].shape)
     regions = None
     extra: list[tuple[int, tuple[int, ...]]] = []
     for geo in geometries:
@@ -251,6 +251,8 @@ def combine(*geometries: Geometry) -> Geometry:
         for u, kind in enumerate(geo.kind):
             if kind not in (ROW, COLUMN, BOX):
                 extra.append((_variant_kind(geo, kind), geo.units[u]))
+    if regions is None and len({g.shape for g in geometries}) > 1:
+        raise ShapeError(f"cannot combine geometries of different box shapes: {', '.join(sorted({str(g.shape) for g in geometries}))}")
     return _build(shape, regions, extra)
 
 
