@@ -12,7 +12,8 @@ from sudokit.methods import wholemeal
 
 from conftest import load_counts, load_multisize
 from reference import reference_count
-from puzzles import check_against_reference, check_count, check_multisize_solution, check_named_example, clues, small_puzzles
+from puzzles import (check_against_reference, check_count, check_multisize_solution, check_named_example, clues,
+                     small_puzzles)
 
 METHODS = ("wholemeal", "wholemeal-first")
 
