@@ -60,11 +60,12 @@ digits. An open cell with none ends the node; a cell with one is placed
 (cleared from the peers in its own band word and from the other digits; the
 filters do the other bands), and propagation starts again.
 
-*Singles only.* The same fixpoint (:func:`fixpoint9`) with the filters off
-is the generator's ``logic`` rule (:mod:`sudokit.engine.singles9`): each
-digit whose words changed has its rows, boxes and columns scanned for one
-place left (none: contradiction), a placement also clears the digit's column
-in the other bands, and the naked singles are the ones above.
+*Singles only.* The generator's ``logic`` rule (:mod:`sudokit.engine.singles9`)
+runs the same propagation with another rule for the hidden singles: each
+digit whose words changed has its columns cleared below and above its
+placed cells, then its rows, boxes and columns scanned for one place left
+(none: contradiction). The placements (:func:`place`) and the naked
+singles (:func:`naked_singles`) are these ones.
 
 Search
 ------
@@ -94,8 +95,7 @@ from .compiling import load_numba
 load_numba()  # before the first kernel loads: numba without its BLAS probe
 
 SOLVED = 81   # what propagation returns when no cell is open
-FAILED = -1   # ... on a contradiction
-STALLED = 82  # ... singles only (filters off): no rule fires and cells are open
+FAILED = -1   # ... and on a contradiction
 
 
 @njit(cache=True, inline="always")
@@ -127,82 +127,74 @@ def _fewest(g):
 
 
 @njit(cache=True, inline="always")
-def _place(g, d, b, low, filters):
+def place(g, d, b, low):
     """Place digit ``d`` in the open cell ``low`` (one bit) of band ``b``: the
     cell leaves the other digits' words and the open cells, and its peers in
-    the band leave ``d``'s word. With the filters on they take the column out
-    of the other bands; without, it is done here."""
+    the band leave ``d``'s word. (The column in the other bands is left to
+    the rule that finds the hidden singles: the stack filter, or the column
+    pass of :mod:`sudokit.engine.singles9`.)"""
     for dd in range(9):
         g[3 * dd + b] &= ~low
-    i = tz(low)
-    g[3 * d + b] = (g[3 * d + b] & ~PEERS[i]) | low
+    g[3 * d + b] = (g[3 * d + b] & ~PEERS[tz(low)]) | low
     g[OPEN + b] &= ~low
-    if not filters:
-        col = np.int64(COLUMN) << (i % 9)
-        for bb in range(3):
-            if bb != b:
-                g[3 * d + bb] &= ~col
+
+
+PLACED = 1  #: what :func:`naked_singles` returns when it placed a digit (0: at a fixpoint)
 
 
 @njit(cache=True, inline="always")
-def _hidden_singles(g, d):
-    """Singles only: place digit ``d`` where a row, box or column has one
-    place left for it. FAILED when a unit has none, else whether it placed."""
-    w = 3 * d
+def naked_singles(g):
+    """The naked singles of every band, counted bit-sliced over its nine digit
+    words: FAILED when an open cell has no digit left, SOLVED when no cell is
+    open, PLACED when it placed digits (each with :func:`place`), else 0, the
+    board at a fixpoint with its bivalue cells noted (words BIVALUE + b)."""
     placed = False
-    once = np.int64(0)
-    twice = np.int64(0)
+    solved = True
     for b in range(3):
-        a = g[w + b]
-        new = a & (ONE[a & ROW] | (ONE[(a >> 9) & ROW] << 9) | (ONE[a >> 18] << 18))
-        for k in range(3):
-            row = (a >> (9 * k)) & ROW
-            if row == 0:
-                return FAILED
-            twice |= once & row
-            once |= row
-            box = a & (np.int64(BOX) << (3 * k))
-            if box == 0:
-                return FAILED
-            if box & (box - 1) == 0:
-                new |= box
-        new &= g[OPEN + b]
-        while new:
-            low = new & -new
-            new ^= low
-            if g[w + b] & low:  # not taken away by the placements before it
-                _place(g, d, b, low, False)
-                placed = True
-    if once != ROW:
-        return FAILED
-    cols = once & ~twice
-    while cols:
-        c = cols & -cols
-        cols ^= c
-        col = np.int64(COLUMN) * c
-        for b in range(3):
-            low = g[w + b] & col & g[OPEN + b]
-            if low:
-                _place(g, d, b, low, False)
-                placed = True
-    return 1 if placed else 0
+        u = g[OPEN + b]
+        g[BIVALUE + b] = 0
+        if u == 0:
+            continue
+        solved = False
+        r1 = np.int64(0)
+        r2 = np.int64(0)
+        r3 = np.int64(0)
+        for d in range(9):
+            x = g[3 * d + b]
+            r3 |= r2 & x
+            r2 |= r1 & x
+            r1 |= x
+        if u & ~r1:
+            return FAILED
+        single = u & ~r2
+        if single:
+            placed = True
+            while single:
+                low = single & -single
+                single ^= low
+                d = 0
+                while d < 9 and not g[3 * d + b] & low:
+                    d += 1
+                if d == 9:
+                    return FAILED
+                place(g, d, b, low)
+        else:
+            g[BIVALUE + b] = u & r2 & ~r3
+    if placed:
+        return PLACED
+    if solved:
+        return SOLVED
+    return 0
 
 
-@njit(cache=True, inline="always")
-def fixpoint9(g, digit, band, cell, filters):
+@njit(cache=True)
+def propagate9(g, digit, band, cell):
     """Place ``digit`` (0-based; none when negative) in ``cell`` of ``band``,
-    then propagate to a fixpoint. Returns FAILED on a contradiction, SOLVED
-    when every cell is placed, else (``filters``) the cell to branch on
-    (27*band + bit) or (no ``filters``) STALLED.
-
-    ``filters`` says which rule finds the hidden singles: the band and stack
-    filters (the solver: they do locked candidates too, and leave a hidden
-    single alone in its row of the band), or the rows, boxes and columns
-    scanned for one place left (singles only: the generator's ``logic``
-    rule). The naked singles and the placements are the same. Callers pass
-    a constant, so that each gets the code of its rule alone."""
+    then run the filters and singles to a fixpoint. Returns FAILED on a
+    contradiction, SOLVED when every cell is placed, else the cell to branch
+    on (27*band + bit)."""
     if digit >= 0:
-        _place(g, digit, band, np.int64(1) << cell, filters)
+        place(g, digit, band, np.int64(1) << cell)
     while True:
         again = False
         for d in range(9):
@@ -214,16 +206,6 @@ def fixpoint9(g, digit, band, cell, filters):
             p1 = g[SEEN + 1 + w]
             p2 = g[SEEN + 2 + w]
             if a0 == p0 and a1 == p1 and a2 == p2:
-                continue
-            if not filters:
-                g[SEEN + w] = a0
-                g[SEEN + 1 + w] = a1
-                g[SEEN + 2 + w] = a2
-                found = _hidden_singles(g, d)
-                if found == FAILED:
-                    return FAILED
-                if found:
-                    again = True
                 continue
             if a0 != p0:
                 a0 = _filter_band(a0)
@@ -293,45 +275,11 @@ def fixpoint9(g, digit, band, cell, filters):
                             g[3 * dd + b] &= ~new
         if again:
             continue
-        # naked singles and empty cells, band by band; note the bivalue cells
-        placed = False
-        solved = True
-        for b in range(3):
-            u = g[OPEN + b]
-            g[BIVALUE + b] = 0
-            if u == 0:
-                continue
-            solved = False
-            r1 = np.int64(0)
-            r2 = np.int64(0)
-            r3 = np.int64(0)
-            for d in range(9):
-                x = g[3 * d + b]
-                r3 |= r2 & x
-                r2 |= r1 & x
-                r1 |= x
-            if u & ~r1:
-                return FAILED
-            single = u & ~r2
-            if single:
-                placed = True
-                while single:
-                    low = single & -single
-                    single ^= low
-                    d = 0
-                    while d < 9 and not g[3 * d + b] & low:
-                        d += 1
-                    if d == 9:
-                        return FAILED
-                    _place(g, d, b, low, filters)
-            else:
-                g[BIVALUE + b] = u & r2 & ~r3
-        if placed:
+        r = naked_singles(g)
+        if r == PLACED:
             continue
-        if solved:
-            return SOLVED
-        if not filters:
-            return STALLED
+        if r == FAILED or r == SOLVED:
+            return r
         # branch on the bivalue cell with the most open peers
         branch = -1
         most = -1
@@ -351,12 +299,6 @@ def fixpoint9(g, digit, band, cell, filters):
         if branch >= 0:
             return branch
         return _fewest(g)
-
-
-@njit(cache=True)
-def propagate9(g, digit, band, cell):
-    """The solver's propagation: :func:`fixpoint9` with the band filters."""
-    return fixpoint9(g, digit, band, cell, True)
 
 
 @njit(cache=True)
