@@ -25,6 +25,12 @@ unit ``u`` of a 9x9 is row ``u``, column ``u - 9`` or box ``u - 18``).
 Variants add units as data: ``Geometry(shape, units, kinds)`` takes any
 units of N cells (say the two diagonals, as a new kind), and peers, masks
 and names follow without a change to the code that reads them.
+
+Why :class:`Shape` lives here and not beside the grid: the shape and the
+units are one idea (which cells belong together), and the grid, the logic,
+the readers and the pictures all read it; ``sudokit.grid`` re-exports
+``Shape``, ``shape_of`` and ``CLASSIC``, so ``from sudokit.grid import Shape``
+keeps working.
 """
 
 from __future__ import annotations
