@@ -13,6 +13,15 @@ and warm start of the command line.
     python benchmarks/bench_engine.py            # everything
     python benchmarks/bench_engine.py --quick    # a sample of each set, no cold start
     python benchmarks/bench_engine.py --json
+    python benchmarks/bench_engine.py --against /path/to/other/src   # this tree's kernel against another's
+
+``--against SRC`` compares this tree's 9x9 kernel (A) with another tree's (B,
+the ``src`` folder of another checkout or worktree, e.g. ``git worktree add
+/tmp/before HEAD~5``): both kernels are loaded in this one process (the other
+one from a copy of its ``engine`` folder), every set is timed A B A B, and the
+table gives per set the median of the ratios A/B of the runs paired that
+way, with their range, and checks that both expand the same nodes. Taking
+turns set by set keeps a fair ratio on a shared machine whose speed drifts.
 """
 
 from __future__ import annotations
@@ -31,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT.parent / "shared" / "data" / "bench"
+BENCH = Path(os.environ.get("SUDOKIT_SHARED", ROOT.parent / "shared")) / "data" / "bench"
 ORDER = ["kaggle", "unbiased", "17_clue", "magictour_top1465", "forum_hardest_1905_11plus",
          "forum_hardest_1106", "serg_benchmark"]
 
@@ -172,11 +181,89 @@ def table(rows: list[dict]) -> str:
     return "\n".join([head, *body])
 
 
+def _kernel9_of(src: Path, name: str, into: Path):
+    """The 9x9 kernel module of the tree whose package is ``src/sudokit``, loaded
+    in this process as ``name.engine.kernel9`` from a copy of its ``engine``
+    folder (so that two trees' kernels can run side by side)."""
+    import importlib
+
+    root = into / name
+    shutil.copytree(src / "sudokit" / "engine", root / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "__init__.py").write_text("")
+    (root / "engine" / "__init__.py").write_text("")
+    if str(into) not in sys.path:
+        sys.path.insert(0, str(into))
+    return importlib.import_module(f"{name}.engine.kernel9")
+
+
+def compare(other: Path, rounds: int, quick: bool) -> list[dict]:
+    """This tree's kernel (A) against ``other``'s (B), in one process, taking
+    turns A B A B on every set; both must expand the same nodes."""
+    from sudokit.batch import parse_lines
+
+    rows = []
+    with tempfile.TemporaryDirectory() as into:
+        kernels = {"A": _kernel9_of(ROOT / "src", "bench_a", Path(into)),
+                   "B": _kernel9_of(other, "bench_b", Path(into))}
+
+        def run(tag: str, values: np.ndarray, limit: int) -> tuple[float, int]:
+            p = len(values)
+            stats = np.zeros((p, 2), dtype=np.int64)
+            cpu = time.process_time()
+            kernels[tag].batch9_serial(values, limit, 0, np.zeros((p, 81), dtype=np.uint8),
+                                       np.zeros(p, dtype=np.int64), stats)
+            return time.process_time() - cpu, int(stats[:, 0].sum())
+
+        for name in ORDER:
+            path = BENCH / f"{name}.txt"
+            if not path.exists():
+                continue
+            lines = path.read_bytes().split()
+            if quick:
+                lines = lines[:: max(1, len(lines) // 500)]
+            values, ok = parse_lines(lines)
+            values = values[ok]
+            for limit in (1, 2):
+                if name == "serg_benchmark" and limit == 1:
+                    continue
+                run("A", values[:2], limit), run("B", values[:2], limit)  # compile outside the timing
+                times: dict[str, list[float]] = {"A": [], "B": []}
+                for _ in range(rounds):
+                    (ta, na), (tb, nb) = run("A", values, limit), run("B", values, limit)
+                    if na != nb:
+                        raise SystemExit(f"{name}: the two kernels expand {na} and {nb} nodes")
+                    times["A"].append(ta)
+                    times["B"].append(tb)
+                ratios = sorted(a / b for a, b in zip(times["A"], times["B"]))
+                rows.append({"set": name, "limit": limit, "puzzles": len(values), "nodes": na,
+                             "a_us": round(min(times["A"]) / len(values) * 1e6, 2),
+                             "b_us": round(min(times["B"]) / len(values) * 1e6, 2),
+                             "ratio": round(ratios[len(ratios) // 2], 3), "min": round(ratios[0], 3),
+                             "max": round(ratios[-1], 3)})
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a sample of each set; no cold start")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parser.add_argument("--against", type=Path, metavar="SRC",
+                        help="compare with the kernel of another tree's src directory, A B A B")
+    parser.add_argument("--rounds", type=int, default=9, help="with --against: runs of each kernel per set (default 9)")
     args = parser.parse_args()
+    if args.against is not None:
+        rows = compare(args.against.resolve(), max(1, args.rounds), args.quick)
+        load = os.getloadavg()
+        if args.json:
+            print(json.dumps({"machine": machine(), "load": load, "rows": rows}, indent=1))
+            return
+        print(f"A: {ROOT / 'src'}\nB: {args.against}\nload average at the end: {load[0]:.2f} {load[1]:.2f}\n")
+        print("| set | limit | nodes | A µs/puzzle (best) | B µs/puzzle (best) | A/B (median of pairs) | range |\n"
+              "|---|---:|---:|---:|---:|---:|---|")
+        for r in rows:
+            print(f"| {r['set']} | {r['limit']} | {r['nodes']} | {r['a_us']} | {r['b_us']} | {r['ratio']} | "
+                  f"{r['min']} to {r['max']} |")
+        return
     report = {"machine": machine(), "sets": time_sets(args.quick), "python_call": python_call_cost(),
               "cli": cli_throughput(args.quick), "start": start_times(cold=not args.quick)}
     if args.json:
