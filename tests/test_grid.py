@@ -305,3 +305,23 @@ def test_the_model_imports_no_reader():
         tree = ast.parse((root / name).read_text())
         used = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level}
         assert used <= ok, (name, used - ok)
+
+
+def test_candidates_and_conflicts_follow_a_geometry_with_extra_units():
+    from sudokit.errors import InvalidPuzzle
+    from sudokit.geometry import KIND_NAMES, Geometry
+    from sudokit.logic.state import Candidates
+
+    base = CLASSIC.geometry
+    diagonal = (tuple(range(0, 81, 10)),)
+    geo = Geometry(CLASSIC, base.units + diagonal, base.kind + (3,), names=KIND_NAMES + ("diagonal",))
+    grid = Grid.empty().place(0, 0, 5)
+    plain, x = Candidates.from_grid(grid), Candidates.from_grid(grid, geo)
+    assert plain.geo is base and x.geo is geo
+    assert plain.mask[80] & 1 << 4 and not x.mask[80] & 1 << 4  # r9c9 sees r1c1 on the diagonal
+    assert [m for c, m in enumerate(x.mask) if c not in diagonal[0]] == [m for c, m in enumerate(plain.mask) if c not in diagonal[0]]
+    clash = grid.place(8, 8, 5)
+    assert clash.conflicts() == () and Candidates.from_grid(clash).values[80] == 5
+    assert [str(c) for c in clash.conflicts(geo)] == ["5 appears 2 times in diagonal 1: r1c1, r9c9"]
+    with pytest.raises(InvalidPuzzle, match="diagonal 1"):
+        Candidates.from_grid(clash, geo)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, overload
 
 from .errors import ParseError, ShapeError
-from .geometry import CLASSIC, DEFAULT_SYMBOLS, MAX_SIZE, Shape, shape_of
+from .geometry import CLASSIC, DEFAULT_SYMBOLS, MAX_SIZE, Geometry, Shape, shape_of
 from .svg import grid_svg
 from .symbols import Codec, alphabet_for, codec
 
@@ -379,8 +379,11 @@ class Grid:
         """Complete and consistent."""
         return self.is_complete and self.is_consistent
 
-    def conflicts(self) -> tuple[Conflict, ...]:
+    def conflicts(self, geometry: "Geometry | None" = None) -> tuple[Conflict, ...]:
         """Every repeated value in a unit, naming the clashing cells.
+
+        The units are those of ``geometry``, by default the shape's rows,
+        columns and boxes.
 
         >>> g = Grid.empty().place(4, 0, 2).place(4, 1, 2)
         >>> [str(c) for c in g.conflicts()]
@@ -388,7 +391,7 @@ class Grid:
         """
         shape, values = self._shape, self._values
         found = []
-        geo = shape.geometry  # the units: a variant's geometry adds its own
+        geo = shape.geometry if geometry is None else geometry
         for name, unit in zip(geo.unit_names, geo.units):
             where: dict[int, list[int]] = {}
             for cell in unit:

@@ -59,17 +59,19 @@ class Candidates:
         self.mask = mask
 
     @classmethod
-    def from_grid(cls, grid: Grid) -> "Candidates":
+    def from_grid(cls, grid: Grid, geo: Geometry | None = None) -> "Candidates":
         """The candidates every blank cell has given the placed values.
 
-        Raises :class:`InvalidPuzzle` when givens clash.
+        ``geo`` is the geometry whose units count (default: the shape's rows,
+        columns and boxes). Raises :class:`InvalidPuzzle` when givens clash
+        in one of its units.
         """
-        geo = grid.shape.geometry
+        if geo is None:
+            geo = grid.shape.geometry
         values = list(grid.values)
-        full = (1 << geo.n) - 1
-        masks = [0 if v else full for v in values]
+        used = [0] * len(geo.units)  # per unit: the values placed in it
         clash = False
-        for cells in geo.units:
+        for unit, cells in enumerate(geo.units):
             seen = 0
             for c in cells:
                 v = values[c]
@@ -78,15 +80,21 @@ class Candidates:
                     if seen & bit:
                         clash = True
                     seen |= bit
-            if seen:
-                for c in cells:
-                    masks[c] &= ~seen
+            used[unit] = seen
         if clash:
-            conflicts = grid.conflicts()
+            conflicts = grid.conflicts(geo)
             raise InvalidPuzzle("; ".join(str(c) for c in conflicts), conflicts)
-        for c, v in enumerate(values):  # a filled cell keeps no candidates
-            if v:
-                masks[c] = 0
+        full = (1 << geo.n) - 1
+        if len(geo.units) == 3 * geo.n:  # rows, columns and boxes only: three units a cell
+            masks = [0 if v else full & ~(used[r] | used[c] | used[b]) for v, (r, c, b) in zip(values, geo.units_of)]
+        else:  # extra units: however many hold the cell
+            masks = [0] * len(values)
+            for cell, (v, units) in enumerate(zip(values, geo.units_of)):
+                if not v:
+                    m = full
+                    for u in units:
+                        m &= ~used[u]
+                    masks[cell] = m
         return cls(geo, values, masks)
 
     @classmethod
