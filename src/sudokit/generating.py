@@ -218,8 +218,7 @@ def complete_grid(shape: "Shape | str | tuple[int, int] | None" = "3x3", seed: i
     out = np.zeros(n * n, dtype=np.uint8)
     stats = np.zeros(kernels.STATS, dtype=np.int64)
     kernels.seed_rng(_kernel_seed(_fresh_seed() if seed is None else seed))
-    if not kernels.random_grid(out, n, plan.shape.box_rows, plan.shape.box_cols, units, peers,
-                               plan.fill_limit, stats):
+    if not kernels.random_grid(out, n, units, peers, plan.fill_limit, stats):
         raise GenerationError(f"could not fill a {plan.shape} grid within the node budget")
     return Grid._trusted(plan.shape, tuple(int(v) for v in out))
 
@@ -280,8 +279,7 @@ def _random_grid(plan: _Plan, out: np.ndarray, units: np.ndarray, peers: np.ndar
     from .engine import generate as kernels
 
     if deadline is None:
-        return kernels.random_grid(out, plan.shape.size, plan.shape.box_rows, plan.shape.box_cols, units,
-                                   peers, plan.fill_limit, stats)
+        return kernels.random_grid(out, plan.shape.size, units, peers, plan.fill_limit, stats)
     for _ in range(1000):
         if kernels.fill(out, plan.shape.size, units, peers, plan.fill_limit, stats):
             kernels.relabel(out, plan.shape.size)

@@ -1,10 +1,13 @@
-"""Numba kernels for generating puzzles: random fill, singles, preemptive sets, minimising.
+"""Numba kernels for generating puzzles: random fill, preemptive sets, minimising.
 
-Representation. A grid is ``uint8[N*N]`` (0 blank). Candidates are one
-``uint64`` bit mask per cell (bit ``v-1`` for value ``v``), so every shape up
-to 64x64 works. The geometry comes in as two arrays built once per shape by
-:func:`geometry`: ``units`` (``int64[3N, N]``: rows, columns, boxes) and
-``peers`` (``int64[N*N, P]``).
+Representation. A grid is ``uint8[N*N]`` (0 blank). Candidates are the masks
+of :mod:`sudokit.engine.kernelN`: one ``uint64`` per cell (bit ``v-1`` for
+value ``v``) and an ``assigned`` flag per cell, so every shape up to 64x64
+works, and the singles are that module's one propagation on the masks
+(:func:`~sudokit.engine.kernelN.propagate_n`). The geometry comes in as two
+int32 arrays built once per shape by :func:`geometry` (the layout of
+:func:`sudokit.engine.kernelN.geometry`): ``units`` (``[3N, N]``: rows,
+columns, boxes) and ``peers`` (``[N*N, P]``).
 
 The kernels draw random numbers from numba's own generator; the caller seeds
 it per puzzle (:func:`seed_rng`), so a seed gives the same puzzle on every
@@ -12,18 +15,28 @@ machine and in every worker process.
 
 Minimising is top-down: the orbits of cells (one cell each without symmetry)
 are visited in random order and an orbit's clues are taken away when the
-puzzle still obeys the rule without them:
+puzzle still obeys the rule without them. Each rule's verdict is one of these
+kernels, picked in Python by :func:`verdict_of` from the rule and the shape:
 
-``RULE_UNIQUE``
-    one solution. Up to 9x9 the engine counts with limit 2; from 10x10 up it
-    looks, for each removed cell, for a solution with another value there
+``COUNT9`` (``unique``, 9x9)
+    the solver's own count with limit 2 (:func:`sudokit.engine.kernel9.resume9`,
+    the very function and types ``sudoku solve`` uses, so each command finds
+    it compiled when the other ran first).
+``OTHER`` (``unique``, other shapes)
+    for each removed cell, a search for a solution with another value there
     (:func:`_unique_without`, :func:`sudokit.engine.kernelN.find_other`).
-``RULE_LOGIC``
-    naked and hidden singles to a fixpoint fill the grid (9x9: the
-    bit-parallel kernel of :mod:`sudokit.engine.singles9`).
-``RULE_PREEMPTIVE``
+``SINGLES9`` (``logic``, 9x9)
+    naked and hidden singles to a fixpoint on the solver's band words
+    (:func:`sudokit.engine.singles9.singles_verdict9`).
+``SINGLES`` (``logic``, other shapes)
+    the same fixpoint on the masks (:func:`sudokit.engine.kernelN.singles_n`).
+``PREEMPTIVE`` (``preemptive``)
     singles plus preemptive sets (naked subsets of any size, Crook 2009) fill
     the grid without guessing.
+
+The verdict reaches the kernels as a type, not a value (:data:`TOKENS`), so
+that numba compiles the minimising loop once per verdict with that verdict's
+code alone: a first run compiles only what its rule and shape use.
 
 Nothing here prints or imports the CLI.
 """
@@ -31,22 +44,29 @@ Nothing here prints or imports the CLI.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
 
-from .kernel9 import count9
-from .kernelN import count_n, find_other
-from .singles9 import singles9
+from .compiling import load_numba
 
+load_numba()  # before numba loads: numba without its BLAS probe
+
+from numba import njit, types  # noqa: E402
+from numba.extending import overload  # noqa: E402
+
+from .board import WORDS, pop, tz  # noqa: E402
+from .kernel9 import NEW, STORED, T_PHASE, TRAIL, resume9  # noqa: E402
+from .kernelN import COMPLETE, CONTRADICTION, STUCK, find_other, load_n, propagate_n, singles_n  # noqa: E402
+from .singles9 import singles_verdict9  # noqa: E402
 
 RULE_UNIQUE = 0
 RULE_LOGIC = 1
 RULE_PREEMPTIVE = 2
 
-#: Outcomes of :func:`propagate`.
-STUCK = 0
-COMPLETE = 1
-CONTRADICTION = -1
+#: The verdict kernels (see the module docstring).
+COUNT9 = 0
+OTHER = 1
+SINGLES9 = 2
+SINGLES = 3
+PREEMPTIVE = 4
 
 #: Slots of the ``stats`` array the kernels fill in.
 STAT_NODES = 0      #: search nodes used by the fill and the counts
@@ -58,13 +78,16 @@ STATS = 4
 #: From this size up the generator's searches add locked candidates to the singles.
 LOCKED_FROM = 16
 
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
 
 def geometry(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(units, peers)`` for a shape, as int64 arrays for the kernels.
+    """``(units, peers)`` for a shape, as int32 arrays for the kernels.
 
     >>> units, peers = geometry(3, 3)
-    >>> units.shape, peers.shape
-    ((27, 9), (81, 20))
+    >>> units.shape, peers.shape, units.dtype.name
+    ((27, 9), (81, 20), 'int32')
     """
     n = box_rows * box_cols
     rows = [[r * n + c for c in range(n)] for r in range(n)]
@@ -74,172 +97,35 @@ def geometry(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray]:
         for br in range(0, n, box_rows)
         for bc in range(0, n, box_cols)
     ]
-    units = np.array(rows + cols + boxes, dtype=np.int64)
+    units = np.array(rows + cols + boxes, dtype=np.int32)
     peer_sets: list[set[int]] = [set() for _ in range(n * n)]
     for unit in units:
         for cell in unit:
             peer_sets[cell].update(int(c) for c in unit)
     for cell in range(n * n):
         peer_sets[cell].discard(cell)
-    peers = np.array([sorted(p) for p in peer_sets], dtype=np.int64).reshape(n * n, -1)
+    peers = np.array([sorted(p) for p in peer_sets], dtype=np.int32).reshape(n * n, -1)
     return units, peers
 
 
-# -- bits -------------------------------------------------------------------
+def verdict_of(rule: int, box_rows: int, box_cols: int) -> int:
+    """The verdict kernel of a rule on a shape.
 
-
-@njit(cache=True, inline="always")
-def _popcount(x: np.uint64) -> int:
-    x = np.uint64(x)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True, inline="always")
-def _low_index(x: np.uint64) -> int:
-    """Index of the lowest set bit of a non-zero mask."""
-    low = np.uint64(x) & (~np.uint64(x) + np.uint64(1))
-    return _popcount(low - np.uint64(1))
+    >>> verdict_of(RULE_UNIQUE, 3, 3) == COUNT9, verdict_of(RULE_LOGIC, 2, 3) == SINGLES
+    (True, True)
+    """
+    classic = box_rows == 3 and box_cols == 3
+    if rule == RULE_UNIQUE:
+        return COUNT9 if classic else OTHER
+    if rule == RULE_LOGIC:
+        return SINGLES9 if classic else SINGLES
+    return PREEMPTIVE
 
 
 @njit(cache=True)
 def seed_rng(seed: int) -> None:
     """Seed numba's generator (the one the kernels draw from)."""
     np.random.seed(seed)
-
-
-# -- singles ------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _assign(vals, cand, peers, cell, value) -> None:
-    bit = np.uint64(1) << np.uint64(value - 1)
-    vals[cell] = value
-    cand[cell] = bit
-    keep = ~bit
-    for j in range(peers.shape[1]):
-        p = peers[cell, j]
-        if vals[p] == 0:
-            cand[p] &= keep
-
-
-@njit(cache=True)
-def load(grid, vals, cand, n, peers) -> bool:
-    """Fill ``vals`` and the candidate masks from ``grid``; False on clashing givens."""
-    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
-    cells = grid.shape[0]
-    for c in range(cells):
-        vals[c] = 0
-        cand[c] = full
-    for c in range(cells):
-        v = grid[c]
-        if v != 0:
-            bit = np.uint64(1) << np.uint64(v - 1)
-            if (cand[c] & bit) == 0:
-                return False
-            _assign(vals, cand, peers, c, v)
-    return True
-
-
-@njit(cache=True)
-def propagate(vals, cand, n, units, peers) -> int:
-    """Naked and hidden singles to a fixpoint.
-
-    A stack holds the cells whose candidates are down to one; assigning one
-    removes its value from the open peers, which may push more. When the stack
-    runs dry each unit is scanned with two running masks (seen once, seen
-    twice) for hidden singles. Returns COMPLETE when every cell is filled,
-    STUCK when the singles stall, CONTRADICTION when a cell or a unit runs out
-    of candidates.
-    """
-    cells = vals.shape[0]
-    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
-    stack = np.empty(cells, dtype=np.int64)
-    top = 0
-    open_cells = 0
-    for c in range(cells):
-        if vals[c] == 0:
-            open_cells += 1
-            m = cand[c]
-            if m == 0:
-                return CONTRADICTION
-            if (m & (m - np.uint64(1))) == 0:
-                stack[top] = c
-                top += 1
-    open_cells = _drain(vals, cand, peers, stack, top, open_cells)
-    if open_cells < 0:
-        return CONTRADICTION
-    while open_cells > 0:
-        progress = False
-        for u in range(units.shape[0]):  # hidden singles, each one followed at once
-            once = np.uint64(0)
-            twice = np.uint64(0)
-            placed = np.uint64(0)
-            for k in range(n):
-                c = units[u, k]
-                m = cand[c]
-                if vals[c] != 0:
-                    placed |= m
-                else:
-                    twice |= once & m
-                    once |= m
-            if (once | placed) != full:
-                return CONTRADICTION
-            hidden = once & ~twice & ~placed
-            if hidden == 0:
-                continue
-            top = 0
-            while hidden:
-                bit = hidden & (~hidden + np.uint64(1))
-                hidden ^= bit
-                for k in range(n):
-                    c = units[u, k]
-                    if vals[c] == 0 and (cand[c] & bit):
-                        cand[c] = bit
-                        stack[top] = c
-                        top += 1
-                        break
-            open_cells = _drain(vals, cand, peers, stack, top, open_cells)
-            if open_cells < 0:
-                return CONTRADICTION
-            progress = True
-            if open_cells == 0:
-                break
-        if not progress:
-            return STUCK
-    return COMPLETE
-
-
-@njit(cache=True)
-def _drain(vals, cand, peers, stack, top, open_cells) -> int:
-    """Assign the stacked single cells and every naked single they cause.
-
-    Returns the open cells left, or -1 on a contradiction.
-    """
-    while top > 0:
-        top -= 1
-        c = stack[top]
-        if vals[c] != 0:
-            continue
-        m = cand[c]
-        vals[c] = _low_index(m) + 1
-        open_cells -= 1
-        keep = ~m
-        for j in range(peers.shape[1]):
-            p = peers[c, j]
-            if vals[p] == 0:
-                pm = cand[p]
-                if pm & m:
-                    pm &= keep
-                    cand[p] = pm
-                    if pm == 0:
-                        return -1
-                    if (pm & (pm - np.uint64(1))) == 0:
-                        stack[top] = p
-                        top += 1
-    return open_cells
 
 
 # -- preemptive sets -----------------------------------------------------------
@@ -254,7 +140,7 @@ def _productive_subset(masks, count, max_size, idx, uni):
     candidates (naked sets) and masks of digits' places (hidden sets).
     """
     if count < 2:
-        return np.uint64(0), np.uint64(0)
+        return ZERO, ZERO
     depth = 0
     idx[0] = 0
     uni[0] = 0
@@ -266,15 +152,15 @@ def _productive_subset(masks, count, max_size, idx, uni):
             idx[depth] += 1
             continue
         u = uni[depth] | masks[idx[depth]]
-        pc = _popcount(u)
+        pc = pop(u)
         size = depth + 1
         if pc <= max_size:
             if pc == size:
-                chosen = np.uint64(0)
+                chosen = ZERO
                 for d in range(size):
-                    chosen |= np.uint64(1) << np.uint64(idx[d])
+                    chosen |= ONE << np.uint64(idx[d])
                 for j in range(count):
-                    if (chosen >> np.uint64(j)) & np.uint64(1):
+                    if (chosen >> np.uint64(j)) & ONE:
                         continue
                     if masks[j] & u:
                         return chosen, u
@@ -284,18 +170,20 @@ def _productive_subset(masks, count, max_size, idx, uni):
                 depth += 1
                 continue
         idx[depth] += 1
-    return np.uint64(0), np.uint64(0)
+    return ZERO, ZERO
 
 
 @njit(cache=True)
-def preemptive(vals, cand, n, units, peers) -> int:
-    """Singles plus preemptive sets (naked and hidden subsets) to a fixpoint.
+def preemptive(masks, assigned, units, peers, queue) -> int:
+    """Singles plus preemptive sets (naked and hidden subsets) to a fixpoint:
+    COMPLETE, STUCK or CONTRADICTION.
 
     A preemptive set of m values confined to m cells of a unit removes those
     values from the unit's other cells (Crook). A hidden set of m values in m
     cells is the same thing seen from the unit's other cells, so searching both
     up to half the open cells finds every preemptive set.
     """
+    n = units.shape[1]
     cells_m = np.empty(n, dtype=np.uint64)
     cell_ix = np.empty(n, dtype=np.int64)
     digit_m = np.empty(n, dtype=np.uint64)
@@ -303,52 +191,52 @@ def preemptive(vals, cand, n, units, peers) -> int:
     idx = np.empty(n + 1, dtype=np.int64)
     uni = np.empty(n + 2, dtype=np.uint64)
     while True:
-        state = propagate(vals, cand, n, units, peers)
+        state = singles_n(masks, assigned, units, peers, queue)
         if state != STUCK:
             return state
         progress = False
         for u in range(units.shape[0]):
             count = 0
-            placed = np.uint64(0)
+            placed = ZERO
             for k in range(n):
                 c = units[u, k]
-                if vals[c] == 0:
-                    cells_m[count] = cand[c]
+                if assigned[c] == 0:
+                    cells_m[count] = masks[c]
                     cell_ix[count] = c
                     count += 1
                 else:
-                    placed |= cand[c]
+                    placed |= masks[c]
             if count < 3:
                 continue
             half = count // 2
             chosen, union = _productive_subset(cells_m, count, half, idx, uni)
             if chosen:
                 for j in range(count):
-                    if not ((chosen >> np.uint64(j)) & np.uint64(1)):
-                        cand[cell_ix[j]] &= ~union
+                    if not ((chosen >> np.uint64(j)) & ONE):
+                        masks[cell_ix[j]] &= ~union
                 progress = True
                 break
             digits = 0
             for d in range(n):  # hidden sets: each open digit's places in this unit
-                bit = np.uint64(1) << np.uint64(d)
+                bit = ONE << np.uint64(d)
                 if placed & bit:
                     continue
-                where = np.uint64(0)
+                where = ZERO
                 for j in range(count):
                     if cells_m[j] & bit:
-                        where |= np.uint64(1) << np.uint64(j)
+                        where |= ONE << np.uint64(j)
                 digit_m[digits] = where
                 digit_ix[digits] = d
                 digits += 1
             chosen, union = _productive_subset(digit_m, digits, half, idx, uni)
             if chosen:
-                keep = np.uint64(0)
+                keep = ZERO
                 for j in range(digits):
-                    if (chosen >> np.uint64(j)) & np.uint64(1):
-                        keep |= np.uint64(1) << np.uint64(digit_ix[j])
+                    if (chosen >> np.uint64(j)) & ONE:
+                        keep |= ONE << np.uint64(digit_ix[j])
                 for j in range(count):
-                    if (union >> np.uint64(j)) & np.uint64(1):
-                        cand[cell_ix[j]] &= keep
+                    if (union >> np.uint64(j)) & ONE:
+                        masks[cell_ix[j]] &= keep
                 progress = True
                 break
         if not progress:
@@ -367,15 +255,16 @@ def fill(out, n, units, peers, node_limit, stats) -> bool:
     tried in random order. Gives up (False) after ``node_limit`` nodes.
     """
     cells = n * n
-    vals_stack = np.zeros((cells + 1, cells), dtype=np.uint8)
-    cand_stack = np.zeros((cells + 1, cells), dtype=np.uint64)
+    masks = np.empty((cells + 1, cells), dtype=np.uint64)
+    assigned = np.zeros((cells + 1, cells), dtype=np.uint8)
+    queue = np.empty(cells, dtype=np.int64)
     order = np.empty((cells + 1, n), dtype=np.int64)
     tried = np.zeros(cells + 1, dtype=np.int64)
     options = np.zeros(cells + 1, dtype=np.int64)
     branch = np.zeros(cells + 1, dtype=np.int64)
-    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    full = (ONE << np.uint64(n)) - ONE
     for c in range(cells):
-        cand_stack[0, c] = full
+        masks[0, c] = full
     depth = 0
     nodes = 0
     need_branch = True
@@ -388,22 +277,22 @@ def fill(out, n, units, peers, node_limit, stats) -> bool:
                 c = start + i
                 if c >= cells:
                     c -= cells
-                if vals_stack[depth, c] == 0:
-                    pc = _popcount(cand_stack[depth, c])
+                if assigned[depth, c] == 0:
+                    pc = pop(masks[depth, c])
                     if pc < best_pc:
                         best, best_pc = c, pc
                         if pc == 2:
                             break
             if best < 0:
                 for c in range(cells):
-                    out[c] = vals_stack[depth, c]
+                    out[c] = tz(masks[depth, c]) + 1
                 stats[STAT_NODES] += nodes
                 return True
-            m = cand_stack[depth, best]
+            m = masks[depth, best]
             k = 0
             while m:
-                order[depth, k] = _low_index(m) + 1
-                m &= m - np.uint64(1)
+                order[depth, k] = tz(m) + 1
+                m &= m - ONE
                 k += 1
             for i in range(k - 1, 0, -1):  # shuffle the values to try
                 j = np.random.randint(i + 1)
@@ -421,11 +310,11 @@ def fill(out, n, units, peers, node_limit, stats) -> bool:
         if node_limit > 0 and nodes > node_limit:
             stats[STAT_NODES] += nodes
             return False
-        vals_stack[depth + 1, :] = vals_stack[depth, :]
-        cand_stack[depth + 1, :] = cand_stack[depth, :]
-        _assign(vals_stack[depth + 1], cand_stack[depth + 1], peers, branch[depth], value)
-        state = propagate(vals_stack[depth + 1], cand_stack[depth + 1], n, units, peers)
-        if state == CONTRADICTION:
+        for c in range(cells):
+            masks[depth + 1, c] = masks[depth, c]
+            assigned[depth + 1, c] = assigned[depth, c]
+        masks[depth + 1, branch[depth]] = ONE << np.uint64(value - 1)
+        if not propagate_n(masks[depth + 1], assigned[depth + 1], units, peers, queue):
             continue
         depth += 1
         need_branch = True
@@ -436,7 +325,9 @@ def fill(out, n, units, peers, node_limit, stats) -> bool:
 @njit(cache=True)
 def relabel(grid, n) -> None:
     """Apply a random permutation of the values 1..N in place."""
-    perm = np.arange(1, n + 1)
+    perm = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        perm[i] = i + 1
     for i in range(n - 1, 0, -1):
         j = np.random.randint(i + 1)
         perm[i], perm[j] = perm[j], perm[i]
@@ -446,7 +337,7 @@ def relabel(grid, n) -> None:
 
 
 @njit(cache=True)
-def random_grid(out, n, box_rows, box_cols, units, peers, node_limit, stats) -> bool:
+def random_grid(out, n, units, peers, node_limit, stats) -> bool:
     """Fill (restarting when a fill runs past ``node_limit``) and relabel."""
     for attempt in range(1000):
         if fill(out, n, units, peers, node_limit, stats):
@@ -457,148 +348,6 @@ def random_grid(out, n, box_rows, box_cols, units, peers, node_limit, stats) -> 
 
 
 # -- minimising ------------------------------------------------------------------
-
-
-@njit(cache=True)
-def count_solutions(grid, box_rows, box_cols, limit, node_limit, solution_out, count_stats) -> int:
-    """The engine's counter for this shape (9x9 has its own kernel)."""
-    if box_rows == 3 and box_cols == 3:
-        return count9(grid, limit, node_limit, solution_out, count_stats)
-    return count_n(grid, box_rows, box_cols, limit, node_limit, solution_out, count_stats)
-
-
-# Each rule is a function of the same arguments: 1 when the puzzle, with the orbit
-# ``orbit_cells[a:b]`` blank (its clues in ``saved``), still obeys the rule, 0 when
-# not, -1 when a count ran out of nodes. The others are scratch arrays.
-
-
-@njit(cache=True)
-def _keeps_unique(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-                  vals, cand, cand9, solved9, masks, scratch, count_stats, stats) -> int:
-    if n > 9:
-        return _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
-                               node_limit, n >= LOCKED_FROM, masks, scratch, count_stats, stats)
-    count_stats[0] = 0
-    count_stats[1] = 0
-    found = count_solutions(puzzle, box_rows, box_cols, 2, node_limit, scratch, count_stats)
-    stats[STAT_COUNTS] += 1
-    stats[STAT_NODES] += count_stats[0]
-    if found < 0:
-        return -1
-    return 1 if found == 1 else 0
-
-
-@njit(cache=True)
-def _keeps_logic(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-                 vals, cand, cand9, solved9, masks, scratch, count_stats, stats) -> int:
-    if box_rows == 3 and box_cols == 3:
-        return 1 if singles9(puzzle, cand9, solved9) == COMPLETE else 0
-    if not load(puzzle, vals, cand, n, peers):
-        return 0
-    return 1 if propagate(vals, cand, n, units, peers) == COMPLETE else 0
-
-
-@njit(cache=True)
-def _keeps_preemptive(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-                      vals, cand, cand9, solved9, masks, scratch, count_stats, stats) -> int:
-    if not load(puzzle, vals, cand, n, peers):
-        return 0
-    return 1 if preemptive(vals, cand, n, units, peers) == COMPLETE else 0
-
-
-# The rule reaches the kernels as a type, not a value: the width of an integer
-# (RULE_TOKENS). numba then compiles minimise and generate_batch once per rule
-# with that rule's code alone, so that a first `--minimal logic` run does not
-# compile the counting and search kernels that `unique` needs.
-RULE_TOKENS = {RULE_UNIQUE: np.int64, RULE_LOGIC: np.int32, RULE_PREEMPTIVE: np.int16}
-
-
-def _keeps(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-           vals, cand, cand9, solved9, masks, scratch, count_stats, stats) -> int:
-    """The verdict of the rule that ``token``'s type stands for (compiled code only)."""
-    raise NotImplementedError("called from compiled code only")
-
-
-@overload(_keeps)
-def _keeps_for(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-               vals, cand, cand9, solved9, masks, scratch, count_stats, stats):
-    keeps = {types.int64: _keeps_unique, types.int32: _keeps_logic, types.int16: _keeps_preemptive}.get(token)
-    if keeps is None:
-        return None
-
-    def impl(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-             vals, cand, cand9, solved9, masks, scratch, count_stats, stats):
-        return keeps(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-                     vals, cand, cand9, solved9, masks, scratch, count_stats, stats)
-
-    return impl
-
-
-@njit(cache=True)
-def _unit_masks(puzzle, n, box_rows, box_cols, row_m, col_m, box_m) -> None:
-    for i in range(n):
-        row_m[i] = 0
-        col_m[i] = 0
-        box_m[i] = 0
-    for c in range(n * n):
-        v = puzzle[c]
-        if v:
-            r = c // n
-            k = c % n
-            bit = np.uint64(1) << np.uint64(v - 1)
-            row_m[r] |= bit
-            col_m[k] |= bit
-            box_m[(r // box_rows) * box_rows + k // box_cols] |= bit
-
-
-@njit(cache=True)
-def _toggle_masks(saved, orbit_cells, a, b, n, box_rows, box_cols, row_m, col_m, box_m) -> None:
-    """Take the orbit's values out of the unit masks, or put them back (a value
-    is in a unit at most once, so flipping its bit does either)."""
-    for i in range(a, b):
-        c = orbit_cells[i]
-        v = saved[c]
-        if v:
-            r = c // n
-            k = c % n
-            bit = np.uint64(1) << np.uint64(v - 1)
-            row_m[r] ^= bit
-            col_m[k] ^= bit
-            box_m[(r // box_rows) * box_rows + k // box_cols] ^= bit
-
-
-@njit(cache=True, inline="always")
-def _free(cell, n, box_rows, box_cols, row_m, col_m, box_m) -> np.uint64:
-    r = cell // n
-    k = cell % n
-    return ~(row_m[r] | col_m[k] | box_m[(r // box_rows) * box_rows + k // box_cols])
-
-
-@njit(cache=True)
-def _single_at_once(puzzle, cell, value, n, box_rows, box_cols, units, row_m, col_m, box_m) -> bool:
-    """True when a blank ``cell`` is a naked or hidden single for ``value`` in ``puzzle`` as it stands.
-
-    Then the puzzle without that clue reaches the puzzle with it in one step
-    of singles, so it obeys every rule the puzzle with it obeys.
-    """
-    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
-    own = _free(cell, n, box_rows, box_cols, row_m, col_m, box_m) & full
-    if _popcount(own) == 1:
-        return True
-    bit = np.uint64(1) << np.uint64(value - 1)
-    r = cell // n
-    k = cell % n
-    b = (r // box_rows) * box_rows + k // box_cols
-    for u in (r, n + k, 2 * n + b):
-        alone = True
-        for j in range(n):
-            e = units[u, j]
-            if e != cell and puzzle[e] == 0 and (_free(e, n, box_rows, box_cols, row_m, col_m, box_m) & bit):
-                alone = False
-                break
-        if alone:
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -614,7 +363,7 @@ def _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box
     nearby second solution early). Any hit proves the orbit is needed; no hit
     for any cell proves it is not. 1 unique, 0 not, -1 a search ran out of nodes.
     """
-    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    full = (ONE << np.uint64(n)) - ONE
     cells = n * n
     undecided = False
     for i in range(a, b):
@@ -623,8 +372,8 @@ def _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box
             continue
         for e in range(cells):
             v = puzzle[e]
-            masks[e] = (np.uint64(1) << np.uint64(v - 1)) if v else full
-        masks[c] = full & ~(np.uint64(1) << np.uint64(saved[c] - 1))
+            masks[e] = (ONE << np.uint64(v - 1)) if v else full
+        masks[c] = full & ~(ONE << np.uint64(saved[c] - 1))
         count_stats[0] = 0
         count_stats[1] = 0
         found = find_other(masks, units, peers, box_rows, box_cols, solution, locked, node_limit,
@@ -638,6 +387,145 @@ def _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box
     return -1 if undecided else 1
 
 
+# Each verdict is a function of the same arguments: 1 when the puzzle, with the orbit
+# ``orbit_cells[a:b]`` blank (its clues in ``saved``), still obeys the rule, 0 when
+# not, -1 when a search ran out of nodes. The others are scratch: ``masks``,
+# ``assigned`` and ``queue`` for the masks, ``board``, ``stack`` and ``trail`` for
+# the 9x9 band words, ``scratch`` a grid.
+
+
+@njit(inline="always")  # inlined where _keeps is called: no call level of its own
+def _count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+                    masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
+    count_stats[0] = 0
+    count_stats[1] = 0
+    trail[T_PHASE] = NEW
+    found = resume9(puzzle, board, stack, trail, limit, node_limit, scratch, count_stats)
+    stats[STAT_COUNTS] += 1
+    stats[STAT_NODES] += count_stats[0]
+    if found < 0:
+        return -1
+    return 1 if found == 1 else 0
+
+
+@njit(inline="always")  # inlined where _keeps is called: no call level of its own
+def _other_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+                   masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
+    return _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+                           node_limit, n >= LOCKED_FROM, masks, scratch, count_stats, stats)
+
+
+@njit(inline="always")  # inlined where _keeps is called: no call level of its own
+def _singles9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+                      masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
+    return 1 if singles_verdict9(puzzle, board) == COMPLETE else 0
+
+
+@njit(inline="always")  # inlined where _keeps is called: no call level of its own
+def _singles_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+                     masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
+    load_n(puzzle, n, masks, assigned)
+    return 1 if singles_n(masks, assigned, units, peers, queue) == COMPLETE else 0
+
+
+@njit(inline="always")  # inlined where _keeps is called: no call level of its own
+def _preemptive_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+                        node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
+    load_n(puzzle, n, masks, assigned)
+    return 1 if preemptive(masks, assigned, units, peers, queue) == COMPLETE else 0
+
+
+#: The verdicts' tokens: numba compiles the minimising loop once per token type.
+TOKENS = {COUNT9: np.int64, OTHER: np.int32, SINGLES9: np.int16, SINGLES: np.int8, PREEMPTIVE: np.uint8}
+_VERDICTS = {types.int64: _count9_verdict, types.int32: _other_verdict, types.int16: _singles9_verdict,
+             types.int8: _singles_verdict, types.uint8: _preemptive_verdict}
+
+
+def _keeps(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+           masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats) -> int:
+    """The verdict that ``token``'s type stands for (compiled code only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_keeps, inline="always")
+def _keeps_for(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+               masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
+    verdict = _VERDICTS.get(token)
+    if verdict is None:
+        return None
+
+    def impl(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+             masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
+        return verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+                       node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats)
+
+    return impl
+
+
+
+@njit(cache=True)
+def _unit_masks(puzzle, n, box_rows, box_cols, row_m, col_m, box_m) -> None:
+    for i in range(n):
+        row_m[i] = 0
+        col_m[i] = 0
+        box_m[i] = 0
+    for c in range(n * n):
+        v = puzzle[c]
+        if v:
+            r = c // n
+            k = c % n
+            bit = ONE << np.uint64(v - 1)
+            row_m[r] |= bit
+            col_m[k] |= bit
+            box_m[(r // box_rows) * box_rows + k // box_cols] |= bit
+
+
+@njit(cache=True)
+def _toggle_masks(saved, orbit_cells, a, b, n, box_rows, box_cols, row_m, col_m, box_m) -> None:
+    """Take the orbit's values out of the unit masks, or put them back (a value
+    is in a unit at most once, so flipping its bit does either)."""
+    for i in range(a, b):
+        c = orbit_cells[i]
+        v = saved[c]
+        if v:
+            r = c // n
+            k = c % n
+            bit = ONE << np.uint64(v - 1)
+            row_m[r] ^= bit
+            col_m[k] ^= bit
+            box_m[(r // box_rows) * box_rows + k // box_cols] ^= bit
+
+
+@njit(cache=True)
+def _single_at_once(puzzle, cell, value, n, box_rows, box_cols, units, row_m, col_m, box_m) -> bool:
+    """True when a blank ``cell`` is a naked or hidden single for ``value`` in ``puzzle`` as it stands.
+
+    Then the puzzle without that clue reaches the puzzle with it in one step
+    of singles, so it obeys every rule the puzzle with it obeys.
+    """
+    full = (ONE << np.uint64(n)) - ONE
+    r = cell // n
+    k = cell % n
+    b = (r // box_rows) * box_rows + k // box_cols
+    own = ~(row_m[r] | col_m[k] | box_m[b]) & full
+    if pop(own) == 1:
+        return True
+    bit = ONE << np.uint64(value - 1)
+    for u in (r, n + k, 2 * n + b):
+        alone = True
+        for j in range(n):
+            e = units[u, j]
+            if e != cell and puzzle[e] == 0:
+                er = e // n
+                ek = e % n
+                if not ((row_m[er] | col_m[ek] | box_m[(er // box_rows) * box_rows + ek // box_cols]) & bit):
+                    alone = False
+                    break
+        if alone:
+            return True
+    return False
+
+
 @njit(cache=True)
 def shuffle(order) -> None:
     """Shuffle an int64 array in place (Fisher-Yates with numba's generator)."""
@@ -648,20 +536,32 @@ def shuffle(order) -> None:
 
 @njit(cache=True)
 def _minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-              order, lo, hi, rule, node_limit, stats) -> None:
-    """:func:`minimise`, with the rule as its token."""
+              order, lo, hi, token, node_limit, stats) -> None:
+    """:func:`minimise`, with the verdict as its token."""
+    _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+                   order, lo, hi, token, node_limit, stats)
+
+
+@njit(inline="always")
+def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+                   order, lo, hi, token, node_limit, stats) -> None:
+    """The minimising pass, written once and inlined into both kernels that
+    run it (:func:`_minimise` for Python's slices, :func:`_generate_batch`),
+    so that neither links the other and each run compiles one of them."""
     cells = n * n
-    vals = np.empty(cells, dtype=np.uint8)
-    cand = np.empty(cells, dtype=np.uint64)
+    masks = np.empty(cells, dtype=np.uint64)
+    assigned = np.empty(cells, dtype=np.uint8)
+    queue = np.empty(cells, dtype=np.int64)
     scratch = np.empty(cells, dtype=np.uint8)
     saved = np.empty(cells, dtype=np.uint8)
     count_stats = np.zeros(2, dtype=np.int64)
     row_m = np.empty(n, dtype=np.uint64)
     col_m = np.empty(n, dtype=np.uint64)
     box_m = np.empty(n, dtype=np.uint64)
-    masks = np.empty(cells, dtype=np.uint64)
-    cand9 = np.empty((9, 3), dtype=np.int64)
-    solved9 = np.empty(3, dtype=np.int64)
+    board = np.empty(WORDS, dtype=np.int64)
+    stack = np.empty((81, STORED), dtype=np.int64)
+    trail = np.empty(TRAIL, dtype=np.int64)
+    limit = count_stats[0] + 2  # an int64 (a literal 2 would make numba compile resume9 for it alone)
     _unit_masks(puzzle, n, box_rows, box_cols, row_m, col_m, box_m)
     for k in range(lo, hi):
         o = order[k]
@@ -686,8 +586,9 @@ def _minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells
                 break
         if at_once:
             continue
-        verdict = _keeps(rule, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
-                         node_limit, vals, cand, cand9, solved9, masks, scratch, count_stats, stats)
+        verdict = _keeps(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+                         node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats,
+                         stats)
         if verdict != 1:
             if verdict < 0:
                 stats[STAT_UNDECIDED] += 1
@@ -700,8 +601,9 @@ def _minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells
 def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
              order, lo, hi, rule, node_limit, stats) -> None:
     """Visit orbits ``order[lo:hi]`` and take each one's clues away when the rule still holds."""
+    verdict = verdict_of(rule, box_rows, box_cols)
     _minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-              order, lo, hi, RULE_TOKENS[rule](rule), node_limit, stats)
+              order, lo, hi, TOKENS[verdict](verdict), node_limit, stats)
 
 
 def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
@@ -711,45 +613,43 @@ def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbi
     Row i of ``puzzles``/``solutions``/``stats`` belongs to ``seeds[i]`` and
     depends on nothing else, so batches can be split across workers freely.
     """
+    verdict = verdict_of(rule, box_rows, box_cols)
     _generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                    RULE_TOKENS[rule](rule), node_limit, fill_limit, puzzles, solutions, stats)
+                    TOKENS[verdict](verdict), node_limit, fill_limit, puzzles, solutions, stats)
 
 
 @njit(cache=True)
 def _generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                    rule, node_limit, fill_limit, puzzles, solutions, stats) -> None:
-    """:func:`generate_batch`, with the rule as its token.
-
-    Row i of ``puzzles``/``solutions``/``stats`` belongs to ``seeds[i]`` and
-    depends on nothing else, so batches can be split across workers freely.
-    """
+                    token, node_limit, fill_limit, puzzles, solutions, stats) -> None:
+    """:func:`generate_batch`, with the verdict as its token."""
     orbits = orbit_start.shape[0] - 1
     order = np.empty(orbits, dtype=np.int64)
+    first = orbits - orbits  # an int64: a literal 0 would make numba compile _minimise for it alone
     for i in range(seeds.shape[0]):
         np.random.seed(seeds[i])
-        if not random_grid(solutions[i], n, box_rows, box_cols, units, peers, fill_limit, stats[i]):
+        if not random_grid(solutions[i], n, units, peers, fill_limit, stats[i]):
             stats[i, STAT_UNDECIDED] = -1
             continue
-        puzzles[i, :] = solutions[i, :]
+        for c in range(n * n):
+            puzzles[i, c] = solutions[i, c]
         for o in range(orbits):
             order[o] = o
         shuffle(order)
-        _minimise(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                  order, 0, orbits, rule, node_limit, stats[i])
+        _minimise_loop(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+                       order, first, orbits, token, node_limit, stats[i])
 
 
 @njit(cache=True)
 def singles_verdicts(grids, n, units, peers) -> np.ndarray:
-    """For each row of ``grids``: the :func:`propagate` outcome (for tests and checks)."""
+    """For each row of ``grids``: the singles outcome (COMPLETE, STUCK or CONTRADICTION)."""
     out = np.empty(grids.shape[0], dtype=np.int64)
     cells = n * n
-    vals = np.empty(cells, dtype=np.uint8)
-    cand = np.empty(cells, dtype=np.uint64)
+    masks = np.empty(cells, dtype=np.uint64)
+    assigned = np.empty(cells, dtype=np.uint8)
+    queue = np.empty(cells, dtype=np.int64)
     for i in range(grids.shape[0]):
-        if not load(grids[i], vals, cand, n, peers):
-            out[i] = CONTRADICTION
-        else:
-            out[i] = propagate(vals, cand, n, units, peers)
+        load_n(grids[i], n, masks, assigned)
+        out[i] = singles_n(masks, assigned, units, peers, queue)
     return out
 
 
@@ -758,11 +658,10 @@ def preemptive_verdicts(grids, n, units, peers) -> np.ndarray:
     """For each row of ``grids``: the :func:`preemptive` outcome."""
     out = np.empty(grids.shape[0], dtype=np.int64)
     cells = n * n
-    vals = np.empty(cells, dtype=np.uint8)
-    cand = np.empty(cells, dtype=np.uint64)
+    masks = np.empty(cells, dtype=np.uint64)
+    assigned = np.empty(cells, dtype=np.uint8)
+    queue = np.empty(cells, dtype=np.int64)
     for i in range(grids.shape[0]):
-        if not load(grids[i], vals, cand, n, peers):
-            out[i] = CONTRADICTION
-        else:
-            out[i] = preemptive(vals, cand, n, units, peers)
+        load_n(grids[i], n, masks, assigned)
+        out[i] = preemptive(masks, assigned, units, peers, queue)
     return out
