@@ -190,3 +190,27 @@ def test_the_puzzle_time_limit_is_the_callers() -> None:
     assert chains.FORCING_CHAINS.rating <= r.er <= float(row["er"])
     assert not rate(row["puzzle"], timeout=None).lower_bound
     assert explain(row["puzzle"], timeout=1e-6)[-1].technique == "Search"
+
+
+def test_compiled_searches_give_the_python_steps(monkeypatch) -> None:
+    """The compiled searches and propagation (chain_kernels) find the same
+    chains as the Python ones: the same step, text and links, on a state of
+    every regression case and for every chain producer."""
+    pytest.importorskip("numba")
+    from sudokit.logic import chain_kernels
+
+    producers = [chains.find_forcing_chains, chains.find_nishio, chains.find_multiple, chains.find_dynamic]
+    states = [state for _, _, state in _first_uses().values()][::2]
+    assert states
+
+    def steps(kernels):
+        monkeypatch.setattr(chains, "_KERNELS", kernels)
+        out = []
+        for state in states:
+            for find in producers:
+                step = next(find(state.copy()), None)
+                out.append(step and (step.technique, step.rating, step.placements, step.eliminations, step.text,
+                                     step.links))
+        return out
+
+    assert steps(chain_kernels) == steps(False)
