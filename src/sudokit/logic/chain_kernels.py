@@ -84,18 +84,21 @@ def work(ncells: int, n: int, width: int) -> dict[str, np.ndarray]:
     ``ncells`` cells and ``n`` values, whose on potentials turn off at most
     ``width`` peers."""
     size = ncells << 6
-    out = n + width + 4
-    entries = 1 + (ncells * n + 1) * (1 + out)
-    return {
-        "mark": np.zeros(size, dtype=np.int64), "buf": np.empty(out, dtype=np.int64),
+    links = n + width + 4  # the most potentials one potential leads to, and some
+    entries = 1 + (ncells * n + 1) * (1 + links)
+    out = {
+        "mark": np.zeros(size, dtype=np.int64), "buf": np.empty(links, dtype=np.int64),
         "nodes": np.empty(entries, dtype=np.int64), "parents": np.empty(entries, dtype=np.int64),
         "found": np.empty(entries, dtype=np.int64),
         "masks": np.empty(ncells, dtype=np.int64), "index": np.empty(size, dtype=np.int64),
         "pnodes": np.empty(size, dtype=np.int64), "pstart": np.empty(size + 2, dtype=np.int64),
         "pflat": np.empty(size * (n + 2), dtype=np.int64), "pfirst": np.empty(size + 1, dtype=np.int64),
         "qon": np.empty(size, dtype=np.int64), "qoff": np.empty(size, dtype=np.int64),
-        "flags": np.zeros(ncells << 5, dtype=np.int64),
+        "flags": np.zeros(ncells << 5, dtype=np.int64), "one": np.zeros(1, dtype=np.int64),
     }
+    out["prop"] = tuple(out[k] for k in ("mark", "pnodes", "parents", "found", "buf", "index", "pstart", "pflat",
+                                         "pfirst", "qon", "qoff", "flags"))
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -461,8 +464,13 @@ def scan(masks, peers, units, y: bool, x: bool, w: dict) -> np.ndarray:
 
 
 def propagate(base, peers, units, starts, y: bool, dynamic: bool, w: dict) -> tuple[int, int, int, int]:
-    """Op 3 of :func:`run`."""
+    """Op 3 of :func:`run`; ``starts`` a list of potentials."""
     w["stamp"] += 1
-    return run(3, base, w["masks"], peers, units, 0, starts, y, True, dynamic, 1 << 30, w["mark"], w["pnodes"],
-               w["parents"], w["found"], w["buf"], w["index"], w["pstart"], w["pflat"], w["pfirst"], w["qon"],
-               w["qoff"], w["stamp"], w["flags"])
+    if len(starts) == 1:
+        array = w["one"]
+        array[0] = starts[0]
+    else:
+        array = np.array(starts, dtype=np.int64)
+    mark, pnodes, parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, flags = w["prop"]
+    return run(3, base, w["masks"], peers, units, 0, array, y, True, dynamic, 1 << 30, mark, pnodes, parents, found,
+               buf, index, pstart, pflat, pfirst, qon, qoff, w["stamp"], flags)

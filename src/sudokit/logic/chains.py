@@ -155,7 +155,6 @@ def _boards(masks: list[int], n: int) -> list[int]:
 #: False when they cannot load here.
 _KERNELS = None
 _WORK = threading.local()
-_np_array = _np_int64 = None
 
 
 def _compiled_for(ch: "Chainer"):
@@ -183,8 +182,6 @@ def _compiled_for(ch: "Chainer"):
         return False
     import numpy as np
 
-    global _np_array, _np_int64
-    _np_array, _np_int64 = np.array, np.int64
     t = ch.t
     if t.compiled is None:
         t.compiled = _KERNELS.tables(t)
@@ -468,8 +465,9 @@ class Chainer:
         if k is not None:
             self.tick()
             ck, arr, peers, units, w = k
-            n, kind, e, p = ck.propagate(arr, peers, units, _np_array(starts, dtype=_np_int64), not nishio,
-                                         bool(dynamic), w)
+            n, kind, e, p = ck.propagate(arr, peers, units, starts, not nishio, bool(dynamic), w)
+            if nishio and not kind:  # Nishio chains use a graph only for its contradiction
+                return {}, None
             extra = kind == 2
             nodes = w["pnodes"][:n + extra].tolist()
             ns = len(starts)
