@@ -221,8 +221,8 @@ class Chainer:
         once per search from one potential, ``units`` more for a larger
         piece of work). The wall clock is cheap to read; the CPU clock, a
         system call that can take milliseconds on a busy or virtualised
-        machine, is read at most every ``CPU_CHECK`` seconds of wall time
-        (it is only an outer guard)."""
+        machine (and only an outer guard), is read again only once the wall
+        clock has moved by what was left of the CPU budget."""
         global WORK_DONE
         WORK_DONE += units
         if _WORK_END is not None and WORK_DONE > _WORK_END:
@@ -232,12 +232,15 @@ class Chainer:
         now = time.perf_counter()
         if _WALL_DEADLINE is not None and now > _WALL_DEADLINE:
             raise ChainLimit()
-        global _LAST_CPU_CHECK
-        if self.deadline is None or now - _LAST_CPU_CHECK < CPU_CHECK:
+        global _CPU_CHECKED, _NEXT_CPU_CHECK
+        deadline = self.deadline
+        if deadline is None or (deadline == _CPU_CHECKED and now < _NEXT_CPU_CHECK):
             return
-        _LAST_CPU_CHECK = now
-        if clock() > self.deadline:
+        left = deadline - clock()
+        if left < 0:
             raise ChainLimit()
+        # this process's CPU time runs no faster than the wall clock: no need to look before
+        _CPU_CHECKED, _NEXT_CPU_CHECK = deadline, now + left
 
     # the two kinds of implication --------------------------------------------
 
@@ -762,10 +765,10 @@ FIXPOINT_UNITS = 40
 CPU_GUARD = 1.5
 WALL_GUARD = 3.0
 
-#: Seconds of wall time between two reads of the CPU clock in :meth:`Chainer.tick`
-#: (by any chainer: the last read is kept here).
-CPU_CHECK = 0.25
-_LAST_CPU_CHECK = 0.0
+#: The CPU deadline last checked in :meth:`Chainer.tick` (by any chainer), and
+#: the wall time before which it cannot have passed.
+_CPU_CHECKED: float | None = None
+_NEXT_CPU_CHECK = 0.0
 
 #: Units of work done in this process (:meth:`Chainer.tick`), and the count
 #: at which the current budget ends (None: no budget).
