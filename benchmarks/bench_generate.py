@@ -19,7 +19,7 @@ import statistics
 import sys
 import time
 
-from sudokit.generating import generate, generate_many
+from sudokit.generation import generate, generate_many
 
 
 def machine() -> str:

@@ -252,7 +252,7 @@ def test_solve_and_rate_commands_on_a_running_scheduler(client, tmp_path):
 
 def test_generation_by_seed_ranges(client, tmp_path):
     """Seed ranges on the workers give what the serial generator gives, with and without a filter."""
-    from sudokit.generating import generate_many
+    from sudokit.generation import generate_many
 
     job = pipeline.GenerateJob(minimal="logic")
     serial = pipeline.run_seeds(job, 100, 30).text

@@ -29,7 +29,7 @@ import sudokit
 from sudokit import formats, solving
 from sudokit.cli import cli
 from sudokit.errors import SudokuError
-from sudokit.generating import complete_grid
+from sudokit.generation import complete_grid
 from sudokit.grid import Grid
 
 #: Seconds given to a search or a rating, and the margin allowed on top of it.

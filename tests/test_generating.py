@@ -17,10 +17,10 @@ from click.testing import CliRunner
 
 from reference import obeys_rules, reference_count
 from sudokit.errors import SudokuError
-from sudokit.generating import GenerationError, complete_grid, generate, generate_many
+from sudokit.generation import GenerationError, complete_grid, generate, generate_many
 from sudokit.grid import Grid, Shape
 from sudokit.solving import count_solutions, deduce
-from sudokit.symmetry import SymmetryError, is_symmetric
+from sudokit.generation.symmetry import SymmetryError, is_symmetric
 
 SMALL_SHAPES = [(2, 2), (2, 3), (3, 2)]
 
@@ -35,7 +35,7 @@ def _without(grid: Grid, cells: tuple[int, ...]) -> Grid:
     return grid
 
 
-# -- independent symmetry maps (not the ones in sudokit.symmetry) -----------------
+# -- independent symmetry maps (not the ones in sudokit.generation.symmetry) -----------------
 
 def _images(name: str, r: int, c: int, n: int) -> set[tuple[int, int]]:
     m = n - 1

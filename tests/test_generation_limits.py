@@ -59,7 +59,7 @@ def test_api_generate_4x6_raises_at_its_time_limit() -> None:
     code = (
         "import sudokit\n"
         "from sudokit.errors import LimitReached\n"
-        "from sudokit.generating import GenerationError\n"
+        "from sudokit.generation import GenerationError\n"
         "try:\n"
         "    sudokit.generate(shape='4x6', timeout=2, seed=1)\n"
         "except GenerationError as exc:\n"

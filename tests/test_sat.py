@@ -12,11 +12,13 @@ import numpy as np
 import pytest
 
 from sudokit.errors import InvalidPuzzle
-from sudokit.generating import _plan, _settle_by_sat, complete_grid, generate
+from sudokit.generation import complete_grid, generate
+from sudokit.generation.plan import make_plan
+from sudokit.generation.sat import ProverTeam, UniquenessProver
+from sudokit.generation.sat_finish import settle
+from sudokit.generation.symmetry import is_symmetric
 from sudokit.grid import Grid
-from sudokit.sat import ProverTeam, UniquenessProver
 from sudokit.solving import count_solutions
-from sudokit.symmetry import is_symmetric
 
 
 def _partial(solution: Grid, cells: set[int]) -> Grid:
@@ -89,13 +91,13 @@ def test_conflict_budget_leaves_a_question_open() -> None:
                                              ("4x4", "none")])
 def test_settle_by_sat_minimises_from_the_full_grid(shape: str, symmetry: str) -> None:
     """The SAT finish alone, from a full grid: unique, symmetric, and every orbit needed (by the engine)."""
-    plan = _plan(shape, "unique", symmetry, node_limit=0)
+    plan = make_plan(shape, "unique", symmetry, node_limit=0)
     solution = complete_grid(shape, seed=9)
     values = np.array(solution.values, dtype=np.uint8)
     puzzle = values.copy()
     stats = np.zeros(4, dtype=np.int64)
     fractions: list[float] = []
-    _settle_by_sat(plan, 9, puzzle, values, stats, fractions.append)
+    settle(plan, 9, puzzle, values, stats, fractions.append)
     grid = Grid([int(v) for v in puzzle], shape=solution.shape)
     assert stats[2] == 0
     assert count_solutions(grid, 2) == 1
@@ -113,12 +115,12 @@ def test_settle_by_sat_minimises_from_the_full_grid(shape: str, symmetry: str) -
 @pytest.mark.parametrize("shape, symmetry, seed", [("3x3", "none", 1), ("3x3", "rotate180", 2), ("4x4", "none", 3)])
 def test_settle_by_sat_in_worker_processes_makes_the_same_puzzle(shape: str, symmetry: str, seed: int) -> None:
     """Two solvers in worker processes, asking ahead in pass 2, remove the same clues as in-process."""
-    plan = _plan(shape, "unique", symmetry, node_limit=0)
+    plan = make_plan(shape, "unique", symmetry, node_limit=0)
     values = np.array(complete_grid(shape, seed=seed).values, dtype=np.uint8)
     made = []
     for parallel in (False, True):
         puzzle, stats = values.copy(), np.zeros(4, dtype=np.int64)
-        _settle_by_sat(plan, seed, puzzle, values, stats, parallel=parallel)
+        settle(plan, seed, puzzle, values, stats, parallel=parallel)
         made.append(puzzle)
     assert (made[0] != values).sum() > values.size // 2  # it did minimise
     assert np.array_equal(made[0], made[1])
@@ -225,7 +227,7 @@ def _minimiser_for(shape: str, seed: int) -> tuple[Grid, np.ndarray, list[np.nda
 def test_minimiser_steps_keep_their_promises(shape: str, seed: int) -> None:
     """After each step the puzzle is unique; a candidate dropped from the list was removed or is
     needed; the first look's needed clues are needed; the last pass leaves a minimal puzzle."""
-    from sudokit.sat_minimising import Minimiser
+    from sudokit.generation.sat_finish import Minimiser
 
     solution, puzzle, orbits, order = _minimiser_for(shape, seed)
     shape_ = solution.shape
@@ -260,12 +262,12 @@ def test_minimiser_steps_keep_their_promises(shape: str, seed: int) -> None:
 def test_minimiser_chooses_the_clue_most_nearly_implied() -> None:
     """The rounds begin by removing the fresh candidate with the fewest conflicts (first-look rank
     breaking ties); in-process and worker-process teams give the same scores and the same puzzle."""
-    from sudokit import sat_minimising
+    from sudokit.generation import sat_finish
 
     solution, puzzle, orbits, order = _minimiser_for("4x4", 8)
     removed: list[int] = []
     with ProverTeam(solution, conflicts=0, size=2, processes=False) as team:
-        m = sat_minimising.Minimiser(team, puzzle, orbits, 0)
+        m = sat_finish.Minimiser(team, puzzle, orbits, 0)
         m.first_look(order)
         fresh = [o for o in m.candidates if m.score[o][0] <= m.probe]
         best = min(fresh, key=m.score.__getitem__)
@@ -276,7 +278,7 @@ def test_minimiser_chooses_the_clue_most_nearly_implied() -> None:
     # the scores are every member's own conflict counts: two in-process members or two workers agree
     again = _minimiser_for("4x4", 8)[1]
     with ProverTeam(solution, conflicts=0, size=2, processes=True) as team:
-        m2 = sat_minimising.Minimiser(team, again, orbits, 0)
+        m2 = sat_finish.Minimiser(team, again, orbits, 0)
         m2.first_look(order)
         m2.probing_rounds()
     assert np.array_equal(again, puzzle)

@@ -37,9 +37,9 @@ from .solving import count, count_solutions, deduce, is_unique, solutions, solve
 
 if TYPE_CHECKING:  # pragma: no cover
     from .batch import BatchResult, count_many, solve_many
-    from .generating import GenerationError, Puzzle, complete_grid, generate, generate_many
+    from .generation import GenerationError, Puzzle, complete_grid, generate, generate_many
     from .logic import Rating, Step, explain, hint, rate, techniques
-    from .sat import UniquenessProver
+    from .generation.sat import UniquenessProver
     from .svg import grid_svg
     from .pictures.pdf import booklet
 
@@ -50,18 +50,18 @@ _LAZY = {
     "BatchResult": "sudokit.batch",
     "count_many": "sudokit.batch",
     "solve_many": "sudokit.batch",
-    "GenerationError": "sudokit.generating",
-    "Puzzle": "sudokit.generating",
-    "complete_grid": "sudokit.generating",
-    "generate": "sudokit.generating",
-    "generate_many": "sudokit.generating",
+    "GenerationError": "sudokit.generation",
+    "Puzzle": "sudokit.generation",
+    "complete_grid": "sudokit.generation",
+    "generate": "sudokit.generation",
+    "generate_many": "sudokit.generation",
     "Rating": "sudokit.logic",
     "Step": "sudokit.logic",
     "explain": "sudokit.logic",
     "hint": "sudokit.logic",
     "rate": "sudokit.logic",
     "techniques": "sudokit.logic",
-    "UniquenessProver": "sudokit.sat",
+    "UniquenessProver": "sudokit.generation.sat",
     "grid_svg": "sudokit.svg",
     "booklet": "sudokit.pictures.pdf",
 }

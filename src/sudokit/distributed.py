@@ -881,7 +881,7 @@ def _generate_filtered(client: Any, job: Any, count: int, seed: int, attempts: i
     finally:
         results.close()
     if summary.puzzles < count:
-        from .generating import GenerationError
+        from .generation import GenerationError
 
         raise GenerationError(f"only {summary.puzzles} of {count} puzzles matched the filter in {limit} seeds; "
                           "allow more attempts or loosen the filter")

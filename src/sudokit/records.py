@@ -29,7 +29,7 @@ import json
 from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .generating import Puzzle
+    from .generation.puzzle import Puzzle
     from .grid import Grid
     from .logic import Rating, Step
     from .result import Result

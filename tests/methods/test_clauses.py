@@ -144,7 +144,7 @@ def test_generated_puzzles_need_every_clue_for_logic(box, symmetry) -> None:
     go without logic getting stuck, the pattern is symmetric, and the seed
     remakes it."""
     from sudokit.methods.clauses import puzzle
-    from sudokit.symmetry import is_symmetric, orbits
+    from sudokit.generation.symmetry import is_symmetric, orbits
 
     shape = Shape(*box)
     for seed in range(6):

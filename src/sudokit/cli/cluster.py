@@ -145,7 +145,7 @@ def generate_on_cluster(ctx: click.Context | None, job: Any, count: int, seed: i
     from .. import distributed
     from ..errors import SudokuError
 
-    from ..generating import GenerationError
+    from ..generation import GenerationError
 
     _check(cluster, output, merge, None)
     out = Output()

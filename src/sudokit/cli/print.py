@@ -109,7 +109,8 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
         raise click.UsageError("--difficulty goes with --generate")
     failures: list[str] = []
     if count is not None:
-        from ..generating import generate_many, _fresh_seed
+        from ..generation import generate_many
+        from ..generation.plan import fresh_seed as _fresh_seed
 
         first = _fresh_seed() if seed is None else seed
         shape = box or Shape(3, 3)

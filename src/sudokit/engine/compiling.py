@@ -310,7 +310,7 @@ def _warm_logic() -> None:
 
 
 def _warm_generate(minimal: str = "logic") -> None:
-    from ..generating import generate_many
+    from ..generation import generate_many
 
     for _ in generate_many(1, shape="3x3", minimal=minimal, seed=1):
         pass

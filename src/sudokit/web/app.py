@@ -300,7 +300,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
         shape = _shape(body.box)
 
         def run():
-            from ..generating import generate as make
+            from ..generation import generate as make
 
             puzzle = _call(lambda: make(shape=shape, minimal=body.minimal, symmetry=body.symmetry, seed=body.seed,
                                         difficulty=body.difficulty,

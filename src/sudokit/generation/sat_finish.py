@@ -2,7 +2,7 @@
 
 The engine's quick pass (:mod:`sudokit.engine.generate`) takes away the clues
 whose removal it settles within a few nodes. What is left goes to a
-:class:`sudokit.sat.ProverTeam` of two CaDiCaL solvers, in three steps:
+:class:`sudokit.generation.sat.ProverTeam` of two CaDiCaL solvers, in three steps:
 
 1. **First look.** Every orbit of clues is asked about once, on the puzzle as
    it stands, with a small conflict budget. A second solution proves the orbit
@@ -41,7 +41,8 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from .grid import Grid
+from ..grid import Grid
+from .plan import Plan, arrays, kernel_seed
 from .sat import ProverTeam
 
 #: Solvers in a team: always two, in worker processes or in this process, so
@@ -243,3 +244,24 @@ def minimise(puzzle: np.ndarray, solution: Grid, orbits: Sequence[np.ndarray], o
         minimiser = Minimiser(team, puzzle, orbits, conflicts, progress)
         minimiser.run(list(order))
         return minimiser.asked, minimiser.undecided
+
+
+def settle(plan: Plan, seed: int, puzzle: np.ndarray, solution: np.ndarray, stats: np.ndarray,
+           progress: Callable[[float], None] | None = None, parallel: bool = False,
+           deadline: float | None = None) -> None:
+    """Finish minimising ``puzzle`` (the engine's quick pass done) in place with
+    SAT solvers, so that every clue is proven needed: :func:`minimise` on the
+    orbits that still hold clues, in an order drawn from the seed. With
+    ``parallel`` the two solvers run in worker processes; the puzzle is the
+    same either way. Raises LimitReached when ``deadline`` passes."""
+    from ..engine.generate import STAT_COUNTS, STAT_UNDECIDED
+
+    _, _, cells, starts = arrays(plan.shape, plan.symmetry)
+    orbits = [cells[starts[o]:starts[o + 1]] for o in range(len(starts) - 1)]
+    present = [o for o, orbit in enumerate(orbits) if puzzle[orbit].any()]
+    order = np.random.default_rng(kernel_seed(seed)).permutation(present)
+    solution_grid = Grid.unchecked(plan.shape, tuple(int(v) for v in solution))
+    asked, undecided = minimise(puzzle, solution_grid, orbits, order.tolist(), plan.node_limit,
+                                processes=parallel, progress=progress, deadline=deadline)
+    stats[STAT_UNDECIDED] = undecided
+    stats[STAT_COUNTS] += asked

@@ -40,8 +40,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .errors import InvalidPuzzle, LimitReached
-from .grid import Grid
+from ..errors import InvalidPuzzle, LimitReached
+from ..grid import Grid
 
 
 def _exactly_one_groups(box_rows: int, box_cols: int) -> np.ndarray:
@@ -247,7 +247,7 @@ class ProverTeam:
         if not solution.is_solved:
             raise InvalidPuzzle("the prover needs a complete, valid solution grid")
         self.size = size
-        # worker processes are started as `python -m sudokit.sat`, talking over pipes (POSIX)
+        # worker processes are started as `python -m sudokit.generation.sat`, talking over pipes (POSIX)
         self.processes = processes = processes and os.name == "posix" and bool(sys.executable)
         #: a ``time.perf_counter()`` instant: :meth:`answer` raises LimitReached after it (a
         #: question running in a worker process is abandoned; one in this process is not cut short)
@@ -373,11 +373,11 @@ def _put(prover: UniquenessProver, question: tuple) -> tuple[object, bool | None
 
 
 def _start_worker() -> "tuple[subprocess.Popen, Connection, Connection]":
-    """A prover process: ``python -m sudokit.sat``, with a pipe each way.
+    """A prover process: ``python -m sudokit.generation.sat``, with a pipe each way.
 
     A new session keeps Ctrl-C at the terminal away from it: the parent stops it.
     """
-    worker = subprocess.Popen([sys.executable, "-m", "sudokit.sat"], stdin=subprocess.PIPE,
+    worker = subprocess.Popen([sys.executable, "-m", "sudokit.generation.sat"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, start_new_session=True)
     assert worker.stdin is not None and worker.stdout is not None
     inbox = Connection(os.dup(worker.stdout.fileno()), writable=False)
@@ -389,14 +389,14 @@ def _start_worker() -> "tuple[subprocess.Popen, Connection, Connection]":
 
 def _serve() -> None:  # pragma: no cover - runs in a worker process
     """A worker process: answers the questions that come on stdin until it closes."""
-    from .grid import shape_of
+    from ..grid import shape_of
 
     inbox = Connection(os.dup(0), writable=False)
     outbox = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)  # a stray print must not garble the answers
     try:
         box_rows, box_cols, values, conflicts = inbox.recv()
-        prover = UniquenessProver(Grid._trusted(shape_of((box_rows, box_cols)), values), conflicts)
+        prover = UniquenessProver(Grid.unchecked(shape_of((box_rows, box_cols)), values), conflicts)
         while True:
             try:
                 question = inbox.recv()

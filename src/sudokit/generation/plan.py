@@ -1,0 +1,144 @@
+"""One generation request made concrete: the rule, the shape and its symmetry's
+orbits, the node budgets, the seeds the kernels take, and the deadline that
+stops a run between two slices of work.
+
+>>> p = make_plan("3x3", "logic", "rotate180")
+>>> p.rule, p.node_limit, len(arrays(p.shape, p.symmetry)[3]) - 1
+(1, 2000000, 41)
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..grid import Shape, shape_of
+from . import symmetry as _symmetry
+from .puzzle import GenerationError
+
+__all__ = [
+    "DEADLINE_SLICES", "QUICK_NODES", "RULES", "SAT_FROM", "SHORT_FILLS_FROM", "Plan", "Stopped", "arrays",
+    "by_sat", "default_jobs", "engine_limit", "fresh_seed", "kernel_seed", "make_plan", "out_of_time",
+]
+
+#: The rules a generated puzzle is minimal for.
+RULES: dict[str, int] = {"unique": 0, "logic": 1, "preemptive": 2}
+
+_SEED_MOD = 2**32
+
+#: Slices of the engine's minimising pass when a time limit is set: the clock is
+#: read between slices, so a big puzzle stops within a slice of its deadline.
+DEADLINE_SLICES = 200
+
+#: From this size up the ``unique`` rule's hard questions go to SAT solvers
+#: (:mod:`sudokit.generation.sat_finish`). Below it the engine proves every clue needed
+#: within its budget; from 17x17 on it left many clues undecided (over 100 on
+#: 24x24, in 90-145 s), where the SAT solvers prove them all in seconds.
+SAT_FROM = 17
+#: Engine nodes per question in the quick pass before the SAT solver takes over.
+QUICK_NODES = 30
+
+#: From this size up a fill attempt that fails is cut short sooner (5 nodes per
+#: cell instead of 50): on 49x49 a failed attempt of 120,000 nodes took 8-10 s,
+#: and the attempts that succeed need far fewer nodes.
+SHORT_FILLS_FROM = 36
+
+
+class Stopped(Exception):
+    """The deadline passed inside one puzzle; the text says how far it got."""
+
+
+def out_of_time(deadline: float | None) -> bool:
+    """Whether ``deadline`` (a ``time.perf_counter()`` instant, or None) has passed."""
+    return deadline is not None and time.perf_counter() > deadline
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything the kernels need for one request."""
+
+    shape: Shape
+    minimal: str
+    symmetry: str
+    node_limit: int
+    fill_limit: int
+
+    @property
+    def rule(self) -> int:
+        return RULES[self.minimal]
+
+
+def _default_node_limit(shape: Shape) -> int:
+    """The budget per uniqueness question: engine nodes (never reached for 9x9,
+    bounds 10x10 to 16x16), or SAT solver conflicts from 17x17 up."""
+    n = shape.size
+    if n <= 9:
+        return 2_000_000
+    return 100_000 if n < SAT_FROM else 500_000
+
+
+def engine_limit(plan: Plan) -> int:
+    """The engine's node budget per question: the quick pass's when SAT solvers finish."""
+    return QUICK_NODES if by_sat(plan) else plan.node_limit
+
+
+def by_sat(plan: Plan) -> bool:
+    """Whether SAT solvers finish the minimising (the ``unique`` rule from :data:`SAT_FROM` up)."""
+    return plan.rule == RULES["unique"] and plan.shape.size >= SAT_FROM
+
+
+def make_plan(shape: "Shape | str | tuple[int, int] | None", minimal: str, symmetry: str,
+              node_limit: int | None = None) -> Plan:
+    """The plan of a request, or :class:`GenerationError` (or a SymmetryError) when it cannot be met."""
+    s = shape_of(shape)
+    if minimal not in RULES:
+        raise GenerationError(f"unknown minimality rule {minimal!r}; choose one of: {', '.join(RULES)}")
+    _symmetry.check(s, symmetry)
+    if s.size < 1:
+        raise GenerationError("a grid needs at least one cell")
+    limit = _default_node_limit(s) if node_limit is None else int(node_limit)
+    return Plan(s, minimal, symmetry, limit, fill_limit=_fill_limit(s))
+
+
+def _fill_limit(shape: Shape) -> int:
+    """Nodes per attempt at filling a complete grid before starting again."""
+    per_cell = 5 if shape.size >= SHORT_FILLS_FROM else 50
+    return max(10_000, per_cell * shape.cell_count)
+
+
+@lru_cache(maxsize=None)
+def arrays(shape: Shape, symmetry: str) -> tuple[np.ndarray, ...]:
+    """``(units, peers, orbit_cells, orbit_start)`` for the kernels: the shape's
+    geometry and its symmetry's orbits, the cells of orbit ``o`` being
+    ``orbit_cells[orbit_start[o]:orbit_start[o + 1]]``."""
+    from ..engine.generate import geometry
+
+    units, peers = geometry(shape.box_rows, shape.box_cols)
+    orbits = _symmetry.orbits(shape, symmetry)
+    cells = np.array([c for orbit in orbits for c in orbit], dtype=np.int64)
+    starts = np.zeros(len(orbits) + 1, dtype=np.int64)
+    starts[1:] = np.cumsum([len(o) for o in orbits])
+    return units, peers, cells, starts
+
+
+def kernel_seed(seed: int) -> int:
+    """The seed the kernels take (numba's generator wants 32 bits)."""
+    return int(seed) % _SEED_MOD
+
+
+def fresh_seed() -> int:
+    """A random seed, for a request that gave none."""
+    return secrets.randbits(31)
+
+
+def default_jobs() -> int:
+    """The number of CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover
+        return os.cpu_count() or 1
