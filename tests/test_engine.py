@@ -351,3 +351,46 @@ def test_the_board_words_are_where_board_says() -> None:
                     assert g[board.digit_word(d, b)] >> i & 1
                     assert not g[board.digit_word(d, b)] & board.PEERS[i]
     assert propagate9(g, -1, 0, 0) != SOLVED or not any(g[board.OPEN:board.STORED])
+
+
+def test_a_hidden_single_alone_in_its_row_box_and_band_column_still_takes_its_column() -> None:
+    """Placing such a cell leaves its digit's words of its band as they were; the
+    column it takes in the other bands must still go (found by the generator)."""
+    from sudokit.engine.board import WORDS
+    from sudokit.engine.singles9 import COMPLETE, singles_verdict9
+
+    line = "....3.2....4.8..5..5.7...4..7.39.....1....5.6...2....4......19...7..4.....21....."
+    values = [0 if ch == "." else int(ch) for ch in line]
+    assert _singles_by_hand(values, 3, 3) == 1
+    assert singles_verdict9(np.array(values, dtype=np.uint8), np.empty(WORDS, dtype=np.int64)) == COMPLETE
+
+
+def test_the_two_9x9_singles_verdicts_agree_near_the_threshold() -> None:
+    """singles9 (band words) against kernelN.singles_n (masks) on grids near
+    the edge of what singles solve: 17-clue puzzles with a few of their
+    solution's cells added and a clue or two taken away."""
+    from sudokit.engine.board import WORDS
+    from sudokit.engine.kernelN import geometry, load_n, singles_n
+    from sudokit.engine.singles9 import singles_verdict9
+
+    rng = np.random.default_rng(9)
+    units, peers = geometry(3, 3)
+    masks = np.empty(81, dtype=np.uint64)
+    assigned = np.empty(81, dtype=np.uint8)
+    queue = np.empty(81, dtype=np.int64)
+    g = np.empty(WORDS, dtype=np.int64)
+    seen = set()
+    for line in bench_sample("17_clue.txt", 100):
+        values = _values(line)
+        solution = np.zeros(81, dtype=np.uint8)
+        count9(values, 1, 0, solution, np.zeros(2, dtype=np.int64))
+        for _ in range(40):
+            grid = values.copy()
+            add = rng.choice(81, size=int(rng.integers(0, 25)), replace=False)
+            grid[add] = solution[add]
+            grid[rng.choice(81, size=int(rng.integers(0, 3)), replace=False)] = 0
+            load_n(grid, 9, masks, assigned)
+            expected = singles_n(masks, assigned, units, peers, queue)
+            seen.add(int(expected))
+            assert singles_verdict9(grid, g) == expected, "".join(map(str, grid))
+    assert seen == {0, 1}

@@ -108,6 +108,10 @@ def propagate_singles9(g):
             if found == FAILED:
                 return FAILED
             if found:
+                # a cell placed alone in its row, box and column of the band
+                # leaves the digit's words as they were: look again anyway,
+                # for the column it takes in the other bands
+                g[SEEN + w] = -1
                 again = True
         if again:
             continue
