@@ -42,9 +42,8 @@ board back and tries the next candidate. Because the whole state lives in
 arrays, :func:`search_n` can stop after a solution or a slice of nodes and
 resume later; that makes lazy enumeration and time limits possible.
 
-For the generator (``engine/generate.py``), whose own singles are older
-than this module: ``from .kernelN import load_n, singles_n, geometry`` gives
-the singles verdict of a grid in three calls::
+The generator (:mod:`sudokit.engine.generate`) takes the same propagation
+for its ``logic`` rule, its preemptive sets and its random fill::
 
     units, peers = geometry(box_rows, box_cols)      # once per shape
     load_n(grid, n, masks, assigned)                 # masks uint64[N*N], assigned uint8[N*N]

@@ -15,8 +15,9 @@ cache too.
 A cell with no candidate, or a unit with no place for a value, is a
 contradiction. The fixpoint of these rules does not depend on the order in
 which they fire, so the verdict (complete, stuck, contradiction) is the one of
-:func:`sudokit.engine.generate.propagate` and of the ``clauses`` method; a
-test checks this on thousands of partial grids.
+the masks' propagation (:func:`sudokit.engine.kernelN.singles_n`, for the
+other shapes) and of the ``clauses`` method; tests check this on thousands of
+partial grids.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .board import BOX, COLS, COLUMN, ONE, OPEN, ROW, SEEN, WORDS
+from .board import BOX, COLS, COLUMN, ONE, OPEN, ROW, SEEN
 from .compiling import load_numba
 from .kernel9 import FAILED, PLACED, SOLVED, place, load9, naked_singles
 
@@ -132,11 +133,3 @@ def singles_verdict9(puzzle, g) -> int:
     if r == FAILED:
         return CONTRADICTION
     return STUCK
-
-
-@njit(cache=True)
-def singles9(puzzle, cand, solved) -> int:
-    """:func:`singles_verdict9` with a board of its own. (``cand`` and
-    ``solved`` are the scratch arrays of an older layout, unused: callers
-    should keep a board and call :func:`singles_verdict9`.)"""
-    return singles_verdict9(puzzle, np.empty(WORDS, dtype=np.int64))
