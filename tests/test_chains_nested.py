@@ -44,9 +44,11 @@ def _state(candidates: str) -> Candidates:
     return Candidates(geo, values, masks)
 
 
-#: SE's order from 8.5 up: (producer, tier).
-LADDER = [(chains.find_dynamic, 0)] + [(lambda s, lv=lv, i=i: nested.find_level(s, lv, i), lv)
-                                       for lv, i in ((1, 0), (2, 0), (3, 0), (4, 0), (4, 1), (4, 2))]
+#: SE's chaining order: (producer, tier). The tiers below Dynamic Forcing Chains come first: a
+#: static region chain of SE's paths rates 8.5 too (hd-0475 #20).
+LADDER = [(find, 0) for find in (chains.find_forcing_chains, chains.find_nishio, chains.find_multiple,
+                                 chains.find_dynamic)] + \
+    [(lambda s, lv=lv, i=i: nested.find_level(s, lv, i), lv) for lv, i in ((1, 0), (2, 0), (3, 0), (4, 0), (4, 1), (4, 2))]
 
 
 def _se_target(text: str) -> tuple[str, str]:
