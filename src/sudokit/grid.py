@@ -293,10 +293,6 @@ class Grid:
         grid._hash = None
         return grid
 
-    #: The old private name of :meth:`unchecked`, kept for the callers in
-    #: generating.py and sat.py until they move to the public name.
-    _trusted = unchecked
-
     @classmethod
     def empty(cls, shape: "Shape | str | tuple[int, int] | None" = None) -> "Grid":
         """A blank grid."""
