@@ -86,8 +86,8 @@ def _replay(puzzle_id: str, index: int):
 CASES = [
     ("hd-0475", 25, 1),  # Dynamic Contradiction Forcing Chains (+), 9.8
     ("hd-0361", 4, 2),  # Dynamic Region Forcing Chains (+ Forcing Chains), 10.0
-    pytest.param("hd-0361", 25, 3, marks=pytest.mark.slow),  # (+ Multiple Forcing Chains), 11.0; ~20 s
-    pytest.param("hd-0141", 21, 4, marks=pytest.mark.slow),  # (+ Dynamic Forcing Chains), 11.6; ~30 s
+    pytest.param("hd-0361", 25, 3, marks=pytest.mark.slow),  # (+ Multiple Forcing Chains), 11.0; ~10 s
+    pytest.param("hd-0141", 21, 4, marks=pytest.mark.slow),  # (+ Dynamic Forcing Chains), 11.6; ~15 s
 ]
 
 

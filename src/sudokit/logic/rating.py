@@ -37,8 +37,12 @@ EASY_NAMES = (
 KERNEL_STAGES = KERNEL_LADDER[2:]
 
 #: Seconds the chain searches may take in all for one puzzle in :func:`rate`
-#: (each producer call is also bounded by ``chains.CHAIN_TIME_LIMIT``). When
-#: it runs out the rating is a lower bound. ``None``: no limit.
+#: (each producer call is also bounded by ``chains.CHAIN_TIME_LIMIT``). The
+#: budget is counted as chain work, ``chains.WORK_PER_SECOND`` units a second
+#: (what an idle machine does), so that where it runs out does not depend on
+#: the load; CPU and wall time are outer guards (``chains.CPU_GUARD``,
+#: ``chains.WALL_GUARD`` times it). When it runs out the rating is a lower
+#: bound. ``None``: no limit.
 RATE_TIME_LIMIT: float | None = 60.0
 
 #: Level by ER: (upper bound inclusive, name).
