@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .board import BOX, COLS, COLUMN, ONE, OPEN, ROW, SEEN
+from .board import BOX, COLS, COLUMN, ONE, OPEN, ROW, SEEN, WORDS
 from .compiling import load_numba
 from .kernel9 import FAILED, PLACED, SOLVED, place, load9, naked_singles
 
@@ -133,3 +133,12 @@ def singles_verdict9(puzzle, g) -> int:
     if r == FAILED:
         return CONTRADICTION
     return STUCK
+
+
+@njit(cache=True)
+def singles9(puzzle, cand, solved) -> int:
+    """:func:`singles_verdict9` with a board of its own, for callers that
+    still pass the scratch arrays of the older layout (``cand`` int64[9, 3],
+    ``solved`` int64[3], unused): keep a board and call
+    :func:`singles_verdict9` instead."""
+    return singles_verdict9(puzzle, np.empty(WORDS, dtype=np.int64))
