@@ -996,7 +996,9 @@ class Multi:
                 name = "Nishio Forcing Chains" if self.nishio else f"{self.prefix}Contradiction Forcing Chains"
                 hints.append(self.hint(name, 7, [(a, pa, on_graph), (b, pb, on_graph)], p_off,
                                        lambda p=p_on, a=a: f"{_name(geo, p)} makes {_name(geo, a)} both true and false"))
-            off_graph, absurd = ch.propagate([p_off], self.nishio, self.dynamic)
+            # the graph from the candidate off serves contradictions and double chains only
+            off_graph, absurd = ch.propagate([p_off], self.nishio, self.dynamic) if do_contra or do_double else \
+                ({}, None)
             if do_contra and absurd is not None:
                 (a, pa), (b, pb) = absurd
                 name = "Nishio Forcing Chains" if self.nishio else f"{self.prefix}Contradiction Forcing Chains"
