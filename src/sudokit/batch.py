@@ -23,7 +23,7 @@ from .engine.kernel9 import batch9_parallel, batch9_serial
 from .engine.kernelN import batch_n_parallel, batch_n_serial
 
 __all__ = [
-    "BatchResult", "solve_many", "count_many", "clashing", "parse_lines", "format_lines", "line_problem",
+    "BatchResult", "solve_many", "count_many", "clashing", "parse_lines", "format_block", "format_lines", "line_problem",
 ]
 
 
@@ -170,10 +170,11 @@ def line_problem(line: "bytes | str") -> str:
 
 def format_lines(values: np.ndarray, blank: bytes = b".") -> list[bytes]:
     """Each row of a (P, 81) array as one line of bytes (no newline)."""
-    return _format_block(values, blank).split(b"\n")[:-1] if len(values) else []
+    return format_block(values, blank).split(b"\n")[:-1] if len(values) else []
 
 
-def _format_block(values: np.ndarray, blank: bytes = b".") -> bytes:
+def format_block(values: np.ndarray, blank: bytes = b".") -> bytes:
+    """Rows of 9x9 values as one block of text, a line per row, in one pass."""
     table = _ENCODE.copy()
     table[0] = blank[0]
     array = np.asarray(values, dtype=np.uint8).reshape(-1, 81)

@@ -513,7 +513,7 @@ def _bulk_ready(job: Job) -> bool:
 
 def _texts(batch: Any, values: Any) -> list[str]:
     """Rows of 9x9 values as lines of text, in one pass."""
-    return batch._format_block(values).decode("ascii").split("\n")[:-1] if len(values) else []
+    return batch.format_block(values).decode("ascii").split("\n")[:-1] if len(values) else []
 
 
 def _run_bulk(job: Job, numbers: list[int], content: list[str], source: str,

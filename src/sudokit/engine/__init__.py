@@ -55,7 +55,7 @@ __all__ = ["first", "solutions", "count", "deduce", "warm_up", "compiling", "KER
            "prefer_compiled"]
 
 #: The names served by :mod:`sudokit.engine.search`, loaded on first use.
-_SEARCH = frozenset({"first", "solutions", "count", "deduce", "grid_values", "_count_values", "_enumerate",
+_SEARCH = frozenset({"first", "solutions", "count", "deduce", "grid_values", "count_values", "enumerate_values",
                      "_grid", "_state9", "_scratch"})
 
 

@@ -272,21 +272,21 @@ def _warm_count() -> None:
 
     from ..budget import Budget
     from ..grid import CLASSIC
-    from . import _count_values
+    from .search import count_values
 
     values = np.zeros(81, dtype=np.uint8)
     values[0] = 1
-    _count_values(values, CLASSIC, 1, Budget())
+    count_values(values, CLASSIC, 1, Budget())
 
 
 def _warm_shapes() -> None:
     from ..budget import Budget
     from ..grid import Grid
-    from . import _enumerate, grid_values, count
+    from .search import count, enumerate_values, grid_values
 
     grid = Grid.empty((2, 2))
     count(grid, 1, Budget())
-    next(_enumerate(grid_values(grid), grid.shape, Budget(), None))
+    next(enumerate_values(grid_values(grid), grid.shape, Budget(), None))
 
 
 def _warm_batch() -> None:

@@ -28,7 +28,7 @@ from ..errors import Contradiction, LimitReached, SudokuError
 from ..grid import CLASSIC, Grid
 from .slicing import FIRST_SLICE, run_in_slices
 
-__all__ = ["first", "solutions", "count", "deduce", "grid_values"]
+__all__ = ["first", "solutions", "count", "deduce", "grid_values", "count_values", "enumerate_values"]
 
 # Where kernel9's trail keeps the phase of a search and its count (kernel9.T_PHASE,
 # T_FOUND; read here without importing numba).
@@ -77,7 +77,7 @@ def _grid(shape, values: np.ndarray) -> Grid:
     return Grid.unchecked(shape, tuple(values.tolist()))
 
 
-def _count_values(values: np.ndarray, shape, limit: int, budget: Budget) -> tuple[int, np.ndarray | None]:
+def count_values(values: np.ndarray, shape, limit: int, budget: Budget) -> tuple[int, np.ndarray | None]:
     """Run the counting kernel under ``budget``: (count, first solution or
     None, a scratch array: copy it before the next call).
 
@@ -145,13 +145,13 @@ def count(grid: Grid, limit: int | None, budget: Budget) -> tuple[int, Grid | No
     values = grid_values(grid)
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
-    found, solution = _count_values(values, grid.shape, 0 if limit is None else int(limit), budget)
+    found, solution = count_values(values, grid.shape, 0 if limit is None else int(limit), budget)
     return found, (None if solution is None else _grid(grid.shape, solution))
 
 
 def first(grid: Grid, budget: Budget) -> Grid | None:
     """The first solution found, or None when there is none."""
-    found, solution = _count_values(grid_values(grid), grid.shape, 1, budget)
+    found, solution = count_values(grid_values(grid), grid.shape, 1, budget)
     return _grid(grid.shape, solution) if found else None
 
 
@@ -166,15 +166,17 @@ def solutions(grid: Grid, budget: Budget) -> Iterator[Grid]:
     shape = grid.shape
     first: tuple[int, ...] | None = None
     if shape == CLASSIC:
-        found, solution = _count_values(values, shape, 1, budget)
+        found, solution = count_values(values, shape, 1, budget)
         if not found:
             return
         first = tuple(solution.tolist())
         yield Grid.unchecked(shape, first)
-    yield from _enumerate(values, shape, budget, skip=first)
+    yield from enumerate_values(values, shape, budget, skip=first)
 
 
-def _enumerate(values: np.ndarray, shape, budget: Budget, skip: tuple[int, ...] | None) -> Iterator[Grid]:
+def enumerate_values(values: np.ndarray, shape, budget: Budget, skip: tuple[int, ...] | None) -> Iterator[Grid]:
+    """Every solution of the values (any shape) through kernelN's resumable
+    search, in slices under ``budget``; ``skip`` is one already given."""
     from .kernelN import geometry, new_state, search_n
 
     n = shape.size
