@@ -56,8 +56,8 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
                                                "kernelN.search_n"), 12.0),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels._run_steps",), 10.0),
-    "generate": ("the generator, --minimal logic or preemptive", ("generate._generate_batch",), 20.0),
-    "generate-unique": ("the generator, --minimal unique", ("generate._generate_batch",), 45.0),
+    "generate": ("the generator, --minimal logic or preemptive", ("generate._generate_batch",), 10.0),
+    "generate-unique": ("the generator, --minimal unique", ("generate._generate_batch",), 4.0),
 }
 
 _numba_loaded = False
