@@ -752,7 +752,7 @@ PUZZLE_DEADLINE: float | None = None
 #: Units of chain work (:meth:`Chainer.tick`: one search or propagation from
 #: one assumption is one unit, a larger piece more) an idle machine does in a
 #: second; :func:`time_limit` turns seconds into units with it.
-WORK_PER_SECOND = 60_000
+WORK_PER_SECOND = 50_000
 
 #: Units of one compiled scan (:meth:`Chainer.found`) and of one fixpoint of a
 #: nested chain (its helpers), in the units of one search.
