@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
 
 #: The engine's kernel groups each command uses (for the first run's notice).
 ENGINE_KERNELS: dict[str, tuple[str, ...]] = {
-    "solve": ("count",), "rate": ("count", "logic"), "explain": ("count", "logic"), "hint": ("count",),
+    "solve": ("count",), "rate": ("count", "logic", "chains"), "explain": ("count", "logic", "chains"), "hint": ("count",),
     "generate": ("generate",),
 }
 

@@ -106,7 +106,7 @@ def prefer_compiled(kind: str, size: int = 9) -> bool:
 
 
 #: The kernel groups (:data:`KERNELS`) behind each kind of request of :func:`prefer_compiled`.
-_GROUPS: dict[str, tuple[str, ...]] = {"logic": ("logic",), "count": ("count",)}
+_GROUPS: dict[str, tuple[str, ...]] = {"logic": ("logic",), "count": ("count",), "chains": ("chains",)}
 #: The kinds whose kernels this process has loaded.
 _loaded: set[str] = set()
 

@@ -56,6 +56,7 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
                                                "kernelN.search_n"), 12.0),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels._run_steps",), 10.0),
+    "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
     "generate": ("the generator, --minimal logic or preemptive", ("generate._generate_batch",), 10.0),
     "generate-unique": ("the generator, --minimal unique", ("generate._generate_batch",), 4.0),
 }
@@ -309,6 +310,19 @@ def _warm_logic() -> None:
     easy(CLASSIC, list(values), [full] * 81, LEVEL_SUBSETS)
 
 
+#: A puzzle whose rating reaches a forcing chain (SE 7.1), to compile the chain searches.
+_CHAIN_PUZZLE = "4...9518.5.14..3.9...231..565..492..1425..89....12..54395..2...8769145..21435.9.."
+
+
+def _warm_chains() -> None:
+    from ..grid import Grid
+    from ..logic import chains
+    from ..logic.rating import rate
+
+    chains._KERNELS = importlib.import_module("sudokit.logic.chain_kernels")  # the compiled searches at once
+    rate(Grid(_CHAIN_PUZZLE))
+
+
 def _warm_generate(minimal: str = "logic") -> None:
     from ..generation import generate_many
 
@@ -317,7 +331,7 @@ def _warm_generate(minimal: str = "logic") -> None:
 
 
 _WARMERS: dict[str, Callable[[], None]] = {
-    "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic,
+    "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
     "generate": _warm_generate, "generate-unique": lambda: _warm_generate("unique"),
 }
 
@@ -371,7 +385,7 @@ def _compiling_elsewhere() -> bool:
 
 
 #: The groups that have a pure-Python stand-in, hence may compile in the background.
-_BACKGROUND = ("count", "logic")
+_BACKGROUND = ("count", "logic", "chains")
 #: The groups this process (or its parent, before a fork) handed to a background compilation.
 _handed: set[str] = set()
 
