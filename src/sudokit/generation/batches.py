@@ -16,7 +16,6 @@ from .. import validate
 from ..grid import Shape
 from ..pool import ordered_map
 from .filters import Filter, make_filter, rate
-from .minimising import make_batch, make_one
 from .plan import Plan, Stopped, fresh_seed, make_plan, out_of_time
 from .puzzle import GenerationError, GenerationTimeout, Puzzle
 
@@ -26,6 +25,8 @@ __all__ = ["from_seeds", "generate", "generate_many"]
 def _work(args: tuple) -> list[tuple[Any, bool]]:
     """A worker's job: one batch of seeds, rated when a filter is active, each
     puzzle handed to ``render`` (when given) in the worker that made it."""
+    from .minimising import make_batch
+
     plan, seeds, flt, deadline, render = args
     made = make_batch(plan, seeds, deadline)
     kept = [(p, True) for p in made] if not flt.active else [rate(p, flt) for p in made]
@@ -65,6 +66,8 @@ def generate(
     plan = make_plan(shape, minimal, symmetry, node_limit)
     base = fresh_seed() if seed is None else int(seed)
     if not flt.active:
+        from .minimising import make_one
+
         deadline = None if timeout is None else time.perf_counter() + timeout
         try:
             return make_one(plan, base, progress, deadline)
@@ -162,6 +165,8 @@ def _stream(n: int, plan: Plan, flt: Filter, base: int, jobs: int, attempts: int
     made = 0
     tried_for_this = 0
     if jobs == 1 and not flt.active and plan.shape.cell_count > 144:
+        from .minimising import make_one
+
         # big grids: one at a time, with progress inside each puzzle
         for i in range(n):
             def inner(frac: float, i: int = i) -> None:
@@ -236,6 +241,8 @@ def from_seeds(
 
 def _load(plan: Plan, rating: bool) -> None:
     """Load the kernels (and the logic, to rate) once per worker, before its first batch."""
+    from .minimising import make_batch
+
     make_batch(plan, [])
     if rating:
         from .. import logic  # noqa: F401

@@ -12,11 +12,14 @@ that seed.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..grid import Grid, Shape
 from .plan import Plan, Stopped, arrays, fresh_seed, kernel_seed, make_plan, out_of_time
 from .puzzle import GenerationError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 __all__ = ["complete_grid", "random_grid"]
 
@@ -26,6 +29,8 @@ def complete_grid(shape: "Shape | str | tuple[int, int] | None" = "3x3", seed: i
 
     It is the solution of the puzzle :func:`sudokit.generation.generate` makes from that seed.
     """
+    import numpy as np
+
     from ..engine import generate as kernels
 
     plan = make_plan(shape, "unique", "none")
@@ -39,7 +44,7 @@ def complete_grid(shape: "Shape | str | tuple[int, int] | None" = "3x3", seed: i
     return Grid.unchecked(plan.shape, tuple(int(v) for v in out))
 
 
-def random_grid(plan: Plan, out: np.ndarray, units: np.ndarray, peers: np.ndarray, stats: np.ndarray,
+def random_grid(plan: Plan, out: "np.ndarray", units: "np.ndarray", peers: "np.ndarray", stats: "np.ndarray",
                 deadline: float | None) -> bool:
     """The engine's ``random_grid`` into ``out`` (numba's generator seeded by the
     caller); with a ``deadline``, one fill attempt per kernel call (the same

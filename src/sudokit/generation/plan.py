@@ -13,13 +13,15 @@ import os
 import secrets
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from functools import lru_cache
-
-import numpy as np
 
 from ..grid import Shape, shape_of
 from . import symmetry as _symmetry
 from .puzzle import GenerationError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 __all__ = [
     "DEADLINE_SLICES", "QUICK_NODES", "RULES", "SAT_FROM", "SHORT_FILLS_FROM", "Plan", "Stopped", "arrays",
@@ -112,10 +114,12 @@ def _fill_limit(shape: Shape) -> int:
 
 
 @lru_cache(maxsize=None)
-def arrays(shape: Shape, symmetry: str) -> tuple[np.ndarray, ...]:
+def arrays(shape: Shape, symmetry: str) -> "tuple[np.ndarray, ...]":
     """``(units, peers, orbit_cells, orbit_start)`` for the kernels: the shape's
     geometry and its symmetry's orbits, the cells of orbit ``o`` being
     ``orbit_cells[orbit_start[o]:orbit_start[o + 1]]``."""
+    import numpy as np  # here, so that the clauses generator (no kernels) loads no numpy
+
     from ..engine.generate import geometry
 
     units, peers = geometry(shape.box_rows, shape.box_cols)
