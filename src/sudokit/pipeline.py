@@ -599,7 +599,7 @@ def run_chunk(chunk: tuple) -> ChunkResult:
 
 
 def generated_text(puzzle: Any, fmt: str = "line", with_solution: bool = False) -> str:
-    """The text of one generated puzzle (:class:`sudokit.generating.Puzzle`) in
+    """The text of one generated puzzle (:class:`sudokit.generation.Puzzle`) in
     ``fmt`` (line, spaced, boxed, rows or jsonl), with its solution when asked
     (always in jsonl). Module-level, so a worker can write it."""
     from .formats import render
@@ -618,7 +618,7 @@ def generated_text(puzzle: Any, fmt: str = "line", with_solution: bool = False) 
 
 @dataclass(frozen=True)
 class GenerateJob:
-    """What to generate (picklable): the options of :func:`sudokit.generating.generate_many`
+    """What to generate (picklable): the options of :func:`sudokit.generation.generate_many`
     and the output format of ``sudoku generate``."""
 
     box: tuple[int, int] = (3, 3)
@@ -636,7 +636,7 @@ class GenerateJob:
         return any(x is not None for x in (self.difficulty, self.rating, self.technique))
 
     def options(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`sudokit.generating.generate_many` (and ``from_seeds``)."""
+        """The keyword arguments of :func:`sudokit.generation.generate_many` (and ``from_seeds``)."""
         return dict(shape=Shape(*self.box), minimal=self.minimal, symmetry=self.symmetry,
                     difficulty=self.difficulty, rating=self.rating, technique=self.technique,
                     node_limit=self.node_limit)
@@ -652,7 +652,7 @@ def run_seeds(job: GenerateJob, start: int, count: int) -> ChunkResult:
     """
     import functools
 
-    from .generating import from_seeds
+    from .generation import from_seeds
 
     render = functools.partial(generated_text, fmt=job.fmt, with_solution=job.with_solution)
     made = from_seeds(range(start, start + count), render=render, **job.options())
@@ -782,7 +782,7 @@ def warm(job: Job, notice: Any = None, lines: bool = True) -> None:
     import gc
 
     if isinstance(job, GenerateJob):
-        from .generating import from_seeds
+        from .generation import from_seeds
 
         from_seeds([], **job.options())  # loads the generator's kernels (and the logic, to rate)
         if job.filtered:

@@ -2,7 +2,7 @@
 
 Each puzzle is written and flushed as soon as it exists, so an interrupted run
 (Ctrl-C, exit status 130) keeps every line already written. The algorithm
-lives in :mod:`sudokit.generating`; this module only parses options and
+lives in :mod:`sudokit.generation`; this module only parses options and
 formats what comes back.
 """
 
@@ -75,7 +75,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
     import functools
 
     from ..errors import SudokuError
-    from ..generating import GenerationError, generate_many
+    from ..generation import GenerationError, generate_many
     from ..grid import Shape
     from ..pipeline import generated_text
 

@@ -53,7 +53,7 @@ in random order, and take each away when the rules still deduce the whole
 grid without it. What is left is minimal for logic: no clue can go without
 the rules getting stuck. It runs in pure Python, a tenth of a second for a
 9x9, which is what the bare ``sudoku`` command uses to show a new puzzle at
-once; the compiled generator (:mod:`sudokit.generating`) makes the same kind
+once; the compiled generator (:mod:`sudokit.generation`) makes the same kind
 of puzzle, ``--minimal logic``, by the thousand.
 
 >>> p, solution = puzzle(Shape(2, 2), seed=3)
@@ -288,8 +288,8 @@ def minimal_for_logic(solution: Grid, rng: random.Random, orbits: Sequence[Seque
 
 def puzzle(shape: Shape, seed: int, symmetry: str = "none") -> tuple[Grid, Grid]:
     """A puzzle minimal for logic and its solution, made from ``seed`` alone
-    (the same seed, the same puzzle); ``symmetry`` as in :mod:`sudokit.symmetry`."""
-    from ..symmetry import orbits
+    (the same seed, the same puzzle); ``symmetry`` as in :mod:`sudokit.generation.symmetry`."""
+    from ..generation.symmetry import orbits
 
     rng = random.Random(seed)
     solution = complete_grid(shape, rng)

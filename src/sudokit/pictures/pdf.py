@@ -113,7 +113,7 @@ def _er_text(er: float | None, bound: bool = False) -> str | None:
 def items(puzzles: Iterable[Any], *, rate: bool = True, rate_timeout: float | None = 3.0,
           solve_timeout: float | None = 60.0, start: int = 1) -> list[Item]:
     """:class:`Item` objects for grids, puzzle strings, generated
-    :class:`~sudokit.generating.Puzzle` objects or items, numbered from 1,
+    :class:`~sudokit.generation.Puzzle` objects or items, numbered from 1,
     each with its solution (the puzzle must have exactly one) and, with
     ``rate``, its level and ER (``rate_timeout`` seconds for the chain
     searches of one puzzle; grids above 16x16 are not rated). Numbers
@@ -370,7 +370,7 @@ def booklet(
     symbols: str | None = None,
 ) -> bytes:
     """A PDF booklet of ``puzzles`` (grids, puzzle strings, generated
-    :class:`~sudokit.generating.Puzzle` objects or :class:`Item` objects), as
+    :class:`~sudokit.generation.Puzzle` objects or :class:`Item` objects), as
     bytes, also written to ``output`` when given.
 
     ``paper`` is ``a4``, ``letter`` or ``a5``; ``per_page`` 1, 2, 4 or 6.
