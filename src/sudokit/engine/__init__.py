@@ -42,6 +42,7 @@ every command does for its first-run notice) loads neither numpy nor numba.
 
 >>> from sudokit.examples import example
 >>> from sudokit.budget import Budget
+>>> from sudokit.engine import count
 >>> count(example("easy"), 2, Budget())[0]
 1
 """

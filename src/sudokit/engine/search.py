@@ -64,10 +64,12 @@ def _state9() -> tuple:
     state = getattr(_local, "state9", None)
     if state is None:
         from . import kernel9
+        from .board import STORED, WORDS
 
         if kernel9.T_PHASE != _T_PHASE or kernel9.T_FOUND != _T_FOUND or kernel9.NEW != 0:
             raise AssertionError("the trail layout of kernel9 changed")
-        state = (kernel9.resume9, np.empty(64, dtype=np.int64), np.empty((81, 30), dtype=np.int64),
+        # a working board, one stored board per cell a search may branch on, and the trail
+        state = (kernel9.resume9, np.empty(WORDS, dtype=np.int64), np.empty((81, STORED), dtype=np.int64),
                  np.empty(kernel9.TRAIL, dtype=np.int64))
         _local.state9 = state
     return state
