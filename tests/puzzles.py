@@ -147,3 +147,8 @@ def check_multisize_solution(case: dict, method: str, timeout: float = 120) -> N
     result = count(multisize_grid(case), 2, method=method, timeout=timeout)
     assert result.count == 1
     assert result.solution.values == truth
+
+
+def ref_count(grid: Grid, limit: int = 2) -> int:
+    """The reference solver's count of a grid's solutions, up to ``limit``."""
+    return reference_count(list(grid.values), grid.shape.box_rows, grid.shape.box_cols, limit)[0]
