@@ -8,7 +8,7 @@ from the engine's search, not from logic.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterator
 
 from sudokit import solving
 from sudokit.grid import Grid
@@ -87,16 +87,20 @@ def replay(rows: list[dict], known: Callable[[dict], bool] = implemented, lowest
     return checked, failures
 
 
-def se_states(rows: list[dict], lowest: float = 4.0) -> list[Candidates]:
-    """SE's states just before each of its steps rated ``lowest`` or more."""
-    out = []
+def se_walk(rows: list[dict], predicate: Callable[[dict], bool]) -> Iterator[tuple[dict, dict, Candidates]]:
+    """``(row, SE step, our state just before it)`` for every SE step of
+    ``rows`` that ``predicate`` accepts, walking SE's paths."""
     for row in rows:
         state = Candidates.from_grid(Grid(row["puzzle"]))
         for s in row["steps"]:
-            if s["rating"] >= lowest:
-                out.append(state.copy())
+            if predicate(s):
+                yield row, s, state.copy()
             apply_se_step(state, s)
-    return out
+
+
+def se_states(rows: list[dict], lowest: float = 4.0) -> list[Candidates]:
+    """SE's states just before each of its steps rated ``lowest`` or more."""
+    return [state for _, _, state in se_walk(rows, lambda s: s["rating"] >= lowest)]
 
 
 def reference_sample(rows: list[dict[str, str]], full: bool) -> list[dict[str, str]]:

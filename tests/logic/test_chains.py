@@ -18,7 +18,8 @@ from sudokit.logic import aligned, chains, explain, rate
 from sudokit.logic.registry import REGISTRY, rating_floor
 from sudokit.logic.state import Candidates
 
-from conftest import apply_se_step, rated_reference as reference, rated_traces as traces, se_step
+from conftest import rated_reference as reference, rated_traces as traces, se_step
+from se_replay import se_walk
 
 #: SE's step name -> our producer.
 PRODUCERS = {
@@ -39,13 +40,8 @@ PRODUCERS = {
 
 
 def _states(predicate):
-    """``(row, SE step, state before it)`` for every SE step that ``predicate`` accepts."""
-    for row in traces():
-        state = Candidates.from_grid(Grid(row["puzzle"]))
-        for s in row["steps"]:
-            if predicate(s):
-                yield row, s, state.copy()
-            apply_se_step(state, s)
+    """``(row, SE step, state before it)`` for every SE step of the traces that ``predicate`` accepts."""
+    return se_walk(traces(), predicate)
 
 
 @lru_cache(maxsize=None)
