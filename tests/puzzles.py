@@ -15,6 +15,9 @@ from sudokit import Grid, Status, count, example, solutions, solve
 
 from reference import obeys_rules, reference_count
 
+#: A shape of each kind up to 25x25, oblong both ways: the formats and SVG tests take every one.
+SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (3, 4), (4, 3), (4, 4), (5, 5)]
+
 #: Shapes small enough for the reference solver to refute quickly.
 SMALL_SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 4)]
 

@@ -1,4 +1,4 @@
-"""Text formats, streams and SVG: round trips, stream splitting, located errors.
+"""Text formats and streams: round trips, stream splitting, located errors.
 
 Truth comes from outside the code under test: the data files in
 shared/data (decoded here by hand, character by character), the rules
@@ -11,13 +11,13 @@ import csv
 import io
 import itertools
 import json
-import xml.etree.ElementTree as ET
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import BENCH, CASES, load_multisize
+from puzzles import SHAPES
 from reference import obeys_rules, units
 
 from sudokit.errors import ParseError, SudokuError
@@ -33,9 +33,7 @@ from sudokit.formats import (
     render_block,
 )
 from sudokit.grid import Grid, Shape
-from sudokit.svg import grid_svg
 
-SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (3, 4), (4, 3), (4, 4), (5, 5)]
 DIABOLICAL = ".9.7..86..31..5.2.8.6........7.5...6...3.7...5...1.7........1.9.2.6..35..54..8.7."
 SEVENTEEN = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
@@ -422,35 +420,6 @@ def test_bench_file_streams():
     with open(path) as fh:
         lines = [line.strip() for line in itertools.islice(fh, 500)]
     assert [e.grid.line() for e in entries] == [line.replace("0", ".") for line in lines]
-
-
-# -- SVG -------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("shape", SHAPES)
-def test_svg_is_well_formed(shape):
-    n = shape[0] * shape[1]
-    full = [((r * shape[1] + r // shape[0] + c) % n) + 1 for r in range(n) for c in range(n)]
-    solution = Grid(full, shape)
-    assert solution.is_solved
-    puzzle = Grid([v if i % 3 == 0 else 0 for i, v in enumerate(full)], shape)
-    ns = "{http://www.w3.org/2000/svg}"
-    root = ET.fromstring(grid_svg(puzzle, solution=solution))
-    texts = root.findall(f".//{ns}text")
-    assert len(texts) == n * n
-    bold = [g for g in root.iter(f"{ns}g") if g.get("font-weight") == "bold"]
-    assert len(bold) == 1 and len(bold[0]) == puzzle.clues
-    root = ET.fromstring(grid_svg(puzzle, candidates=True))
-    marks = sum(bin(m).count("1") for m, v in zip(puzzle.candidate_masks(), puzzle.values) if not v)
-    assert len(root.findall(f".//{ns}text")) == puzzle.clues + marks
-    assert ET.fromstring(render(puzzle, "svg")).tag == f"{ns}svg"
-    assert puzzle._repr_svg_().startswith("<svg")
-
-
-def test_svg_escapes_symbols():
-    grid = Grid([1, 2, 0, 0] * 4, (2, 2))
-    root = ET.fromstring(grid_svg(grid, symbols="<&>\""))
-    assert "<" in [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
 
 
 # -- layouts written by other programs ----------------------------------------------
