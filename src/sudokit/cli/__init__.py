@@ -204,7 +204,9 @@ def _compile_notice(args: list[str]) -> Any:
     kernels = ENGINE_KERNELS[name]
     if name == "generate" and args and not any(f"{a} {b}" in ("--minimal logic", "--minimal preemptive")
                                                for a, b in zip(args, args[1:])):
-        kernels = ("generate-unique",)  # the default rule, and the slowest to compile
+        kernels = ("generate", "generate-unique")  # the default rule, and the slowest to compile
+        if any(a in ("--box", "--size") for a in args) and not any(a in ("3x3", "9") for a in args):
+            kernels = (*kernels, "shapes")  # other shapes prove uniqueness with kernelN's searches
     if name == "solve" and any(a in ("--box", "--size") for a in args):
         kernels = (*kernels, "shapes")
     return compile_notice(kernels)
