@@ -542,18 +542,10 @@ def _pick_branch(masks, assigned, units, n, prefer):
     then the open cell with the fewest candidates. ``cell`` is -1 when every
     cell is assigned."""
     nn = n * n
-    best = -1
-    best_count = 65
-    for c in range(nn):
-        if assigned[c] == 0:
-            k = pop(masks[c])
-            if k < best_count:
-                best = c
-                best_count = k
-                if k == 2:
-                    break
+    best = pick_cell(masks, assigned, nn)
     if best < 0:
         return -1, ZERO
+    best_count = pop(masks[best])
     if best_count > 2:
         for u in range(units.shape[0]):
             once = ZERO

@@ -50,6 +50,7 @@ import threading
 import time
 from collections import deque
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Iterator
 
 from ..errors import LimitReached
@@ -130,14 +131,10 @@ class _Tables:
         self.compiled = None  # (peers, units) arrays for chain_kernels
 
 
-_TABLES: dict = {}
-
-
+@lru_cache(maxsize=None)
 def _tables(geo) -> _Tables:
-    t = _TABLES.get(geo)
-    if t is None:
-        t = _TABLES[geo] = _Tables(geo)
-    return t
+    """The tables of a geometry, built once."""
+    return _Tables(geo)
 
 
 def _boards(masks: list[int], n: int) -> list[int]:

@@ -37,6 +37,7 @@ from __future__ import annotations
 import dataclasses
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator
 
 from .chains import (
@@ -113,14 +114,10 @@ class _Geo9:
                 self.cross[(t2, r1)] = [r2 for r2 in self.regions[t2] if um[r1] & um[r2]]
 
 
-_GEO: dict = {}
-
-
+@lru_cache(maxsize=None)
 def _g(geo) -> _Geo9:
-    t = _GEO.get(geo)
-    if t is None:
-        t = _GEO[geo] = _Geo9(geo)
-    return t
+    """The helpers' tables of a geometry, built once."""
+    return _Geo9(geo)
 
 
 class _Helper:
