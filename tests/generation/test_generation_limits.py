@@ -71,3 +71,14 @@ def test_api_generate_4x6_raises_at_its_time_limit() -> None:
     assert "stopped: time limit of 2 s reached" in done.stdout
     assert elapsed < 2.0 + SLACK, elapsed
     assert peak < MEMORY_CEILING_MB, peak
+
+
+def test_the_clauses_generator_honours_the_time_limit_inside_one_puzzle() -> None:
+    import time
+
+    from sudokit.generation import GenerationTimeout, generate_many
+
+    start = time.perf_counter()
+    with pytest.raises(GenerationTimeout, match="time limit of 0.5 s"):
+        list(generate_many(1, shape="5x5", minimal="logic", method="clauses", timeout=0.5))
+    assert time.perf_counter() - start < 3.0  # a 25x25 takes far longer than that without the limit

@@ -136,13 +136,16 @@ def generate_many(
 
 def _by_clauses(n: int, plan: Plan, base: int, timeout: float | None,
                 render: Callable[[Puzzle], Any] | None) -> Iterator[Any]:
+    from ..budget import Budget
+    from ..errors import LimitReached
     from ..methods.clauses import puzzle as clauses_puzzle
 
-    deadline = None if timeout is None else time.perf_counter() + timeout
+    budget = Budget(timeout=timeout)  # the whole run's, watched inside each puzzle too
     for i in range(n):
-        if out_of_time(deadline):
-            raise GenerationTimeout(f"time limit of {timeout:g} s reached after {i} of {n} puzzles")
-        grid, solution = clauses_puzzle(plan.shape, base + i, plan.symmetry)
+        try:
+            grid, solution = clauses_puzzle(plan.shape, base + i, plan.symmetry, budget)
+        except LimitReached:
+            raise GenerationTimeout(f"time limit of {timeout:g} s reached after {i} of {n} puzzles") from None
         made = Puzzle(grid, solution, base + i, str(plan.shape), "logic", plan.symmetry, grid.clues,
                       extra={"generator": "clauses"})
         yield made if render is None else render(made)

@@ -243,7 +243,7 @@ def deduce(grid: Grid, budget: Budget, **options: object) -> Grid:
 # -- the generator: puzzles where every clue is needed by the rules -----------------------
 
 
-def complete_grid(shape: Shape, rng: random.Random) -> Grid:
+def complete_grid(shape: Shape, rng: random.Random, budget: Budget | None = None) -> Grid:
     """A random complete grid: random values in the boxes of the diagonal
     (they share no row, column or box), and the first completion that Crook's
     method (``preemptive``) finds. Some shapes cannot always complete those
@@ -261,14 +261,15 @@ def complete_grid(shape: Shape, rng: random.Random) -> Grid:
         for cell, value in zip(cells, rng.sample(range(1, n + 1), n)):
             values[cell] = value
     while True:
-        solution = next(solutions(Grid.unchecked(shape, tuple(values)), Budget()), None)
+        solution = next(solutions(Grid.unchecked(shape, tuple(values)), budget or Budget()), None)
         if solution is not None:
             return solution
         for cell in boxes.pop():
             values[cell] = 0
 
 
-def minimal_for_logic(solution: Grid, rng: random.Random, orbits: Sequence[Sequence[int]] | None = None) -> Grid:
+def minimal_for_logic(solution: Grid, rng: random.Random, orbits: Sequence[Sequence[int]] | None = None,
+                      budget: Budget | None = None) -> Grid:
     """Take the clues of ``solution`` away, orbit by orbit (single cells when
     ``orbits`` is None) in random order, while :func:`deduce` still fills the
     grid: every clue left is needed by the rules."""
@@ -280,17 +281,17 @@ def minimal_for_logic(solution: Grid, rng: random.Random, orbits: Sequence[Seque
         saved = [values[c] for c in orbit]
         for c in orbit:
             values[c] = 0
-        if not deduce(Grid.unchecked(shape, tuple(values)), Budget()).is_complete:
+        if not deduce(Grid.unchecked(shape, tuple(values)), budget or Budget()).is_complete:
             for c, v in zip(orbit, saved):
                 values[c] = v
     return Grid.unchecked(shape, tuple(values))
 
 
-def puzzle(shape: Shape, seed: int, symmetry: str = "none") -> tuple[Grid, Grid]:
+def puzzle(shape: Shape, seed: int, symmetry: str = "none", budget: Budget | None = None) -> tuple[Grid, Grid]:
     """A puzzle minimal for logic and its solution, made from ``seed`` alone
     (the same seed, the same puzzle); ``symmetry`` as in :mod:`sudokit.generation.symmetry`."""
     from ..generation.symmetry import orbits
 
     rng = random.Random(seed)
-    solution = complete_grid(shape, rng)
-    return minimal_for_logic(solution, rng, None if symmetry == "none" else orbits(shape, symmetry)), solution
+    solution = complete_grid(shape, rng, budget)
+    return minimal_for_logic(solution, rng, None if symmetry == "none" else orbits(shape, symmetry), budget), solution
