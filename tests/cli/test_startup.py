@@ -165,3 +165,30 @@ def test_a_first_batch_rating_compiles_in_the_background_and_the_next_run_loads_
                                 timeout=600)
         assert second.returncode == 0 and "compiling" not in second.stderr
         assert second.stdout == first.stdout
+
+
+def test_a_first_generator_run_compiles_the_uniqueness_search_in_a_helper_process() -> None:
+    """In a fresh numba cache, the generator for 6x6 puzzles hands kernelN's
+    uniqueness search to a helper process and compiles the rest itself: this
+    process never compiles that search (it loads the helper's machine code,
+    so the types agree), and the puzzles are those of a warm run."""
+    code = (
+        "from numba.core import event\n"
+        "from sudokit.engine.compiling import load_numba\n"
+        "load_numba()\n"
+        "compiled = []\n"
+        "class Listen(event.Listener):\n"
+        "    def on_start(self, ev):\n"
+        "        compiled.append(ev.data['dispatcher'].py_func.__name__)\n"
+        "    def on_end(self, ev):\n"
+        "        pass\n"
+        "event.register('numba:compile', Listen())\n"
+        "from sudokit.generation import generate_many\n"
+        "print(' '.join(p.puzzle.line() for p in generate_many(3, shape='2x3', seed=11)))\n"
+        "print(sorted(set(compiled) & {'unique_without', 'find_other', 'random_grid', '_generate_batch'}))\n"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        cold = _python(code, {"NUMBA_CACHE_DIR": cache}).split("\n")
+    warm = _python(code).split("\n")
+    assert cold[1] == "['_generate_batch', 'random_grid']"
+    assert cold[0] == warm[0]

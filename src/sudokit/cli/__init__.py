@@ -205,11 +205,16 @@ def _compile_notice(args: list[str]) -> Any:
     if name == "generate" and args and not any(f"{a} {b}" in ("--minimal logic", "--minimal preemptive")
                                                for a, b in zip(args, args[1:])):
         kernels = ("generate", "generate-unique")  # the default rule, and the slowest to compile
-        if any(a in ("--box", "--size") for a in args) and not any(a in ("3x3", "9") for a in args):
-            kernels = (*kernels, "shapes")  # other shapes prove uniqueness with kernelN's searches
-    if name == "solve" and any(a in ("--box", "--size") for a in args):
-        kernels = (*kernels, "shapes")
+        if _other_shape(args):
+            kernels = (*kernels, "unique-other")  # other shapes prove uniqueness with kernelN's search
+    if name == "solve" and _other_shape(args):
+        kernels = ("shapes",)
     return compile_notice(kernels)
+
+
+def _other_shape(args: list[str]) -> bool:
+    """Whether the arguments ask for a shape other than 9x9 (for the notice only)."""
+    return any(a in ("--box", "--size") for a in args) and not any(a in ("3x3", "9") for a in args)
 
 
 def _silence_stdout() -> None:

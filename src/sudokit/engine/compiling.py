@@ -45,20 +45,23 @@ import time
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
-__all__ = ["KERNELS", "background_ready", "compile_in_background", "compiling", "is_cached", "load_numba",
-           "warm_up"]
+__all__ = ["KERNELS", "alongside", "background_ready", "compile_in_background", "compiling", "is_cached",
+           "load_numba", "warm_up"]
 
 #: Kernel groups: name -> (what it is, its entry points as "module.function",
 #: seconds a cold compile takes on an idle machine).
 KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "count": ("the 9x9 solver", ("kernel9.resume9",), 6.0),
     "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
-                                               "kernelN.search_n"), 12.0),
+                                               "kernelN.search_n"), 4.5),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels._run_steps",), 10.0),
     "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
-    "generate": ("the generator, --minimal logic or preemptive", ("generate._generate_batch",), 10.0),
-    "generate-unique": ("the generator, --minimal unique", ("generate._generate_batch",), 4.0),
+    # the generator's times are wall times on two cores: its verdict's search
+    # compiles in a helper process beside the rest (generate.load)
+    "generate": ("the generator, --minimal logic or preemptive", ("generate._generate_batch",), 7.5),
+    "generate-unique": ("the generator, --minimal unique", ("generate._generate_batch",), 0.5),
+    "unique-other": ("the generator's uniqueness search for other shapes", ("generate.unique_without",), 1.5),
 }
 
 _numba_loaded = False
@@ -104,15 +107,17 @@ def _dispatcher(entry: str):
     return getattr(importlib.import_module(f"{package}.{module}"), name)
 
 
-def is_cached(entry: str) -> bool:
+def is_cached(entry: str, args: tuple | None = None) -> bool:
     """True when numba's cache holds fresh machine code of ``entry``
     ("module.function" in ``sudokit.engine``) for this machine, so that calling
-    it loads rather than compiles. The answer comes from numba's own index of
-    the function (the same file and key that numba checks)."""
+    it loads rather than compiles: for a call with ``args`` (their types), or
+    for any call. The answer comes from numba's own index of the function (the
+    same file and key that numba checks)."""
     try:
         load_numba()
         dispatcher = _dispatcher(entry)
-        if dispatcher.overloads:
+        sig = None if args is None else tuple(dispatcher.typeof_pyval(a) for a in args)
+        if dispatcher.overloads if sig is None else sig in dispatcher.overloads:
             return True
         cache = dispatcher._cache
         overloads = cache._cache_file._load_index()
@@ -121,7 +126,7 @@ def is_cached(entry: str) -> bool:
         from numba.core.registry import cpu_target
 
         codegen = cpu_target.target_context.codegen()
-        return any(key == cache._index_key(key[0], codegen) for key in overloads)
+        return any(key == cache._index_key(key[0], codegen) and (sig is None or key[0] == sig) for key in overloads)
     except Exception:  # numba's internals moved: assume cold, which at worst says so once too often
         return False
 
@@ -330,9 +335,15 @@ def _warm_generate(minimal: str = "logic") -> None:
         pass
 
 
+def _warm_unique_other() -> None:
+    from .generate import OTHER, load_verdict
+
+    load_verdict(OTHER)
+
+
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
-    "generate": _warm_generate, "generate-unique": lambda: _warm_generate("unique"),
+    "generate": _warm_generate, "generate-unique": lambda: _warm_generate("unique"), "unique-other": _warm_unique_other,
 }
 
 
@@ -412,18 +423,9 @@ def compile_in_background(groups: Iterable[str]) -> bool:
         cold = tuple(g for g in wanted if not all(is_cached(e) for e in KERNELS[g][1]))
         if not cold:
             return False
-        fd = os.open(_lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:  # another process started one just now
-                _handed.update(groups)
-                return True
-            code = f"from sudokit.engine.compiling import warm_up; warm_up(kernels={cold!r})"
-            subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, pass_fds=(fd,), start_new_session=True)
-        finally:
-            os.close(fd)  # the lock stays with the child
+        if _start_helper(cold) is None:  # another process started one just now
+            _handed.update(groups)
+            return True
         _handed.update(groups)
         talker = next((b for b in _open if b.notice is not None and not b.told), None)
         if talker is not None:
@@ -432,6 +434,55 @@ def compile_in_background(groups: Iterable[str]) -> bool:
             talker.notice(f"compiling the solver engine in the background (first run only, {_about(seconds)}); "
                           "the work goes on meanwhile without it")
         return True
+
+
+def _start_helper(groups: tuple[str, ...]) -> subprocess.Popen | None:
+    """A child process that compiles ``groups`` (:func:`warm_up`) holding the
+    lock of this cache until it exits; None when the lock is taken."""
+    import fcntl
+
+    fd = os.open(_lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return None
+        code = f"from sudokit.engine.compiling import warm_up; warm_up(kernels={groups!r})"
+        return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, pass_fds=(fd,), start_new_session=True)
+    finally:
+        os.close(fd)  # the lock stays with the child
+
+
+#: The longest :func:`alongside` waits for its helper before compiling on its own.
+HELPER_WAIT = 300.0
+
+
+@contextmanager
+def alongside(groups: Iterable[str]) -> Iterator[bool]:
+    """Compile the cold ones of ``groups`` in a helper process while the body
+    compiles other kernels, so that a first run uses both cores; on leaving,
+    wait for the helper, after which the groups load from the cache. Yields
+    whether a helper runs. Without one (all cached, or another compilation
+    holds the lock of this cache), the groups compile in this process when
+    first called, as always. The spinner of the open :func:`compiling` block
+    keeps turning while this process waits."""
+    cold = tuple(g for g in groups if not all(is_cached(e) for e in KERNELS[g][1]))
+    helper = _start_helper(cold) if cold else None
+    try:
+        yield helper is not None
+    finally:
+        if helper is not None:
+            spinning = next((b for b in _open if b.spinner is not None), None)
+            if spinning is not None:
+                spinning.spinner(True)
+            try:
+                helper.wait(HELPER_WAIT)
+            except subprocess.TimeoutExpired:
+                pass  # compile here instead; the helper finishes on its own
+            finally:
+                if spinning is not None:
+                    spinning.spinner(False)
 
 
 def background_ready(groups: Iterable[str]) -> bool:

@@ -24,7 +24,7 @@ kernels, picked in Python by :func:`verdict_of` from the rule and the shape:
     it compiled when the other ran first).
 ``OTHER`` (``unique``, other shapes)
     for each removed cell, a search for a solution with another value there
-    (:func:`_unique_without`, :func:`sudokit.engine.kernelN.find_other`).
+    (:func:`unique_without`, :func:`sudokit.engine.kernelN.find_other`).
 ``SINGLES9`` (``logic``, 9x9)
     naked and hidden singles to a fixpoint on the solver's band words
     (:func:`sudokit.engine.singles9.singles_verdict9`).
@@ -351,7 +351,7 @@ def random_grid(out, n, units, peers, node_limit, stats) -> bool:
 
 
 @njit(cache=True)
-def _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+def unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                     node_limit, locked, masks, scratch, count_stats, stats) -> int:
     """Whether the puzzle, with the orbit ``orbit_cells[a:b]`` blank, still has one solution.
 
@@ -411,7 +411,7 @@ def _count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box
 @njit(inline="always")  # inlined where _keeps is called: no call level of its own
 def _other_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                    masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
-    return _unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+    return unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                            node_limit, n >= LOCKED_FROM, masks, scratch, count_stats, stats)
 
 
@@ -637,6 +637,89 @@ def _generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orb
         shuffle(order)
         _minimise_loop(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
                        order, first, orbits, token, node_limit, stats[i])
+
+
+# -- loading ---------------------------------------------------------------------------
+
+#: The kernel group (:data:`~sudokit.engine.compiling.KERNELS`) of each verdict's
+#: search that a first run compiles in a helper process, beside the rest.
+_HELPED = {COUNT9: "count", OTHER: "unique-other"}
+#: The (verdict, batch) pairs this process has loaded.
+_loaded: set[tuple[int, bool]] = set()
+
+
+def _empty_call(verdict: int, batch: bool) -> tuple:
+    """The arguments of :func:`_generate_batch` (``batch``) or :func:`_minimise`
+    for no work, with the types the real calls have, on a 2x2 grid."""
+    n = 4
+    units, peers = geometry(2, 2)
+    cells = np.zeros(0, dtype=np.int64)
+    starts = np.zeros(1, dtype=np.int64)
+    token = TOKENS[verdict](verdict)
+    if batch:
+        return (np.zeros(0, dtype=np.int64), n, 2, 2, units, peers, cells, starts, token, 0, 0,
+                np.zeros((0, n * n), dtype=np.uint8), np.zeros((0, n * n), dtype=np.uint8),
+                np.zeros((0, STATS), dtype=np.int64))
+    grid = np.zeros(n * n, dtype=np.uint8)
+    return (grid, grid.copy(), n, 2, 2, units, peers, cells, starts, np.zeros(0, dtype=np.int64), 0, 0, token, 0,
+            np.zeros(STATS, dtype=np.int64))
+
+
+def load(rule: int, box_rows: int, box_cols: int, batch: bool = True) -> None:
+    """Load the kernel that generates many puzzles (``batch``) or minimises
+    one, for ``rule`` on this shape, before the first puzzle.
+
+    On a first run it compiles, on both cores: a helper process compiles the
+    verdict's search (the solver's :func:`~sudokit.engine.kernel9.resume9`, or
+    :func:`unique_without` for other shapes) while this one compiles the
+    random grids and the minimiser's own helpers; then the kernel that links
+    them all. Later calls cost nothing.
+    """
+    verdict = verdict_of(rule, box_rows, box_cols)
+    if (verdict, batch) in _loaded:
+        return
+    from .compiling import alongside, is_cached
+
+    args = _empty_call(verdict, batch)
+    kernel = "generate._generate_batch" if batch else "generate._minimise"
+    if verdict in _HELPED and not is_cached(kernel, args):
+        with alongside((_HELPED[verdict],)):
+            _load_parts()
+    (_generate_batch if batch else _minimise)(*args)
+    _loaded.add((verdict, batch))
+
+
+def _load_parts() -> None:
+    """Compile the random grids and the minimiser's helpers, with the types the kernels call them with."""
+    n = 4
+    units, peers = geometry(2, 2)
+    grid = np.zeros(n * n, dtype=np.uint8)
+    stats = np.zeros(STATS, dtype=np.int64)
+    seed_rng(1)
+    random_grid(grid, n, units, peers, 0, stats)
+    fill(grid.copy(), n, units, peers, 0, stats)
+    shuffle(np.zeros(2, dtype=np.int64))
+    row_m, col_m, box_m = (np.zeros(n, dtype=np.uint64) for _ in range(3))
+    _unit_masks(grid, n, 2, 2, row_m, col_m, box_m)
+    cells = np.zeros(1, dtype=np.int64)
+    a = cells[0]
+    _toggle_masks(grid, cells, a, a, n, 2, 2, row_m, col_m, box_m)
+    _single_at_once(grid, a, grid[0] + 1, n, 2, 2, units, row_m, col_m, box_m)
+
+
+def load_verdict(verdict: int) -> None:
+    """Compile the search of the verdict :data:`OTHER` (:func:`unique_without`)
+    with the types the minimiser calls it with, for a helper process."""
+    if verdict != OTHER:
+        raise ValueError(f"no separate search for verdict {verdict}")
+    n = 4
+    units, peers = geometry(2, 2)
+    grid = np.zeros(n * n, dtype=np.uint8)
+    cells = np.zeros(1, dtype=np.int64)
+    a = cells[0]
+    unique_without(grid, cells, a, a, grid.copy(), grid.copy(), n, 2, 2, units, peers, 0, n >= LOCKED_FROM,
+                   np.zeros(n * n, dtype=np.uint64), grid.copy(), np.zeros(2, dtype=np.int64),
+                   np.zeros(STATS, dtype=np.int64))
 
 
 @njit(cache=True)

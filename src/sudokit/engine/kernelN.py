@@ -241,17 +241,29 @@ def new_state(grid, box_rows, box_cols):
     return boards, flags, bcell, brem, state
 
 
+@njit(cache=True, inline="always")
+def _copy_board(boards, flags, src, dst):
+    """Row ``src`` of the board stack onto row ``dst`` (an element loop: a
+    slice copy makes numba compile its shape-mismatch message, seconds of a
+    first run)."""
+    for c in range(boards.shape[1]):
+        boards[dst, c] = boards[src, c]
+        flags[dst, c] = flags[src, c]
+
+
 @njit(cache=True)
 def _grow(boards, flags, bcell, brem):
     cap = boards.shape[0]
     nb = np.empty((2 * cap, boards.shape[1]), dtype=np.uint64)
     nf = np.zeros((2 * cap, boards.shape[1]), dtype=np.uint8)
-    nb[:cap] = boards
-    nf[:cap] = flags
     nc = np.zeros(2 * cap, dtype=np.int64)
     nr = np.zeros(2 * cap, dtype=np.uint64)
-    nc[:cap] = bcell
-    nr[:cap] = brem
+    for d in range(cap):
+        for c in range(boards.shape[1]):
+            nb[d, c] = boards[d, c]
+            nf[d, c] = flags[d, c]
+        nc[d] = bcell[d]
+        nr[d] = brem[d]
     return nb, nf, nc, nr
 
 
@@ -296,8 +308,7 @@ def search_n(boards, flags, bcell, brem, state, units, peers, n, node_limit, sol
                 low = m & (ZERO - m)
                 bcell[depth] = cell
                 brem[depth] = m ^ low
-                boards[depth + 1, :] = cur
-                flags[depth + 1, :] = fl
+                _copy_board(boards, flags, depth, depth + 1)
                 boards[depth + 1, cell] = low
                 state[0] = depth + 1
                 continue
@@ -312,8 +323,7 @@ def search_n(boards, flags, bcell, brem, state, units, peers, n, node_limit, sol
         m = brem[d]
         low = m & (ZERO - m)
         brem[d] = m ^ low
-        boards[d + 1, :] = boards[d]
-        flags[d + 1, :] = flags[d]
+        _copy_board(boards, flags, d, d + 1)
         boards[d + 1, bcell[d]] = low
         state[0] = d + 1
         state[1] = PROPAGATE
@@ -406,7 +416,7 @@ def batch_n_parallel(puzzles, box_rows, box_cols, limit, node_limit, solutions, 
 # there is none the whole tree is walked anyway (the order does not change its size).
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _segments(masks, n, along, step, length, seg):
     """``seg[l, j]``: the union of the candidates of line ``l`` inside its
     ``j``-th box (``length`` cells). A line's cells are ``l*along + p*step``
@@ -437,7 +447,7 @@ def _take(masks, base, step, length, values):
     return changed
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _locked_lines(masks, n, along, step, length, group, seg):
     """Locked candidates between the lines of one direction and the boxes,
     from the segments ``seg`` (:func:`_segments`); a box spans ``group`` lines.
@@ -506,12 +516,13 @@ def _locked_pass(masks, lk):
     box_rows = lk.box_rows
     box_cols = lk.box_cols
     n = box_rows * box_cols
-    _segments(masks, n, n, 1, box_cols, lk.seg_r)
-    _segments(masks, n, 1, n, box_rows, lk.seg_c)
-    rows = _locked_lines(masks, n, n, 1, box_cols, box_rows, lk.seg_r)
+    one = n // n  # an int64: a literal 1 would make numba compile each helper twice
+    _segments(masks, n, n, one, box_cols, lk.seg_r)
+    _segments(masks, n, one, n, box_rows, lk.seg_c)
+    rows = _locked_lines(masks, n, n, one, box_cols, box_rows, lk.seg_r)
     if rows < 0:
         return -1
-    cols = _locked_lines(masks, n, 1, n, box_rows, box_cols, lk.seg_c)
+    cols = _locked_lines(masks, n, one, n, box_rows, box_cols, lk.seg_c)
     if cols < 0:
         return -1
     return rows + cols
@@ -591,7 +602,8 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_li
     brem = np.zeros(cap, dtype=np.uint64)
     queue = np.empty(nn, dtype=np.int64)
     lk = locked_candidates(locked, box_rows, box_cols)
-    boards[0, :] = masks0
+    for c in range(nn):
+        boards[0, c] = masks0[c]
     depth = 0
     used = 0
     while True:
@@ -614,8 +626,7 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_li
             stats[1] += 1
             bcell[depth] = cell
             brem[depth] = cur[cell] ^ first
-            boards[depth + 1, :] = cur
-            flags[depth + 1, :] = fl
+            _copy_board(boards, flags, depth, depth + 1)
             boards[depth + 1, cell] = first
             depth += 1
             continue
@@ -625,8 +636,7 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_li
             d -= 1
         if d < 0:
             return 0
-        boards[d + 1, :] = boards[d]
-        flags[d + 1, :] = flags[d]
+        _copy_board(boards, flags, d, d + 1)
         boards[d + 1, bcell[d]] = brem[d]
         brem[d] = ZERO
         depth = d + 1

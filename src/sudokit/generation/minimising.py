@@ -42,6 +42,7 @@ def make_one(plan: Plan, seed: int, progress: Callable[[float], None] | None = N
 
     shape = plan.shape
     n = shape.size
+    kernels.load(plan.rule, shape.box_rows, shape.box_cols, batch=False)
     units, peers, cells, starts = arrays(shape, plan.symmetry)
     stats = np.zeros(kernels.STATS, dtype=np.int64)
     solution = np.zeros(n * n, dtype=np.uint8)
@@ -82,6 +83,7 @@ def make_batch(plan: Plan, seeds: list[int], deadline: float | None = None) -> l
 
     shape = plan.shape
     n = shape.size
+    kernels.load(plan.rule, shape.box_rows, shape.box_cols)
     units, peers, cells, starts = arrays(shape, plan.symmetry)
     k = len(seeds)
     puzzles = np.zeros((k, n * n), dtype=np.uint8)
