@@ -61,7 +61,8 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     # compiles in a helper process beside the rest (generate.load)
     "generate": ("the generator, --minimal logic or preemptive", ("generate._generate_batch",), 7.5),
     "generate-unique": ("the generator, --minimal unique", ("generate._generate_batch",), 0.5),
-    "unique-other": ("the generator's uniqueness search for other shapes", ("generate.unique_without",), 1.5),
+    "unique-9x9": ("the generator's uniqueness verdict, 9x9", ("generate._count9_verdict",), 0.5),
+    "unique-other": ("the generator's uniqueness verdict, other shapes", ("generate._other_verdict",), 1.5),
 }
 
 _numba_loaded = False
@@ -335,15 +336,16 @@ def _warm_generate(minimal: str = "logic") -> None:
         pass
 
 
-def _warm_unique_other() -> None:
-    from .generate import OTHER, load_verdict
+def _warm_verdict(verdict: str) -> None:
+    from . import generate
 
-    load_verdict(OTHER)
+    generate.load_verdict(getattr(generate, verdict))
 
 
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
-    "generate": _warm_generate, "generate-unique": lambda: _warm_generate("unique"), "unique-other": _warm_unique_other,
+    "generate": _warm_generate, "generate-unique": lambda: _warm_generate("unique"), "unique-9x9": lambda: _warm_verdict("COUNT9"),
+    "unique-other": lambda: _warm_verdict("OTHER"),
 }
 
 
