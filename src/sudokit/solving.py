@@ -200,6 +200,32 @@ def count_solutions(
     return result.count or 0
 
 
+def soonest_methods(grid: Grid) -> tuple[str, ...]:
+    """The complete methods that count or solve ``grid`` soonest in this
+    process, to try in order. The engine, except for a 9x9 grid (or smaller)
+    while its kernels are not loaded (the first puzzles of a process, or a
+    first run's compilation in the background): then Crook's pure-Python
+    ``preemptive`` method first, which gives the same answers with no numba to
+    load (:func:`sudokit.engine.prefer_compiled`). ``dfs`` last, should a
+    method be missing from this installation."""
+    from .engine import prefer_compiled
+
+    if grid.size > 9 or prefer_compiled("count", grid.size):
+        return ("fast", "dfs")
+    return ("preemptive", "fast", "dfs")
+
+
+def count_soonest(grid: Grid, limit: int = 2, timeout: float | None = None) -> Result | None:
+    """:func:`count` by the first of :func:`soonest_methods` that runs here;
+    None when none could."""
+    for method in soonest_methods(grid):
+        try:
+            return count(grid, limit=limit, method=method, timeout=timeout)
+        except Exception:  # a method not available in this installation
+            continue
+    return None
+
+
 def is_unique(
     puzzle: "Grid | str",
     method: str = DEFAULT_METHOD,

@@ -193,3 +193,22 @@ def test_a_first_generator_run_compiles_the_uniqueness_search_in_a_helper_proces
     warm = _python(code).split("\n")
     assert cold[1] == "['_generate_batch', 'random_grid']"
     assert cold[0] == warm[0]
+
+
+def test_printing_a_few_puzzles_loads_no_numba_and_prints_what_the_engine_solves(tmp_path) -> None:
+    """A booklet of two puzzles is solved by Crook's method (no kernel to load
+    or compile) and carries the engine's solutions."""
+    import sudokit
+
+    puzzles = [PUZZLE.strip(), "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"]
+    code = (
+        "import sys\n"
+        "from sudokit.pictures.pdf import items\n"
+        "from sudokit.grid import Grid\n"
+        f"done = items([Grid(p) for p in {puzzles!r}], rate=False)\n"
+        "print('numba' in sys.modules)\n"
+        "print(' '.join(i.solution.line() for i in done))\n"
+    )
+    lines = _python(code).split("\n")
+    assert lines[0] == "False"
+    assert lines[1].split() == [sudokit.solve(p).solution.line() for p in puzzles]

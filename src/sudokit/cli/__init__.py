@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
 #: The engine's kernel groups each command uses (for the first run's notice).
 ENGINE_KERNELS: dict[str, tuple[str, ...]] = {
     "solve": ("count",), "rate": ("count", "logic", "chains"), "explain": ("count", "logic", "chains"), "hint": ("count",),
-    "generate": ("generate",),
+    "generate": ("generate",), "print": ("count",),
 }
 
 
@@ -202,6 +202,8 @@ def _compile_notice(args: list[str]) -> Any:
     from .common import compile_notice
 
     kernels = ENGINE_KERNELS[name]
+    if name == "print" and "--generate" in args:
+        name, kernels = "generate", ENGINE_KERNELS["generate"]
     if name == "generate" and args and not any(f"{a} {b}" in ("--minimal logic", "--minimal preemptive")
                                                for a, b in zip(args, args[1:])):
         kernels = ("generate", "generate-unique")  # the default rule, and the slowest to compile

@@ -180,7 +180,7 @@ def finish(grid: Grid, state: Candidates) -> Step:
     from .. import solving
 
     result = None
-    for method in _counting_methods(grid):
+    for method in solving.soonest_methods(grid):
         try:
             result = solving.solve(grid, method=method)
             break
@@ -293,28 +293,6 @@ def _assumes_uniqueness(names: list[str]) -> bool:
     return any(word in name for name in set(names) for word in _UNIQUENESS_WORDS)
 
 
-def _counting_methods(grid: Grid) -> tuple[str, ...]:
-    """The engine, or for the first puzzles of a process the pure-Python
-    ``preemptive`` method (same answers, no numba to load); ``dfs`` last."""
-    from ..engine import prefer_compiled
-
-    if prefer_compiled("count", grid.size):
-        return ("fast", "dfs")
-    return ("preemptive", "fast", "dfs")
-
-
-def _count(grid: Grid, timeout: float | None = None):
-    """The engine's count of ``grid`` up to 2 (a Result), or None when no method could count it."""
-    from .. import solving
-
-    for method in _counting_methods(grid):
-        try:
-            return solving.count(grid, limit=2, method=method, timeout=timeout)
-        except Exception:  # a method not available in this installation
-            continue
-    return None
-
-
 #: Seconds the engine may spend finding the solution that every step is checked against.
 TRUTH_TIME_LIMIT = 10.0
 
@@ -328,7 +306,9 @@ def truth(grid: Grid, *, unique: bool = False) -> "tuple[int, ...] | None":
     one with several :class:`InvalidPuzzle` at once, before any logic runs
     (sound logic could only end stuck on them).
     """
-    result = _count(grid, TRUTH_TIME_LIMIT)
+    from ..solving import count_soonest
+
+    result = count_soonest(grid, timeout=TRUTH_TIME_LIMIT)
     if result is None or result.status.value == "timeout" or result.count is None:
         return None
     if unique and result.count == 0:
@@ -344,7 +324,9 @@ def check_unique(grid: Grid) -> None:
     """Raise :class:`Contradiction` when ``grid`` has no solution and
     :class:`InvalidPuzzle` when it has more than one (SE rates only puzzles
     with one solution)."""
-    result = _count(grid)
+    from ..solving import count_soonest
+
+    result = count_soonest(grid)
     if result is None or result.count is None:
         return
     if result.count == 0:

@@ -146,13 +146,13 @@ def _item(entry: Any, number: int, rate: bool, rate_timeout: float | None, solve
 
 
 def _solution(grid: Grid, number: int, timeout: float | None) -> Grid:
-    from ..solving import count
+    from ..solving import count_soonest
 
     if not grid.is_consistent:
         clash = "; ".join(str(c) for c in grid.conflicts()[:3])
         raise InvalidPuzzle(f"puzzle {number}: the givens break the rules: {clash}")
-    result = count(grid, limit=2, timeout=timeout)
-    if result.count is None or (result.count < 2 and result.status.value == "timeout"):
+    result = count_soonest(grid, timeout=timeout)
+    if result is None or result.count is None or (result.count < 2 and result.status.value == "timeout"):
         raise InvalidPuzzle(f"puzzle {number}: could not count its solutions in {timeout} s")
     if result.count == 0:
         raise InvalidPuzzle(f"puzzle {number}: no solution")
