@@ -83,7 +83,7 @@ def test_find_other_agrees_with_count(box: tuple[int, int], locked: bool) -> Non
     """The big-grid uniqueness search, on small shapes where counting is cheap:
     a solution with a cell kept off one value exists exactly when a count finds one."""
     from sudokit.engine.generate import geometry
-    from sudokit.engine.kernelN import find_other
+    from sudokit.engine.kernelN import find_other, locked_candidates
 
     rng = random.Random(box[0] * 10 + box[1] + 2 * locked)
     n = box[0] * box[1]
@@ -101,7 +101,7 @@ def test_find_other_agrees_with_count(box: tuple[int, int], locked: bool) -> Non
         masks[cell] &= np.uint64(full & ~(1 << (avoid - 1)))
         stats = np.zeros(2, dtype=np.int64)
         found = find_other(masks, units, peers, box[0], box[1], np.array(solution.values, dtype=np.uint8),
-                           locked, 0, scratch, stats)
+                           locked_candidates(*box) if locked else None, 0, scratch, stats)
         # independent truth: the reference solver, with each other value in the cell
         expected = int(any(
             reference_count(values[:cell] + [other] + values[cell + 1:], box[0], box[1], 1)[0] > 0

@@ -63,6 +63,7 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "generate-unique": ("the generator, --minimal unique", ("generate._generate_batch",), 0.5),
     "unique-9x9": ("the generator's uniqueness verdict, 9x9", ("generate._count9_verdict",), 0.5),
     "unique-other": ("the generator's uniqueness verdict, other shapes", ("generate._other_verdict",), 1.5),
+    "unique-locked": ("the generator's uniqueness verdict, 16x16 and up", ("generate._other_locked_verdict",), 1.5),
 }
 
 _numba_loaded = False
@@ -346,6 +347,7 @@ _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
     "generate": _warm_generate, "generate-unique": lambda: _warm_generate("unique"), "unique-9x9": lambda: _warm_verdict("COUNT9"),
     "unique-other": lambda: _warm_verdict("OTHER"),
+    "unique-locked": lambda: _warm_verdict("OTHER_LOCKED"),
 }
 
 

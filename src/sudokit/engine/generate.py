@@ -22,9 +22,10 @@ kernels, picked in Python by :func:`verdict_of` from the rule and the shape:
     the solver's own count with limit 2 (:func:`sudokit.engine.kernel9.resume9`,
     the very function and types ``sudoku solve`` uses, so each command finds
     it compiled when the other ran first).
-``OTHER`` (``unique``, other shapes)
+``OTHER`` (``unique``, other shapes), ``OTHER_LOCKED`` (from 16x16 up)
     for each removed cell, a search for a solution with another value there
-    (:func:`unique_without`, :func:`sudokit.engine.kernelN.find_other`).
+    (:func:`unique_without`, :func:`sudokit.engine.kernelN.find_other`), with
+    locked candidates beside the singles on the big grids.
 ``SINGLES9`` (``logic``, 9x9)
     naked and hidden singles to a fixpoint on the solver's band words
     (:func:`sudokit.engine.singles9.singles_verdict9`).
@@ -58,7 +59,8 @@ from numba.extending import overload  # noqa: E402
 
 from .board import WORDS, pop, tz  # noqa: E402
 from .kernel9 import NEW, STORED, T_PHASE, TRAIL, resume9  # noqa: E402
-from .kernelN import COMPLETE, CONTRADICTION, STUCK, find_other, load_n, propagate_n, singles_n  # noqa: E402
+from .kernelN import (COMPLETE, CONTRADICTION, STUCK, find_other, load_n, locked_candidates,  # noqa: E402
+                      propagate_n, singles_n)
 from .singles9 import singles_verdict9  # noqa: E402
 
 RULE_UNIQUE = 0
@@ -71,6 +73,7 @@ OTHER = 1
 SINGLES9 = 2
 SINGLES = 3
 PREEMPTIVE = 4
+OTHER_LOCKED = 5
 
 #: Slots of the ``stats`` array the kernels fill in.
 STAT_NODES = 0      #: search nodes used by the fill and the counts
@@ -117,10 +120,14 @@ def verdict_of(rule: int, box_rows: int, box_cols: int) -> int:
 
     >>> verdict_of(RULE_UNIQUE, 3, 3) == COUNT9, verdict_of(RULE_LOGIC, 2, 3) == SINGLES
     (True, True)
+    >>> verdict_of(RULE_UNIQUE, 2, 3) == OTHER, verdict_of(RULE_UNIQUE, 4, 4) == OTHER_LOCKED
+    (True, True)
     """
     classic = box_rows == 3 and box_cols == 3
     if rule == RULE_UNIQUE:
-        return COUNT9 if classic else OTHER
+        if classic:
+            return COUNT9
+        return OTHER_LOCKED if box_rows * box_cols >= LOCKED_FROM else OTHER
     if rule == RULE_LOGIC:
         return SINGLES9 if classic else SINGLES
     return PREEMPTIVE
@@ -356,7 +363,7 @@ def random_grid(out, n, units, peers, node_limit, stats) -> bool:
 
 @njit(inline="always")  # inlined into its verdict, _other_verdict
 def unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
-                    node_limit, locked, masks, scratch, count_stats, stats) -> int:
+                    node_limit, lk, masks, scratch, count_stats, stats) -> int:
     """Whether the puzzle, with the orbit ``orbit_cells[a:b]`` blank, still has one solution.
 
     Another solution would have to differ from the known one in some cell of
@@ -380,7 +387,7 @@ def unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_
         masks[c] = full & ~(ONE << np.uint64(saved[c] - 1))
         count_stats[0] = 0
         count_stats[1] = 0
-        found = find_other(masks, units, peers, box_rows, box_cols, solution, locked, node_limit,
+        found = find_other(masks, units, peers, box_rows, box_cols, solution, lk, node_limit,
                            scratch, count_stats)
         stats[STAT_COUNTS] += 1
         stats[STAT_NODES] += count_stats[0]
@@ -418,7 +425,15 @@ def _count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box
 def _other_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                    masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     return unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
-                           node_limit, n >= LOCKED_FROM, masks, scratch, count_stats, stats)
+                          node_limit, None, masks, scratch, count_stats, stats)
+
+
+@njit(cache=True)
+def _other_locked_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+                          node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats,
+                          stats):
+    return unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+                          node_limit, locked_candidates(box_rows, box_cols), masks, scratch, count_stats, stats)
 
 
 @njit(cache=True)
@@ -442,10 +457,12 @@ def _preemptive_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows,
 
 
 #: The verdicts' tokens: numba compiles the minimising loop once per token type.
-TOKENS = {COUNT9: np.int64, OTHER: np.int32, SINGLES9: np.int16, SINGLES: np.int8, PREEMPTIVE: np.uint8}
-_VERDICT_KERNELS = {COUNT9: _count9_verdict, OTHER: _other_verdict, SINGLES9: _singles9_verdict,
+TOKENS = {COUNT9: np.int64, OTHER: np.int32, SINGLES9: np.int16, SINGLES: np.int8, PREEMPTIVE: np.uint8,
+          OTHER_LOCKED: np.uint16}
+_VERDICT_KERNELS = {COUNT9: _count9_verdict, OTHER: _other_verdict, OTHER_LOCKED: _other_locked_verdict,
+                    SINGLES9: _singles9_verdict,
                     SINGLES: _singles_verdict, PREEMPTIVE: _preemptive_verdict}
-_VERDICTS = {types.int64: _count9_verdict, types.int32: _other_verdict, types.int16: _singles9_verdict,
+_VERDICTS = {types.int64: _count9_verdict, types.int32: _other_verdict, types.uint16: _other_locked_verdict, types.int16: _singles9_verdict,
              types.int8: _singles_verdict, types.uint8: _preemptive_verdict}
 
 
@@ -651,7 +668,7 @@ def _generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orb
 
 #: The kernel group (:data:`~sudokit.engine.compiling.KERNELS`) of each verdict's
 #: search that a first run compiles in a helper process, beside the rest.
-_HELPED = {COUNT9: "unique-9x9", OTHER: "unique-other"}
+_HELPED = {COUNT9: "unique-9x9", OTHER: "unique-other", OTHER_LOCKED: "unique-locked"}
 #: The (verdict, batch) pairs this process has loaded.
 _loaded: set[tuple[int, bool]] = set()
 

@@ -381,7 +381,7 @@ def deduce_n(grid, box_rows, box_cols, out):
     assigned = np.empty(nn, dtype=np.uint8)
     load_n(grid, n, masks, assigned)
     queue = np.empty(nn, dtype=np.int64)
-    if not propagate_fast(masks, assigned, units, peers, queue, locked_candidates(True, box_rows, box_cols)):
+    if not propagate_fast(masks, assigned, units, peers, queue, locked_candidates(box_rows, box_cols)):
         return False
     for c in range(nn):
         out[c] = tz(masks[c]) + 1 if assigned[c] else 0
@@ -488,10 +488,11 @@ def _locked_lines(masks, n, along, step, length, group, seg):
 
 
 class Locked(NamedTuple):
-    """Whether a propagation adds locked candidates to the singles, the box
-    shape they need, and their scratch (:func:`locked_candidates` makes one)."""
+    """What a propagation needs to add locked candidates to the singles: the
+    box shape and scratch (:func:`locked_candidates` makes one). Where a
+    :class:`Locked` may go, None means singles alone, and numba then compiles
+    no locked-candidates code at all (``lk is None`` is decided by type)."""
 
-    on: bool
     box_rows: int
     box_cols: int
     seg_r: np.ndarray  #: ``seg_r[r, j]``: the candidates of row r inside box column j (uint64)
@@ -499,10 +500,10 @@ class Locked(NamedTuple):
 
 
 @njit(cache=True)
-def locked_candidates(on, box_rows, box_cols):
+def locked_candidates(box_rows, box_cols):
     """A :class:`Locked` for the shape, with its scratch."""
     n = box_rows * box_cols
-    return Locked(on, box_rows, box_cols, np.empty((n, n // box_cols), dtype=np.uint64),
+    return Locked(box_rows, box_cols, np.empty((n, n // box_cols), dtype=np.uint64),
                   np.empty((n, n // box_rows), dtype=np.uint64))
 
 
@@ -530,12 +531,12 @@ def _locked_pass(masks, lk):
 
 @njit(cache=True)
 def propagate_fast(masks, assigned, units, peers, queue, lk):
-    """Singles to a fixpoint, then (if ``lk.on``) bit-parallel locked
+    """Singles to a fixpoint, then (unless ``lk`` is None) bit-parallel locked
     candidates, repeated while they remove anything. False on a contradiction."""
     while True:
         if not propagate_n(masks, assigned, units, peers, queue):
             return False
-        if not lk.on:
+        if lk is None:
             return True
         k = _locked_pass(masks, lk)
         if k < 0:
@@ -586,11 +587,12 @@ def _pick_branch(masks, assigned, units, n, prefer):
 
 
 @njit(cache=True)
-def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_limit,
+def find_other(masks0, units, peers, box_rows, box_cols, prefer, lk, node_limit,
                solution_out, stats):
     """One solution of the candidate masks ``masks0`` (not modified), trying the
     value ``prefer[cell]`` first at every branch. 1 found (in ``solution_out``),
     0 none, -1 when ``node_limit`` (> 0) nodes ran out. ``stats`` as in count_n.
+    ``lk``: a :class:`Locked` to add locked candidates to the singles, or None.
 
     Branches are binary: one value in a cell, or the cell without it."""
     n = box_rows * box_cols
@@ -601,7 +603,6 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, locked, node_li
     bcell = np.zeros(cap, dtype=np.int64)
     brem = np.zeros(cap, dtype=np.uint64)
     queue = np.empty(nn, dtype=np.int64)
-    lk = locked_candidates(locked, box_rows, box_cols)
     for c in range(nn):
         boards[0, c] = masks0[c]
     depth = 0
