@@ -62,8 +62,8 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "generate": ("the generator, --minimal logic or preemptive", ("generate._generate_batch",), 7.5),
     "generate-unique": ("the generator, --minimal unique", ("generate._generate_batch",), 0.5),
     "unique-9x9": ("the generator's uniqueness verdict, 9x9", ("generate._count9_verdict",), 0.5),
-    "unique-other": ("the generator's uniqueness verdict, other shapes", ("generate._other_verdict",), 1.5),
-    "unique-locked": ("the generator's uniqueness verdict, 16x16 and up", ("generate._other_locked_verdict",), 1.5),
+    "unique-other": ("the generator's uniqueness verdict, other shapes", ("generate._other_verdict",), 1.0),
+    "unique-locked": ("the generator's uniqueness verdict, 16x16 and up", ("generate._other_locked_verdict",), 2.0),
 }
 
 _numba_loaded = False
