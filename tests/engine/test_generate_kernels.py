@@ -116,12 +116,3 @@ def test_find_other_agrees_with_count(box: tuple[int, int], locked: bool) -> Non
     assert outcomes == {0, 1}
 
 
-def test_preemptive_kernel_agrees_with_preemptive_method() -> None:
-    from sudokit.engine.generate import COMPLETE, geometry, preemptive_verdicts
-
-    grids = [g for g in _random_partials(120, 900) if g.is_consistent]
-    units, peers = geometry(3, 3)
-    verdicts = preemptive_verdicts(np.array([g.values for g in grids], dtype=np.uint8), 9, units, peers)
-    for grid, verdict in zip(grids, verdicts):
-        method = deduce(grid, "preemptive").status.value == "solved"
-        assert (verdict == COMPLETE) == method, grid.line()

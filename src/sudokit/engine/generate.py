@@ -33,7 +33,8 @@ kernels, picked in Python by :func:`verdict_of` from the rule and the shape:
     the same fixpoint on the masks (:func:`sudokit.engine.kernelN.singles_n`).
 ``PREEMPTIVE`` (``preemptive``)
     singles plus preemptive sets (naked subsets of any size, Crook 2009) fill
-    the grid without guessing.
+    the grid without guessing: the ``preemptive`` method's compiled fixpoint
+    (:func:`sudokit.methods.preemptive_kernel.fixpoint`).
 
 The verdict reaches the kernels as a type, not a value (:data:`TOKENS`), so
 that numba compiles the minimising loop once per verdict with that verdict's
@@ -59,8 +60,8 @@ from numba.extending import overload  # noqa: E402
 
 from .board import WORDS, pop, tz  # noqa: E402
 from .kernel9 import NEW, STORED, T_PHASE, TRAIL, resume9  # noqa: E402
-from .kernelN import (COMPLETE, CONTRADICTION, STUCK, find_other, load_n, locked_candidates,  # noqa: E402
-                      propagate_n, singles_n)
+from ..methods.preemptive_kernel import fixpoint as preemptive_fixpoint  # noqa: E402
+from .kernelN import COMPLETE, find_other, load_n, locked_candidates, propagate_n, singles_n  # noqa: E402
 from .singles9 import singles_verdict9  # noqa: E402
 
 RULE_UNIQUE = 0
@@ -137,121 +138,6 @@ def verdict_of(rule: int, box_rows: int, box_cols: int) -> int:
 def seed_rng(seed: int) -> None:
     """Seed numba's generator (the one the kernels draw from)."""
     np.random.seed(seed)
-
-
-# -- preemptive sets -----------------------------------------------------------
-
-
-@njit(cache=True)
-def _productive_subset(masks, count, max_size, idx, uni):
-    """A set of k masks whose union has exactly k bits and overlaps another mask.
-
-    Returns ``(chosen, union)``: ``chosen`` a bit mask over the indices of
-    ``masks`` (0 when there is none). Used both ways round: masks of cells'
-    candidates (naked sets) and masks of digits' places (hidden sets).
-    """
-    if count < 2:
-        return ZERO, ZERO
-    depth = 0
-    idx[0] = 0
-    uni[0] = 0
-    while True:
-        if idx[depth] >= count:
-            depth -= 1
-            if depth < 0:
-                break
-            idx[depth] += 1
-            continue
-        u = uni[depth] | masks[idx[depth]]
-        pc = pop(u)
-        size = depth + 1
-        if pc <= max_size:
-            if pc == size:
-                chosen = ZERO
-                for d in range(size):
-                    chosen |= ONE << np.uint64(idx[d])
-                for j in range(count):
-                    if (chosen >> np.uint64(j)) & ONE:
-                        continue
-                    if masks[j] & u:
-                        return chosen, u
-            elif size < max_size:
-                uni[depth + 1] = u
-                idx[depth + 1] = idx[depth] + 1
-                depth += 1
-                continue
-        idx[depth] += 1
-    return ZERO, ZERO
-
-
-@njit(cache=True)
-def preemptive(masks, assigned, units, peers, queue) -> int:
-    """Singles plus preemptive sets (naked and hidden subsets) to a fixpoint:
-    COMPLETE, STUCK or CONTRADICTION.
-
-    A preemptive set of m values confined to m cells of a unit removes those
-    values from the unit's other cells (Crook). A hidden set of m values in m
-    cells is the same thing seen from the unit's other cells, so searching both
-    up to half the open cells finds every preemptive set.
-    """
-    n = units.shape[1]
-    cells_m = np.empty(n, dtype=np.uint64)
-    cell_ix = np.empty(n, dtype=np.int64)
-    digit_m = np.empty(n, dtype=np.uint64)
-    digit_ix = np.empty(n, dtype=np.int64)
-    idx = np.empty(n + 1, dtype=np.int64)
-    uni = np.empty(n + 2, dtype=np.uint64)
-    while True:
-        state = singles_n(masks, assigned, units, peers, queue)
-        if state != STUCK:
-            return state
-        progress = False
-        for u in range(units.shape[0]):
-            count = 0
-            placed = ZERO
-            for k in range(n):
-                c = units[u, k]
-                if assigned[c] == 0:
-                    cells_m[count] = masks[c]
-                    cell_ix[count] = c
-                    count += 1
-                else:
-                    placed |= masks[c]
-            if count < 3:
-                continue
-            half = count // 2
-            chosen, union = _productive_subset(cells_m, count, half, idx, uni)
-            if chosen:
-                for j in range(count):
-                    if not ((chosen >> np.uint64(j)) & ONE):
-                        masks[cell_ix[j]] &= ~union
-                progress = True
-                break
-            digits = 0
-            for d in range(n):  # hidden sets: each open digit's places in this unit
-                bit = ONE << np.uint64(d)
-                if placed & bit:
-                    continue
-                where = ZERO
-                for j in range(count):
-                    if cells_m[j] & bit:
-                        where |= ONE << np.uint64(j)
-                digit_m[digits] = where
-                digit_ix[digits] = d
-                digits += 1
-            chosen, union = _productive_subset(digit_m, digits, half, idx, uni)
-            if chosen:
-                keep = ZERO
-                for j in range(digits):
-                    if (chosen >> np.uint64(j)) & ONE:
-                        keep |= ONE << np.uint64(digit_ix[j])
-                for j in range(count):
-                    if (union >> np.uint64(j)) & ONE:
-                        masks[cell_ix[j]] &= keep
-                progress = True
-                break
-        if not progress:
-            return STUCK
 
 
 # -- random complete grids -----------------------------------------------------
@@ -453,7 +339,7 @@ def _singles_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, bo
 def _preemptive_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                         node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     load_n(puzzle, n, masks, assigned)
-    return 1 if preemptive(masks, assigned, units, peers, queue) == COMPLETE else 0
+    return 1 if preemptive_fixpoint(masks, assigned, units, peers, queue) == COMPLETE else 0
 
 
 #: The verdicts' tokens: numba compiles the minimising loop once per token type.
@@ -764,7 +650,8 @@ def singles_verdicts(grids, n, units, peers) -> np.ndarray:
 
 @njit(cache=True)
 def preemptive_verdicts(grids, n, units, peers) -> np.ndarray:
-    """For each row of ``grids``: the :func:`preemptive` outcome."""
+    """For each row of ``grids``: the outcome of Crook's fixpoint
+    (:func:`sudokit.methods.preemptive_kernel.fixpoint`)."""
     out = np.empty(grids.shape[0], dtype=np.int64)
     cells = n * n
     masks = np.empty(cells, dtype=np.uint64)
@@ -772,5 +659,5 @@ def preemptive_verdicts(grids, n, units, peers) -> np.ndarray:
     queue = np.empty(cells, dtype=np.int64)
     for i in range(grids.shape[0]):
         load_n(grids[i], n, masks, assigned)
-        out[i] = preemptive(masks, assigned, units, peers, queue)
+        out[i] = preemptive_fixpoint(masks, assigned, units, peers, queue)
     return out

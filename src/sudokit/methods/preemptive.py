@@ -21,7 +21,9 @@ Notices of the AMS 56(4), 2009, pp. 460-468. His steps, as functions:
 Steps 2 to 4 as written try every subset of every unit. :func:`propagate`
 reaches the same fixpoint with work queues, complement search and a clock
 (:mod:`sudokit.methods.preemptive_fast`); :func:`solutions` and :func:`deduce`
-use it, and the tests check that it agrees with :func:`crook_fixpoint`.
+use it, and the tests check that it agrees with :func:`crook_fixpoint`. The
+generator's ``preemptive`` rule runs the same fixpoint compiled
+(:mod:`sudokit.methods.preemptive_kernel`), held to the same candidates.
 
 >>> from sudokit.budget import Budget
 >>> from sudokit.grid import Grid
