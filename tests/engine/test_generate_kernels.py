@@ -33,11 +33,11 @@ def _random_partials(count: int, seed: int) -> list[Grid]:
 
 
 def test_singles_kernel_agrees_with_clauses() -> None:
-    from sudokit.engine.generate import COMPLETE, geometry, singles_verdicts
+    from sudokit.engine.generate import COMPLETE, fixpoint_outcomes, geometry
 
     grids = [g for g in _random_partials(300, 500) if g.is_consistent]
     units, peers = geometry(3, 3)
-    verdicts = singles_verdicts(np.array([g.values for g in grids], dtype=np.uint8), 9, units, peers)
+    verdicts = fixpoint_outcomes(np.array([g.values for g in grids], dtype=np.uint8), 9, units, peers, False)
     solved_both = 0
     for grid, verdict in zip(grids, verdicts):
         clauses = deduce(grid, "clauses").status.value == "solved"
@@ -66,12 +66,12 @@ def test_bit_parallel_singles_agree_with_clauses() -> None:
 
 
 def test_bit_parallel_singles_agree_with_the_general_kernel() -> None:
-    from sudokit.engine.generate import geometry, singles_verdicts
+    from sudokit.engine.generate import fixpoint_outcomes, geometry
     from sudokit.engine.singles9 import singles9
 
     grids = np.array([g.values for g in _random_partials(1000, 1300)], dtype=np.uint8)
     units, peers = geometry(3, 3)
-    general = singles_verdicts(grids, 9, units, peers)
+    general = fixpoint_outcomes(grids, 9, units, peers, False)
     cand = np.zeros((9, 3), dtype=np.int64)
     solved = np.zeros(3, dtype=np.int64)
     assert [int(singles9(g, cand, solved)) for g in grids] == [int(v) for v in general]

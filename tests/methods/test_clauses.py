@@ -180,5 +180,5 @@ def test_the_compiled_generator_agrees_that_they_are_minimal_for_logic() -> None
             less = list(grid.values)
             less[cell] = 0
             rows.append(less)
-        verdicts = kernels.singles_verdicts(np.array(rows, dtype=np.uint8), 9, units, peers)
+        verdicts = kernels.fixpoint_outcomes(np.array(rows, dtype=np.uint8), 9, units, peers, False)
         assert bool(verdicts[0]) and not any(bool(v) for v in verdicts[1:])

@@ -72,11 +72,11 @@ def test_the_compiled_fixpoint_keeps_the_candidates_the_method_keeps(box: str, s
 
 
 def test_the_generators_verdicts_are_the_methods() -> None:
-    from sudokit.engine.generate import COMPLETE, geometry, preemptive_verdicts
+    from sudokit.engine.generate import COMPLETE, fixpoint_outcomes, geometry
 
     grids = _partials(120, 900)
     units, peers = geometry(3, 3)
-    verdicts = preemptive_verdicts(np.array([g.values for g in grids], dtype=np.uint8), 9, units, peers)
+    verdicts = fixpoint_outcomes(np.array([g.values for g in grids], dtype=np.uint8), 9, units, peers, True)
     for grid, verdict in zip(grids, verdicts):
         method = deduce(grid, "preemptive").status.value == "solved"
         assert (verdict == COMPLETE) == method, grid.line()

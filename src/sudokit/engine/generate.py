@@ -635,8 +635,11 @@ def load_verdict(verdict: int) -> None:
 
 
 @njit(cache=True)
-def singles_verdicts(grids, n, units, peers) -> np.ndarray:
-    """For each row of ``grids``: the singles outcome (COMPLETE, STUCK or CONTRADICTION)."""
+def fixpoint_outcomes(grids, n, units, peers, preemptive) -> np.ndarray:
+    """For each row of ``grids``: the outcome (COMPLETE, STUCK or
+    CONTRADICTION) of the singles, or with ``preemptive`` of Crook's fixpoint
+    (:func:`sudokit.methods.preemptive_kernel.fixpoint`): what the ``logic``
+    and ``preemptive`` rules ask of a puzzle on the masks."""
     out = np.empty(grids.shape[0], dtype=np.int64)
     cells = n * n
     masks = np.empty(cells, dtype=np.uint64)
@@ -644,20 +647,8 @@ def singles_verdicts(grids, n, units, peers) -> np.ndarray:
     queue = np.empty(cells, dtype=np.int64)
     for i in range(grids.shape[0]):
         load_n(grids[i], n, masks, assigned)
-        out[i] = singles_n(masks, assigned, units, peers, queue)
-    return out
-
-
-@njit(cache=True)
-def preemptive_verdicts(grids, n, units, peers) -> np.ndarray:
-    """For each row of ``grids``: the outcome of Crook's fixpoint
-    (:func:`sudokit.methods.preemptive_kernel.fixpoint`)."""
-    out = np.empty(grids.shape[0], dtype=np.int64)
-    cells = n * n
-    masks = np.empty(cells, dtype=np.uint64)
-    assigned = np.empty(cells, dtype=np.uint8)
-    queue = np.empty(cells, dtype=np.int64)
-    for i in range(grids.shape[0]):
-        load_n(grids[i], n, masks, assigned)
-        out[i] = preemptive_fixpoint(masks, assigned, units, peers, queue)
+        if preemptive:
+            out[i] = preemptive_fixpoint(masks, assigned, units, peers, queue)
+        else:
+            out[i] = singles_n(masks, assigned, units, peers, queue)
     return out

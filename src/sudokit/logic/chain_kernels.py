@@ -101,6 +101,30 @@ def work(ncells: int, n: int, width: int) -> dict[str, np.ndarray]:
     return out
 
 
+@njit(inline="always")
+def _value(bit):
+    """The value whose bit is the one bit set in ``bit``."""
+    v = 0
+    while bit:
+        bit >>= 1
+        v += 1
+    return v
+
+
+@njit(inline="always")
+def _push_offs(buf, k, cell, m):
+    """Write the off-nodes of ``cell`` for each value in the mask ``m`` at
+    ``buf[k:]``, in increasing order; return the new end."""
+    v = 1
+    while m:
+        if m & 1:
+            buf[k] = (cell << 6) | (v << 1)
+            k += 1
+        m >>= 1
+        v += 1
+    return k
+
+
 @njit(cache=True, nogil=True)
 def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, nodes, parents, found, buf, index,
         pstart, pflat, pfirst, qon, qoff, stamp, out):
@@ -213,24 +237,12 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
                         m2 = m & (m - 1)
                         if not m2 or m2 & (m2 - 1):
                             continue
-                        rest = m & ~bit
-                        v = 0
-                        while rest:
-                            rest >>= 1
-                            v += 1
-                        q = (cell << 6) | (v << 1) | 1
+                        q = (cell << 6) | (_value(m & ~bit) << 1) | 1
                         k = pstart[n]
                         pflat[k] = p
                         k += 1
                         if dynamic:
-                            gone = base[cell] & ~m
-                            v = 1
-                            while gone:
-                                if gone & 1:
-                                    pflat[k] = (cell << 6) | (v << 1)
-                                    k += 1
-                                gone >>= 1
-                                v += 1
+                            k = _push_offs(pflat, k, cell, base[cell] & ~m)
                     else:
                         count = 0
                         me = False
@@ -348,14 +360,7 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
                 k = 0
                 if on:  # on -> off: the cell's other values, then the value's peers
                     if y:
-                        m = masks[cell] & ~bit
-                        v = 1
-                        while m:
-                            if m & 1:
-                                buf[k] = (cell << 6) | (v << 1)
-                                k += 1
-                            m >>= 1
-                            v += 1
+                        k = _push_offs(buf, k, cell, masks[cell] & ~bit)
                     for j in range(width):
                         p = peers[cell, j]
                         if p < 0:
@@ -368,12 +373,7 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
                         m = masks[cell]
                         m2 = m & (m - 1)
                         if m2 and not m2 & (m2 - 1):
-                            m = m & ~bit
-                            v = 0
-                            while m:
-                                m >>= 1
-                                v += 1
-                            buf[k] = (cell << 6) | (v << 1) | 1
+                            buf[k] = (cell << 6) | (_value(m & ~bit) << 1) | 1
                             k += 1
                     if xx:
                         for j in range(3):

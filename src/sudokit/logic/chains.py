@@ -615,9 +615,12 @@ class Chainer:
         return None
 
 
-def _ancestors(node: int, parents: tuple, graph: dict) -> int:
-    """How many distinct potentials the chain ending in ``node`` holds."""
-    seen = {node}
+def chain_nodes(node: int, parents: tuple, graph: dict, seen: set | None = None) -> set:
+    """The potentials of the chain ending in ``node`` (``parents`` its
+    parents, ``graph`` the parents of every potential met), added to ``seen``
+    when one is given (SE's ``getChain``)."""
+    seen = set() if seen is None else seen
+    seen.add(node)
     todo = list(parents)
     while todo:
         nxt = []
@@ -626,7 +629,12 @@ def _ancestors(node: int, parents: tuple, graph: dict) -> int:
                 seen.add(p)
                 nxt.extend(graph[p])
         todo = nxt
-    return len(seen)
+    return seen
+
+
+def _ancestors(node: int, parents: tuple, graph: dict) -> int:
+    """How many distinct potentials the chain ending in ``node`` holds."""
+    return len(chain_nodes(node, parents, graph))
 
 
 def parent_path(node: int, parents: tuple, graph: dict) -> list[int]:

@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from .chains import (
-    ChainLimit, Best, Chainer, Hint, Multi, cycle_hint, forcing_hint, parent_path, length_increment,
+    ChainLimit, Best, Chainer, Hint, Multi, chain_nodes, cycle_hint, forcing_hint, parent_path, length_increment,
 )
 from . import chains
 from .state import Candidates
@@ -453,15 +453,7 @@ def _nodes_of(chains) -> set:
     """Every potential in the chains (SE's ``getChain`` over all targets)."""
     seen: set = set()
     for node, parents, graph in chains:
-        seen.add(node)
-        todo = list(parents)
-        while todo:
-            nxt = []
-            for p in todo:
-                if p not in seen:
-                    seen.add(p)
-                    nxt.extend(graph[p])
-            todo = nxt
+        chain_nodes(node, parents, graph, seen)
     return seen
 
 
