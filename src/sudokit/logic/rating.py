@@ -269,16 +269,9 @@ def _fast_ratings(state: Candidates, registry: list[Technique], limited: list[Ch
         check_state(state, truth, puzzle, "easy techniques (compiled)")
         if state.solved or broken(state):
             break
-        try:
-            step = next_step(state, rest)
-        except ChainLimit as exc:
-            if limited is not None:
-                limited.append(exc)
+        step = _next_within(state, rest, floor, limited, truth, puzzle)
+        if step is None:
             break
-        if step is None or step.rating > floor + 1e-9:
-            break
-        check_step(step, truth, puzzle)
-        step.apply(state)
         ratings.append(step.rating)
         placing.append(bool(step.placements))
         names.append(step.technique)
@@ -335,6 +328,24 @@ def check_unique(grid: Grid) -> None:
         raise InvalidPuzzle(f"{grid.line()}: more than one solution; a rating needs a puzzle with one solution")
 
 
+def _next_within(state: Candidates, registry: list[Technique], floor: float, limited: list[ChainLimit] | None,
+                 truth: "tuple[int, ...] | None", puzzle: str) -> Step | None:
+    """The next step of the path, checked against ``truth`` and applied, when
+    it rates at most ``floor``; None when there is none, it rates above, or a
+    chain search ran out of time (its :class:`ChainLimit` then joins ``limited``)."""
+    try:
+        step = next_step(state, registry)
+    except ChainLimit as exc:
+        if limited is not None:
+            limited.append(exc)
+        return None
+    if step is None or step.rating > floor + 1e-9:
+        return None
+    check_step(step, truth, puzzle)
+    step.apply(state)
+    return step
+
+
 def _until_floor(state: Candidates, registry: list[Technique], floor: float, limited: list[ChainLimit] | None = None,
                  truth: "tuple[int, ...] | None" = None, puzzle: str = ""):
     """The steps of the path while each rates at most ``floor``: a producer
@@ -342,16 +353,9 @@ def _until_floor(state: Candidates, registry: list[Technique], floor: float, lim
     Unique Rectangle type 3, a grouped link), and SE might use a missing
     technique before it."""
     while not state.solved and not broken(state):
-        try:
-            step = next_step(state, registry)
-        except ChainLimit as exc:
-            if limited is not None:
-                limited.append(exc)
+        step = _next_within(state, registry, floor, limited, truth, puzzle)
+        if step is None:
             return
-        if step is None or step.rating > floor + 1e-9:
-            return
-        check_step(step, truth, puzzle)
-        step.apply(state)
         yield step
 
 
