@@ -125,6 +125,27 @@ def _push_offs(buf, k, cell, m):
     return k
 
 
+@njit(inline="always")
+def _conjugate(masks, units, cell, j, bit):
+    """The other place of the value ``bit`` in unit ``j`` of ``cell`` (box,
+    row, column) when the value has exactly two places there, ``cell`` one of
+    them; else -1."""
+    count = 0
+    me = False
+    other = -1
+    for i in range(units.shape[2]):
+        c = units[cell, j, i]
+        if c < 0:
+            break
+        if masks[c] & bit:
+            count += 1
+            if c == cell:
+                me = True
+            else:
+                other = c
+    return other if count == 2 and me else -1
+
+
 @njit(cache=True, nogil=True)
 def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, nodes, parents, found, buf, index,
         pstart, pflat, pfirst, qon, qoff, stamp, out):
@@ -244,20 +265,8 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
                         if dynamic:
                             k = _push_offs(pflat, k, cell, base[cell] & ~m)
                     else:
-                        count = 0
-                        me = False
-                        other = -1
-                        for i in range(ulen):
-                            c = units[cell, step - 1, i]
-                            if c < 0:
-                                break
-                            if masks[c] & bit:
-                                count += 1
-                                if c == cell:
-                                    me = True
-                                else:
-                                    other = c
-                        if count != 2 or not me:
+                        other = _conjugate(masks, units, cell, step - 1, bit)
+                        if other < 0:
                             continue
                         q = (other << 6) | (value << 1) | 1
                         k = pstart[n]
@@ -345,7 +354,6 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
         else:
             xx = True
         width = peers.shape[1]
-        ulen = units.shape[2]
         while lo < hi:
             on = nodes[lo] & 1
             if not cycle or on:
@@ -377,20 +385,8 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
                             k += 1
                     if xx:
                         for j in range(3):
-                            count = 0
-                            me = False
-                            other = -1
-                            for i in range(ulen):
-                                c = units[cell, j, i]
-                                if c < 0:
-                                    break
-                                if masks[c] & bit:
-                                    count += 1
-                                    if c == cell:
-                                        me = True
-                                    else:
-                                        other = c
-                            if count == 2 and me:
+                            other = _conjugate(masks, units, cell, j, bit)
+                            if other >= 0:
                                 buf[k] = (other << 6) | (value << 1) | 1
                                 k += 1
                 for i in range(k):
