@@ -212,3 +212,29 @@ def test_printing_a_few_puzzles_loads_no_numba_and_prints_what_the_engine_solves
     lines = _python(code).split("\n")
     assert lines[0] == "False"
     assert lines[1].split() == [sudokit.solve(p).solution.line() for p in puzzles]
+
+
+def test_no_helper_starts_while_another_compilation_holds_the_lock() -> None:
+    """With the lock of the numba cache taken (a compilation runs elsewhere),
+    ``alongside`` starts no helper and the caller compiles for itself."""
+    import fcntl
+    import importlib
+
+    compiling = importlib.import_module("sudokit.engine.compiling")
+    code = ("from sudokit.engine.compiling import alongside\n"
+            "with alongside(('unique-other',)) as helped:\n"
+            "    print(helped)\n")
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["NUMBA_CACHE_DIR"] = cache
+        try:
+            path = compiling._lock_path()
+        finally:
+            del os.environ["NUMBA_CACHE_DIR"]
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            held = _python(code, {"NUMBA_CACHE_DIR": cache}).strip()
+        finally:
+            os.close(fd)
+            os.unlink(path)
+    assert held == "False"

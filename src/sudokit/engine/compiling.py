@@ -473,20 +473,18 @@ def alongside(groups: Iterable[str]) -> Iterator[bool]:
     keeps turning while this process waits."""
     cold = tuple(g for g in groups if not all(is_cached(e) for e in KERNELS[g][1]))
     helper = _start_helper(cold) if cold else None
-    try:
-        yield helper is not None
-    finally:
-        if helper is not None:
-            spinning = next((b for b in _open if b.spinner is not None), None)
+    yield helper is not None  # an error or Ctrl-C in the body leaves the helper to finish on its own
+    if helper is not None:
+        spinning = next((b for b in _open if b.spinner is not None), None)
+        if spinning is not None:
+            spinning.spinner(True)
+        try:
+            helper.wait(HELPER_WAIT)
+        except subprocess.TimeoutExpired:
+            pass  # compile here instead; the helper finishes on its own
+        finally:
             if spinning is not None:
-                spinning.spinner(True)
-            try:
-                helper.wait(HELPER_WAIT)
-            except subprocess.TimeoutExpired:
-                pass  # compile here instead; the helper finishes on its own
-            finally:
-                if spinning is not None:
-                    spinning.spinner(False)
+                spinning.spinner(False)
 
 
 def background_ready(groups: Iterable[str]) -> bool:
