@@ -300,6 +300,18 @@ def _hidden_candidates(masks, units, u, n, k, where, usable):
     return nu if nu >= k and present > k else 0
 
 
+@njit(cache=True, inline="always")
+def _combo_places(where, usable, idx, k):
+    """For the values ``usable[idx[0..k-1]]`` of a unit: the union of their
+    places (bits over the unit's cells) and the values themselves (bits v)."""
+    union = 0
+    keep = 0
+    for j in range(k):
+        union |= where[usable[idx[j]]]
+        keep |= np.int64(1) << usable[idx[j]]
+    return union, keep
+
+
 @njit(cache=True)
 def _hidden_apply(masks, t, k):
     """SE's first hidden set of size k: remove the other values from its cells."""
@@ -317,11 +329,7 @@ def _hidden_apply(masks, t, k):
         for j in range(k):
             idx[j] = j
         while True:
-            union = 0
-            keep = 0
-            for j in range(k):
-                union |= where[usable[idx[j]]]
-                keep |= np.int64(1) << usable[idx[j]]
+            union, keep = _combo_places(where, usable, idx, k)
             if pop(union) == k:
                 hit = False
                 for i in range(n):
@@ -388,46 +396,36 @@ def _fish_apply(masks, t, k):
 
 @njit(cache=True)
 def _direct_hidden(masks, t, k):
-    """SE's first direct hidden pair (k=2) or triplet (k=3): (cell, value) or (-1, 0)."""
+    """SE's first direct hidden pair (k=2) or triplet (k=3): a hidden set of
+    size k that leaves another value one place in the unit. (cell, value) or
+    (-1, 0)."""
     units = t.units
     order = t.order
     n = units.shape[1]
     where = np.zeros(n, dtype=np.int64)
     usable = np.zeros(n, dtype=np.int64)
-    for idx in range(order.shape[0]):
-        u = order[idx]
+    idx = np.empty(k, dtype=np.int64)
+    for o in range(order.shape[0]):
+        u = order[o]
         nu = _hidden_candidates(masks, units, u, n, k, where, usable)
         if nu == 0:
             continue
-        for a in range(nu):
-            for b in range(a + 1, nu):
-                if k == 2:
-                    union = where[usable[a]] | where[usable[b]]
-                    if pop(union) != 2:
+        for j in range(k):
+            idx[j] = j
+        while True:
+            union, keep = _combo_places(where, usable, idx, k)
+            if pop(union) == k:
+                for v in range(n):
+                    if (keep >> v) & 1 or where[v] == 0:
                         continue
-                    for v in range(n):
-                        if v == usable[a] or v == usable[b] or where[v] == 0:
-                            continue
-                        pos = where[v]
-                        if pop(pos) < 2:
-                            continue
-                        rest = pos & ~union
-                        if rest and pop(rest) == 1:
-                            return units[u, tz(rest)], v + 1
-                else:
-                    for c3 in range(b + 1, nu):
-                        union = where[usable[a]] | where[usable[b]] | where[usable[c3]]
-                        if pop(union) != 3:
-                            continue
-                        for v in range(n):
-                            if v == usable[a] or v == usable[b] or v == usable[c3] or where[v] == 0:
-                                continue
-                            pos = where[v]
-                            if pop(pos) < 2:
-                                continue
-                            rest = pos & ~union
-                            if rest and pop(rest) == 1:
-                                return units[u, tz(rest)], v + 1
+                    pos = where[v]
+                    if pop(pos) < 2:
+                        continue
+                    rest = pos & ~union
+                    if rest and pop(rest) == 1:
+                        return units[u, tz(rest)], v + 1
+            if not _next_combo(idx, k, nu):
+                break
     return -1, 0
 
 
