@@ -823,15 +823,22 @@ def _deadline() -> float | None:
 # -- producer 1: Forcing Chains & Cycles ------------------------------------------
 
 
-def cycle_hint(state: Candidates, entry: tuple, y: bool, x: bool, boards: list[int] | None = None) -> Hint | None:
-    """The cycle's hint, or None when it removes nothing (quickly, on the
-    value bitboards ``boards`` of the state when given)."""
-    geo = state.geo
+def cycle_nodes(entry: tuple) -> list[int]:
+    """The potentials of a cycle, from its last (``entry``, a linked list of
+    ``(potential, previous entry)``) back to its root."""
     chain = []
     e = entry
     while e is not None:
         chain.append(e[0])
         e = e[1]
+    return chain
+
+
+def cycle_hint(state: Candidates, entry: tuple, y: bool, x: bool, boards: list[int] | None = None) -> Hint | None:
+    """The cycle's hint, or None when it removes nothing (quickly, on the
+    value bitboards ``boards`` of the state when given)."""
+    geo = state.geo
+    chain = cycle_nodes(entry)
     # chain: dstOn, ..., root (same potential at both ends)
     if boards is not None:
         peer_mask = geo.peer_mask

@@ -41,7 +41,8 @@ from functools import lru_cache
 from typing import Iterator
 
 from .chains import (
-    ChainLimit, Best, Chainer, Hint, Multi, chain_nodes, cycle_hint, forcing_hint, parent_path, length_increment,
+    ChainLimit, Best, Chainer, Hint, Multi, chain_nodes, cycle_hint, cycle_nodes, forcing_hint, length_increment,
+    parent_path,
 )
 from . import chains
 from .state import Candidates
@@ -461,12 +462,7 @@ def _full_chain(h) -> tuple:
     """What SE's ``FullChain`` compares: the targets and every potential of
     their chains."""
     if h.cycle is not None:
-        nodes = []
-        e = h.cycle
-        while e is not None:
-            nodes.append(e[0])
-            e = e[1]
-        return ("cycle", tuple(nodes))
+        return ("cycle", tuple(cycle_nodes(h.cycle)))
     return tuple((n, frozenset(_nodes_of([(n, ps, g)]))) for n, ps, g in h.chains)
 
 
@@ -577,11 +573,7 @@ def _rule_parents(h: _XHint, base, cur, geo) -> tuple:
                 out[(c << 6) | (v << 1)] = None
 
     if h.cycle is not None:
-        chain = []
-        e = h.cycle
-        while e is not None:
-            chain.append(e[0])
-            e = e[1]
+        chain = cycle_nodes(h.cycle)
         # chain: dstOn, off, on, ..., root (== dstOn)
         for i in range(len(chain) - 1):
             q, p = chain[i], chain[i + 1]
