@@ -55,15 +55,15 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
                                                "kernelN.search_n"), 4.5),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
-    "logic": ("the logic kernels", ("logic_kernels._run_steps",), 10.0),
+    "logic": ("the logic kernels", ("logic_kernels.run_steps",), 10.0),
     "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
     # the generator's times are wall times on two cores: its verdict's search
     # compiles in a helper process beside the rest (generate.load)
-    "generate": ("the generator, --minimal logic or preemptive", ("generate._generate_batch",), 7.5),
-    "generate-unique": ("the generator, --minimal unique", ("generate._generate_batch",), 0.5),
-    "unique-9x9": ("the generator's uniqueness verdict, 9x9", ("generate._count9_verdict",), 0.5),
-    "unique-other": ("the generator's uniqueness verdict, other shapes", ("generate._other_verdict",), 1.0),
-    "unique-locked": ("the generator's uniqueness verdict, 16x16 and up", ("generate._other_locked_verdict",), 2.0),
+    "generate": ("the generator, --minimal logic or preemptive", ("generate.batch_kernel",), 7.5),
+    "generate-unique": ("the generator, --minimal unique", ("generate.batch_kernel",), 0.5),
+    "unique-9x9": ("the generator's uniqueness verdict, 9x9", ("generate.count9_verdict",), 0.5),
+    "unique-other": ("the generator's uniqueness verdict, other shapes", ("generate.other_verdict",), 1.0),
+    "unique-locked": ("the generator's uniqueness verdict, 16x16 and up", ("generate.other_locked_verdict",), 2.0),
 }
 
 _numba_loaded = False

@@ -247,7 +247,7 @@ def random_grid(out, n, units, peers, node_limit, stats) -> bool:
 # -- minimising ------------------------------------------------------------------
 
 
-@njit(inline="always")  # inlined into its verdict, _other_verdict
+@njit(inline="always")  # inlined into its verdict, other_verdict
 def unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                     node_limit, lk, masks, scratch, count_stats, stats) -> int:
     """Whether the puzzle, with the orbit ``orbit_cells[a:b]`` blank, still has one solution.
@@ -294,7 +294,7 @@ def unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_
 
 
 @njit(cache=True)
-def _count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+def count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                     masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     count_stats[0] = 0
     count_stats[1] = 0
@@ -308,14 +308,14 @@ def _count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box
 
 
 @njit(cache=True)
-def _other_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+def other_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                    masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     return unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                           node_limit, None, masks, scratch, count_stats, stats)
 
 
 @njit(cache=True)
-def _other_locked_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+def other_locked_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                           node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats,
                           stats):
     return unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
@@ -323,20 +323,20 @@ def _other_locked_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_row
 
 
 @njit(cache=True)
-def _singles9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+def singles9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                       masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     return 1 if singles_verdict9(puzzle, board) == COMPLETE else 0
 
 
 @njit(cache=True)
-def _singles_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+def singles_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                      masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     load_n(puzzle, n, masks, assigned)
     return 1 if singles_n(masks, assigned, units, peers, queue) == COMPLETE else 0
 
 
 @njit(cache=True)
-def _preemptive_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+def preemptive_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                         node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     load_n(puzzle, n, masks, assigned)
     return 1 if preemptive_fixpoint(masks, assigned, units, peers, queue) == COMPLETE else 0
@@ -345,11 +345,11 @@ def _preemptive_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows,
 #: The verdicts' tokens: numba compiles the minimising loop once per token type.
 TOKENS = {COUNT9: np.int64, OTHER: np.int32, SINGLES9: np.int16, SINGLES: np.int8, PREEMPTIVE: np.uint8,
           OTHER_LOCKED: np.uint16}
-_VERDICT_KERNELS = {COUNT9: _count9_verdict, OTHER: _other_verdict, OTHER_LOCKED: _other_locked_verdict,
-                    SINGLES9: _singles9_verdict,
-                    SINGLES: _singles_verdict, PREEMPTIVE: _preemptive_verdict}
-_VERDICTS = {types.int64: _count9_verdict, types.int32: _other_verdict, types.uint16: _other_locked_verdict, types.int16: _singles9_verdict,
-             types.int8: _singles_verdict, types.uint8: _preemptive_verdict}
+_VERDICT_KERNELS = {COUNT9: count9_verdict, OTHER: other_verdict, OTHER_LOCKED: other_locked_verdict,
+                    SINGLES9: singles9_verdict,
+                    SINGLES: singles_verdict, PREEMPTIVE: preemptive_verdict}
+_VERDICTS = {types.int64: count9_verdict, types.int32: other_verdict, types.uint16: other_locked_verdict, types.int16: singles9_verdict,
+             types.int8: singles_verdict, types.uint8: preemptive_verdict}
 
 
 def _keeps(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
@@ -446,7 +446,7 @@ def shuffle(order) -> None:
 
 
 @njit(cache=True)
-def _minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+def minimise_kernel(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
               order, lo, hi, token, node_limit, stats) -> None:
     """:func:`minimise`, with the verdict as its token."""
     _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
@@ -457,7 +457,7 @@ def _minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells
 def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
                    order, lo, hi, token, node_limit, stats) -> None:
     """The minimising pass, written once and inlined into both kernels that
-    run it (:func:`_minimise` for Python's slices, :func:`_generate_batch`),
+    run it (:func:`minimise_kernel` for Python's slices, :func:`batch_kernel`),
     so that neither links the other and each run compiles one of them."""
     cells = n * n
     masks = np.empty(cells, dtype=np.uint64)
@@ -513,7 +513,7 @@ def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells,
              order, lo, hi, rule, node_limit, stats) -> None:
     """Visit orbits ``order[lo:hi]`` and take each one's clues away when the rule still holds."""
     verdict = verdict_of(rule, box_rows, box_cols)
-    _minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+    minimise_kernel(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
               order, lo, hi, TOKENS[verdict](verdict), node_limit, stats)
 
 
@@ -525,17 +525,17 @@ def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbi
     depends on nothing else, so batches can be split across workers freely.
     """
     verdict = verdict_of(rule, box_rows, box_cols)
-    _generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+    batch_kernel(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
                     TOKENS[verdict](verdict), node_limit, fill_limit, puzzles, solutions, stats)
 
 
 @njit(cache=True)
-def _generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+def batch_kernel(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
                     token, node_limit, fill_limit, puzzles, solutions, stats) -> None:
     """:func:`generate_batch`, with the verdict as its token."""
     orbits = orbit_start.shape[0] - 1
     order = np.empty(orbits, dtype=np.int64)
-    first = orbits - orbits  # an int64: a literal 0 would make numba compile _minimise for it alone
+    first = orbits - orbits  # an int64: a literal 0 would make numba compile minimise_kernel for it alone
     for i in range(seeds.shape[0]):
         np.random.seed(seeds[i])
         if not random_grid(solutions[i], n, units, peers, fill_limit, stats[i]):
@@ -560,7 +560,7 @@ _loaded: set[tuple[int, bool]] = set()
 
 
 def _empty_call(verdict: int, batch: bool) -> tuple:
-    """The arguments of :func:`_generate_batch` (``batch``) or :func:`_minimise`
+    """The arguments of :func:`batch_kernel` (``batch``) or :func:`minimise_kernel`
     for no work, with the types the real calls have, on a 2x2 grid."""
     n = 4
     units, peers = geometry(2, 2)
@@ -592,11 +592,11 @@ def load(rule: int, box_rows: int, box_cols: int, batch: bool = True) -> None:
     from .compiling import alongside, is_cached
 
     args = _empty_call(verdict, batch)
-    kernel = "generate._generate_batch" if batch else "generate._minimise"
+    kernel = "generate.batch_kernel" if batch else "generate.minimise_kernel"
     if verdict in _HELPED and not is_cached(kernel, args):
         with alongside((_HELPED[verdict],)):
             _load_parts()
-    (_generate_batch if batch else _minimise)(*args)
+    (batch_kernel if batch else minimise_kernel)(*args)
     _loaded.add((verdict, batch))
 
 

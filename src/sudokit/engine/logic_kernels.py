@@ -1,7 +1,7 @@
 """Compiled kernels for :mod:`sudokit.logic`: runs of SE's easy steps, in SE's order.
 
 Most steps of a human solving path are singles, and most of the rest are
-rated up to 4.0. One stepping loop (:func:`_run_steps`) applies them one at a
+rated up to 4.0. One stepping loop (:func:`run_steps`) applies them one at a
 time, exactly as :mod:`sudokit.logic` would (last value in a box, column,
 row; then hidden single in a box, column, row; units in order; values
 ascending; then the easy ladder up to the level asked for), and records each
@@ -104,12 +104,12 @@ def _check(shape: Shape, values: list[int], masks: list[int]) -> None:
 
 
 def _run(shape: Shape, values: list[int], masks: list[int], level: int, rows: int, width: int) -> list[tuple]:
-    """:func:`_run_steps` on lists, changed in place; the records as tuples."""
+    """:func:`run_steps` on lists, changed in place; the records as tuples."""
     _check(shape, values, masks)
     v = np.array(values, dtype=np.int64)
     m = np.array(masks, dtype=np.int64)
     out = np.empty((rows, width), dtype=np.int64)
-    count = _run_steps(v, m, *_tables(shape), out, level)
+    count = run_steps(v, m, *_tables(shape), out, level)
     values[:] = v.tolist()
     masks[:] = m.tolist()
     return [tuple(row) for row in out[:count].tolist()]
@@ -129,7 +129,7 @@ def singles(shape: Shape, values: list[int], masks: list[int]) -> list[tuple[int
  POINTING, CLAIMING, NAKED_PAIR, X_WING, HIDDEN_PAIR, NAKED_TRIPLET, SWORDFISH, HIDDEN_TRIPLET) = range(15)
 EASY_RATINGS = (1.0, 1.2, 1.5, 1.7, 2.0, 2.3, 2.5, 2.6, 2.8, 3.0, 3.2, 3.4, 3.6, 3.8, 4.0)
 
-#: How far :func:`_run_steps` goes: singles only, up to 2.5, up to claiming (2.8), up to hidden triplet (4.0).
+#: How far :func:`run_steps` goes: singles only, up to 2.5, up to claiming (2.8), up to hidden triplet (4.0).
 LEVEL_SINGLES, LEVEL_DIRECT, LEVEL_LOCKING, LEVEL_SUBSETS = -1, 0, 1, 2
 
 
@@ -445,7 +445,7 @@ def _record(out, k, level, code, cell, value, unit):
 
 
 @njit(cache=True)
-def _run_steps(values, masks, units, order, units_of, peers, out, level):
+def run_steps(values, masks, units, order, units_of, peers, out, level):
     """Apply SE's steps one at a time, in SE's order, until none is left, a
     blank cell runs dry or ``out`` is full: the singles, and up the ladder to
     ``level`` (:data:`LEVEL_SINGLES`: singles only; :data:`LEVEL_DIRECT`: the
