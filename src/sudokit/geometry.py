@@ -341,6 +341,11 @@ class Geometry:
 
     # -- derived tables ---------------------------------------------------------
 
+    @property
+    def size(self) -> int:
+        """N, as :attr:`Shape.size` (code written for a shape reads a geometry too)."""
+        return self.n
+
     @cached_property
     def cell_count(self) -> int:
         return self.n * self.n

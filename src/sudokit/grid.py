@@ -225,6 +225,15 @@ class Conflict:
         return f"{symbol} appears {len(names)} times in {self.unit}: {', '.join(names)}"
 
 
+def _own_geometry(shape: Shape, geometry: "Geometry | None") -> "Geometry | None":
+    """What a grid of ``shape`` keeps of ``geometry``: None for the shape's own units."""
+    if geometry is None or geometry == shape.geometry:
+        return None
+    if geometry.shape != shape:
+        raise ShapeError(f"a geometry of {geometry.shape} does not fit a {shape} grid")
+    return geometry
+
+
 class Grid:
     """An immutable N×N grid of values, 0 for a blank.
 
@@ -244,7 +253,7 @@ class Grid:
     '1.3...2.13....2.'
     """
 
-    __slots__ = ("_shape", "_values", "_hash")
+    __slots__ = ("_shape", "_values", "_hash", "_geometry")
 
     def __init__(
         self,
@@ -252,13 +261,17 @@ class Grid:
         shape: "Shape | str | tuple[int, int] | None" = None,
         *,
         symbols: str | None = None,
+        geometry: "Geometry | None" = None,
     ) -> None:
+        if geometry is not None and shape is None:
+            shape = geometry.shape
         if isinstance(values, (bytes, bytearray, memoryview)):
             values = decode_utf8(bytes(values))
         if isinstance(values, str):
             read = _read_text(values, None if shape is None else shape_of(shape), symbols)
             self._shape, self._values = read._shape, read._values
             self._hash = None
+            self._geometry = _own_geometry(self._shape, geometry)
             return
         vals = _whole_numbers(values)
         grid_shape = shape_of(shape, len(vals))
@@ -271,11 +284,12 @@ class Grid:
         self._shape = grid_shape
         self._values = vals
         self._hash: int | None = None
+        self._geometry = _own_geometry(grid_shape, geometry)
 
     # -- construction -------------------------------------------------------
 
     @classmethod
-    def unchecked(cls, shape: Shape, values: tuple[int, ...]) -> "Grid":
+    def unchecked(cls, shape: Shape, values: tuple[int, ...], geometry: "Geometry | None" = None) -> "Grid":
         """A grid built without any check, for code that made its values itself.
 
         ``shape`` is a shared instance (from :func:`shape_of`, or another
@@ -283,6 +297,8 @@ class Grid:
         answer, a reader's decoded line. Nothing is checked or copied, so this
         is as cheap as a grid can be; wrong input makes a wrong grid, not an
         error. Everything else should call ``Grid(values, shape)``.
+        ``geometry``, when given, is a variant's (None or the shape's own for
+        the standard one).
 
         >>> Grid.unchecked(CLASSIC, (0,) * 81) == Grid.empty()
         True
@@ -291,7 +307,24 @@ class Grid:
         grid._shape = shape
         grid._values = values
         grid._hash = None
+        grid._geometry = None if geometry is None or geometry is shape.geometry else geometry
         return grid
+
+    def like(self, values: tuple[int, ...]) -> "Grid":
+        """A grid of this one's shape and geometry holding ``values`` (a tuple
+        of N² ints in 0..N, unchecked, as for :meth:`unchecked`): a method's
+        answer to this puzzle."""
+        return Grid.unchecked(self._shape, values, self._geometry)
+
+    def with_geometry(self, geometry: "Geometry | None") -> "Grid":
+        """This grid under ``geometry`` (a variant's units; None: the shape's own).
+
+        >>> from sudokit import variants
+        >>> g = Grid.empty().with_geometry(variants.x())
+        >>> g.geometry.unit_name(27), g.place(0, 0, 5).place(8, 8, 5).is_consistent
+        ('diagonal 1', False)
+        """
+        return Grid.unchecked(self._shape, self._values, _own_geometry(self._shape, geometry))
 
     @classmethod
     def empty(cls, shape: "Shape | str | tuple[int, int] | None" = None) -> "Grid":
@@ -311,6 +344,17 @@ class Grid:
         return cls([int(v) for v in array.reshape(-1)], shape)
 
     # -- access -------------------------------------------------------------
+
+    @property
+    def geometry(self) -> "Geometry":
+        """The units of this puzzle: the shape's rows, columns and boxes, or a
+        variant's (:mod:`sudokit.variants`)."""
+        return self._shape.geometry if self._geometry is None else self._geometry
+
+    @property
+    def is_variant(self) -> bool:
+        """True when the units are not just the shape's rows, columns and boxes."""
+        return self._geometry is not None
 
     @property
     def shape(self) -> Shape:
@@ -387,7 +431,7 @@ class Grid:
         """
         shape, values = self._shape, self._values
         found = []
-        geo = shape.geometry if geometry is None else geometry
+        geo = self.geometry if geometry is None else geometry
         for name, unit in zip(geo.unit_names, geo.units):
             where: dict[int, list[int]] = {}
             for cell in unit:
@@ -405,7 +449,7 @@ class Grid:
         n, values = self.size, self._values
         if n == 1:
             return True
-        for getter in self._shape.geometry.unit_getters:
+        for getter in self.geometry.unit_getters:
             unit = getter(values)
             blanks = unit.count(0)
             if len(set(unit)) != n - blanks + (1 if blanks else 0):
@@ -418,7 +462,7 @@ class Grid:
         A filled cell has just its own value's bit.
         """
         full = (1 << self.size) - 1
-        values, peers = self._values, self._shape.geometry.peers
+        values, peers = self._values, self.geometry.peers
         masks = []
         for cell, value in enumerate(values):
             if value:
@@ -465,7 +509,7 @@ class Grid:
             raise ValueError(f"value {value} is outside 0..{self.size}")
         values = list(self._values)
         values[cell] = value
-        return Grid.unchecked(self._shape, tuple(values))
+        return Grid.unchecked(self._shape, tuple(values), self._geometry)
 
     # -- text: the line form --------------------------------------------------
 
@@ -495,9 +539,9 @@ class Grid:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Grid):
             return NotImplemented
-        return self._shape == other._shape and self._values == other._values
+        return self._shape == other._shape and self._values == other._values and self._geometry == other._geometry
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash((self._shape, self._values))
+            self._hash = hash((self._shape, self._values, self._geometry))
         return self._hash

@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-from . import formats, methods, validate
+from . import formats, methods, validate, variants
 from .methods import contract
 from .budget import Budget
 from .errors import Contradiction, InvalidPuzzle, LimitReached, SudokuError
@@ -54,6 +54,15 @@ def check_givens(puzzle: "Grid | str") -> Grid:
     return grid
 
 
+def _check_units(spec: "methods.MethodSpec", grid: Grid) -> None:
+    """Refuse a variant's grid (extra units, regions) to a method that reads
+    only a shape's rows, columns and boxes: it would answer for other rules."""
+    if grid.is_variant and not spec.any_units:
+        able = ", ".join(name for name, s in sorted(methods.available().items()) if s.any_units)
+        raise SudokuError(f"method {spec.name!r} takes rows, columns and boxes only, not this puzzle's "
+                          f"{variants.describe(grid.geometry)} units; use one of: {able}")
+
+
 def _budget(timeout: float | None, nodes: int | None) -> Budget:
     """The search budget; the values are checked by :mod:`sudokit.validate` (BadOption)."""
     return Budget(timeout=validate.timeout(timeout), nodes=validate.nodes(nodes))
@@ -74,6 +83,7 @@ def solutions(
     """
     spec = methods.get(method)
     grid = check_givens(puzzle)
+    _check_units(spec, grid)
     if not spec.complete:
         raise SudokuError(f"method {method!r} is logic only and cannot enumerate solutions; use deduce()")
     budget = _budget(timeout, nodes)
@@ -95,6 +105,7 @@ def solve(
     timeout, nodes = validate.timeout(timeout), validate.nodes(nodes)
     spec = methods.get(method)
     grid = as_grid(puzzle)
+    _check_units(spec, grid)
     if not spec.clash_proof or not spec.complete:
         invalid = _invalid(grid, method)
         if invalid is not None:
@@ -139,6 +150,7 @@ def count(
     timeout, nodes = validate.timeout(timeout), validate.nodes(nodes)
     spec = methods.get(method)
     grid = as_grid(puzzle)
+    _check_units(spec, grid)
 
     def clashes() -> Result | None:
         invalid = _invalid(grid, method)
@@ -260,6 +272,7 @@ def deduce(
     timeout, nodes = validate.timeout(timeout), validate.nodes(nodes)
     spec = methods.get(method)
     grid = as_grid(puzzle)
+    _check_units(spec, grid)
     invalid = _invalid(grid, method)
     if invalid is not None:
         return invalid

@@ -38,6 +38,10 @@ class MethodSpec:
     #: True when the method finds no solution for givens that clash, so the
     #: callers may look for clashes only after it reports none.
     clash_proof: bool = False
+    #: True when the method reads the units from the grid's geometry, so that it
+    #: takes variants (X, hyper, jigsaw); the others read a shape's rows,
+    #: columns and boxes, and refuse a variant's grid.
+    any_units: bool = False
     #: How the method holds a puzzle while it works, in a few words.
     representation: str = ""
     #: What it infers between guesses (or instead of them), in a few words.
@@ -87,7 +91,7 @@ register(MethodSpec(
     inference="naked and hidden singles and locked candidates by band tables, to a fixpoint; guess a bivalue cell",
 ))
 register(MethodSpec(
-    "clauses", "sudokit.methods.clauses", complete=False,
+    "clauses", "sudokit.methods.clauses", complete=False, any_units=True,
     summary="exactly-one clauses over 729 propositions, simplified to a fixpoint; logic only",
     source="the propositional-logic Sudoku write-up",
     representation="729 variables (asserted, denied, unknown) in 324 exactly-one clauses",
@@ -109,14 +113,14 @@ register(MethodSpec(
     inference="prune the singles out of rows, columns and boxes to a fixpoint; expand the first open cell",
 ))
 register(MethodSpec(
-    "mip", "sudokit.methods.mip", complete=True,
+    "mip", "sudokit.methods.mip", complete=True, any_units=True,
     summary="0-1 integer program solved by HiGHS; no-good cuts to enumerate",
     source="the integer-programming Sudoku write-up",
     representation="N³ binary variables under 4N² exactly-one rows (a sparse matrix)",
     inference="HiGHS's presolve, LP relaxation and branch and bound; a no-good cut per solution found",
 ))
 register(MethodSpec(
-    "dfs", "sudokit.methods.tree", complete=True,
+    "dfs", "sudokit.methods.tree", complete=True, any_units=True,
     summary="depth-first search over (grid, open constraints), fewest candidates first",
     source="the search-tree Sudoku write-up",
     options={"order": "depth"},
@@ -124,7 +128,7 @@ register(MethodSpec(
     inference="none between nodes; branch on the cell or unit-value with the fewest candidates, depth first",
 ))
 register(MethodSpec(
-    "bfs", "sudokit.methods.tree", complete=True,
+    "bfs", "sudokit.methods.tree", complete=True, any_units=True,
     summary="breadth-first search over (grid, open constraints), fewest candidates first",
     source="the search-tree Sudoku write-up",
     options={"order": "breadth"},
@@ -132,7 +136,7 @@ register(MethodSpec(
     inference="none between nodes; branch on the cell or unit-value with the fewest candidates, level by level",
 ))
 register(MethodSpec(
-    "preemptive", "sudokit.methods.preemptive", complete=True,
+    "preemptive", "sudokit.methods.preemptive", complete=True, any_units=True,
     summary="markup, preemptive sets to a fixpoint, then guess at the fewest candidates",
     source="J. F. Crook, 'A pencil-and-paper algorithm for solving Sudoku puzzles' (Notices AMS, 2009)",
     representation="a markup: one candidate bit mask per cell",

@@ -70,6 +70,7 @@ from typing import Sequence
 
 from ..budget import Budget
 from ..errors import Contradiction
+from ..geometry import Geometry
 from ..grid import DEFAULT_SYMBOLS, Grid, Shape
 
 #: What is known about a variable.
@@ -87,25 +88,27 @@ class Formula:
     ROW, COLUMN or BOX, value ``j + 1`` in the ``i``-th row, column or box.
     """
 
-    def __init__(self, shape: Shape) -> None:
-        n = shape.size
-        self.shape = shape
+    def __init__(self, shape: "Shape | Geometry") -> None:
+        geo = shape if isinstance(shape, Geometry) else shape.geometry
+        n = geo.n
+        #: The units: a shape's rows, columns and boxes, or a variant's (more units, more clauses).
+        self.geometry = geo
+        self.shape = geo.shape
         self.size = n
         clauses: list[tuple[int, ...]] = []
         # each cell has exactly one value
         for cell in range(n * n):
             clauses.append(tuple(cell * n + d for d in range(n)))
-        # each row, column and box has each value exactly once
-        for block in (shape.rows, shape.cols, shape.boxes):
-            for unit in block:
-                for d in range(n):
-                    clauses.append(tuple(cell * n + d for cell in unit))
+        # each unit (row, column, box, and a variant's own) has each value exactly once
+        for unit in geo.units:
+            for d in range(n):
+                clauses.append(tuple(cell * n + d for cell in unit))
         self.clauses: tuple[tuple[int, ...], ...] = tuple(clauses)
         clauses_of: list[list[int]] = [[] for _ in range(n ** 3)]
         for k, clause in enumerate(clauses):
             for var in clause:
                 clauses_of[var].append(k)
-        #: For each variable, the four clauses it lies in.
+        #: For each variable, the clauses it lies in (four on a plain grid, more in a variant's extra units).
         self.clauses_of: tuple[tuple[int, ...], ...] = tuple(tuple(ks) for ks in clauses_of)
 
     def variable(self, row: int, col: int, value: int) -> int:
@@ -124,15 +127,15 @@ class Formula:
         i, j = divmod(rest, n)
         if kind == CELL:
             return f"no value can go in {self.shape.cell_name(rest)}"
-        unit = ("row", "column", "box")[kind - 1]
-        return f"{self._symbol(j + 1)} has no place in {unit} {i + 1}"
+        unit = (clause - n * n) // n
+        return f"{self._symbol(j + 1)} has no place in {self.geometry.unit_name(unit)}"
 
     def _symbol(self, value: int) -> str:
         return DEFAULT_SYMBOLS[value - 1] if self.size <= len(DEFAULT_SYMBOLS) else str(value)
 
 
 @lru_cache(maxsize=None)
-def formula(shape: Shape) -> Formula:
+def formula(shape: "Shape | Geometry") -> Formula:
     """The formula of a shape, built once."""
     return Formula(shape)
 
@@ -216,7 +219,7 @@ class Knowledge:
             if s == ASSERTED:
                 cell, d = divmod(var, n)
                 values[cell] = d + 1
-        return Grid.unchecked(f.shape, tuple(values))
+        return Grid.unchecked(f.shape, tuple(values), f.geometry)
 
 
 def deduce(grid: Grid, budget: Budget, **options: object) -> Grid:
@@ -230,7 +233,7 @@ def deduce(grid: Grid, budget: Budget, **options: object) -> Grid:
     >>> deduce(example("diabolical"), Budget()).is_complete
     False
     """
-    f = formula(grid.shape)
+    f = formula(grid.geometry)
     knowledge = Knowledge(f, budget)
     n = f.size
     for cell, value in enumerate(grid.values):

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..budget import Budget
 from ..errors import LimitReached
+from ..geometry import Geometry
 from ..grid import Grid, Shape
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,16 +54,17 @@ def variable(shape: Shape, cell: int, value: int) -> int:
 
 
 @lru_cache(maxsize=16)
-def constraint_matrix(shape: Shape) -> "scipy.sparse.csr_array":
-    """The 4N² "exactly one" rows over the N³ variables (cached per shape).
+def constraint_matrix(shape: "Shape | Geometry") -> "scipy.sparse.csr_array":
+    """The "exactly one" rows over the N³ variables (cached per shape or geometry).
 
-    Rows: one per cell, then one per (row, value), (column, value) and
-    (box, value).
+    Rows: one per cell, then one per (unit, value): 4N² rows for the rows,
+    columns and boxes of a shape, more for a variant's extra units.
     """
     import numpy as np
     import scipy.sparse
 
-    n = shape.size
+    geometry = shape if isinstance(shape, Geometry) else shape.geometry
+    n = geometry.n
     row_ids: list[int] = []
     col_ids: list[int] = []
     constraint = 0
@@ -71,13 +73,12 @@ def constraint_matrix(shape: Shape) -> "scipy.sparse.csr_array":
             row_ids.append(constraint)
             col_ids.append(variable(shape, cell, value))
         constraint += 1
-    for units in (shape.rows, shape.cols, shape.boxes):  # each value once per unit
-        for unit in units:
-            for value in range(1, n + 1):
-                for cell in unit:
-                    row_ids.append(constraint)
-                    col_ids.append(variable(shape, cell, value))
-                constraint += 1
+    for unit in geometry.units:  # each value once per unit (a variant's extra units too)
+        for value in range(1, n + 1):
+            for cell in unit:
+                row_ids.append(constraint)
+                col_ids.append(variable(shape, cell, value))
+            constraint += 1
     data = np.ones(len(row_ids))
     return scipy.sparse.csr_array((data, (row_ids, col_ids)), shape=(constraint, n**3))
 
@@ -94,7 +95,7 @@ def bounds(grid: Grid) -> "tuple[np.ndarray, np.ndarray]":
         for value in range(1, n + 1):
             if value != given:
                 ub[variable(shape, cell, value)] = 0
-        for peer in shape.peers[cell]:
+        for peer in grid.geometry.peers[cell]:
             ub[variable(shape, peer, given)] = 0
     for cell in grid.givens:  # after the clashes, so clashing givens stay infeasible
         lb[variable(shape, cell, grid[cell])] = 1
@@ -109,8 +110,8 @@ def _solve(grid: Grid, cuts: "list[np.ndarray]", budget: Budget) -> Grid | None:
 
     budget.tick()
     budget.check_time()
-    shape, n = grid.shape, grid.size
-    a = constraint_matrix(shape)
+    n = grid.size
+    a = constraint_matrix(grid.geometry)
     constraints = [LinearConstraint(a, 1, 1)]
     if cuts:
         cut_rows = scipy.sparse.csr_array(np.vstack(cuts))
@@ -130,7 +131,7 @@ def _solve(grid: Grid, cuts: "list[np.ndarray]", budget: Budget) -> Grid | None:
         return None
     if result.status == 0:
         x = np.rint(result.x).astype(int).reshape(n * n, n)
-        return Grid.unchecked(shape, tuple(int(row.argmax()) + 1 for row in x))
+        return grid.like(tuple(int(row.argmax()) + 1 for row in x))
     if result.status == 1:  # time or iteration limit
         raise LimitReached(f"time limit of {budget.timeout:g} s reached in HiGHS")
     raise RuntimeError(f"HiGHS stopped with status {result.status}: {result.message}")
@@ -166,7 +167,9 @@ def infeasibility_message(grid: Grid) -> str:
     if conflicts:
         return "infeasible: the givens break the rules (" + "; ".join(str(c) for c in conflicts) + ")"
     n = grid.size
+    rows = n * n + len(grid.geometry.units) * n  # a cell's, then each (unit, value)'s
+    units = "row/value, column/value, box/value" + (", and the variant's units" if grid.is_variant else "")
     return (
-        f"infeasible: no 0-1 assignment meets the {4 * n * n} exactly-one constraints "
-        f"(cells, row/value, column/value, box/value) with these {grid.clues} givens"
+        f"infeasible: no 0-1 assignment meets the {rows} exactly-one constraints "
+        f"(cells, {units}) with these {grid.clues} givens"
     )

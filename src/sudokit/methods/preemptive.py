@@ -43,6 +43,7 @@ from typing import Iterable, Iterator
 
 from ..budget import Budget
 from ..errors import Contradiction
+from ..geometry import Geometry
 from ..grid import Grid, Shape
 from .preemptive_fast import Markup, fixpoint, values_of
 
@@ -87,7 +88,7 @@ def cross_out(cands: Markup, cells: tuple[int, ...], subset: tuple[int, ...], va
     return changed
 
 
-def crook_fixpoint(cands: Markup, shape: Shape) -> None:
+def crook_fixpoint(cands: Markup, shape: "Shape | Geometry") -> None:
     """Step 4: steps 2 and 3 in every unit until nothing changes. Raises
     Contradiction when some ``m`` cells have fewer than ``m`` candidates.
     It tries all 2^N subsets of each unit: fine for reading and for checking
@@ -109,7 +110,7 @@ def crook_fixpoint(cands: Markup, shape: Shape) -> None:
                 changed |= cross_out(cands, cells, subset, values)
 
 
-def propagate(cands: Markup, shape: Shape, budget: Budget, units: Iterable[int] | None = None) -> None:
+def propagate(cands: Markup, shape: "Shape | Geometry", budget: Budget, units: Iterable[int] | None = None) -> None:
     """Steps 2 to 4, fast: the fixpoint of :func:`crook_fixpoint`, found by
     :func:`sudokit.methods.preemptive_fast.fixpoint`. ``units`` (indices into
     ``shape.units``) are the ones to look at first, after a guess. Changes
@@ -130,9 +131,9 @@ def _fewest(cands: Markup) -> int | None:
     return best
 
 
-def _grid(cands: Markup, shape: Shape) -> Grid:
-    """The cells with a single candidate, as a grid (0 elsewhere)."""
-    return Grid.unchecked(shape, tuple(m.bit_length() if not m & (m - 1) else 0 for m in cands))
+def _grid(cands: Markup, puzzle: Grid) -> Grid:
+    """The cells with a single candidate, as a grid of the puzzle's shape and units (0 elsewhere)."""
+    return puzzle.like(tuple(m.bit_length() if not m & (m - 1) else 0 for m in cands))
 
 
 def solutions(grid: Grid, budget: Budget, **options: object) -> Iterator[Grid]:
@@ -142,16 +143,16 @@ def solutions(grid: Grid, budget: Budget, **options: object) -> Iterator[Grid]:
     >>> sum(1 for _ in solutions(Grid.empty((1, 2)), Budget()))
     2
     """
-    shape = grid.shape
+    geo = grid.geometry  # the units: a variant's extra units count as any other
     cands = markup(grid)
     budget.tick()
     try:
-        propagate(cands, shape, budget)
+        propagate(cands, geo, budget)
     except Contradiction:
         return
     cell = _fewest(cands)
     if cell is None:
-        yield _grid(cands, shape)
+        yield _grid(cands, grid)
         return
     budget.guess()
     # Each frame: the markup at a fixpoint, the guessed cell, its values, the next one to try.
@@ -167,12 +168,12 @@ def solutions(grid: Grid, budget: Budget, **options: object) -> Iterator[Grid]:
         child = parent.copy()
         child[cell] = 1 << (value - 1)
         try:
-            propagate(child, shape, budget, shape.units_of[cell])
+            propagate(child, geo, budget, geo.units_of[cell])
         except Contradiction:
             continue  # a dead end: try the next value
         nxt = _fewest(child)
         if nxt is None:
-            yield _grid(child, shape)
+            yield _grid(child, grid)
             continue
         budget.guess()
         stack.append((child, nxt, values_of(child[nxt]), [0]))
@@ -188,5 +189,5 @@ def deduce(grid: Grid, budget: Budget, **options: object) -> Grid:
     """
     cands = markup(grid)
     budget.tick()
-    propagate(cands, grid.shape, budget)
-    return _grid(cands, grid.shape)
+    propagate(cands, grid.geometry, budget)
+    return _grid(cands, grid)

@@ -39,6 +39,7 @@ from typing import Iterable, Iterator
 
 from ..budget import Budget
 from ..errors import Contradiction
+from ..geometry import Geometry
 from ..grid import DEFAULT_SYMBOLS, Shape
 
 #: Per cell, a bit mask of its candidates: bit ``v - 1`` for value ``v``.
@@ -229,8 +230,9 @@ def _hidden(cands: Markup, opens: list[int], masks: list[int], open_values: int,
     return False
 
 
-def fixpoint(cands: Markup, shape: Shape, budget: Budget, units: Iterable[int] | None = None) -> None:
+def fixpoint(cands: Markup, shape: "Shape | Geometry", budget: Budget, units: Iterable[int] | None = None) -> None:
     """Apply preemptive sets in every unit until none crosses anything out.
+    ``shape`` gives the units: a shape's, or a variant's geometry.
 
     ``units`` are the indices (into ``shape.units``) to look at first; every
     unit whose cells change is looked at again, shallow passes first. Changes

@@ -41,6 +41,7 @@ from typing import Iterator, Literal
 
 from ..budget import Budget
 from ..errors import LimitReached
+from ..geometry import Geometry
 from ..grid import Grid, Shape
 
 #: The most nodes breadth-first search may hold in its queue at once.
@@ -72,7 +73,7 @@ class Constraint:
             yield bytes(child)
 
 
-def _candidate_masks(values: bytes, shape: Shape) -> list[int]:
+def _candidate_masks(values: bytes, shape: "Shape | Geometry") -> list[int]:
     """Per open cell, a bit mask of the values no peer holds (bit v-1 for v); 0 when filled."""
     full = (1 << shape.size) - 1
     masks = []
@@ -88,7 +89,7 @@ def _candidate_masks(values: bytes, shape: Shape) -> list[int]:
     return masks
 
 
-def _constraints(values: bytes, shape: Shape) -> list[Constraint]:
+def _constraints(values: bytes, shape: "Shape | Geometry") -> list[Constraint]:
     n = shape.size
     masks = _candidate_masks(values, shape)
     found = []
@@ -108,7 +109,7 @@ def _constraints(values: bytes, shape: Shape) -> list[Constraint]:
     return found
 
 
-def _first_constraint(values: bytes, shape: Shape) -> Constraint | None:
+def _first_constraint(values: bytes, shape: "Shape | Geometry") -> Constraint | None:
     """``_constraints(values, shape)[0]`` (None when there are none), without
     building and sorting the whole list: the search only needs the first."""
     n = shape.size
@@ -145,10 +146,10 @@ def _first_constraint(values: bytes, shape: Shape) -> Constraint | None:
 
 def open_constraints(grid: Grid) -> list[Constraint]:
     """The constraints ``grid`` has not met, fewest candidates first."""
-    return _constraints(bytes(grid.values), grid.shape)
+    return _constraints(bytes(grid.values), grid.geometry)
 
 
-def _expand(values: bytes, shape: Shape, budget: Budget) -> tuple[bool, list[bytes]]:
+def _expand(values: bytes, shape: "Shape | Geometry", budget: Budget) -> tuple[bool, list[bytes]]:
     """(is this node a solution, its children)."""
     budget.tick()
     first = _first_constraint(values, shape)
@@ -161,25 +162,25 @@ def _expand(values: bytes, shape: Shape, budget: Budget) -> tuple[bool, list[byt
 
 def depth_first(grid: Grid, budget: Budget) -> Iterator[Grid]:
     """Every solution, lazily, by a stack of nodes."""
-    shape = grid.shape
+    shape = grid.geometry  # the units, a variant's included
     stack = [bytes(grid.values)]
     while stack:
         values = stack.pop()
         solved, children = _expand(values, shape, budget)
         if solved:
-            yield Grid.unchecked(shape, tuple(values))
+            yield grid.like(tuple(values))
         stack.extend(reversed(children))  # the first child is expanded first
 
 
 def breadth_first(grid: Grid, budget: Budget, frontier: int = FRONTIER_LIMIT) -> Iterator[Grid]:
     """Every solution, level by level, by a queue of at most ``frontier`` nodes."""
-    shape = grid.shape
+    shape = grid.geometry  # the units, a variant's included
     queue = deque([bytes(grid.values)])
     while queue:
         values = queue.popleft()
         solved, children = _expand(values, shape, budget)
         if solved:
-            yield Grid.unchecked(shape, tuple(values))
+            yield grid.like(tuple(values))
         queue.extend(children)
         if len(queue) > frontier:
             raise LimitReached(
