@@ -53,6 +53,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence, TextIO
 
+from . import variants
 from .errors import ParseError, ShapeError, SudokuError
 from .grid import MAX_CELLS, MAX_LINE, MAX_SIZE, Grid, Shape, boxed_text, decode_utf8, read_line, shape_of
 from .svg import grid_svg
@@ -142,12 +143,18 @@ def _parse_json(text: str, shape: "Shape | None", symbols: str | None, *, line: 
         puzzle = read_line("".join(obj["puzzle"].split()), shape, symbols, line=line)
     except ParseError as exc:
         raise ParseError(f'"puzzle": {exc.reason}', line=line) from None
+    try:
+        geometry = variants.from_fields(puzzle.shape, obj)
+    except (ShapeError, ValueError) as exc:
+        raise ParseError(f'"variant"/"regions": {exc}', line=line) from None
+    puzzle = puzzle.with_geometry(geometry)
     solution = None
     if isinstance(obj.get("solution"), str) and obj["solution"].strip():
         try:
             solution = read_line("".join(obj["solution"].split()), puzzle.shape, symbols, line=line)
         except ParseError as exc:
             raise ParseError(f'"solution": {exc.reason}', line=line) from None
+        solution = solution.with_geometry(geometry)
     return puzzle, solution
 
 
@@ -894,6 +901,7 @@ def render(grid: Grid, format: str = "line", *, symbols: str | None = None) -> s
             obj["shape"] = str(grid.shape)
         if symbols:
             obj["symbols"] = alphabet
+        obj.update(variants.fields(grid.geometry))
         return json.dumps(obj)
     raise ParseError(f"unknown format {format!r}; the formats are {', '.join(RENDERINGS)}")
 

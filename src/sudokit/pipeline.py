@@ -33,7 +33,8 @@ public API, so every record, message and status comes from one place.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Iterable, Iterator, Sequence
 
 from . import records
@@ -61,7 +62,9 @@ class Job:
     ``command`` is one of :data:`COMMANDS`; ``fmt`` the output format of that
     command; ``limit`` the solution limit of ``count`` and ``all``;
     ``timeout`` (seconds) and ``nodes`` the budget per puzzle; ``box`` and
-    ``symbols`` how to read the puzzles; ``grids`` and ``marks`` what
+    ``symbols`` how to read the puzzles; ``variant`` (``--variant`` names)
+    and ``regions`` (a jigsaw layout) the units every puzzle is solved under,
+    when not just rows, columns and boxes; ``grids`` and ``marks`` what
     ``explain`` shows between steps. ``quick`` is set by :func:`run` for a
     run of a few puzzles: see :func:`_quick_result`.
     """
@@ -77,6 +80,8 @@ class Job:
     grids: bool = False
     marks: bool = False
     quick: bool = False
+    variant: str | None = None
+    regions: str | None = None
 
     def __post_init__(self) -> None:
         if self.command not in COMMANDS:
@@ -499,8 +504,37 @@ def run_items(job: Job, items: Sequence[Item]) -> ChunkResult:
         if item.grid is None:
             out.add(_failed_text(job, item), f"{item.where()}: {Status.PARSE_ERROR.value}: {item.error}")
         else:
-            do(job, item, item.grid, out)
+            try:
+                grid = _under(job, item.grid)
+            except SudokuError as exc:  # a layout that does not fit this puzzle
+                out.add(_failed_text(job, item), f"{item.where()}: {Status.INVALID.value}: {exc}")
+                continue
+            do(_units_job(job) if grid.is_variant else job, item, grid, out)
     return out.result()
+
+
+@lru_cache(maxsize=8)
+def _units_job(job: Job) -> Job:
+    """The job for a variant's puzzle: the engine (``fast``) reads only rows,
+    columns and boxes, so Crook's method (``preemptive``) solves it instead,
+    and the record says so."""
+    return replace(job, method="preemptive") if job.method == "fast" else job
+
+
+def _under(job: Job, grid: Grid) -> Grid:
+    """``grid`` under the job's variant units, if it names any (else as read:
+    a jsonl record may carry its own)."""
+    if job.variant is None and job.regions is None:
+        return grid
+    return grid.with_geometry(_variant_geometry(grid.shape, job.variant or "", job.regions))
+
+
+@lru_cache(maxsize=32)
+def _variant_geometry(shape: Shape, variant: str, regions: str | None) -> Any:
+    """One geometry per shape and variant, its tables derived once for the run."""
+    from . import variants
+
+    return variants.of(shape, variant, regions=regions)
 
 
 # -- many 9x9 puzzles in one compiled call -------------------------------------------------
@@ -508,7 +542,7 @@ def run_items(job: Job, items: Sequence[Item]) -> ChunkResult:
 
 def _bulk_ready(job: Job) -> bool:
     return (not job.quick and job.command in ("solve", "count") and job.method == "fast" and job.fmt in ("line", "jsonl")
-            and job.symbols is None and job.box in (None, (3, 3)))
+            and job.symbols is None and job.box in (None, (3, 3)) and job.variant is None and job.regions is None)
 
 
 def _texts(batch: Any, values: Any) -> list[str]:

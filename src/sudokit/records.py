@@ -74,12 +74,14 @@ def solve_record(
     line: int | None = None,
     source: str = "",
     example: str = "",
+    units: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """A puzzle record from its parts (grids already written as lines).
 
     ``count`` and ``limit`` are present when ``counting`` (``--count`` and
     ``--all``); ``solutions`` when more than one solution is listed;
-    ``partial`` when a logic-only method got stuck.
+    ``partial`` when a logic-only method got stuck; ``units`` a variant's
+    ``variant`` and ``regions`` fields (:func:`sudokit.variants.fields`).
     """
     record: dict[str, Any] = {"puzzle": puzzle, "status": status, "solution": solution}
     if counting:
@@ -90,6 +92,7 @@ def solve_record(
     if partial is not None:
         record["partial"] = partial
     record.update(method=method, nodes=nodes, guesses=guesses, message=message)
+    record.update(units or {})
     return _place(record, line, source, example)
 
 
@@ -116,6 +119,11 @@ def result_record(result: "Result", *, counting: bool = False, symbols: str | No
 
     stuck = result.status is Status.STUCK
     solutions = [_line_of(g, symbols) for g in result.solutions] if len(result.solutions) > 1 else None
+    units = None
+    if result.puzzle is not None and result.puzzle.is_variant:
+        from . import variants
+
+        units = variants.fields(result.puzzle.geometry)
     return solve_record(
         puzzle=_line_of(result.puzzle, symbols) or "",
         status=result.status.value,
@@ -123,7 +131,7 @@ def result_record(result: "Result", *, counting: bool = False, symbols: str | No
         counting=counting, count=result.count, limit=result.limit, solutions=solutions,
         partial=_line_of(result.solution, symbols) if stuck else None,
         method=result.method, nodes=result.nodes, guesses=result.guesses, message=result.message,
-        line=line, source=source, example=example,
+        line=line, source=source, example=example, units=units,
     )
 
 

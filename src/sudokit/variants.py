@@ -349,6 +349,37 @@ def of(shape: "Shape | str | None", variants: "str | Iterable[str]" = (), *, reg
     return combine(*parts)
 
 
+# -- records ---------------------------------------------------------------------------
+
+
+def fields(geometry: Geometry) -> dict[str, str]:
+    """What a record says of a geometry: ``{"variant": names}``, with
+    ``"regions": layout`` for a jigsaw; nothing for the classic geometry.
+
+    >>> fields(x("3x3")), fields(Geometry.of(Shape(3, 3)))
+    ({'variant': 'x'}, {})
+    """
+    names = describe(geometry)
+    if not names:
+        return {}
+    out = {"variant": names}
+    if is_jigsaw(geometry):
+        out["regions"] = layout(geometry)
+    return out
+
+
+def from_fields(shape: Shape, record: dict) -> "Geometry | None":
+    """The geometry a record's ``variant`` and ``regions`` fields name (see
+    :func:`fields`), or None when it names none. Raises ShapeError (a
+    :class:`LayoutError` for the regions) or ValueError for bad fields."""
+    variant, regions = record.get("variant"), record.get("regions")
+    if variant is None and regions is None:
+        return None
+    if variant is not None and not isinstance(variant, str) or regions is not None and not isinstance(regions, str):
+        raise ValueError('"variant" and "regions" must be strings')
+    return of(shape, variant or "", regions=regions)
+
+
 # -- helpers -------------------------------------------------------------------------
 
 

@@ -228,3 +228,76 @@ def test_examples_name_prints_it_and_pipes_into_solve():
 def test_examples_unknown_name_lists_the_names():
     result = run("examples", "nosuch")
     assert result.exit_code == 2 and "diabolical" in result.stderr
+
+
+# -- variants: --variant and --regions ---------------------------------------------------
+
+#: 6x6 jigsaw regions (the 2x3 boxes with r2c1/r3c3 traded).
+JIGSAW6 = "111222311222331444333444555666555666"
+
+
+def _variant_puzzles(units: list[list[int]], n: int, seed: int, count: int) -> list[tuple[list[int], list[int]]]:
+    """Unique puzzles under ``units``, cut from reference solutions by the reference alone."""
+    import random
+
+    import reference_variants as ref
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        start = [0] * (n * n)
+        start[rng.randrange(n * n)] = rng.randint(1, n)
+        _, full = ref.count(n, units, start, limit=1)
+        givens = list(full)
+        for cell in rng.sample(range(n * n), n * n):
+            trial = list(givens)
+            trial[cell] = 0
+            if ref.count(n, units, trial)[0] == 1:
+                givens = trial
+        out.append((givens, list(full)))
+    return out
+
+
+@pytest.mark.parametrize("args, kind", [(["--variant", "x"], "x"), (["--regions", JIGSAW6], "jigsaw"),
+                                        (["--variant", "x", "--regions", JIGSAW6], "x,jigsaw")])
+def test_variants_are_solved_under_their_units_and_their_records_say_so(tmp_path, args: list[str], kind: str) -> None:
+    import reference_variants as ref
+
+    units = ref.rows(6) + ref.columns(6)
+    units += ref.regions_of(JIGSAW6) if "jigsaw" in kind else ref.boxes(2, 3)
+    if "x" in kind.split(","):
+        units += ref.diagonals(6)
+    cases = _variant_puzzles(units, 6, len(kind), 5)
+    path = tmp_path / "puzzles.txt"
+    path.write_text("".join("".join(str(v or ".") for v in givens) + "\n" for givens, _ in cases))
+    done = run("solve", "--box", "2x3", *args, "--format", "jsonl", str(path))
+    assert done.exit_code == 0, done.output
+    out = [json.loads(line) for line in done.output.splitlines()]
+    assert [r["solution"] for r in out] == ["".join(map(str, full)) for _, full in cases]
+    assert {r["method"] for r in out} == {"preemptive"} and {r["variant"] for r in out} == {kind}
+    assert all(r.get("regions") == (JIGSAW6 if "jigsaw" in kind else None) for r in out)
+    # the records read back as the same puzzles under the same units, whatever the method
+    again = tmp_path / "again.jsonl"
+    again.write_text(done.output)
+    for method in ("dfs", "mip"):
+        back = run("solve", "--format", "line", "--count", "--method", method, str(again))
+        assert back.exit_code == 0 and back.output.split() == ["1"] * len(cases), back.output
+
+
+def test_variant_options_are_checked_before_any_puzzle() -> None:
+    puzzle = "." * 36 + "\n"
+    missing = run("solve", "--box", "2x3", "--variant", "jigsaw", "-", input=puzzle)
+    assert missing.exit_code == 2 and "--variant jigsaw needs its regions" in missing.output
+    fast = run("solve", "--variant", "x", "--method", "fast", "-", input=puzzle)
+    assert fast.exit_code == 2 and "method 'fast' takes rows, columns and boxes only" in fast.output
+    unknown = run("solve", "--variant", "diagonalish", "-", input=puzzle)
+    assert unknown.exit_code == 2 and "unknown variant 'diagonalish'" in unknown.output
+    broken = run("solve", "--regions", "1221 1221 3344 3344", "-", input="." * 16 + "\n")
+    assert broken.exit_code == 2 and "region '1' is not connected" in broken.output
+
+
+def test_a_layout_that_does_not_fit_a_puzzle_fails_that_puzzle_only() -> None:
+    done = run("solve", "--regions", JIGSAW6, "--format", "line", "-", input="." * 16 + "\n" + "." * 36 + "\n")
+    assert done.exit_code == 1
+    lines = done.output.splitlines()
+    assert any("puzzle 1 (line 1): invalid:" in line for line in lines), done.output

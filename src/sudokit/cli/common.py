@@ -142,6 +142,52 @@ def method_option(ctx: click.Context | None, param: click.Parameter | None, valu
     return value
 
 
+def variant_option(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
+    """``--variant NAMES``: x, hyper, jigsaw, comma-separated (killer is not wired to solving yet)."""
+    if value is None:
+        return None
+    from .. import variants
+
+    try:
+        names = variants.parse(value)
+    except (SudokuError, ValueError) as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    if "killer" in names:
+        raise click.BadParameter("killer puzzles are not solved from the command line yet (docs/variants.md)",
+                                 ctx=ctx, param=param)
+    return ",".join(names)
+
+
+def regions_option(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
+    """``--regions LAYOUT``: a jigsaw layout, checked (N regions of N connected cells)."""
+    if value is None:
+        return None
+    from .. import variants
+
+    layout = "".join(value.split())
+    try:
+        variants.read_layout(layout)
+    except SudokuError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    return layout
+
+
+def variant_method(ctx: click.Context, method: str) -> str:
+    """The method for a variant's puzzles: ``preemptive`` unless one that reads
+    the units was asked for (``--method fast`` is refused by name)."""
+    from ..methods import available, get
+
+    if "jigsaw" in (ctx.params.get("variant") or "").split(",") and ctx.params.get("regions") is None:
+        raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
+    if ctx.get_parameter_source("method") is click.core.ParameterSource.DEFAULT:
+        return "preemptive"
+    if not get(method).any_units:
+        able = ", ".join(name for name, s in sorted(available().items()) if s.any_units)
+        raise click.BadParameter(f"method {method!r} takes rows, columns and boxes only; with --variant or "
+                                 f"--regions use one of: {able}", ctx=ctx, param_hint="'--method'")
+    return method
+
+
 def module_exists(name: str) -> bool:
     """True when the module ``name`` can be imported (without importing it)."""
     try:

@@ -17,7 +17,7 @@ from ..grid import Shape
 from .cluster import cluster_options, on_cluster, run_on_cluster
 from .common import (
     box_option, jobs_option, limit_option, method_option, methods_help, nodes_option, render,
-    symbols_option, timeout_option,
+    regions_option, symbols_option, timeout_option, variant_method, variant_option,
 )
 
 #: Output formats of ``sudoku solve``.
@@ -69,6 +69,11 @@ def _check_options(ctx: click.Context, method: str, fmt: str, counting: bool, al
               help="Box rows x box columns (3x3, 2x3, 4x4...); default: from the puzzle's size.")
 @click.option("--symbols", callback=symbols_option, metavar="SPEC",
               help="The alphabet of values 1..N, such as 0-F or GODAKCUBE.")
+@click.option("--variant", callback=variant_option, metavar="NAMES",
+              help="Extra rules, combinable: x (the two diagonals), hyper (windoku's windows), jigsaw (with "
+                   "--regions). The default method is then preemptive (docs/variants.md).")
+@click.option("--regions", callback=regions_option, metavar="LAYOUT",
+              help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")
 @click.option("--timeout", callback=timeout_option, default=None, metavar="SECONDS",
               help="Give up on a puzzle after this long (status timeout; a count is then a lower bound).")
 @click.option("--nodes", callback=nodes_option, default=None, metavar="N",
@@ -80,7 +85,8 @@ def _check_options(ctx: click.Context, method: str, fmt: str, counting: bool, al
 @cluster_options
 @click.pass_context
 def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, counting: bool, all_: bool,
-          limit: int | None, box: Shape | None, symbols: str | None, timeout: float | None,
+          limit: int | None, box: Shape | None, symbols: str | None, variant: str | None, regions: str | None,
+          timeout: float | None,
           nodes: int | None, names: tuple[str, ...], jobs: int, cluster: str | None, output: str | None,
           blocksize: int | None, merge: str | None) -> None:
     """Solve every puzzle in PATHS (files, or - for standard input).
@@ -98,11 +104,13 @@ def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, cou
     from ..pipeline import Job
     from .running import examples, run_job
 
+    if variant is not None or regions is not None:
+        method = variant_method(ctx, method)
     mode = _check_options(ctx, method, fmt, counting, all_, limit, len(paths) + len(names) > 1)
     if mode != "solve" and limit is None:
         limit = DEFAULT_LIMIT
     job = Job(mode, method, fmt, limit, timeout, nodes,
-              None if box is None else (box.box_rows, box.box_cols), symbols)
+              None if box is None else (box.box_rows, box.box_cols), symbols, variant=variant, regions=regions)
     if on_cluster(ctx, cluster, output, blocksize, merge, names, single=fmt == "svg"):
         ctx.exit(run_on_cluster(ctx, job, paths, cluster, output, blocksize, merge))
     grids = None

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..errors import InvalidPuzzle
+from ..errors import InvalidPuzzle, SudokuError
 from ..geometry import BOX, COLUMN, KIND_NAMES, ROW, Geometry
 from ..grid import Grid, Shape
 
@@ -67,6 +67,11 @@ class Candidates:
         in one of its units.
         """
         if geo is None:
+            if grid.is_variant:  # the techniques' ladder and SE's variant rules are not wired yet
+                from .. import variants
+
+                raise SudokuError(f"the logic (rate, explain, hint) does not take {variants.describe(grid.geometry)} "
+                                  "puzzles yet; solve them with a method that reads their units (docs/variants.md)")
             geo = grid.shape.geometry
         values = list(grid.values)
         used = [0] * len(geo.units)  # per unit: the values placed in it
