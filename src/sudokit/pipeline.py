@@ -664,6 +664,8 @@ class GenerateJob:
     rating: str | None = None
     technique: str | None = None
     node_limit: int | None = None
+    variant: str | None = None
+    regions: str | None = None
 
     @property
     def filtered(self) -> bool:
@@ -673,7 +675,7 @@ class GenerateJob:
         """The keyword arguments of :func:`sudokit.generation.generate_many` (and ``from_seeds``)."""
         return dict(shape=Shape(*self.box), minimal=self.minimal, symmetry=self.symmetry,
                     difficulty=self.difficulty, rating=self.rating, technique=self.technique,
-                    node_limit=self.node_limit)
+                    node_limit=self.node_limit, variant=self.variant, regions=self.regions)
 
 
 def run_seeds(job: GenerateJob, start: int, count: int) -> ChunkResult:

@@ -242,6 +242,10 @@ def generated_record(puzzle: "Puzzle") -> dict[str, Any]:
         "minimal": puzzle.minimal,
         "symmetry": puzzle.symmetry,
     }
+    if puzzle.puzzle.is_variant:
+        from . import variants
+
+        record.update(variants.fields(puzzle.puzzle.geometry))
     if puzzle.undecided:
         record["undecided"] = puzzle.undecided
     if puzzle.extra.get("generator"):

@@ -8,6 +8,7 @@ import json
 
 from click.testing import CliRunner
 
+from cli_helpers import run
 from puzzles import ref_count
 from sudokit.grid import Grid
 
@@ -37,3 +38,22 @@ def test_cli_line_with_solution_and_usage_errors() -> None:
     assert Grid(solution).is_solution_of(Grid(puzzle))
     bad = CliRunner().invoke(command, ["--box", "2x3", "--symmetry", "rotate90"])
     assert bad.exit_code == 2 and "square boxes" in bad.output
+
+
+def test_variant_puzzles_come_with_their_units_and_solve_back_under_them(tmp_path) -> None:
+    """generate --variant / --regions write records that sudoku solve reads back
+    as the same puzzles under the same units (one solution each, the generated one)."""
+    layout = "111222311222331444333444555666555666"
+    for args in (["--variant", "x"], ["--variant", "hyper"], ["--regions", layout]):
+        made = run("generate", "-n", "4", "--seed", "9", "--format", "jsonl", "--with-solution", *args)
+        assert made.exit_code == 0, made.output
+        out = [json.loads(line) for line in made.output.splitlines() if line.startswith("{")]  # not a compile notice
+        assert {r["variant"] for r in out} == {"jigsaw" if args[0] == "--regions" else args[1]}
+        path = tmp_path / "made.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in out))
+        solved = run("solve", "--format", "jsonl", "--count", str(path))
+        assert solved.exit_code == 0, solved.output
+        back = [json.loads(line) for line in solved.output.splitlines() if line.startswith("{")]
+        assert [(r["count"], r["solution"]) for r in back] == [(1, r["solution"]) for r in out]
+    refused = run("generate", "--variant", "jigsaw")
+    assert refused.exit_code == 2 and "--variant jigsaw needs its regions" in refused.output

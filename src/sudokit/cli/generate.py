@@ -16,8 +16,7 @@ import click
 from .cluster import cluster_options, generate_on_cluster, on_cluster
 from .common import (
     EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, box_option, interrupted_exit, jobs_option,
-    seed_option,
-    time_left, timeout_option,
+    regions_option, seed_option, time_left, timeout_option, variant_option,
 )
 
 FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
@@ -57,12 +56,19 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
               help="With a filter: how many puzzles to try per match (default 1000).")
 @click.option("--timeout", type=float, default=None, callback=timeout_option, metavar="SECONDS",
               help="Seconds for the whole run; stop with a message when they run out.")
+@click.option("--variant", callback=variant_option, metavar="NAMES",
+              help="Extra rules, combinable: x (the two diagonals), hyper (windoku's windows), jigsaw "
+                   "(with --regions). No difficulty filter with a variant yet (docs/variants.md).")
+@click.option("--regions", callback=regions_option, metavar="LAYOUT",
+              help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw; the size "
+                   "comes from the layout).")
 @cluster_options
 @click.pass_context
 def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str, method: str, symmetry: str,  # type: ignore[no-untyped-def]
              seed: int | None, fmt: str, with_solution: bool, jobs: int, difficulty: str | None,
              rating: str | None, technique: str | None, attempts: int | None, timeout: float | None,
-             cluster: str | None, output: str | None, blocksize: int | None, merge: str | None) -> None:
+             variant: str | None, regions: str | None, cluster: str | None, output: str | None,
+             blocksize: int | None, merge: str | None) -> None:
     """Generate new puzzles with one solution, minimal for a rule.
 
     \b
@@ -71,6 +77,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
       sudoku generate -n 100 --minimal logic --format jsonl --seed 42 --jobs 2
       sudoku generate --difficulty fiendish --attempts 500
       sudoku generate --method clauses --minimal logic --format spaced
+      sudoku generate -n 5 --variant x --format jsonl
     """
     import functools
 
@@ -85,6 +92,10 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
         raise click.UsageError("give at most one of --difficulty, --rating and --technique")
     if method == "clauses" and minimal != "logic":
         raise click.UsageError("--method clauses makes --minimal logic puzzles; add --minimal logic", ctx)
+    if variant is not None and "jigsaw" in variant.split(",") and regions is None:
+        raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
+    if regions is not None and box is None and size is None:
+        size = int(len(regions) ** 0.5 + 0.5)  # the size comes from the layout
     if on_cluster(ctx, cluster, output, blocksize, merge):
         from ..pipeline import GenerateJob
 
@@ -95,7 +106,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
             raise click.UsageError("--timeout is not watched on a cluster; stop the run with Ctrl-C", ctx)
         shape = box if box is not None else Shape.for_size(size) if size is not None else Shape(3, 3)
         job = GenerateJob((shape.box_rows, shape.box_cols), minimal, symmetry, fmt, with_solution, difficulty,
-                          rating, technique)
+                          rating, technique, variant=variant, regions=regions)
         if seed is None:
             import secrets
 
@@ -118,7 +129,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
                                attempts=attempts, timeout=time_left(timeout),
                                progress=step if progress.enabled else None,
                                render=functools.partial(generated_text, fmt=fmt, with_solution=with_solution),
-                               method=method)
+                               method=method, variant=variant, regions=regions)
     except SudokuError as exc:
         raise click.UsageError(str(exc)) from None
 

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..geometry import Geometry, Shape
 from .compiling import load_numba
 
 load_numba()  # before numba loads: numba without its BLAS probe
@@ -97,38 +98,43 @@ def geometry(box_rows: int, box_cols: int) -> tuple[np.ndarray, np.ndarray]:
     >>> units.shape, peers.shape, units.dtype.name
     ((27, 9), (81, 20), 'int32')
     """
-    n = box_rows * box_cols
-    rows = [[r * n + c for c in range(n)] for r in range(n)]
-    cols = [[r * n + c for r in range(n)] for c in range(n)]
-    boxes = [
-        [(br + r) * n + bc + c for r in range(box_rows) for c in range(box_cols)]
-        for br in range(0, n, box_rows)
-        for bc in range(0, n, box_cols)
-    ]
-    units = np.array(rows + cols + boxes, dtype=np.int32)
-    peer_sets: list[set[int]] = [set() for _ in range(n * n)]
-    for unit in units:
-        for cell in unit:
-            peer_sets[cell].update(int(c) for c in unit)
-    for cell in range(n * n):
-        peer_sets[cell].discard(cell)
-    peers = np.array([sorted(p) for p in peer_sets], dtype=np.int32).reshape(n * n, -1)
+    return arrays_of(Geometry.of(Shape(box_rows, box_cols)))
+
+
+def arrays_of(geo: Geometry) -> tuple[np.ndarray, np.ndarray]:
+    """``(units, peers)`` of any geometry (:mod:`sudokit.geometry`, the one
+    source of units and peers) as int32 arrays: ``units`` ``[U, N]``, rows,
+    columns, boxes or regions, then a variant's extra units; ``peers``
+    ``[N*N, P]``. A variant's cells can have different numbers of peers (the
+    cells of a diagonal more); each row is padded by repeating its first peer,
+    which the propagation then reads twice, to no effect.
+
+    >>> from sudokit import variants
+    >>> units, peers = arrays_of(variants.x("3x3"))
+    >>> units.shape, peers.shape, sorted(set(peers[1].tolist())) == list(variants.x("3x3").peers[1])
+    ((29, 9), (81, 32), True)
+    """
+    width = max(len(p) for p in geo.peers)
+    units = np.array(geo.units, dtype=np.int32)
+    peers = np.array([p + (p[0],) * (width - len(p)) for p in geo.peers], dtype=np.int32).reshape(geo.cell_count, -1)
     return units, peers
 
 
-def verdict_of(rule: int, box_rows: int, box_cols: int) -> int:
-    """The verdict kernel of a rule on a shape.
+def verdict_of(rule: int, box_rows: int, box_cols: int, variant: bool = False) -> int:
+    """The verdict kernel of a rule on a shape (``variant``: with a variant's
+    units, which only the verdicts on the masks read).
 
     >>> verdict_of(RULE_UNIQUE, 3, 3) == COUNT9, verdict_of(RULE_LOGIC, 2, 3) == SINGLES
     (True, True)
     >>> verdict_of(RULE_UNIQUE, 2, 3) == OTHER, verdict_of(RULE_UNIQUE, 4, 4) == OTHER_LOCKED
     (True, True)
     """
-    classic = box_rows == 3 and box_cols == 3
+    classic = box_rows == 3 and box_cols == 3 and not variant
     if rule == RULE_UNIQUE:
         if classic:
             return COUNT9
-        return OTHER_LOCKED if box_rows * box_cols >= LOCKED_FROM else OTHER
+        # locked candidates work on a shape's boxes: a variant's search keeps to the singles
+        return OTHER_LOCKED if box_rows * box_cols >= LOCKED_FROM and not variant else OTHER
     if rule == RULE_LOGIC:
         return SINGLES9 if classic else SINGLES
     return PREEMPTIVE
@@ -447,15 +453,15 @@ def shuffle(order) -> None:
 
 @njit(cache=True)
 def minimise_kernel(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-              order, lo, hi, token, node_limit, stats) -> None:
+                    order, lo, hi, token, shortcut, node_limit, stats) -> None:
     """:func:`minimise`, with the verdict as its token."""
     _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                   order, lo, hi, token, node_limit, stats)
+                   order, lo, hi, token, shortcut, node_limit, stats)
 
 
 @njit(inline="always")
 def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                   order, lo, hi, token, node_limit, stats) -> None:
+                   order, lo, hi, token, shortcut, node_limit, stats) -> None:
     """The minimising pass, written once and inlined into both kernels that
     run it (:func:`minimise_kernel` for Python's slices, :func:`batch_kernel`),
     so that neither links the other and each run compiles one of them."""
@@ -488,13 +494,14 @@ def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_
         if not any_clue:
             continue
         _toggle_masks(saved, orbit_cells, a, b, n, box_rows, box_cols, row_m, col_m, box_m)
-        at_once = True
-        for i in range(a, b):
-            c = orbit_cells[i]
-            if saved[c] and not _single_at_once(puzzle, c, saved[c], n, box_rows, box_cols, units,
-                                                row_m, col_m, box_m):
-                at_once = False
-                break
+        at_once = shortcut  # the boxes are units: a single in a row, column or box may answer at once
+        if shortcut:
+            for i in range(a, b):
+                c = orbit_cells[i]
+                if saved[c] and not _single_at_once(puzzle, c, saved[c], n, box_rows, box_cols, units,
+                                                    row_m, col_m, box_m):
+                    at_once = False
+                    break
         if at_once:
             continue
         verdict = _keeps(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
@@ -510,28 +517,34 @@ def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_
 
 
 def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-             order, lo, hi, rule, node_limit, stats) -> None:
-    """Visit orbits ``order[lo:hi]`` and take each one's clues away when the rule still holds."""
-    verdict = verdict_of(rule, box_rows, box_cols)
+             order, lo, hi, rule, node_limit, stats, variant: bool = False, shortcut: bool = True) -> None:
+    """Visit orbits ``order[lo:hi]`` and take each one's clues away when the rule still holds.
+
+    ``variant``: the units are a variant's; ``shortcut``: a clue that a
+    single in its row, column or box puts back is taken away without asking
+    the verdict (sound whenever the boxes are units, so not for a jigsaw)."""
+    verdict = verdict_of(rule, box_rows, box_cols, variant)
     minimise_kernel(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-              order, lo, hi, TOKENS[verdict](verdict), node_limit, stats)
+                    order, lo, hi, TOKENS[verdict](verdict), shortcut, node_limit, stats)
 
 
 def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                   rule, node_limit, fill_limit, puzzles, solutions, stats) -> None:
+                   rule, node_limit, fill_limit, puzzles, solutions, stats, variant: bool = False,
+                   shortcut: bool = True) -> None:
     """One puzzle per seed: seed, random grid, random orbit order, minimise.
 
     Row i of ``puzzles``/``solutions``/``stats`` belongs to ``seeds[i]`` and
     depends on nothing else, so batches can be split across workers freely.
+    ``variant`` and ``shortcut`` as in :func:`minimise`.
     """
-    verdict = verdict_of(rule, box_rows, box_cols)
+    verdict = verdict_of(rule, box_rows, box_cols, variant)
     batch_kernel(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                    TOKENS[verdict](verdict), node_limit, fill_limit, puzzles, solutions, stats)
+                 TOKENS[verdict](verdict), shortcut, node_limit, fill_limit, puzzles, solutions, stats)
 
 
 @njit(cache=True)
 def batch_kernel(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                    token, node_limit, fill_limit, puzzles, solutions, stats) -> None:
+                 token, shortcut, node_limit, fill_limit, puzzles, solutions, stats) -> None:
     """:func:`generate_batch`, with the verdict as its token."""
     orbits = orbit_start.shape[0] - 1
     order = np.empty(orbits, dtype=np.int64)
@@ -547,7 +560,7 @@ def batch_kernel(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_
             order[o] = o
         shuffle(order)
         _minimise_loop(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                       order, first, orbits, token, node_limit, stats[i])
+                       order, first, orbits, token, shortcut, node_limit, stats[i])
 
 
 # -- loading ---------------------------------------------------------------------------
@@ -568,15 +581,15 @@ def _empty_call(verdict: int, batch: bool) -> tuple:
     starts = np.zeros(1, dtype=np.int64)
     token = TOKENS[verdict](verdict)
     if batch:
-        return (np.zeros(0, dtype=np.int64), n, 2, 2, units, peers, cells, starts, token, 0, 0,
+        return (np.zeros(0, dtype=np.int64), n, 2, 2, units, peers, cells, starts, token, True, 0, 0,
                 np.zeros((0, n * n), dtype=np.uint8), np.zeros((0, n * n), dtype=np.uint8),
                 np.zeros((0, STATS), dtype=np.int64))
     grid = np.zeros(n * n, dtype=np.uint8)
-    return (grid, grid.copy(), n, 2, 2, units, peers, cells, starts, np.zeros(0, dtype=np.int64), 0, 0, token, 0,
-            np.zeros(STATS, dtype=np.int64))
+    return (grid, grid.copy(), n, 2, 2, units, peers, cells, starts, np.zeros(0, dtype=np.int64), 0, 0, token, True,
+            0, np.zeros(STATS, dtype=np.int64))
 
 
-def load(rule: int, box_rows: int, box_cols: int, batch: bool = True) -> None:
+def load(rule: int, box_rows: int, box_cols: int, batch: bool = True, variant: bool = False) -> None:
     """Load the kernel that generates many puzzles (``batch``) or minimises
     one, for ``rule`` on this shape, before the first puzzle.
 
@@ -586,7 +599,7 @@ def load(rule: int, box_rows: int, box_cols: int, batch: bool = True) -> None:
     random grids and the minimiser's own helpers; then the kernel that links
     them all. Later calls cost nothing.
     """
-    verdict = verdict_of(rule, box_rows, box_cols)
+    verdict = verdict_of(rule, box_rows, box_cols, variant)
     if (verdict, batch) in _loaded:
         return
     from .compiling import alongside, is_cached

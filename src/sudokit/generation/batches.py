@@ -48,6 +48,8 @@ def generate(
     timeout: float | None = None,
     node_limit: int | None = None,
     progress: Callable[[float], None] | None = None,
+    variant: str | None = None,
+    regions: str | None = None,
 ) -> Puzzle:
     """One minimal puzzle with a unique solution.
 
@@ -63,7 +65,8 @@ def generate(
     """
     seed, timeout = validate.seed(seed), validate.timeout(timeout)
     flt = make_filter(difficulty, rating, technique)
-    plan = make_plan(shape, minimal, symmetry, node_limit)
+    plan = make_plan(shape, minimal, symmetry, node_limit, variant, regions)
+    _check_filter(plan, flt)
     base = fresh_seed() if seed is None else int(seed)
     if not flt.active:
         from .minimising import make_one
@@ -76,7 +79,8 @@ def generate(
                                     f"was finished ({stop}); nothing was made") from None
     return next(generate_many(1, shape=shape, minimal=minimal, symmetry=symmetry, seed=base,
                               difficulty=difficulty, rating=rating, technique=technique,
-                              attempts=attempts, timeout=timeout, node_limit=node_limit))
+                              attempts=attempts, timeout=timeout, node_limit=node_limit, variant=variant,
+                              regions=regions))
 
 
 def generate_many(
@@ -96,6 +100,8 @@ def generate_many(
     progress: Callable[[float], None] | None = None,
     render: Callable[[Puzzle], Any] | None = None,
     method: str = "fast",
+    variant: str | None = None,
+    regions: str | None = None,
 ) -> Iterator[Any]:
     """``n`` puzzles, in seed order, made by ``jobs`` worker processes (the
     library's pool, :mod:`sudokit.pool`; 0 is every core).
@@ -123,9 +129,12 @@ def generate_many(
     if attempts is not None and validate.count(attempts, "attempts") < 1:
         raise GenerationError(f"attempts must be at least 1, not {attempts}")
     flt = make_filter(difficulty, rating, technique)
-    plan = make_plan(shape, minimal, symmetry, node_limit)
+    plan = make_plan(shape, minimal, symmetry, node_limit, variant, regions)
+    _check_filter(plan, flt)
     base = fresh_seed() if seed is None else int(seed)
     if method == "clauses":
+        if plan.variant:
+            raise GenerationError("the clauses generator makes classic puzzles; variants come from the fast one")
         if minimal != "logic" or flt.active:
             raise GenerationError("the clauses generator makes --minimal logic puzzles, with no filter")
         return _by_clauses(n, plan, base, timeout, render)
@@ -228,6 +237,8 @@ def from_seeds(
     technique: str | None = None,
     node_limit: int | None = None,
     render: Callable[[Puzzle], Any] | None = None,
+    variant: str | None = None,
+    regions: str | None = None,
 ) -> list[tuple[Any, bool]]:
     """The puzzle of every seed in ``seeds``, in this process, each with
     whether it passes the filter (always, without one): what one batch of
@@ -238,7 +249,8 @@ def from_seeds(
     [(3, True), (4, True)]
     """
     flt = make_filter(difficulty, rating, technique)
-    plan = make_plan(shape, minimal, symmetry, node_limit)
+    plan = make_plan(shape, minimal, symmetry, node_limit, variant, regions)
+    _check_filter(plan, flt)
     return _work((plan, [validate.seed(s) for s in seeds], flt, None, render))
 
 
@@ -249,6 +261,13 @@ def _load(plan: Plan, rating: bool) -> None:
     make_batch(plan, [])
     if rating:
         from .. import logic  # noqa: F401
+
+
+def _check_filter(plan: Plan, flt: Filter) -> None:
+    """A variant's puzzles cannot be rated yet, so they cannot be filtered by difficulty."""
+    if plan.variant and flt.active:
+        raise GenerationError("difficulty, rating and technique filters need the logic, which does not take "
+                              "variants yet (docs/variants.md)")
 
 
 def _seed_batches(base: int, size: int, total: int | None) -> Iterator[list[int]]:

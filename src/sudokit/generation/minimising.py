@@ -42,8 +42,8 @@ def make_one(plan: Plan, seed: int, progress: Callable[[float], None] | None = N
 
     shape = plan.shape
     n = shape.size
-    kernels.load(plan.rule, shape.box_rows, shape.box_cols, batch=False)
-    units, peers, cells, starts = arrays(shape, plan.symmetry)
+    kernels.load(plan.rule, shape.box_rows, shape.box_cols, batch=False, variant=plan.variant)
+    units, peers, cells, starts = arrays(shape, plan.symmetry, plan.geometry)
     stats = np.zeros(kernels.STATS, dtype=np.int64)
     solution = np.zeros(n * n, dtype=np.uint8)
     kernels.seed_rng(kernel_seed(seed))
@@ -62,7 +62,7 @@ def make_one(plan: Plan, seed: int, progress: Callable[[float], None] | None = N
     for lo in range(0, orbits, step):
         hi = min(orbits, lo + step)
         kernels.minimise(puzzle, solution, n, shape.box_rows, shape.box_cols, units, peers, cells, starts,
-                         order, lo, hi, plan.rule, engine_limit(plan), stats)
+                         order, lo, hi, plan.rule, engine_limit(plan), stats, plan.variant, plan.shortcut)
         if progress is not None:
             progress(share * hi / orbits)
         if out_of_time(deadline) and hi < orbits:
@@ -83,15 +83,16 @@ def make_batch(plan: Plan, seeds: list[int], deadline: float | None = None) -> l
 
     shape = plan.shape
     n = shape.size
-    kernels.load(plan.rule, shape.box_rows, shape.box_cols)
-    units, peers, cells, starts = arrays(shape, plan.symmetry)
+    kernels.load(plan.rule, shape.box_rows, shape.box_cols, variant=plan.variant)
+    units, peers, cells, starts = arrays(shape, plan.symmetry, plan.geometry)
     k = len(seeds)
     puzzles = np.zeros((k, n * n), dtype=np.uint8)
     solutions = np.zeros((k, n * n), dtype=np.uint8)
     stats = np.zeros((k, kernels.STATS), dtype=np.int64)
     kernel_seeds = np.array([kernel_seed(s) for s in seeds], dtype=np.int64)
     kernels.generate_batch(kernel_seeds, n, shape.box_rows, shape.box_cols, units, peers, cells, starts,
-                           plan.rule, engine_limit(plan), plan.fill_limit, puzzles, solutions, stats)
+                           plan.rule, engine_limit(plan), plan.fill_limit, puzzles, solutions, stats,
+                           plan.variant, plan.shortcut)
     out = []
     for i, seed in enumerate(seeds):
         if stats[i, kernels.STAT_UNDECIDED] < 0:
@@ -108,10 +109,10 @@ def make_batch(plan: Plan, seeds: list[int], deadline: float | None = None) -> l
 def _puzzle(plan: Plan, seed: int, puzzle: np.ndarray, solution: np.ndarray, stats: np.ndarray) -> Puzzle:
     from ..engine.generate import STAT_COUNTS, STAT_NODES, STAT_UNDECIDED
 
-    grid = Grid.unchecked(plan.shape, tuple(int(v) for v in puzzle))
+    grid = Grid.unchecked(plan.shape, tuple(int(v) for v in puzzle), plan.geometry)
     return Puzzle(
         puzzle=grid,
-        solution=Grid.unchecked(plan.shape, tuple(int(v) for v in solution)),
+        solution=Grid.unchecked(plan.shape, tuple(int(v) for v in solution), plan.geometry),
         seed=int(seed),
         shape=str(plan.shape),
         minimal=plan.minimal,

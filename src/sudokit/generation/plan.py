@@ -23,6 +23,8 @@ from .puzzle import GenerationError
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
+    from ..geometry import Geometry
+
 __all__ = [
     "DEADLINE_SLICES", "QUICK_NODES", "RULES", "SAT_FROM", "SHORT_FILLS_FROM", "Plan", "Stopped", "arrays",
     "by_sat", "default_jobs", "engine_limit", "fresh_seed", "kernel_seed", "make_plan", "out_of_time",
@@ -69,10 +71,25 @@ class Plan:
     symmetry: str
     node_limit: int
     fill_limit: int
+    #: A variant's units (:mod:`sudokit.variants`), or None for rows, columns and boxes.
+    geometry: "Geometry | None" = None
 
     @property
     def rule(self) -> int:
         return RULES[self.minimal]
+
+    @property
+    def variant(self) -> bool:
+        return self.geometry is not None
+
+    @property
+    def shortcut(self) -> bool:
+        """Whether the shape's boxes are units (not a jigsaw's regions): the
+        minimiser may then answer a clue that a single in its row, column or
+        box puts back without asking the verdict."""
+        from .. import variants
+
+        return self.geometry is None or not variants.is_jigsaw(self.geometry)
 
 
 def _default_node_limit(shape: Shape) -> int:
@@ -95,8 +112,24 @@ def by_sat(plan: Plan) -> bool:
 
 
 def make_plan(shape: "Shape | str | tuple[int, int] | None", minimal: str, symmetry: str,
-              node_limit: int | None = None) -> Plan:
-    """The plan of a request, or :class:`GenerationError` (or a SymmetryError) when it cannot be met."""
+              node_limit: int | None = None, variant: str | None = None, regions: str | None = None) -> Plan:
+    """The plan of a request, or :class:`GenerationError` (or a SymmetryError) when it cannot be met.
+
+    ``variant`` (``--variant`` names: x, hyper, jigsaw) and ``regions`` (a
+    jigsaw layout) give a variant's units."""
+    geometry = None
+    if variant or regions:
+        from .. import variants
+
+        if "killer" in variants.parse(variant or ""):
+            raise GenerationError("killer puzzles are not generated yet (docs/variants.md)")
+        try:
+            geometry = variants.of(shape, variant or "", regions=regions)
+        except ValueError as exc:
+            raise GenerationError(str(exc)) from None
+        shape = geometry.shape
+        if geometry == geometry.shape.geometry:
+            geometry = None
     s = shape_of(shape)
     if minimal not in RULES:
         raise GenerationError(f"unknown minimality rule {minimal!r}; choose one of: {', '.join(RULES)}")
@@ -104,7 +137,10 @@ def make_plan(shape: "Shape | str | tuple[int, int] | None", minimal: str, symme
     if s.size < 1:
         raise GenerationError("a grid needs at least one cell")
     limit = _default_node_limit(s) if node_limit is None else int(node_limit)
-    return Plan(s, minimal, symmetry, limit, fill_limit=_fill_limit(s))
+    plan = Plan(s, minimal, symmetry, limit, fill_limit=_fill_limit(s), geometry=geometry)
+    if geometry is not None and by_sat(plan):
+        raise GenerationError(f"variants are generated up to {SAT_FROM - 1}x{SAT_FROM - 1} for now")
+    return plan
 
 
 def _fill_limit(shape: Shape) -> int:
@@ -114,15 +150,16 @@ def _fill_limit(shape: Shape) -> int:
 
 
 @lru_cache(maxsize=None)
-def arrays(shape: Shape, symmetry: str) -> "tuple[np.ndarray, ...]":
-    """``(units, peers, orbit_cells, orbit_start)`` for the kernels: the shape's
-    geometry and its symmetry's orbits, the cells of orbit ``o`` being
+def arrays(shape: Shape, symmetry: str, geometry: "Geometry | None" = None) -> "tuple[np.ndarray, ...]":
+    """``(units, peers, orbit_cells, orbit_start)`` for the kernels: the units
+    and peers of ``geometry`` (by default the shape's) and the symmetry's
+    orbits, the cells of orbit ``o`` being
     ``orbit_cells[orbit_start[o]:orbit_start[o + 1]]``."""
     import numpy as np  # here, so that the clauses generator (no kernels) loads no numpy
 
-    from ..engine.generate import geometry
+    from ..engine.generate import arrays_of
 
-    units, peers = geometry(shape.box_rows, shape.box_cols)
+    units, peers = arrays_of(shape.geometry if geometry is None else geometry)
     orbits = _symmetry.orbits(shape, symmetry)
     cells = np.array([c for orbit in orbits for c in orbit], dtype=np.int64)
     starts = np.zeros(len(orbits) + 1, dtype=np.int64)
