@@ -33,7 +33,7 @@ public API, so every record, message and status comes from one place.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -509,16 +509,8 @@ def run_items(job: Job, items: Sequence[Item]) -> ChunkResult:
             except SudokuError as exc:  # a layout that does not fit this puzzle
                 out.add(_failed_text(job, item), f"{item.where()}: {Status.INVALID.value}: {exc}")
                 continue
-            do(_units_job(job) if grid.is_variant else job, item, grid, out)
+            do(job, item, grid, out)
     return out.result()
-
-
-@lru_cache(maxsize=8)
-def _units_job(job: Job) -> Job:
-    """The job for a variant's puzzle: the engine (``fast``) reads only rows,
-    columns and boxes, so Crook's method (``preemptive``) solves it instead,
-    and the record says so."""
-    return replace(job, method="preemptive") if job.method == "fast" else job
 
 
 def _under(job: Job, grid: Grid) -> Grid:

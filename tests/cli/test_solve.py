@@ -274,12 +274,12 @@ def test_variants_are_solved_under_their_units_and_their_records_say_so(tmp_path
     assert done.exit_code == 0, done.output
     out = [json.loads(line) for line in done.output.splitlines() if line.startswith("{")]  # not a notice
     assert [r["solution"] for r in out] == ["".join(map(str, full)) for _, full in cases]
-    assert {r["method"] for r in out} == {"preemptive"} and {r["variant"] for r in out} == {kind}
+    assert {r["method"] for r in out} == {"fast"} and {r["variant"] for r in out} == {kind}
     assert all(r.get("regions") == (JIGSAW6 if "jigsaw" in kind else None) for r in out)
     # the records read back as the same puzzles under the same units, whatever the method
     again = tmp_path / "again.jsonl"
     again.write_text("".join(json.dumps(r) + "\n" for r in out))
-    for method in ("dfs", "mip"):
+    for method in ("fast", "dfs", "mip"):
         back = run("solve", "--format", "line", "--count", "--method", method, str(again))
         assert back.exit_code == 0 and back.output.split() == ["1"] * len(cases), back.output
 
@@ -288,8 +288,8 @@ def test_variant_options_are_checked_before_any_puzzle() -> None:
     puzzle = "." * 36 + "\n"
     missing = run("solve", "--box", "2x3", "--variant", "jigsaw", "-", input=puzzle)
     assert missing.exit_code == 2 and "--variant jigsaw needs its regions" in missing.output
-    fast = run("solve", "--variant", "x", "--method", "fast", "-", input=puzzle)
-    assert fast.exit_code == 2 and "method 'fast' takes rows, columns and boxes only" in fast.output
+    bird = run("solve", "--variant", "x", "--method", "wholemeal", "-", input=puzzle)
+    assert bird.exit_code == 2 and "method 'wholemeal' takes rows, columns and boxes only" in bird.output
     unknown = run("solve", "--variant", "diagonalish", "-", input=puzzle)
     assert unknown.exit_code == 2 and "unknown variant 'diagonalish'" in unknown.output
     broken = run("solve", "--regions", "1221 1221 3344 3344", "-", input="." * 16 + "\n")

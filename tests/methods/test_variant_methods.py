@@ -1,5 +1,5 @@
-"""The classical methods on variants: every method that reads its units from
-the grid's geometry (dfs, bfs, preemptive, mip; clauses for logic) gives the
+"""The methods on variants: every method that reads its units from the
+grid's geometry (the engine, dfs, bfs, preemptive, mip; clauses for logic) gives the
 status and the solution of an independent solver (tests/reference_variants.py)
 on X, hyper and jigsaw puzzles, with one, several or no solutions, and clashing
 givens; the methods that read only a shape's rows, columns and boxes refuse
@@ -102,11 +102,12 @@ def test_the_shared_9x9_puzzles_solve_to_the_references_solution(variant: str, d
         for method in COMPLETE:
             result = solve(grid, method=method, timeout=60)
             assert result.solution is not None and list(result.solution.values) == truth, (variant, method)
-        logic = deduce(grid, method="clauses").solution
-        assert all(v in (0, t) for v, t in zip(logic.values, truth))
+        for method in ("clauses", "fast"):  # what logic places stands in the solution
+            logic = deduce(grid, method=method).solution
+            assert logic.geometry == geo and all(v in (0, t) for v, t in zip(logic.values, truth)), method
 
 
-@pytest.mark.parametrize("method", ["fast", "wholemeal"])
+@pytest.mark.parametrize("method", ["wholemeal", "wholemeal-first"])
 def test_a_method_for_rows_columns_and_boxes_refuses_a_variant(method: str) -> None:
     grid = Grid.empty().with_geometry(variants.x())
     with pytest.raises(SudokuError, match=f"method '{method}' takes rows, columns and boxes only.*dfs"):

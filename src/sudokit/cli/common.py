@@ -173,14 +173,12 @@ def regions_option(ctx: click.Context | None, param: click.Parameter | None, val
 
 
 def variant_method(ctx: click.Context, method: str) -> str:
-    """The method for a variant's puzzles: ``preemptive`` unless one that reads
-    the units was asked for (``--method fast`` is refused by name)."""
+    """``method`` when it reads a variant's units, else a usage error naming
+    the methods that do."""
     from ..methods import available, get
 
     if "jigsaw" in (ctx.params.get("variant") or "").split(",") and ctx.params.get("regions") is None:
         raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
-    if ctx.get_parameter_source("method") is click.core.ParameterSource.DEFAULT:
-        return "preemptive"
     if not get(method).any_units:
         able = ", ".join(name for name, s in sorted(available().items()) if s.any_units)
         raise click.BadParameter(f"method {method!r} takes rows, columns and boxes only; with --variant or "

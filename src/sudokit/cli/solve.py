@@ -71,7 +71,7 @@ def _check_options(ctx: click.Context, method: str, fmt: str, counting: bool, al
               help="The alphabet of values 1..N, such as 0-F or GODAKCUBE.")
 @click.option("--variant", callback=variant_option, metavar="NAMES",
               help="Extra rules, combinable: x (the two diagonals), hyper (windoku's windows), jigsaw (with "
-                   "--regions). The default method is then preemptive (docs/variants.md).")
+                   "--regions) (docs/variants.md).")
 @click.option("--regions", callback=regions_option, metavar="LAYOUT",
               help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")
 @click.option("--timeout", callback=timeout_option, default=None, metavar="SECONDS",

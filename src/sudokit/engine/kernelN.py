@@ -388,6 +388,22 @@ def deduce_n(grid, box_rows, box_cols, out):
     return True
 
 
+@njit(cache=True)
+def deduce_singles(grid, units, peers, out):
+    """Naked and hidden singles over any units (a variant's tables), without
+    guessing: as :func:`deduce_n` without the locked candidates."""
+    nn = grid.shape[0]
+    masks = np.empty(nn, dtype=np.uint64)
+    assigned = np.empty(nn, dtype=np.uint8)
+    load_n(grid, units.shape[1], masks, assigned)
+    queue = np.empty(nn, dtype=np.int64)
+    if not propagate_n(masks, assigned, units, peers, queue):
+        return False
+    for c in range(nn):
+        out[c] = tz(masks[c]) + 1 if assigned[c] else 0
+    return True
+
+
 # The batch loops live beside the kernel so that numba's cache, which is
 # keyed on this file, is refreshed whenever the kernel changes.
 

@@ -75,13 +75,12 @@ def _state9() -> tuple:
     return state
 
 
-def _grid(shape, values: np.ndarray) -> Grid:
-    return Grid.unchecked(shape, tuple(values.tolist()))
-
-
-def count_values(values: np.ndarray, shape, limit: int, budget: Budget) -> tuple[int, np.ndarray | None]:
+def count_values(values: np.ndarray, shape, limit: int, budget: Budget,
+                 geometry=None) -> tuple[int, np.ndarray | None]:
     """Run the counting kernel under ``budget``: (count, first solution or
-    None, a scratch array: copy it before the next call).
+    None, a scratch array: copy it before the next call). ``geometry``: a
+    variant's units (:mod:`sudokit.variants`), which the general search reads
+    as arrays; None for the shape's rows, columns and boxes.
 
     The kernel runs in slices (:func:`~sudokit.engine.slicing.run_in_slices`),
     so Ctrl-C is taken within about 50 ms and a limit keeps what was found:
@@ -90,7 +89,7 @@ def count_values(values: np.ndarray, shape, limit: int, budget: Budget) -> tuple
     """
     solution, stats = _scratch(values.shape[0])
     kernel_limit = limit if 0 < limit <= _INT64 else 0
-    if shape is CLASSIC or shape == CLASSIC:
+    if geometry is None and (shape is CLASSIC or shape == CLASSIC):
         resume9, g, stack, trail = _state9()
         trail[_T_PHASE] = 0  # NEW
         if budget.timeout is None and budget.nodes is None:  # the common case, kept short
@@ -110,10 +109,10 @@ def count_values(values: np.ndarray, shape, limit: int, budget: Budget) -> tuple
         def so_far() -> int:
             return int(trail[_T_FOUND])
     else:
-        from .kernelN import count_more_n, geometry, new_state
+        from .kernelN import count_more_n, new_state
 
         n = shape.size
-        units, peers = geometry(shape.box_rows, shape.box_cols)
+        units, peers = _tables(shape, geometry)
         arrays = list(new_state(values, shape.box_rows, shape.box_cols))
         state = arrays[4]
 
@@ -147,14 +146,45 @@ def count(grid: Grid, limit: int | None, budget: Budget) -> tuple[int, Grid | No
     values = grid_values(grid)
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
-    found, solution = count_values(values, grid.shape, 0 if limit is None else int(limit), budget)
-    return found, (None if solution is None else _grid(grid.shape, solution))
+    found, solution = count_values(values, grid.shape, 0 if limit is None else int(limit), budget,
+                                   _variant(grid))
+    return found, (None if solution is None else grid.like(tuple(solution.tolist())))
 
 
 def first(grid: Grid, budget: Budget) -> Grid | None:
     """The first solution found, or None when there is none."""
-    found, solution = count_values(grid_values(grid), grid.shape, 1, budget)
-    return _grid(grid.shape, solution) if found else None
+    found, solution = count_values(grid_values(grid), grid.shape, 1, budget, _variant(grid))
+    return grid.like(tuple(solution.tolist())) if found else None
+
+
+def _variant(grid: Grid):
+    """The grid's geometry when it is a variant's, else None (the shape's own units)."""
+    return grid.geometry if grid.is_variant else None
+
+
+def _tables(shape, geometry) -> tuple[np.ndarray, np.ndarray]:
+    """(units, peers) for kernelN: the shape's, or a variant geometry's
+    (:func:`sudokit.engine.generate.arrays_of`, the same layout)."""
+    if geometry is None:
+        from .kernelN import geometry as shape_tables
+
+        return shape_tables(shape.box_rows, shape.box_cols)
+    return _variant_tables(geometry)
+
+
+def _variant_tables(geometry) -> tuple[np.ndarray, np.ndarray]:
+    cached = _VARIANT_TABLES.get(geometry)
+    if cached is None:
+        from .generate import arrays_of
+
+        cached = _VARIANT_TABLES[geometry] = arrays_of(geometry)
+        if len(_VARIANT_TABLES) > 64:
+            _VARIANT_TABLES.pop(next(iter(_VARIANT_TABLES)))
+    return cached
+
+
+#: The kernel tables of the variant geometries met lately.
+_VARIANT_TABLES: dict = {}
 
 
 def solutions(grid: Grid, budget: Budget) -> Iterator[Grid]:
@@ -167,22 +197,25 @@ def solutions(grid: Grid, budget: Budget) -> Iterator[Grid]:
     values = grid_values(grid)
     shape = grid.shape
     first: tuple[int, ...] | None = None
-    if shape == CLASSIC:
+    if shape == CLASSIC and not grid.is_variant:
         found, solution = count_values(values, shape, 1, budget)
         if not found:
             return
         first = tuple(solution.tolist())
         yield Grid.unchecked(shape, first)
-    yield from enumerate_values(values, shape, budget, skip=first)
+    for found in enumerate_values(values, shape, budget, skip=first, geometry=_variant(grid)):
+        yield grid.like(found.values)
 
 
-def enumerate_values(values: np.ndarray, shape, budget: Budget, skip: tuple[int, ...] | None) -> Iterator[Grid]:
-    """Every solution of the values (any shape) through kernelN's resumable
-    search, in slices under ``budget``; ``skip`` is one already given."""
-    from .kernelN import geometry, new_state, search_n
+def enumerate_values(values: np.ndarray, shape, budget: Budget, skip: tuple[int, ...] | None,
+                     geometry=None) -> Iterator[Grid]:
+    """Every solution of the values (any shape; ``geometry`` as in
+    :func:`count_values`) through kernelN's resumable search, in slices under
+    ``budget``; ``skip`` is one already given."""
+    from .kernelN import new_state, search_n
 
     n = shape.size
-    units, peers = geometry(shape.box_rows, shape.box_cols)
+    units, peers = _tables(shape, geometry)
     arrays = list(new_state(values, shape.box_rows, shape.box_cols))
     state = arrays[4]
     solution = np.zeros_like(values)
@@ -211,13 +244,17 @@ def enumerate_values(values: np.ndarray, shape, budget: Budget, skip: tuple[int,
 def deduce(grid: Grid, budget: Budget) -> Grid:
     """What naked and hidden singles and locked candidates derive, without
     guessing. Raises :class:`~sudokit.errors.Contradiction` on a dead end."""
-    from .kernelN import deduce_n
+    from .kernelN import deduce_n, deduce_singles
 
     values = grid_values(grid)
     out = np.zeros_like(values)
     budget.tick()
-    if not deduce_n(values, grid.shape.box_rows, grid.shape.box_cols, out):
+    if grid.is_variant:  # locked candidates work on a shape's boxes: a variant's deduction keeps to the singles
+        units, peers = _variant_tables(grid.geometry)
+        if not deduce_singles(values, units, peers, out):
+            raise Contradiction("singles empty a cell or a unit: no solution")
+    elif not deduce_n(values, grid.shape.box_rows, grid.shape.box_cols, out):
         raise Contradiction("singles and locked candidates empty a cell or a unit: no solution")
-    return _grid(grid.shape, out)
+    return grid.like(tuple(out.tolist()))
 
 

@@ -83,7 +83,7 @@ def available() -> dict[str, MethodSpec]:
 
 
 register(MethodSpec(
-    "fast", "sudokit.engine", complete=True,
+    "fast", "sudokit.engine", complete=True, any_units=True,
     summary="numba-compiled bitboard search with singles and locked candidates (the default)",
     source="after tdoku and JCZSolve",
     clash_proof=True,
