@@ -17,6 +17,7 @@ import math
 from html import escape as _escape
 from typing import TYPE_CHECKING
 
+from .drawing import DIAGONAL_COLOUR, WINDOW_SHADE, Marks, marks as drawing_marks
 from .symbols import parse_alphabet
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,6 +54,41 @@ def grid_lines(n: int, br: int, bc: int, cs: float, margin: float, thick: float,
             f'<g stroke="{thick_colour}" stroke-width="{thick}">' + "".join(bold) + "</g>"]
 
 
+def variant_lines(m: Marks, cs: float, margin: float, thick: float, thin_colour: str = THIN_LINE,
+                  thick_colour: str = THICK_LINE) -> list[str]:
+    """A variant's grid (:func:`sudokit.drawing.marks`): its windows shaded,
+    its diagonals, thin cell lines, and thick lines round every box or jigsaw
+    region and the grid, edge by edge."""
+    n = m.n
+    side = n * cs
+    out = []
+    if m.shaded:
+        out.append(f'<g fill="{WINDOW_SHADE}">' + "".join(
+            f'<rect x="{_num(margin + (c % n) * cs)}" y="{_num(margin + (c // n) * cs)}" width="{cs}" height="{cs}"/>'
+            for c in m.shaded) + "</g>")
+    main, anti = m.diagonals
+    if main or anti:
+        lines = []
+        if main:
+            lines.append(f'<line x1="{margin}" y1="{margin}" x2="{margin + side}" y2="{margin + side}"/>')
+        if anti:
+            lines.append(f'<line x1="{margin + side}" y1="{margin}" x2="{margin}" y2="{margin + side}"/>')
+        out.append(f'<g stroke="{DIAGONAL_COLOUR}" stroke-width="{max(1, thick / 2)}">' + "".join(lines) + "</g>")
+    thin, bold = [], []
+    for row in range(n):
+        for col in range(n):
+            x, y = margin + col * cs, margin + row * cs
+            right = f'<line x1="{_num(x + cs)}" y1="{_num(y)}" x2="{_num(x + cs)}" y2="{_num(y + cs)}"/>'
+            below = f'<line x1="{_num(x)}" y1="{_num(y + cs)}" x2="{_num(x + cs)}" y2="{_num(y + cs)}"/>'
+            (bold if m.thick_right(row, col) else thin).append(right)
+            (bold if m.thick_below(row, col) else thin).append(below)
+    bold.append(f'<line x1="{margin}" y1="{_num(margin - thick / 2)}" x2="{margin}" y2="{_num(margin + side + thick / 2)}"/>')
+    bold.append(f'<line x1="{_num(margin - thick / 2)}" y1="{margin}" x2="{_num(margin + side + thick / 2)}" y2="{margin}"/>')
+    out.append(f'<g stroke="{thin_colour}" stroke-width="1">' + "".join(thin) + "</g>")
+    out.append(f'<g stroke="{thick_colour}" stroke-width="{thick}" stroke-linecap="square">' + "".join(bold) + "</g>")
+    return out
+
+
 def grid_svg(
     grid: Grid,
     *,
@@ -81,10 +117,13 @@ def grid_svg(
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="{total}" '
         f'viewBox="0 0 {total} {total}">',
-        f"<title>{escape(f'{n}x{n} sudoku ({shape} boxes), {grid.clues} givens')}</title>",
+        f"<title>{escape(_title(grid))}</title>",
         f'<rect x="0" y="0" width="{total}" height="{total}" fill="#ffffff"/>',
     ]
-    out.extend(grid_lines(n, br, bc, cs, margin, thick))
+    if grid.is_variant:  # regions, windows, diagonals: what the geometry adds
+        out.extend(variant_lines(drawing_marks(grid.geometry), cs, margin, thick))
+    else:
+        out.extend(grid_lines(n, br, bc, cs, margin, thick))
 
     font = round(cs * 0.62, 1)
     text_attrs = f'text-anchor="middle" dominant-baseline="central" font-family="{FONT}"'
@@ -123,6 +162,17 @@ def grid_svg(
         out.append(f'<g {text_attrs} font-size="{small}" fill="{CANDIDATE_COLOUR}">' + "".join(marks) + "</g>")
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _title(grid: Grid) -> str:
+    n, clues = grid.size, grid.clues
+    if grid.is_variant:
+        kinds = sorted({grid.geometry.kind_names[k] for k in grid.geometry.kind[3 * n:]})
+        jigsaw = drawing_marks(grid.geometry).region != drawing_marks(grid.shape.geometry).region
+        regions = " with jigsaw regions" if jigsaw else ""
+        extra = f" and {', '.join(kinds)} units" if kinds else ""
+        return f"{n}x{n} sudoku{regions}{extra}, {clues} givens"
+    return f"{n}x{n} sudoku ({grid.shape} boxes), {clues} givens"
 
 
 def _text(x: float, y: float, symbol: str) -> str:

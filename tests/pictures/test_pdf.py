@@ -256,3 +256,58 @@ def test_bad_puzzles_are_reported_and_the_rest_printed(tmp_path: Path) -> None:
     assert "Traceback" not in err
     text = pypdf.PdfReader(str(out)).pages[0].extract_text()
     assert "No. 1" in text and "No. 3" not in text
+
+
+def test_a_variant_booklet_draws_its_diagonals_windows_and_regions() -> None:
+    """The PDF's pictures, rendered: an X grid has ink along its diagonals where
+    the classic grid has none, a hyper grid is shaded inside its windows, and a
+    jigsaw's thick border follows its regions, not the boxes."""
+    import io
+
+    from PIL import Image
+
+    from sudokit import variants
+    from sudokit.pictures.pdf import grid_png
+
+    from PIL import ImageOps
+
+    def picture(grid):
+        image = Image.open(io.BytesIO(grid_png(grid, dpi=100))).convert("L")
+        left, top, right, bottom = ImageOps.invert(image).getbbox()  # the grid's outer border
+        return image, (left, top, (right - left) / 9)
+
+    def ink(image, frame, x, y):  # the darkest pixel near (x, y), in cells from the grid's corner
+        left, top, cell = frame
+        px, py = int(left + x * cell), int(top + y * cell)
+        return min(image.getpixel((i, j)) for i in range(px - 1, px + 2) for j in range(py - 1, py + 2))
+
+    classic, cs = picture(Grid.empty())
+    x_grid, _ = picture(Grid.empty().with_geometry(variants.x()))
+    # the middle of r2c2's and r2c8's diagonals: blank and white in a classic grid
+    assert ink(classic, cs, 1.5, 1.5) > 240 and ink(classic, cs, 7.5, 1.5) > 240
+    assert ink(x_grid, cs, 1.5, 1.5) < 220 and ink(x_grid, cs, 7.5, 1.5) < 220
+    hyper, _ = picture(Grid.empty().with_geometry(variants.hyper()))
+    assert 180 < ink(hyper, cs, 2.3, 2.3) < 245 and ink(hyper, cs, 4.3, 4.3) > 245  # r3c3 shaded, r5c5 not
+    layout = "111222333111222333114222333144555666444556666444555566777888999777888999777888999"
+    jigsaw, _ = picture(Grid.empty().with_geometry(variants.jigsaw(None, layout)))
+    # r3c3 belongs to region 4 below it: a thick line right of r3c2, none below r3c3
+    assert ink(jigsaw, cs, 2.0, 2.5) < 60 and ink(classic, cs, 2.0, 2.5) > 60
+    assert ink(jigsaw, cs, 2.5, 3.0) > 60 and ink(classic, cs, 2.5, 3.0) < 60
+
+
+def test_print_reads_and_generates_variants(tmp_path: Path) -> None:
+    from sudokit.cli import cli
+
+    made = CliRunner().invoke(cli, ["print", "--generate", "2", "--variant", "x", "--seed", "3", "--no-rate",
+                                    "-o", str(tmp_path / "x.pdf"), "--svg-dir", str(tmp_path / "svg")])
+    assert made.exit_code == 0, made.output
+    assert (tmp_path / "x.pdf").read_bytes().startswith(b"%PDF")
+    svg = (tmp_path / "svg" / "puzzle-0001.svg").read_text()
+    assert "diagonal units" in svg and "#b0b0b0" in svg
+    puzzles = tmp_path / "x.txt"
+    puzzles.write_text("......2..1.4............6...4.6.3.9.9...8.1..2.5...........5..9.9....7.....4.....\n")
+    read = CliRunner().invoke(cli, ["print", str(puzzles), "--variant", "x", "--no-rate", "-o", str(tmp_path / "r.pdf"),
+                                    "--svg-dir", str(tmp_path / "r")])
+    assert read.exit_code == 0, read.output  # one solution under X (several without the diagonals)
+    plain = CliRunner().invoke(cli, ["print", str(puzzles), "--no-rate", "-o", str(tmp_path / "p.pdf")])
+    assert plain.exit_code != 0 and "more than one solution" in plain.output

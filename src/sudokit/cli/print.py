@@ -14,14 +14,17 @@ import click
 
 from ..errors import SudokuError
 from ..grid import Shape
-from .common import EXIT_FAILED, Progress, box_option, open_input, read_puzzles, seed_option, symbols_option
+from .common import (EXIT_FAILED, Progress, box_option, open_input, read_puzzles, regions_option, seed_option,
+                     symbols_option, variant_option)
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "diabolical")
 
 
 def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, symbols: str | None,
-          failures: list[str]) -> Iterator[tuple[Any, str]]:
-    """(Item, source) for every readable puzzle; bad ones go to ``failures``."""
+          failures: list[str], variant: str | None = None, regions: str | None = None) -> Iterator[tuple[Any, str]]:
+    """(Item, source) for every readable puzzle, under the variant's units
+    when ``variant`` or ``regions`` name some; bad ones go to ``failures``."""
+    from .. import variants
     from ..examples import EXAMPLES
     from ..pictures.pdf import Item
 
@@ -37,7 +40,16 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
                 if entry.error is not None or entry.grid is None:
                     failures.append(f"{label}: {entry.error}")
                     continue
-                yield Item(entry.grid, solution=getattr(entry, "solution", None), number=entry.number), label
+                grid, solution = entry.grid, getattr(entry, "solution", None)
+                if variant or regions:
+                    try:
+                        geometry = variants.of(grid.shape, variant or "", regions=regions)
+                    except SudokuError as exc:
+                        failures.append(f"{label}: puzzle {entry.number}: {exc}")
+                        continue
+                    grid = grid.with_geometry(geometry)
+                    solution = None if solution is None else solution.with_geometry(geometry)
+                yield Item(grid, solution=solution, number=entry.number), label
 
 
 @click.command("print")
@@ -58,6 +70,11 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
               help="With --generate: the first seed (printed in the footer either way).")
 @click.option("--box", callback=box_option, metavar="RxC",
               help="Box shape: of the puzzles to generate (default 3x3), or when it cannot be guessed.")
+@click.option("--variant", callback=variant_option, metavar="NAMES",
+              help="x, hyper, jigsaw (with --regions): the puzzles' extra rules, drawn (diagonals, shaded "
+                   "windows, thick region borders); jsonl records carry their own.")
+@click.option("--regions", callback=regions_option, metavar="LAYOUT",
+              help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="With --generate: worker processes.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "a5"], case_sensitive=False), default="a4",
@@ -85,7 +102,8 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
 @click.pass_context
 def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names: tuple[str, ...],
            count: int | None, difficulty: str | None, minimal: str, symmetry: str, seed: int | None,
-           box: Shape | None, jobs: int, paper: str, per_page: str, solutions: bool,
+           box: Shape | None, variant: str | None, regions: str | None, jobs: int, paper: str, per_page: str,
+           solutions: bool,
            solutions_per_page: str | None, title: str, do_rate: bool, rate_timeout: float,
            symbols: str | None, svg_dir: str | None, png_dir: str | None, dpi: int) -> None:
     """Print puzzles as a PDF booklet: puzzles from PATHS (files, or - for
@@ -113,8 +131,11 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
         from ..generation.plan import fresh_seed as _fresh_seed
 
         first = _fresh_seed() if seed is None else seed
-        shape = box or Shape(3, 3)
-        source = f"sudoku print --generate {count} --box {shape}" + (
+        if variant is not None and "jigsaw" in variant.split(",") and regions is None:
+            raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
+        shape = box or (Shape.for_size(round(len(regions) ** 0.5)) if regions else Shape(3, 3))
+        units = (f" --variant {variant}" if variant else "") + (f" --regions {regions}" if regions else "")
+        source = f"sudoku print --generate {count} --box {shape}{units}" + (
             f" --difficulty {difficulty}" if difficulty else "") + (
             f" --minimal {minimal}" if minimal != "unique" else "") + (
             f" --symmetry {symmetry}" if symmetry != "none" else "") + f" --seed {first}"
@@ -122,7 +143,7 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
         try:
             with Progress("generating") as progress:
                 for puzzle in generate_many(count, shape=shape, minimal=minimal, symmetry=symmetry, seed=first,
-                                            jobs=jobs, difficulty=difficulty):
+                                            jobs=jobs, difficulty=difficulty, variant=variant, regions=regions):
                     puzzles.append(puzzle)
                     progress.advance()
         except SudokuError as exc:
@@ -134,7 +155,7 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
                 raise click.UsageError("give a file of puzzles, '-' for standard input, --example NAME "
                                        "or --generate N")
             paths = ("-",)
-        read = list(_read(paths, names, box, symbols, failures))
+        read = list(_read(paths, names, box, symbols, failures, variant, regions))
         sources = list(dict.fromkeys(label for _, label in read))
         source = ", ".join(sources) if len(sources) <= 3 else f"{sources[0]} and {len(sources) - 1} more"
         raw = []

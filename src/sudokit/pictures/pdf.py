@@ -32,6 +32,7 @@ from typing import Any, Iterable, Sequence
 
 from ..errors import BadOption, InvalidPuzzle, SudokuError
 from ..formats import parse, parse_alphabet
+from ..drawing import DIAGONAL_COLOUR, WINDOW_SHADE, Marks, marks
 from ..grid import Grid
 
 #: Paper sizes in millimetres (portrait) and their margins.
@@ -297,6 +298,36 @@ class _Pdf:
         w = self.doc.get_string_width(text)
         return size if w <= width else max(4.0, size * width / w)
 
+    def _variant_lines(self, m: Marks, x: float, y: float, cs: float, thin: float, thick: float) -> None:
+        """A variant's grid (:func:`sudokit.drawing.marks`), as the SVG draws it:
+        windows shaded, diagonals, thin cell lines, thick borders edge by edge."""
+        doc, n = self.doc, m.n
+        side = n * cs
+        if m.shaded:
+            doc.set_fill_color(*_rgb(WINDOW_SHADE))
+            for c in m.shaded:
+                doc.rect(x + (c % n) * cs, y + (c // n) * cs, cs, cs, style="F")
+        main, anti = m.diagonals
+        if main or anti:
+            doc.set_draw_color(*_rgb(DIAGONAL_COLOUR))
+            doc.set_line_width(thin * 1.5)
+            if main:
+                doc.line(x, y, x + side, y + side)
+            if anti:
+                doc.line(x + side, y, x, y + side)
+        for bold in (False, True):
+            doc.set_draw_color(0 if bold else THIN_GREY)
+            doc.set_line_width(thick if bold else thin)
+            for row in range(n):
+                for col in range(n):
+                    x0, y0 = x + col * cs, y + row * cs
+                    if m.thick_right(row, col) == bold:
+                        doc.line(x0 + cs, y0, x0 + cs, y0 + cs)
+                    if m.thick_below(row, col) == bold:
+                        doc.line(x0, y0 + cs, x0 + cs, y0 + cs)
+        doc.line(x, y, x, y + side)
+        doc.line(x, y, x + side, y)
+
     def grid(self, grid: Grid, x: float, y: float, side: float, *, solution: Grid | None = None,
              alphabet: str | None = None) -> None:
         """Draw ``grid`` with its top-left corner at (x, y), ``side`` mm wide;
@@ -308,21 +339,24 @@ class _Pdf:
         cs = side / n
         thin = min(0.25, max(0.08, cs * 0.022))
         thick = min(0.8, max(0.3, cs * 0.07))
-        doc.set_draw_color(THIN_GREY)
-        doc.set_line_width(thin)
-        for i in range(1, n):
-            pos = i * cs
-            if i % bc:
-                doc.line(x + pos, y, x + pos, y + side)
-            if i % br:
-                doc.line(x, y + pos, x + side, y + pos)
-        doc.set_draw_color(0)
-        doc.set_line_width(thick)
-        half = thick / 2
-        for i in range(0, n + 1, bc):
-            doc.line(x + i * cs, y - half, x + i * cs, y + side + half)
-        for i in range(0, n + 1, br):
-            doc.line(x - half, y + i * cs, x + side + half, y + i * cs)
+        if grid.is_variant:
+            self._variant_lines(marks(grid.geometry), x, y, cs, thin, thick)
+        else:
+            doc.set_draw_color(THIN_GREY)
+            doc.set_line_width(thin)
+            for i in range(1, n):
+                pos = i * cs
+                if i % bc:
+                    doc.line(x + pos, y, x + pos, y + side)
+                if i % br:
+                    doc.line(x, y + pos, x + side, y + pos)
+            doc.set_draw_color(0)
+            doc.set_line_width(thick)
+            half = thick / 2
+            for i in range(0, n + 1, bc):
+                doc.line(x + i * cs, y - half, x + i * cs, y + side + half)
+            for i in range(0, n + 1, br):
+                doc.line(x - half, y + i * cs, x + side + half, y + i * cs)
         size_pt = cs * 0.56 / CAP_HEIGHT / MM_PER_PT
         rise = CAP_HEIGHT * size_pt * MM_PER_PT / 2
         for bold, gray, source in ((True, 0, grid), (False, FILLED_GREY, solution)):
@@ -337,6 +371,10 @@ class _Pdf:
                 symbol = alphabet[value - 1]
                 w = doc.get_string_width(symbol)
                 doc.text(x + (col + 0.5) * cs - w / 2, y + (row + 0.5) * cs + rise, symbol)
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
 def _page_frame(pdf: _Pdf, margin: float, title: str, right: str, footer: str, page: int, pages: int) -> None:
