@@ -381,61 +381,64 @@ def _keeps_for(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, b
 
 
 @njit(cache=True)
-def _unit_masks(puzzle, n, box_rows, box_cols, row_m, col_m, box_m) -> None:
-    for i in range(n):
-        row_m[i] = 0
-        col_m[i] = 0
-        box_m[i] = 0
-    for c in range(n * n):
-        v = puzzle[c]
-        if v:
-            r = c // n
-            k = c % n
-            bit = ONE << np.uint64(v - 1)
-            row_m[r] |= bit
-            col_m[k] |= bit
-            box_m[(r // box_rows) * box_rows + k // box_cols] |= bit
+def _cell_units(units, cell_units) -> None:
+    """``cell_units[c]``: the row, column and box (or jigsaw region) units of
+    cell ``c``, read from the first 3N units (every geometry lists those
+    first)."""
+    n = units.shape[1]
+    for kind in range(3):
+        for u in range(kind * n, (kind + 1) * n):
+            for i in range(n):
+                cell_units[units[u, i], kind] = u
 
 
 @njit(cache=True)
-def _toggle_masks(saved, orbit_cells, a, b, n, box_rows, box_cols, row_m, col_m, box_m) -> None:
+def _unit_masks(puzzle, cell_units, unit_m) -> None:
+    """``unit_m[u]``: the values placed in unit ``u`` (the rows, columns and boxes or regions)."""
+    for u in range(unit_m.shape[0]):
+        unit_m[u] = 0
+    for c in range(puzzle.shape[0]):
+        v = puzzle[c]
+        if v:
+            bit = ONE << np.uint64(v - 1)
+            for kind in range(3):
+                unit_m[cell_units[c, kind]] |= bit
+
+
+@njit(cache=True)
+def _toggle_masks(saved, orbit_cells, a, b, cell_units, unit_m) -> None:
     """Take the orbit's values out of the unit masks, or put them back (a value
     is in a unit at most once, so flipping its bit does either)."""
     for i in range(a, b):
         c = orbit_cells[i]
         v = saved[c]
         if v:
-            r = c // n
-            k = c % n
             bit = ONE << np.uint64(v - 1)
-            row_m[r] ^= bit
-            col_m[k] ^= bit
-            box_m[(r // box_rows) * box_rows + k // box_cols] ^= bit
+            for kind in range(3):
+                unit_m[cell_units[c, kind]] ^= bit
 
 
 @njit(cache=True)
-def _single_at_once(puzzle, cell, value, n, box_rows, box_cols, units, row_m, col_m, box_m) -> bool:
-    """True when a blank ``cell`` is a naked or hidden single for ``value`` in ``puzzle`` as it stands.
+def _single_at_once(puzzle, cell, value, n, units, cell_units, unit_m) -> bool:
+    """True when a blank ``cell`` is a naked or hidden single for ``value`` in
+    ``puzzle`` as it stands, in its row, column and box (or jigsaw region).
 
     Then the puzzle without that clue reaches the puzzle with it in one step
-    of singles, so it obeys every rule the puzzle with it obeys.
+    of singles, so it obeys every rule the puzzle with it obeys (a variant's
+    extra units only take more candidates away).
     """
     full = (ONE << np.uint64(n)) - ONE
-    r = cell // n
-    k = cell % n
-    b = (r // box_rows) * box_rows + k // box_cols
-    own = ~(row_m[r] | col_m[k] | box_m[b]) & full
+    own = ~(unit_m[cell_units[cell, 0]] | unit_m[cell_units[cell, 1]] | unit_m[cell_units[cell, 2]]) & full
     if pop(own) == 1:
         return True
     bit = ONE << np.uint64(value - 1)
-    for u in (r, n + k, 2 * n + b):
+    for kind in range(3):
+        u = cell_units[cell, kind]
         alone = True
         for j in range(n):
             e = units[u, j]
             if e != cell and puzzle[e] == 0:
-                er = e // n
-                ek = e % n
-                if not ((row_m[er] | col_m[ek] | box_m[(er // box_rows) * box_rows + ek // box_cols]) & bit):
+                if not ((unit_m[cell_units[e, 0]] | unit_m[cell_units[e, 1]] | unit_m[cell_units[e, 2]]) & bit):
                     alone = False
                     break
         if alone:
@@ -453,15 +456,15 @@ def shuffle(order) -> None:
 
 @njit(cache=True)
 def minimise_kernel(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                    order, lo, hi, token, shortcut, node_limit, stats) -> None:
+                    order, lo, hi, token, node_limit, stats) -> None:
     """:func:`minimise`, with the verdict as its token."""
     _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                   order, lo, hi, token, shortcut, node_limit, stats)
+                   order, lo, hi, token, node_limit, stats)
 
 
 @njit(inline="always")
 def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                   order, lo, hi, token, shortcut, node_limit, stats) -> None:
+                   order, lo, hi, token, node_limit, stats) -> None:
     """The minimising pass, written once and inlined into both kernels that
     run it (:func:`minimise_kernel` for Python's slices, :func:`batch_kernel`),
     so that neither links the other and each run compiles one of them."""
@@ -472,14 +475,14 @@ def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_
     scratch = np.empty(cells, dtype=np.uint8)
     saved = np.empty(cells, dtype=np.uint8)
     count_stats = np.zeros(2, dtype=np.int64)
-    row_m = np.empty(n, dtype=np.uint64)
-    col_m = np.empty(n, dtype=np.uint64)
-    box_m = np.empty(n, dtype=np.uint64)
+    cell_units = np.empty((cells, 3), dtype=np.int64)
+    unit_m = np.empty(3 * n, dtype=np.uint64)
     board = np.empty(WORDS, dtype=np.int64)
     stack = np.empty((81, STORED), dtype=np.int64)
     trail = np.empty(TRAIL, dtype=np.int64)
     limit = count_stats[0] + 2  # an int64 (a literal 2 would make numba compile resume9 for it alone)
-    _unit_masks(puzzle, n, box_rows, box_cols, row_m, col_m, box_m)
+    _cell_units(units, cell_units)
+    _unit_masks(puzzle, cell_units, unit_m)
     for k in range(lo, hi):
         o = order[k]
         a = orbit_start[o]
@@ -493,15 +496,13 @@ def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_
             puzzle[c] = 0
         if not any_clue:
             continue
-        _toggle_masks(saved, orbit_cells, a, b, n, box_rows, box_cols, row_m, col_m, box_m)
-        at_once = shortcut  # the boxes are units: a single in a row, column or box may answer at once
-        if shortcut:
-            for i in range(a, b):
-                c = orbit_cells[i]
-                if saved[c] and not _single_at_once(puzzle, c, saved[c], n, box_rows, box_cols, units,
-                                                    row_m, col_m, box_m):
-                    at_once = False
-                    break
+        _toggle_masks(saved, orbit_cells, a, b, cell_units, unit_m)
+        at_once = True
+        for i in range(a, b):
+            c = orbit_cells[i]
+            if saved[c] and not _single_at_once(puzzle, c, saved[c], n, units, cell_units, unit_m):
+                at_once = False
+                break
         if at_once:
             continue
         verdict = _keeps(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
@@ -513,38 +514,37 @@ def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_
             for i in range(a, b):
                 c = orbit_cells[i]
                 puzzle[c] = saved[c]
-            _toggle_masks(saved, orbit_cells, a, b, n, box_rows, box_cols, row_m, col_m, box_m)
+            _toggle_masks(saved, orbit_cells, a, b, cell_units, unit_m)
 
 
 def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-             order, lo, hi, rule, node_limit, stats, variant: bool = False, shortcut: bool = True) -> None:
+             order, lo, hi, rule, node_limit, stats, variant: bool = False) -> None:
     """Visit orbits ``order[lo:hi]`` and take each one's clues away when the rule still holds.
 
-    ``variant``: the units are a variant's; ``shortcut``: a clue that a
-    single in its row, column or box puts back is taken away without asking
-    the verdict (sound whenever the boxes are units, so not for a jigsaw)."""
+    ``variant``: the units are a variant's. A clue that a single in its row,
+    column or box (or jigsaw region) puts back is taken away without asking
+    the verdict."""
     verdict = verdict_of(rule, box_rows, box_cols, variant)
     minimise_kernel(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                    order, lo, hi, TOKENS[verdict](verdict), shortcut, node_limit, stats)
+                    order, lo, hi, TOKENS[verdict](verdict), node_limit, stats)
 
 
 def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                   rule, node_limit, fill_limit, puzzles, solutions, stats, variant: bool = False,
-                   shortcut: bool = True) -> None:
+                   rule, node_limit, fill_limit, puzzles, solutions, stats, variant: bool = False) -> None:
     """One puzzle per seed: seed, random grid, random orbit order, minimise.
 
     Row i of ``puzzles``/``solutions``/``stats`` belongs to ``seeds[i]`` and
     depends on nothing else, so batches can be split across workers freely.
-    ``variant`` and ``shortcut`` as in :func:`minimise`.
+    ``variant`` as in :func:`minimise`.
     """
     verdict = verdict_of(rule, box_rows, box_cols, variant)
     batch_kernel(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                 TOKENS[verdict](verdict), shortcut, node_limit, fill_limit, puzzles, solutions, stats)
+                 TOKENS[verdict](verdict), node_limit, fill_limit, puzzles, solutions, stats)
 
 
 @njit(cache=True)
 def batch_kernel(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                 token, shortcut, node_limit, fill_limit, puzzles, solutions, stats) -> None:
+                 token, node_limit, fill_limit, puzzles, solutions, stats) -> None:
     """:func:`generate_batch`, with the verdict as its token."""
     orbits = orbit_start.shape[0] - 1
     order = np.empty(orbits, dtype=np.int64)
@@ -560,7 +560,7 @@ def batch_kernel(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_
             order[o] = o
         shuffle(order)
         _minimise_loop(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                       order, first, orbits, token, shortcut, node_limit, stats[i])
+                       order, first, orbits, token, node_limit, stats[i])
 
 
 # -- loading ---------------------------------------------------------------------------
@@ -581,12 +581,12 @@ def _empty_call(verdict: int, batch: bool) -> tuple:
     starts = np.zeros(1, dtype=np.int64)
     token = TOKENS[verdict](verdict)
     if batch:
-        return (np.zeros(0, dtype=np.int64), n, 2, 2, units, peers, cells, starts, token, True, 0, 0,
+        return (np.zeros(0, dtype=np.int64), n, 2, 2, units, peers, cells, starts, token, 0, 0,
                 np.zeros((0, n * n), dtype=np.uint8), np.zeros((0, n * n), dtype=np.uint8),
                 np.zeros((0, STATS), dtype=np.int64))
     grid = np.zeros(n * n, dtype=np.uint8)
-    return (grid, grid.copy(), n, 2, 2, units, peers, cells, starts, np.zeros(0, dtype=np.int64), 0, 0, token, True,
-            0, np.zeros(STATS, dtype=np.int64))
+    return (grid, grid.copy(), n, 2, 2, units, peers, cells, starts, np.zeros(0, dtype=np.int64), 0, 0, token, 0,
+            np.zeros(STATS, dtype=np.int64))
 
 
 def load(rule: int, box_rows: int, box_cols: int, batch: bool = True, variant: bool = False) -> None:
@@ -623,12 +623,14 @@ def _load_parts() -> None:
     random_grid(grid, n, units, peers, 0, stats)
     fill(grid.copy(), n, units, peers, 0, stats)
     shuffle(np.zeros(2, dtype=np.int64))
-    row_m, col_m, box_m = (np.zeros(n, dtype=np.uint64) for _ in range(3))
-    _unit_masks(grid, n, 2, 2, row_m, col_m, box_m)
+    cell_units = np.zeros((n * n, 3), dtype=np.int64)
+    unit_m = np.zeros(3 * n, dtype=np.uint64)
+    _cell_units(units, cell_units)
+    _unit_masks(grid, cell_units, unit_m)
     cells = np.zeros(1, dtype=np.int64)
     a = cells[0]
-    _toggle_masks(grid, cells, a, a, n, 2, 2, row_m, col_m, box_m)
-    _single_at_once(grid, a, grid[0] + 1, n, 2, 2, units, row_m, col_m, box_m)
+    _toggle_masks(grid, cells, a, a, cell_units, unit_m)
+    _single_at_once(grid, a, grid[0] + 1, n, units, cell_units, unit_m)
 
 
 def load_verdict(verdict: int) -> None:

@@ -62,7 +62,7 @@ def make_one(plan: Plan, seed: int, progress: Callable[[float], None] | None = N
     for lo in range(0, orbits, step):
         hi = min(orbits, lo + step)
         kernels.minimise(puzzle, solution, n, shape.box_rows, shape.box_cols, units, peers, cells, starts,
-                         order, lo, hi, plan.rule, engine_limit(plan), stats, plan.variant, plan.shortcut)
+                         order, lo, hi, plan.rule, engine_limit(plan), stats, plan.variant)
         if progress is not None:
             progress(share * hi / orbits)
         if out_of_time(deadline) and hi < orbits:
@@ -92,7 +92,7 @@ def make_batch(plan: Plan, seeds: list[int], deadline: float | None = None) -> l
     kernel_seeds = np.array([kernel_seed(s) for s in seeds], dtype=np.int64)
     kernels.generate_batch(kernel_seeds, n, shape.box_rows, shape.box_cols, units, peers, cells, starts,
                            plan.rule, engine_limit(plan), plan.fill_limit, puzzles, solutions, stats,
-                           plan.variant, plan.shortcut)
+                           plan.variant)
     out = []
     for i, seed in enumerate(seeds):
         if stats[i, kernels.STAT_UNDECIDED] < 0:

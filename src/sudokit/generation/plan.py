@@ -82,15 +82,6 @@ class Plan:
     def variant(self) -> bool:
         return self.geometry is not None
 
-    @property
-    def shortcut(self) -> bool:
-        """Whether the shape's boxes are units (not a jigsaw's regions): the
-        minimiser may then answer a clue that a single in its row, column or
-        box puts back without asking the verdict."""
-        from .. import variants
-
-        return self.geometry is None or not variants.is_jigsaw(self.geometry)
-
 
 def _default_node_limit(shape: Shape) -> int:
     """The budget per uniqueness question: engine nodes (never reached for 9x9,
