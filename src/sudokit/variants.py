@@ -171,6 +171,100 @@ def jigsaw(shape: "Shape | str | None", layout: str) -> Geometry:
     return _build(shape, regions, [])
 
 
+def random_layout(shape: "Shape | str", seed: int, moves: int | None = None) -> str:
+    """A random jigsaw layout of ``shape``'s size that has a solution, the same for the same seed.
+
+    >>> random_layout("3x3", 7) == random_layout("3x3", 7), random_layout("3x3", 7) != random_layout("3x3", 8)
+    (True, True)
+    """
+    shape = shape_of(shape)
+    boxes = layout(Geometry.of(shape))
+    for attempt in range(1000):  # now and then no trade takes: draw again, until the regions differ from the boxes
+        drawn = _trade_regions(shape, seed * 1_000_003 + attempt, moves)
+        if drawn != boxes or shape.box_rows == 1 or shape.box_cols == 1:
+            return drawn
+    return drawn
+
+
+def _trade_regions(shape: Shape, seed: int, moves: int | None) -> str:
+    """:func:`random_layout`'s one draw.
+
+    Not every layout of N connected regions of N cells can be filled. This one
+    starts from the shape's boxes and one of their solutions (a pattern, its
+    rows shuffled within bands and bands among themselves, the same for the
+    columns), and makes ``moves`` trades (default 2 N²): a cell on the border
+    of its region A joins a neighbouring region B, and a cell of B with the
+    same digit that touches A joins A. Every region keeps N cells and one of
+    each digit, so that solution stays a solution; a trade that leaves either
+    region in pieces is undone. Every layout it makes passes :func:`read_layout`.
+    """
+    import random
+
+    n, br, bc = shape.size, shape.box_rows, shape.box_cols
+    cells = n * n
+    rng = random.Random(seed)
+
+    def order(groups: int, size: int) -> list[int]:  # lines shuffled within their groups, groups shuffled
+        bands = list(range(groups))
+        rng.shuffle(bands)
+        out = []
+        for g in bands:
+            inside = list(range(g * size, (g + 1) * size))
+            rng.shuffle(inside)
+            out.extend(inside)
+        return out
+
+    rows, cols = order(n // br, br), order(n // bc, bc)
+    digit = [0] * cells
+    for r in range(n):
+        for c in range(n):
+            rr, cc = rows[r], cols[c]
+            digit[r * n + c] = (bc * (rr % br) + rr // br + cc) % n
+    region = [0] * cells
+    members = []
+    for number, box in enumerate(shape.boxes):
+        members.append(set(box))
+        for cell in box:
+            region[cell] = number
+    around = [[x for x in (c - n if c >= n else -1, c + n if c < cells - n else -1,
+                           c - 1 if c % n else -1, c + 1 if c % n < n - 1 else -1) if x >= 0] for c in range(cells)]
+
+    def connected(k: int) -> bool:
+        start = next(iter(members[k]))
+        seen = {start}
+        todo = [start]
+        while todo:
+            for x in around[todo.pop()]:
+                if region[x] == k and x not in seen:
+                    seen.add(x)
+                    todo.append(x)
+        return len(seen) == len(members[k])
+
+    def move(cell: int, k: int) -> None:
+        members[region[cell]].discard(cell)
+        members[k].add(cell)
+        region[cell] = k
+
+    for _ in range(2 * cells if moves is None else moves):
+        a = rng.randrange(cells)
+        home = region[a]
+        others = sorted({region[x] for x in around[a]} - {home})
+        if not others:
+            continue
+        away = rng.choice(others)
+        back = sorted(c for c in members[away]
+                      if digit[c] == digit[a] and any(region[x] == home for x in around[c] if x != a))
+        if not back:
+            continue
+        c = rng.choice(back)
+        move(a, away)
+        move(c, home)
+        if not (connected(home) and connected(away)):
+            move(a, home)
+            move(c, away)
+    return "".join(LAYOUT_SYMBOLS[k] for k in region)
+
+
 def read_layout(layout: str, size: int | None = None) -> tuple[tuple[int, ...], ...]:
     """The regions of a layout string, checked: N connected regions of N cells each.
 

@@ -88,3 +88,21 @@ def test_what_variants_cannot_do_yet_is_refused_by_name() -> None:
         next(generate_many(1, variant="x", minimal="logic", method="clauses"))
     with pytest.raises(SudokuError, match="jigsaw needs its regions"):
         next(generate_many(1, variant="jigsaw"))
+
+
+def test_random_jigsaw_layouts_are_drawn_from_the_seed_and_have_puzzles() -> None:
+    """regions="random": each seed draws its own layout (valid by the
+    reference's check, not the boxes), which the record carries; the puzzle is
+    unique under it (the reference solver) and the seed remakes both."""
+    made = list(generate_many(6, shape="2x3", seed=40, regions="random"))
+    layouts = [generated_record(p)["regions"] for p in made]
+    assert len(set(layouts)) == len(layouts)
+    for p, layout in zip(made, layouts):
+        assert ref.layout_ok(layout, 6)
+        assert layout != variants.layout(variants.Geometry.of(p.puzzle.shape))
+        units = ref.rows(6) + ref.columns(6) + ref.regions_of(layout)
+        assert ref.count(6, units, list(p.puzzle.values), limit=2) == (1, list(p.solution.values))
+    again = list(generate_many(2, shape="2x3", seed=42, regions="random"))
+    assert [p.puzzle for p in again] == [p.puzzle for p in made[2:4]]
+    plan = make_plan("2x3", "unique", "none", None, None, "random")
+    assert make_one(plan, 41).puzzle == made[1].puzzle

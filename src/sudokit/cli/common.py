@@ -159,9 +159,12 @@ def variant_option(ctx: click.Context | None, param: click.Parameter | None, val
 
 
 def regions_option(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
-    """``--regions LAYOUT``: a jigsaw layout, checked (N regions of N connected cells)."""
+    """``--regions LAYOUT``: a jigsaw layout, checked (N regions of N connected
+    cells); ``random`` (for generating) draws a layout from each puzzle's seed."""
     if value is None:
         return None
+    if value == "random":
+        return value
     from .. import variants
 
     layout = "".join(value.split())
@@ -179,6 +182,8 @@ def variant_method(ctx: click.Context, method: str) -> str:
 
     if "jigsaw" in (ctx.params.get("variant") or "").split(",") and ctx.params.get("regions") is None:
         raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
+    if ctx.params.get("regions") == "random":
+        raise click.UsageError("--regions random draws layouts for generating; give the layout to solve under", ctx)
     if not get(method).any_units:
         able = ", ".join(name for name, s in sorted(available().items()) if s.any_units)
         raise click.BadParameter(f"method {method!r} takes rows, columns and boxes only; with --variant or "

@@ -61,7 +61,7 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
                    "(with --regions). No difficulty filter with a variant yet (docs/variants.md).")
 @click.option("--regions", callback=regions_option, metavar="LAYOUT",
               help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw; the size "
-                   "comes from the layout).")
+                   "comes from the layout), or random: a fresh layout drawn from each puzzle's seed.")
 @cluster_options
 @click.pass_context
 def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str, method: str, symmetry: str,  # type: ignore[no-untyped-def]
@@ -94,7 +94,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
         raise click.UsageError("--method clauses makes --minimal logic puzzles; add --minimal logic", ctx)
     if variant is not None and "jigsaw" in variant.split(",") and regions is None:
         raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
-    if regions is not None and box is None and size is None:
+    if regions is not None and regions != "random" and box is None and size is None:
         size = int(len(regions) ** 0.5 + 0.5)  # the size comes from the layout
     if on_cluster(ctx, cluster, output, blocksize, merge):
         from ..pipeline import GenerateJob

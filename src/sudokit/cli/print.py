@@ -133,7 +133,7 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
         first = _fresh_seed() if seed is None else seed
         if variant is not None and "jigsaw" in variant.split(",") and regions is None:
             raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
-        shape = box or (Shape.for_size(round(len(regions) ** 0.5)) if regions else Shape(3, 3))
+        shape = box or (Shape.for_size(round(len(regions) ** 0.5)) if regions and regions != "random" else Shape(3, 3))
         units = (f" --variant {variant}" if variant else "") + (f" --regions {regions}" if regions else "")
         source = f"sudoku print --generate {count} --box {shape}{units}" + (
             f" --difficulty {difficulty}" if difficulty else "") + (

@@ -40,6 +40,7 @@ def make_one(plan: Plan, seed: int, progress: Callable[[float], None] | None = N
     """
     from ..engine import generate as kernels
 
+    plan = plan.for_seed(seed)
     shape = plan.shape
     n = shape.size
     kernels.load(plan.rule, shape.box_rows, shape.box_cols, batch=False, variant=plan.variant)
@@ -81,6 +82,8 @@ def make_batch(plan: Plan, seeds: list[int], deadline: float | None = None) -> l
     """Puzzles for many seeds in one kernel call (each depends on its seed alone)."""
     from ..engine import generate as kernels
 
+    if plan.random_regions is not None:  # a layout per seed: one kernel call each
+        return [make_batch(plan.for_seed(seed), [seed], deadline)[0] for seed in seeds]
     shape = plan.shape
     n = shape.size
     kernels.load(plan.rule, shape.box_rows, shape.box_cols, variant=plan.variant)

@@ -73,6 +73,9 @@ class Plan:
     fill_limit: int
     #: A variant's units (:mod:`sudokit.variants`), or None for rows, columns and boxes.
     geometry: "Geometry | None" = None
+    #: The ``--variant`` names when each puzzle draws its own jigsaw layout from
+    #: its seed (``regions="random"``; see :meth:`for_seed`), else None.
+    random_regions: str | None = None
 
     @property
     def rule(self) -> int:
@@ -81,6 +84,20 @@ class Plan:
     @property
     def variant(self) -> bool:
         return self.geometry is not None
+
+    def for_seed(self, seed: int) -> "Plan":
+        """The plan of one seed: with ``random_regions``, a jigsaw layout drawn
+        from the seed (:func:`sudokit.variants.random_layout`), so that the seed
+        remakes the layout and the puzzle; else this plan."""
+        if self.random_regions is None:
+            return self
+        from dataclasses import replace
+
+        from .. import variants
+
+        layout = variants.random_layout(self.shape, seed)
+        return replace(self, geometry=variants.of(self.shape, self.random_regions, regions=layout),
+                       random_regions=None)
 
 
 def _default_node_limit(shape: Shape) -> int:
@@ -109,13 +126,18 @@ def make_plan(shape: "Shape | str | tuple[int, int] | None", minimal: str, symme
     ``variant`` (``--variant`` names: x, hyper, jigsaw) and ``regions`` (a
     jigsaw layout) give a variant's units."""
     geometry = None
+    random_regions = None
     if variant or regions:
         from .. import variants
 
         if "killer" in variants.parse(variant or ""):
             raise GenerationError("killer puzzles are not generated yet (docs/variants.md)")
         try:
-            geometry = variants.of(shape, variant or "", regions=regions)
+            if regions == "random":  # each seed draws its layout: check the rest on the shape's boxes
+                random_regions = ",".join(n for n in variants.parse(variant or "") if n != "jigsaw")
+                geometry = variants.of(shape, random_regions)
+            else:
+                geometry = variants.of(shape, variant or "", regions=regions)
         except ValueError as exc:
             raise GenerationError(str(exc)) from None
         shape = geometry.shape
@@ -128,8 +150,9 @@ def make_plan(shape: "Shape | str | tuple[int, int] | None", minimal: str, symme
     if s.size < 1:
         raise GenerationError("a grid needs at least one cell")
     limit = _default_node_limit(s) if node_limit is None else int(node_limit)
-    plan = Plan(s, minimal, symmetry, limit, fill_limit=_fill_limit(s), geometry=geometry)
-    if geometry is not None and by_sat(plan):
+    plan = Plan(s, minimal, symmetry, limit, fill_limit=_fill_limit(s), geometry=geometry,
+                random_regions=random_regions)
+    if (geometry is not None or random_regions is not None) and by_sat(plan):
         raise GenerationError(f"variants are generated up to {SAT_FROM - 1}x{SAT_FROM - 1} for now")
     return plan
 
@@ -140,7 +163,7 @@ def _fill_limit(shape: Shape) -> int:
     return max(10_000, per_cell * shape.cell_count)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=256)  # bounded: a run of random jigsaw layouts meets a new geometry per puzzle
 def arrays(shape: Shape, symmetry: str, geometry: "Geometry | None" = None) -> "tuple[np.ndarray, ...]":
     """``(units, peers, orbit_cells, orbit_start)`` for the kernels: the units
     and peers of ``geometry`` (by default the shape's) and the symmetry's
