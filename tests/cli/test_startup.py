@@ -4,6 +4,7 @@ it compiles, with the expected time, and only then."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -13,6 +14,27 @@ import tempfile
 import pytest
 
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n"
+
+
+@contextlib.contextmanager
+def _compiling_elsewhere(cache: str):
+    """Hold the lock of the numba cache ``cache``, as a compiling child process holds it."""
+    import fcntl
+    import importlib
+
+    compiling = importlib.import_module("sudokit.engine.compiling")  # the module, not the function
+    os.environ["NUMBA_CACHE_DIR"] = cache
+    try:
+        path = compiling.lock_path()
+    finally:
+        del os.environ["NUMBA_CACHE_DIR"]
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+        os.unlink(path)
 
 
 def _python(code: str, env: dict[str, str] | None = None) -> str:
@@ -110,10 +132,6 @@ def test_while_a_compilation_runs_elsewhere_a_batch_rates_without_the_kernels() 
     """A background compilation holds the lock of its numba cache; meanwhile a
     batch rates with the Python finders (no kernel module is loaded), and the
     ratings are those of the compiled path."""
-    import fcntl
-    import importlib
-
-    compiling = importlib.import_module("sudokit.engine.compiling")  # the module, not the function
     puzzles = [PUZZLE.strip()] * 6
     code = (
         "import sys\n"
@@ -122,20 +140,8 @@ def test_while_a_compilation_runs_elsewhere_a_batch_rates_without_the_kernels() 
         "print(' | '.join(ratings))\n"
         "print('sudokit.engine.logic_kernels' in sys.modules, 'sudokit.engine.kernel9' in sys.modules)\n"
     )
-    with tempfile.TemporaryDirectory() as cache:
-        env = {"NUMBA_CACHE_DIR": cache}
-        os.environ["NUMBA_CACHE_DIR"] = cache
-        try:
-            path = compiling._lock_path()
-        finally:
-            del os.environ["NUMBA_CACHE_DIR"]
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # as a compiling child holds it
-            held = _python(code, env).split("\n")
-        finally:
-            os.close(fd)
-            os.unlink(path)
+    with tempfile.TemporaryDirectory() as cache, _compiling_elsewhere(cache):
+        held = _python(code, {"NUMBA_CACHE_DIR": cache}).split("\n")
     compiled = _python(code).split("\n")  # the shared cache: the kernels from the third puzzle on
     assert held[1] == "False False"
     assert compiled[1] == "True True"
@@ -217,24 +223,9 @@ def test_printing_a_few_puzzles_loads_no_numba_and_prints_what_the_engine_solves
 def test_no_helper_starts_while_another_compilation_holds_the_lock() -> None:
     """With the lock of the numba cache taken (a compilation runs elsewhere),
     ``alongside`` starts no helper and the caller compiles for itself."""
-    import fcntl
-    import importlib
-
-    compiling = importlib.import_module("sudokit.engine.compiling")
     code = ("from sudokit.engine.compiling import alongside\n"
             "with alongside(('unique-other',)) as helped:\n"
             "    print(helped)\n")
-    with tempfile.TemporaryDirectory() as cache:
-        os.environ["NUMBA_CACHE_DIR"] = cache
-        try:
-            path = compiling._lock_path()
-        finally:
-            del os.environ["NUMBA_CACHE_DIR"]
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            held = _python(code, {"NUMBA_CACHE_DIR": cache}).strip()
-        finally:
-            os.close(fd)
-            os.unlink(path)
+    with tempfile.TemporaryDirectory() as cache, _compiling_elsewhere(cache):
+        held = _python(code, {"NUMBA_CACHE_DIR": cache}).strip()
     assert held == "False"

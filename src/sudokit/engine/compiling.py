@@ -375,7 +375,7 @@ def warm_up(
 # -- compiling in the background -------------------------------------------------------
 
 
-def _lock_path() -> str:
+def lock_path() -> str:
     """The lock file of this numba cache (``$NUMBA_CACHE_DIR``, or the folder beside the source)."""
     where = os.environ.get("NUMBA_CACHE_DIR") or os.path.dirname(os.path.abspath(__file__))
     key = hashlib.sha1(os.path.abspath(where).encode()).hexdigest()[:16]
@@ -387,7 +387,7 @@ def _compiling_elsewhere() -> bool:
     import fcntl
 
     try:
-        fd = os.open(_lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
     except OSError:
         return False
     try:
@@ -414,8 +414,6 @@ def compile_in_background(groups: Iterable[str]) -> bool:
     exits, so :func:`background_ready` cannot see it finished before it starts;
     it runs on if the command ends first, so that the next run finds the
     kernels cached."""
-    import fcntl
-
     groups = tuple(groups)
     if _handed.intersection(groups) or _compiling_elsewhere():
         _handed.update(groups)
@@ -445,7 +443,7 @@ def _start_helper(groups: tuple[str, ...]) -> subprocess.Popen | None:
     lock of this cache until it exits; None when the lock is taken."""
     import fcntl
 
-    fd = os.open(_lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
