@@ -313,13 +313,17 @@ def _combo_places(where, usable, idx, k):
 
 
 @njit(cache=True)
-def _hidden_apply(masks, t, k):
-    """SE's first hidden set of size k: remove the other values from its cells."""
+def _hidden(masks, t, k, direct):
+    """SE's first hidden set of size k, unit by unit in SE's order, value sets
+    in lexicographic order. Plain (``direct`` False): remove the other values
+    from its cells; (1, 0) when it removed some, else (-1, 0). Direct (k = 2
+    or 3): the first hidden set that leaves another value one place in its
+    unit, nothing removed: (cell, value) of that hidden single, or (-1, 0)."""
     units = t.units
     order = t.order
     n = units.shape[1]
     where = np.zeros(n, dtype=np.int64)
-    usable = np.empty(n, dtype=np.int64)
+    usable = np.zeros(n, dtype=np.int64)
     idx = np.empty(k, dtype=np.int64)
     for o in range(order.shape[0]):
         u = order[o]
@@ -331,18 +335,29 @@ def _hidden_apply(masks, t, k):
         while True:
             union, keep = _combo_places(where, usable, idx, k)
             if pop(union) == k:
-                hit = False
-                for i in range(n):
-                    if (union >> i) & 1:
-                        c = units[u, i]
-                        if masks[c] & ~keep:
-                            masks[c] &= keep
-                            hit = True
-                if hit:
-                    return True
+                if direct:
+                    for v in range(n):
+                        if (keep >> v) & 1 or where[v] == 0:
+                            continue
+                        pos = where[v]
+                        if pop(pos) < 2:
+                            continue
+                        rest = pos & ~union
+                        if rest and pop(rest) == 1:
+                            return units[u, tz(rest)], v + 1
+                else:
+                    hit = False
+                    for i in range(n):
+                        if (union >> i) & 1:
+                            c = units[u, i]
+                            if masks[c] & ~keep:
+                                masks[c] &= keep
+                                hit = True
+                    if hit:
+                        return 1, 0
             if not _next_combo(idx, k, nu):
                 break
-    return False
+    return -1, 0
 
 
 @njit(cache=True)
@@ -392,41 +407,6 @@ def _fish_apply(masks, t, k):
                 if not _next_combo(idx, k, count):
                     break
     return False
-
-
-@njit(cache=True)
-def _direct_hidden(masks, t, k):
-    """SE's first direct hidden pair (k=2) or triplet (k=3): a hidden set of
-    size k that leaves another value one place in the unit. (cell, value) or
-    (-1, 0)."""
-    units = t.units
-    order = t.order
-    n = units.shape[1]
-    where = np.zeros(n, dtype=np.int64)
-    usable = np.zeros(n, dtype=np.int64)
-    idx = np.empty(k, dtype=np.int64)
-    for o in range(order.shape[0]):
-        u = order[o]
-        nu = _hidden_candidates(masks, units, u, n, k, where, usable)
-        if nu == 0:
-            continue
-        for j in range(k):
-            idx[j] = j
-        while True:
-            union, keep = _combo_places(where, usable, idx, k)
-            if pop(union) == k:
-                for v in range(n):
-                    if (keep >> v) & 1 or where[v] == 0:
-                        continue
-                    pos = where[v]
-                    if pop(pos) < 2:
-                        continue
-                    rest = pos & ~union
-                    if rest and pop(rest) == 1:
-                        return units[u, tz(rest)], v + 1
-            if not _next_combo(idx, k, nu):
-                break
-    return -1, 0
 
 
 @njit(cache=True, inline="always")
@@ -484,7 +464,7 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
             if cell >= 0:
                 code = DIRECT_POINTING
             else:
-                cell, value = _direct_hidden(masks, t, 2)
+                cell, value = _hidden(masks, t, 2, True)
                 if cell >= 0:
                     code = DIRECT_HIDDEN_PAIR
                 else:
@@ -496,7 +476,7 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
                             code = NAKED_SINGLE
                             break
                     if code < 0:
-                        cell, value = _direct_hidden(masks, t, 3)
+                        cell, value = _hidden(masks, t, 3, True)
                         if cell >= 0:
                             code = DIRECT_HIDDEN_TRIPLET
         if code < 0 and level >= LEVEL_LOCKING:
@@ -509,13 +489,13 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
                     code = NAKED_PAIR
                 elif _fish_apply(masks, t, 2):
                     code = X_WING
-                elif _hidden_apply(masks, t, 2):
+                elif _hidden(masks, t, 2, False)[0] > 0:
                     code = HIDDEN_PAIR
                 elif _naked_apply(masks, t, 3):
                     code = NAKED_TRIPLET
                 elif _fish_apply(masks, t, 3):
                     code = SWORDFISH
-                elif _hidden_apply(masks, t, 3):
+                elif _hidden(masks, t, 3, False)[0] > 0:
                     code = HIDDEN_TRIPLET
             if code >= 0:
                 _record(out, count, level, code, -1, 0, -1)
