@@ -693,6 +693,12 @@ class Hint:
             self._make()
         return self._links
 
+    def fields(self) -> tuple:
+        """The arguments that make this hint again (its text and links still
+        lazy when they are), for a subclass that adds to it."""
+        return (self.difficulty, self.complexity, self.key, self.name, self.placement, self.removals, self._text,
+                self._links, self.cells, self.lazy)
+
     def sort_key(self):
         return (self.difficulty, self.complexity, self.key, self.order)
 

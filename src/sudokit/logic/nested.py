@@ -430,8 +430,7 @@ class _XHint(Hint):
 
     @classmethod
     def of(cls, h: Hint, chains=(), init=None, cycle=None, dynamic=False, chainer=None) -> "_XHint":
-        x = cls(h.difficulty, h.complexity, h.key, h.name, h.placement, h.removals, h._text, h._links, h.cells,
-                h.lazy)
+        x = cls(*h.fields())
         x.chains, x.init, x.cycle, x.dynamic, x.chainer = chains, init, cycle, dynamic, chainer
         x.inner = ()
         return x
