@@ -192,7 +192,7 @@ def _trade_regions(shape: Shape, seed: int, moves: int | None) -> str:
     Not every layout of N connected regions of N cells can be filled. This one
     starts from the shape's boxes and one of their solutions (a pattern, its
     rows shuffled within bands and bands among themselves, the same for the
-    columns), and makes ``moves`` trades (default 2 N²): a cell on the border
+    columns), and makes ``moves`` trades (default N²): a cell on the border
     of its region A joins a neighbouring region B, and a cell of B with the
     same digit that touches A joins A. Every region keeps N cells and one of
     each digit, so that solution stays a solution; a trade that leaves either
@@ -245,7 +245,7 @@ def _trade_regions(shape: Shape, seed: int, moves: int | None) -> str:
         members[k].add(cell)
         region[cell] = k
 
-    for _ in range(2 * cells if moves is None else moves):
+    for _ in range(cells if moves is None else moves):
         a = rng.randrange(cells)
         home = region[a]
         others = sorted({region[x] for x in around[a]} - {home})
