@@ -384,8 +384,10 @@ def lock_path() -> str:
 
 def _compiling_elsewhere() -> bool:
     """True while a background compilation holds the lock of this cache."""
-    import fcntl
-
+    try:
+        import fcntl
+    except ImportError:  # no flock here (Windows): no background compilation either
+        return False
     try:
         fd = os.open(lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
     except OSError:
@@ -415,6 +417,8 @@ def compile_in_background(groups: Iterable[str]) -> bool:
     it runs on if the command ends first, so that the next run finds the
     kernels cached."""
     groups = tuple(groups)
+    if importlib.util.find_spec("fcntl") is None:  # no flock here (Windows): compile in this process
+        return False
     if _handed.intersection(groups) or _compiling_elsewhere():
         _handed.update(groups)
         return True
@@ -440,10 +444,16 @@ def compile_in_background(groups: Iterable[str]) -> bool:
 
 def _start_helper(groups: tuple[str, ...]) -> subprocess.Popen | None:
     """A child process that compiles ``groups`` (:func:`warm_up`) holding the
-    lock of this cache until it exits; None when the lock is taken."""
-    import fcntl
-
-    fd = os.open(lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
+    lock of this cache until it exits; None when the lock is taken, or
+    where there is no flock (Windows): the caller then compiles for itself."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    try:
+        fd = os.open(lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:  # the lock's folder is not writable: no helper
+        return None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
