@@ -15,8 +15,6 @@ paid before timing starts.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import time
 
@@ -24,6 +22,8 @@ from sudokit.budget import Budget
 from sudokit.engine import count as engine_count
 from sudokit.generation import generate_many
 from sudokit.solving import count
+
+from bench_generate import machine  # the machine line every benchmark prints (this folder is on the path)
 
 #: 9x9 regions: the boxes with r3c3/r4c1 traded between boxes 1 and 4, and r5c6/r6c7 between 5 and 6.
 LAYOUT = "111222333111222333114222333144555666444556666444555566777888999777888999777888999"
@@ -36,20 +36,6 @@ ROWS = {
     "jigsaw (a layout per puzzle)": {"regions": "random"},
     "x + jigsaw (one layout)": {"variant": "x", "regions": LAYOUT},
 }
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return f"{cpu}, {os.cpu_count()} CPUs, load average {load:.1f}, Python {platform.python_version()}"
 
 
 def main() -> None:
