@@ -34,10 +34,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Iterable, Iterator, Sequence
 
-from . import records
+from . import records, variants
 from .errors import InvalidPuzzle, ParseError, SudokuError
 from .grid import Grid, Shape
 from .result import Result, Status
@@ -505,28 +504,12 @@ def run_items(job: Job, items: Sequence[Item]) -> ChunkResult:
             out.add(_failed_text(job, item), f"{item.where()}: {Status.PARSE_ERROR.value}: {item.error}")
         else:
             try:
-                grid = _under(job, item.grid)
-            except SudokuError as exc:  # a layout that does not fit this puzzle
+                grid = variants.under(item.grid, job.variant, job.regions)
+            except (SudokuError, ValueError) as exc:  # units that do not fit this puzzle (a 9x9 layout, a 6x6 grid)
                 out.add(_failed_text(job, item), f"{item.where()}: {Status.INVALID.value}: {exc}")
                 continue
             do(job, item, grid, out)
     return out.result()
-
-
-def _under(job: Job, grid: Grid) -> Grid:
-    """``grid`` under the job's variant units, if it names any (else as read:
-    a jsonl record may carry its own)."""
-    if job.variant is None and job.regions is None:
-        return grid
-    return grid.with_geometry(_variant_geometry(grid.shape, job.variant or "", job.regions))
-
-
-@lru_cache(maxsize=32)
-def _variant_geometry(shape: Shape, variant: str, regions: str | None) -> Any:
-    """One geometry per shape and variant, its tables derived once for the run."""
-    from . import variants
-
-    return variants.of(shape, variant, regions=regions)
 
 
 # -- many 9x9 puzzles in one compiled call -------------------------------------------------

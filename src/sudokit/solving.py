@@ -58,9 +58,8 @@ def _check_units(spec: "methods.MethodSpec", grid: Grid) -> None:
     """Refuse a variant's grid (extra units, regions) to a method that reads
     only a shape's rows, columns and boxes: it would answer for other rules."""
     if grid.is_variant and not spec.any_units:
-        able = ", ".join(name for name, s in sorted(methods.available().items()) if s.any_units)
         raise SudokuError(f"method {spec.name!r} takes rows, columns and boxes only, not this puzzle's "
-                          f"{variants.describe(grid.geometry)} units; use one of: {able}")
+                          f"{variants.describe(grid.geometry)} units; use one of: {', '.join(methods.reading_units())}")
 
 
 def _budget(timeout: float | None, nodes: int | None) -> Budget:

@@ -24,6 +24,7 @@ writes the ``--variant`` names (``"x,hyper"``) and jigsaw layout strings.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .errors import ShapeError
@@ -265,6 +266,15 @@ def _trade_regions(shape: Shape, seed: int, moves: int | None) -> str:
     return "".join(LAYOUT_SYMBOLS[k] for k in region)
 
 
+def layout_size(layout: str) -> int:
+    """N, for a layout of N² characters (whitespace ignored); :func:`read_layout` checks the rest.
+
+    >>> layout_size("111222 311222 331444 333444 555666 555666")
+    6
+    """
+    return math.isqrt(len("".join(layout.split())))
+
+
 def read_layout(layout: str, size: int | None = None) -> tuple[tuple[int, ...], ...]:
     """The regions of a layout string, checked: N connected regions of N cells each.
 
@@ -441,6 +451,28 @@ def of(shape: "Shape | str | None", variants: "str | Iterable[str]" = (), *, reg
     if "hyper" in names:
         parts.append(hyper(shape))
     return combine(*parts)
+
+
+def under(grid, variant: str | None, regions: str | None):
+    """``grid`` (a :class:`~sudokit.grid.Grid`) under the named units: the
+    ``--variant`` names and the ``regions`` layout, as :func:`of` makes them
+    for its shape; the grid as it is when neither is given (it may carry its
+    own units, read from a record). One geometry per shape and names, so that
+    its tables are derived once for a stream of puzzles. Raises ShapeError (a
+    :class:`LayoutError`) or ValueError when the names do not fit the grid.
+
+    >>> from sudokit.grid import Grid
+    >>> under(Grid.empty(), "x", None).geometry == x("3x3"), under(Grid.empty(), None, None).is_variant
+    (True, False)
+    """
+    if not variant and regions is None:
+        return grid
+    return grid.with_geometry(_named(grid.shape, variant or "", regions))
+
+
+@lru_cache(maxsize=32)
+def _named(shape: Shape, variant: str, regions: str | None) -> Geometry:
+    return of(shape, variant, regions=regions)
 
 
 # -- records ---------------------------------------------------------------------------

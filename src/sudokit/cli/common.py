@@ -175,19 +175,36 @@ def regions_option(ctx: click.Context | None, param: click.Parameter | None, val
     return layout
 
 
+def check_units(ctx: click.Context, variant: str | None, regions: str | None, *, generating: bool = False) -> None:
+    """``--variant`` and ``--regions`` together: a jigsaw needs its regions,
+    and ``--regions random`` (a layout drawn per puzzle) is for generating."""
+    if variant is not None and "jigsaw" in variant.split(",") and regions is None:
+        raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
+    if regions == "random" and not generating:
+        raise click.UsageError("--regions random draws a layout for each puzzle made; here give the layout itself", ctx)
+
+
+def request_shape(box: Shape | None, size: int | None, regions: str | None) -> Shape:
+    """The shape of puzzles to make: ``--box``, ``--size``, else the size of a
+    ``--regions`` layout, else 3x3."""
+    if box is not None:
+        return box
+    if size is None and regions not in (None, "random"):
+        from .. import variants
+
+        size = variants.layout_size(regions)
+    return Shape(3, 3) if size is None else Shape.for_size(size)
+
+
 def variant_method(ctx: click.Context, method: str) -> str:
     """``method`` when it reads a variant's units, else a usage error naming
     the methods that do."""
-    from ..methods import available, get
+    from ..methods import get, reading_units
 
-    if "jigsaw" in (ctx.params.get("variant") or "").split(",") and ctx.params.get("regions") is None:
-        raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
-    if ctx.params.get("regions") == "random":
-        raise click.UsageError("--regions random draws layouts for generating; give the layout to solve under", ctx)
     if not get(method).any_units:
-        able = ", ".join(name for name, s in sorted(available().items()) if s.any_units)
         raise click.BadParameter(f"method {method!r} takes rows, columns and boxes only; with --variant or "
-                                 f"--regions use one of: {able}", ctx=ctx, param_hint="'--method'")
+                                 f"--regions use one of: {', '.join(reading_units())}", ctx=ctx,
+                                 param_hint="'--method'")
     return method
 
 

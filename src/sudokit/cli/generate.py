@@ -16,7 +16,7 @@ import click
 from .cluster import cluster_options, generate_on_cluster, on_cluster
 from .common import (
     EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, box_option, interrupted_exit, jobs_option,
-    regions_option, seed_option, time_left, timeout_option, variant_option,
+    check_units, regions_option, request_shape, seed_option, time_left, timeout_option, variant_option,
 )
 
 FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
@@ -83,7 +83,6 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
 
     from ..errors import SudokuError
     from ..generation import GenerationError, generate_many
-    from ..grid import Shape
     from ..pipeline import generated_text
 
     if box is not None and size is not None:
@@ -92,10 +91,8 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
         raise click.UsageError("give at most one of --difficulty, --rating and --technique")
     if method == "clauses" and minimal != "logic":
         raise click.UsageError("--method clauses makes --minimal logic puzzles; add --minimal logic", ctx)
-    if variant is not None and "jigsaw" in variant.split(",") and regions is None:
-        raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
-    if regions is not None and regions != "random" and box is None and size is None:
-        size = int(len(regions) ** 0.5 + 0.5)  # the size comes from the layout
+    check_units(ctx, variant, regions, generating=True)
+    shape = request_shape(box, size, regions)
     if on_cluster(ctx, cluster, output, blocksize, merge):
         from ..pipeline import GenerateJob
 
@@ -104,7 +101,6 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
 
         if timeout is not None:
             raise click.UsageError("--timeout is not watched on a cluster; stop the run with Ctrl-C", ctx)
-        shape = box if box is not None else Shape.for_size(size) if size is not None else Shape(3, 3)
         job = GenerateJob((shape.box_rows, shape.box_cols), minimal, symmetry, fmt, with_solution, difficulty,
                           rating, technique, variant=variant, regions=regions)
         if seed is None:
@@ -113,7 +109,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
             seed = secrets.randbelow(2**31)
         ctx.exit(generate_on_cluster(ctx, job, count, seed, cluster, output, filtered=job.filtered,  # type: ignore[arg-type]
                                      attempts=attempts, merge=merge))
-    label = f"generating {box or (Shape.for_size(size) if size else Shape(3, 3))} puzzles"
+    label = f"generating {shape} puzzles"
     progress = Progress(label)
     out = Output()
     made = 0
@@ -123,7 +119,6 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
         progress.describe(f"{label} ({fraction * count - made:.0%} of the current)")
 
     try:
-        shape = box if box is not None else Shape.for_size(size) if size is not None else Shape(3, 3)
         stream = generate_many(count, shape=shape, minimal=minimal, symmetry=symmetry, seed=seed,
                                jobs=jobs, difficulty=difficulty, rating=rating, technique=technique,
                                attempts=attempts, timeout=time_left(timeout),

@@ -14,8 +14,8 @@ import click
 
 from ..errors import SudokuError
 from ..grid import Shape
-from .common import (EXIT_FAILED, Progress, box_option, open_input, read_puzzles, regions_option, seed_option,
-                     symbols_option, variant_option)
+from .common import (EXIT_FAILED, Progress, box_option, check_units, open_input, read_puzzles, regions_option,
+                     request_shape, seed_option, symbols_option, variant_option)
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "diabolical")
 
@@ -40,15 +40,13 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
                 if entry.error is not None or entry.grid is None:
                     failures.append(f"{label}: {entry.error}")
                     continue
-                grid, solution = entry.grid, getattr(entry, "solution", None)
-                if variant or regions:
-                    try:
-                        geometry = variants.of(grid.shape, variant or "", regions=regions)
-                    except SudokuError as exc:
-                        failures.append(f"{label}: puzzle {entry.number}: {exc}")
-                        continue
-                    grid = grid.with_geometry(geometry)
-                    solution = None if solution is None else solution.with_geometry(geometry)
+                try:
+                    grid = variants.under(entry.grid, variant, regions)
+                except (SudokuError, ValueError) as exc:  # units that do not fit this puzzle
+                    failures.append(f"{label}: puzzle {entry.number}: {exc}")
+                    continue
+                solution = getattr(entry, "solution", None)
+                solution = None if solution is None else solution.with_geometry(grid.geometry)
                 yield Item(grid, solution=solution, number=entry.number), label
 
 
@@ -125,15 +123,14 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
         raise click.UsageError("give puzzles to read or --generate N, not both")
     if count is None and difficulty is not None:
         raise click.UsageError("--difficulty goes with --generate")
+    check_units(ctx, variant, regions, generating=count is not None)
     failures: list[str] = []
     if count is not None:
         from ..generation import generate_many
         from ..generation.plan import fresh_seed as _fresh_seed
 
         first = _fresh_seed() if seed is None else seed
-        if variant is not None and "jigsaw" in variant.split(",") and regions is None:
-            raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
-        shape = box or (Shape.for_size(round(len(regions) ** 0.5)) if regions and regions != "random" else Shape(3, 3))
+        shape = request_shape(box, None, regions)
         units = (f" --variant {variant}" if variant else "") + (f" --regions {regions}" if regions else "")
         source = f"sudoku print --generate {count} --box {shape}{units}" + (
             f" --difficulty {difficulty}" if difficulty else "") + (

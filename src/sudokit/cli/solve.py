@@ -17,7 +17,7 @@ from ..grid import Shape
 from .cluster import cluster_options, on_cluster, run_on_cluster
 from .common import (
     box_option, jobs_option, limit_option, method_option, methods_help, nodes_option, render,
-    regions_option, symbols_option, timeout_option, variant_method, variant_option,
+    check_units, regions_option, symbols_option, timeout_option, variant_method, variant_option,
 )
 
 #: Output formats of ``sudoku solve``.
@@ -105,6 +105,7 @@ def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, cou
     from .running import examples, run_job
 
     if variant is not None or regions is not None:
+        check_units(ctx, variant, regions)
         method = variant_method(ctx, method)
     mode = _check_options(ctx, method, fmt, counting, all_, limit, len(paths) + len(names) > 1)
     if mode != "solve" and limit is None:

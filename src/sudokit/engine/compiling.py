@@ -345,8 +345,8 @@ def _warm_verdict(verdict: str) -> None:
 
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
-    "generate": _warm_generate, "generate-unique": lambda: _warm_generate("unique"), "unique-9x9": lambda: _warm_verdict("COUNT9"),
-    "unique-other": lambda: _warm_verdict("OTHER"),
+    "generate": _warm_generate, "generate-unique": lambda: _warm_generate("unique"),
+    "unique-9x9": lambda: _warm_verdict("COUNT9"), "unique-other": lambda: _warm_verdict("OTHER"),
     "unique-locked": lambda: _warm_verdict("OTHER_LOCKED"),
 }
 
@@ -382,11 +382,20 @@ def lock_path() -> str:
     return os.path.join(tempfile.gettempdir(), f"sudokit-compiling-{os.getuid()}-{key}.lock")
 
 
-def _compiling_elsewhere() -> bool:
-    """True while a background compilation holds the lock of this cache."""
+def _flock():
+    """The ``fcntl`` module, or None where there is no flock (Windows): there
+    the commands compile in their own process, with no helper and no lock."""
     try:
         import fcntl
-    except ImportError:  # no flock here (Windows): no background compilation either
+    except ImportError:
+        return None
+    return fcntl
+
+
+def _compiling_elsewhere() -> bool:
+    """True while a background compilation holds the lock of this cache."""
+    fcntl = _flock()
+    if fcntl is None:
         return False
     try:
         fd = os.open(lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
@@ -417,7 +426,7 @@ def compile_in_background(groups: Iterable[str]) -> bool:
     it runs on if the command ends first, so that the next run finds the
     kernels cached."""
     groups = tuple(groups)
-    if importlib.util.find_spec("fcntl") is None:  # no flock here (Windows): compile in this process
+    if _flock() is None:  # compile in this process
         return False
     if _handed.intersection(groups) or _compiling_elsewhere():
         _handed.update(groups)
@@ -446,9 +455,8 @@ def _start_helper(groups: tuple[str, ...]) -> subprocess.Popen | None:
     """A child process that compiles ``groups`` (:func:`warm_up`) holding the
     lock of this cache until it exits; None when the lock is taken, or
     where there is no flock (Windows): the caller then compiles for itself."""
-    try:
-        import fcntl
-    except ImportError:
+    fcntl = _flock()
+    if fcntl is None:
         return None
     try:
         fd = os.open(lock_path(), os.O_RDWR | os.O_CREAT, 0o600)

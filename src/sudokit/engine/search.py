@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import threading
+from functools import lru_cache
 from typing import Iterator
 
 import numpy as np
@@ -172,19 +173,11 @@ def _tables(shape, geometry) -> tuple[np.ndarray, np.ndarray]:
     return _variant_tables(geometry)
 
 
+@lru_cache(maxsize=64)  # bounded: random jigsaw layouts bring a new geometry each
 def _variant_tables(geometry) -> tuple[np.ndarray, np.ndarray]:
-    cached = _VARIANT_TABLES.get(geometry)
-    if cached is None:
-        from .generate import arrays_of
+    from .generate import arrays_of
 
-        cached = _VARIANT_TABLES[geometry] = arrays_of(geometry)
-        if len(_VARIANT_TABLES) > 64:
-            _VARIANT_TABLES.pop(next(iter(_VARIANT_TABLES)))
-    return cached
-
-
-#: The kernel tables of the variant geometries met lately.
-_VARIANT_TABLES: dict = {}
+    return arrays_of(geometry)
 
 
 def solutions(grid: Grid, budget: Budget) -> Iterator[Grid]:

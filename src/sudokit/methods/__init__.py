@@ -77,6 +77,12 @@ def get(name: str) -> MethodSpec:
         raise UnknownMethod(f"unknown method {name!r}; choose one of: {known}") from None
 
 
+def reading_units() -> list[str]:
+    """The names of the methods that read a grid's units from its geometry
+    (:attr:`MethodSpec.any_units`), which a variant's puzzle needs."""
+    return sorted(name for name, spec in _REGISTRY.items() if spec.any_units)
+
+
 def available() -> dict[str, MethodSpec]:
     """Every registered method by name."""
     return dict(_REGISTRY)
