@@ -130,9 +130,9 @@ def make_plan(shape: "Shape | str | tuple[int, int] | None", minimal: str, symme
     if variant or regions:
         from .. import variants
 
-        if "killer" in variants.parse(variant or ""):
-            raise GenerationError("killer puzzles are not generated yet (docs/variants.md)")
         try:
+            if "killer" in variants.parse(variant or ""):
+                raise GenerationError("killer puzzles are not generated yet (docs/variants.md)")
             if regions == "random":  # each seed draws its layout: check the rest on the shape's boxes
                 random_regions = ",".join(n for n in variants.parse(variant or "") if n != "jigsaw")
                 geometry = variants.of(shape, random_regions)
