@@ -149,7 +149,13 @@ def seed_rng(seed: int) -> None:
 # -- random complete grids -----------------------------------------------------
 
 
-@njit(cache=True)
+# fill and relabel are inlined into the random grid (a function numba compiles
+# on its own costs its own compilation, then again inside each caller); called
+# from Python (a fill per call, to read a deadline between them) they compile
+# on their own.
+
+
+@njit(cache=True, inline="always")
 def fill(out, n, units, peers, node_limit, stats) -> bool:
     """A random complete grid into ``out``: backtracking from an empty grid.
 
@@ -225,7 +231,7 @@ def fill(out, n, units, peers, node_limit, stats) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def relabel(grid, n) -> None:
     """Apply a random permutation of the values 1..N in place."""
     perm = np.empty(n, dtype=np.int64)
@@ -242,6 +248,12 @@ def relabel(grid, n) -> None:
 @njit(cache=True)
 def random_grid(out, n, units, peers, node_limit, stats) -> bool:
     """Fill (restarting when a fill runs past ``node_limit``) and relabel."""
+    return _random_grid(out, n, units, peers, node_limit, stats)
+
+
+@njit(inline="always")
+def _random_grid(out, n, units, peers, node_limit, stats) -> bool:
+    """:func:`random_grid`, inlined where a kernel makes grids itself (:func:`grids_kernel`)."""
     for attempt in range(1000):
         if fill(out, n, units, peers, node_limit, stats):
             relabel(out, n)
@@ -290,16 +302,17 @@ def unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_
     return -1 if undecided else 1
 
 
-# Each verdict is a kernel of its own, compiled (and cached) once whatever
-# calls it, so that a first run can compile the slow ones in a helper process
-# (:func:`load`). Each is a function of the same arguments: 1 when the puzzle, with the orbit
+# The verdicts, inlined into the minimising loop; each calls one compiled
+# search or fixpoint (a kernel of its own, cached once whatever calls it), which
+# a first run compiles in a helper process (:func:`load`, :func:`load_verdict`).
+# Each is a function of the same arguments: 1 when the puzzle, with the orbit
 # ``orbit_cells[a:b]`` blank (its clues in ``saved``), still obeys the rule, 0 when
 # not, -1 when a search ran out of nodes. The others are scratch: ``masks``,
 # ``assigned`` and ``queue`` for the masks, ``board``, ``stack`` and ``trail`` for
 # the 9x9 band words, ``scratch`` a grid.
 
 
-@njit(cache=True)
+@njit(inline="always")
 def count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                     masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     count_stats[0] = 0
@@ -313,14 +326,14 @@ def count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_
     return 1 if found == 1 else 0
 
 
-@njit(cache=True)
+@njit(inline="always")
 def other_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                    masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     return unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                           node_limit, None, masks, scratch, count_stats, stats)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def other_locked_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                           node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats,
                           stats):
@@ -328,20 +341,20 @@ def other_locked_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows
                           node_limit, locked_candidates(box_rows, box_cols), masks, scratch, count_stats, stats)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def singles9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                       masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     return 1 if singles_verdict9(puzzle, board) == COMPLETE else 0
 
 
-@njit(cache=True)
+@njit(inline="always")
 def singles_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                      masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     load_n(puzzle, n, masks, assigned)
     return 1 if singles_n(masks, assigned, units, peers, queue) == COMPLETE else 0
 
 
-@njit(cache=True)
+@njit(inline="always")
 def preemptive_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                         node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     load_n(puzzle, n, masks, assigned)
@@ -352,8 +365,7 @@ def preemptive_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, 
 TOKENS = {COUNT9: np.int64, OTHER: np.int32, SINGLES9: np.int16, SINGLES: np.int8, PREEMPTIVE: np.uint8,
           OTHER_LOCKED: np.uint16}
 _VERDICT_KERNELS = {COUNT9: count9_verdict, OTHER: other_verdict, OTHER_LOCKED: other_locked_verdict,
-                    SINGLES9: singles9_verdict,
-                    SINGLES: singles_verdict, PREEMPTIVE: preemptive_verdict}
+                    SINGLES9: singles9_verdict, SINGLES: singles_verdict, PREEMPTIVE: preemptive_verdict}
 _VERDICTS = {types.int64: count9_verdict, types.int32: other_verdict, types.uint16: other_locked_verdict, types.int16: singles9_verdict,
              types.int8: singles_verdict, types.uint8: preemptive_verdict}
 
@@ -455,19 +467,25 @@ def shuffle(order) -> None:
 
 
 @njit(cache=True)
-def minimise_kernel(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                    order, lo, hi, token, node_limit, stats) -> None:
-    """:func:`minimise`, with the verdict as its token."""
-    _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                   order, lo, hi, token, node_limit, stats)
+def minimise_rows(puzzles, solutions, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+                  orders, lo, hi, token, node_limit, stats) -> None:
+    """Minimise each row of ``puzzles`` (its solution the same row of
+    ``solutions``), visiting orbits ``orders[i, lo:hi]``, with the verdict as
+    its token: the one kernel of a verdict, for a batch
+    (:func:`generate_batch`) and for one puzzle in slices (:func:`minimise`).
+    A row whose grid could not be filled (``stats[i, STAT_UNDECIDED] < 0``)
+    is skipped."""
+    for i in range(puzzles.shape[0]):
+        if stats[i, STAT_UNDECIDED] >= 0:
+            _minimise_loop(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells,
+                           orbit_start, orders[i], lo, hi, token, node_limit, stats[i])
 
 
 @njit(inline="always")
 def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
                    order, lo, hi, token, node_limit, stats) -> None:
-    """The minimising pass, written once and inlined into both kernels that
-    run it (:func:`minimise_kernel` for Python's slices, :func:`batch_kernel`),
-    so that neither links the other and each run compiles one of them."""
+    """The minimising pass over one puzzle (inlined into :func:`minimise_rows`,
+    its one caller, so that numba compiles it once, there)."""
     cells = n * n
     masks = np.empty(cells, dtype=np.uint64)
     assigned = np.empty(cells, dtype=np.uint8)
@@ -525,8 +543,9 @@ def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells,
     column or box (or jigsaw region) puts back is taken away without asking
     the verdict."""
     verdict = verdict_of(rule, box_rows, box_cols, variant)
-    minimise_kernel(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                    order, lo, hi, TOKENS[verdict](verdict), node_limit, stats)
+    minimise_rows(puzzle.reshape(1, -1), solution.reshape(1, -1), n, box_rows, box_cols, units, peers,
+                  orbit_cells, orbit_start, order.reshape(1, -1), lo, hi, TOKENS[verdict](verdict), node_limit,
+                  stats.reshape(1, -1))
 
 
 def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
@@ -535,94 +554,117 @@ def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbi
 
     Row i of ``puzzles``/``solutions``/``stats`` belongs to ``seeds[i]`` and
     depends on nothing else, so batches can be split across workers freely.
+    The random grids and orders come first for all seeds (:func:`grids_kernel`,
+    the same for every rule), then the minimising (:func:`minimise_rows`, one
+    kernel per verdict); nothing random happens while minimising, so a seed
+    gives the same puzzle as :func:`minimise` on its own.
     ``variant`` as in :func:`minimise`.
     """
     verdict = verdict_of(rule, box_rows, box_cols, variant)
-    batch_kernel(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                 TOKENS[verdict](verdict), node_limit, fill_limit, puzzles, solutions, stats)
+    orbits = orbit_start.shape[0] - 1
+    orders = np.empty((seeds.shape[0], orbits), dtype=np.int64)
+    grids_kernel(seeds, n, units, peers, fill_limit, solutions, puzzles, orders, stats)
+    minimise_rows(puzzles, solutions, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start, orders,
+                  0, orbits, TOKENS[verdict](verdict), node_limit, stats)
 
 
 @njit(cache=True)
-def batch_kernel(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                 token, node_limit, fill_limit, puzzles, solutions, stats) -> None:
-    """:func:`generate_batch`, with the verdict as its token."""
-    orbits = orbit_start.shape[0] - 1
-    order = np.empty(orbits, dtype=np.int64)
-    first = orbits - orbits  # an int64: a literal 0 would make numba compile minimise_kernel for it alone
+def grids_kernel(seeds, n, units, peers, fill_limit, solutions, puzzles, orders, stats) -> None:
+    """For each seed: seed numba's generator, a random complete grid into
+    ``solutions`` (and ``puzzles``), and a random order of the orbits into
+    ``orders`` (the draws :func:`sudokit.generation.minimising.make_one` makes
+    one call at a time). A grid that cannot be filled within ``fill_limit``
+    nodes is marked ``stats[i, STAT_UNDECIDED] = -1``."""
+    orbits = orders.shape[1]
     for i in range(seeds.shape[0]):
         np.random.seed(seeds[i])
-        if not random_grid(solutions[i], n, units, peers, fill_limit, stats[i]):
+        if not _random_grid(solutions[i], n, units, peers, fill_limit, stats[i]):
             stats[i, STAT_UNDECIDED] = -1
             continue
         for c in range(n * n):
             puzzles[i, c] = solutions[i, c]
         for o in range(orbits):
-            order[o] = o
-        shuffle(order)
-        _minimise_loop(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                       order, first, orbits, token, node_limit, stats[i])
+            orders[i, o] = o
+        shuffle(orders[i])
 
 
 # -- loading ---------------------------------------------------------------------------
 
-#: The kernel group (:data:`~sudokit.engine.compiling.KERNELS`) of each verdict's
-#: search that a first run compiles in a helper process, beside the rest.
-_HELPED = {COUNT9: "unique-9x9", OTHER: "unique-other", OTHER_LOCKED: "unique-locked"}
+#: Each verdict's name, as :func:`example_args` takes it.
+VERDICT_NAMES = {COUNT9: "COUNT9", OTHER: "OTHER", OTHER_LOCKED: "OTHER_LOCKED", SINGLES9: "SINGLES9",
+                 SINGLES: "SINGLES", PREEMPTIVE: "PREEMPTIVE"}
+#: The kernel group (:data:`~sudokit.engine.compiling.KERNELS`) of each verdict.
+VERDICT_GROUPS = {COUNT9: "unique-9x9", OTHER: "unique-other", OTHER_LOCKED: "unique-16x16",
+                  SINGLES9: "logic-9x9", SINGLES: "logic-other", PREEMPTIVE: "preemptive"}
 #: The (verdict, batch) pairs this process has loaded.
 _loaded: set[tuple[int, bool]] = set()
 
 
-def _empty_call(verdict: int, batch: bool) -> tuple:
-    """The arguments of :func:`batch_kernel` (``batch``) or :func:`minimise_kernel`
-    for no work, with the types the real calls have, on a 2x2 grid."""
+def _code(verdict: str) -> int:
+    return next(k for k, v in VERDICT_NAMES.items() if v == verdict)
+
+
+def example_args(verdict: str) -> tuple:
+    """The arguments of :func:`minimise_rows` for no work, with the types the
+    real calls have, on a 2x2 grid, for the verdict named (``"COUNT9"``...):
+    what :mod:`~sudokit.engine.compiling` compiles or looks up in the cache."""
     n = 4
     units, peers = geometry(2, 2)
-    cells = np.zeros(0, dtype=np.int64)
-    starts = np.zeros(1, dtype=np.int64)
-    token = TOKENS[verdict](verdict)
-    if batch:
-        return (np.zeros(0, dtype=np.int64), n, 2, 2, units, peers, cells, starts, token, 0, 0,
-                np.zeros((0, n * n), dtype=np.uint8), np.zeros((0, n * n), dtype=np.uint8),
-                np.zeros((0, STATS), dtype=np.int64))
-    grid = np.zeros(n * n, dtype=np.uint8)
-    return (grid, grid.copy(), n, 2, 2, units, peers, cells, starts, np.zeros(0, dtype=np.int64), 0, 0, token, 0,
-            np.zeros(STATS, dtype=np.int64))
+    grids = np.zeros((0, n * n), dtype=np.uint8)
+    code = _code(verdict)
+    return (grids, grids.copy(), n, 2, 2, units, peers, np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64),
+            np.zeros((0, 0), dtype=np.int64), 0, 0, TOKENS[code](code), 0, np.zeros((0, STATS), dtype=np.int64))
 
 
 def load(rule: int, box_rows: int, box_cols: int, batch: bool = True, variant: bool = False) -> None:
-    """Load the kernel that generates many puzzles (``batch``) or minimises
-    one, for ``rule`` on this shape, before the first puzzle.
+    """Load the kernels that generate many puzzles (``batch``) or one in
+    slices, for ``rule`` on this shape, before the first puzzle.
 
-    On a first run it compiles, on both cores: a helper process compiles the
-    verdict's search (the solver's :func:`~sudokit.engine.kernel9.resume9`, or
-    :func:`unique_without` for other shapes) while this one compiles the
-    random grids and the minimiser's own helpers; then the kernel that links
-    them all. Later calls cost nothing.
+    On a first run they compile on both cores: a helper process compiles the
+    rule's verdict (the solver's :func:`~sudokit.engine.kernel9.resume9`,
+    kernelN's search, or a fixpoint) while this one compiles the random grids
+    (the same for every rule) and the minimiser's helpers; then the minimiser
+    that links them (:func:`minimise_rows`), loading the helper's machine
+    code. Later calls cost nothing.
     """
     verdict = verdict_of(rule, box_rows, box_cols, variant)
     if (verdict, batch) in _loaded:
         return
     from .compiling import alongside, is_cached
 
-    args = _empty_call(verdict, batch)
-    kernel = "generate.batch_kernel" if batch else "generate.minimise_kernel"
-    if verdict in _HELPED and not is_cached(kernel, args):
-        with alongside((_HELPED[verdict],)):
+    args = example_args(VERDICT_NAMES[verdict])
+    if is_cached("generate.minimise_rows", args):
+        load_grids(batch)
+    else:
+        with alongside((VERDICT_GROUPS[verdict],)):
+            load_grids(batch)
             _load_parts()
-    (batch_kernel if batch else minimise_kernel)(*args)
+    minimise_rows(*args)
     _loaded.add((verdict, batch))
 
 
+def load_grids(batch: bool = True) -> None:
+    """Compile (or load) the random grids: :func:`grids_kernel` for a batch,
+    else the kernels :func:`sudokit.generation.minimising.make_one` calls one
+    at a time, with the types the real calls have."""
+    n = 4
+    units, peers = geometry(2, 2)
+    if batch:
+        grids = np.zeros((0, n * n), dtype=np.uint8)
+        grids_kernel(np.zeros(0, dtype=np.int64), n, units, peers, 0, grids, grids.copy(),
+                     np.zeros((0, 0), dtype=np.int64), np.zeros((0, STATS), dtype=np.int64))
+        return
+    grid = np.zeros(n * n, dtype=np.uint8)
+    seed_rng(1)
+    random_grid(grid, n, units, peers, 0, np.zeros(STATS, dtype=np.int64))
+    shuffle(np.zeros(2, dtype=np.int64))
+
+
 def _load_parts() -> None:
-    """Compile the random grids and the minimiser's helpers, with the types the kernels call them with."""
+    """Compile the minimiser's helpers, with the types the minimiser calls them with."""
     n = 4
     units, peers = geometry(2, 2)
     grid = np.zeros(n * n, dtype=np.uint8)
-    stats = np.zeros(STATS, dtype=np.int64)
-    seed_rng(1)
-    random_grid(grid, n, units, peers, 0, stats)
-    fill(grid.copy(), n, units, peers, 0, stats)
-    shuffle(np.zeros(2, dtype=np.int64))
     cell_units = np.zeros((n * n, 3), dtype=np.int64)
     unit_m = np.zeros(3 * n, dtype=np.uint64)
     _cell_units(units, cell_units)
@@ -633,20 +675,36 @@ def _load_parts() -> None:
     _single_at_once(grid, a, grid[0] + 1, n, units, cell_units, unit_m)
 
 
-def load_verdict(verdict: int) -> None:
-    """Compile the kernel of ``verdict`` with the types the minimising loop
-    calls it with (for a helper process; see :func:`load`)."""
+def load_verdict(verdict: str) -> None:
+    """Compile (or load) the search or fixpoint of the verdict named, with the
+    types the minimising loop calls it with, without running it (for a helper
+    process; see :func:`load`)."""
     n = 4
     units, peers = geometry(2, 2)
     grid = np.zeros(n * n, dtype=np.uint8)
-    cells = np.zeros(1, dtype=np.int64)
-    a = cells[0]
+    masks = np.zeros(n * n, dtype=np.uint64)
     count_stats = np.zeros(2, dtype=np.int64)
-    _VERDICT_KERNELS[verdict](
-        grid, cells, a, a, grid.copy(), grid.copy(), n, 2, 2, units, peers, 0, np.zeros(n * n, dtype=np.uint64),
-        grid.copy(), np.zeros(n * n, dtype=np.int64), np.zeros(WORDS, dtype=np.int64),
-        np.zeros((81, STORED), dtype=np.int64), np.zeros(TRAIL, dtype=np.int64), grid.copy(), count_stats[0] + 2,
-        count_stats, np.zeros(STATS, dtype=np.int64))
+    code = _code(verdict)
+    if code == COUNT9:
+        _compile(resume9, grid, np.zeros(WORDS, dtype=np.int64), np.zeros((81, STORED), dtype=np.int64),
+                 np.zeros(TRAIL, dtype=np.int64), 2, 0, grid, count_stats)
+    elif code in (OTHER, OTHER_LOCKED):
+        lk = None
+        if code == OTHER_LOCKED:
+            _compile(locked_candidates, 2, 2)
+            lk = locked_candidates(2, 2)
+        _compile(find_other, masks, units, peers, 2, 2, grid, lk, 0, grid, count_stats)
+    elif code == SINGLES9:
+        _compile(singles_verdict9, grid, np.zeros(WORDS, dtype=np.int64))
+    else:
+        _compile(load_n, grid, n, masks, grid)
+        queue = np.zeros(n * n, dtype=np.int64)
+        _compile(preemptive_fixpoint if code == PREEMPTIVE else singles_n, masks, grid, units, peers, queue)
+
+
+def _compile(kernel, *args) -> None:
+    """Compile ``kernel`` for the types of ``args`` (or load it from the cache), without calling it."""
+    kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
 
 
 @njit(cache=True)
