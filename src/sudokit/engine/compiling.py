@@ -49,9 +49,7 @@ __all__ = ["KERNELS", "alongside", "background_ready", "compile_in_background", 
            "load_numba", "warm_up"]
 
 #: Kernel groups: name -> (what it is, its entry points as "module.function",
-#: seconds a cold compile takes on an idle machine). An entry
-#: "module.function:TAG" stands for one signature of the function: the types
-#: of ``module.example_args(TAG)``.
+#: seconds a cold compile takes on an idle machine).
 KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "count": ("the 9x9 solver", ("kernel9.resume9",), 6.0),
     "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
@@ -60,18 +58,18 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "logic": ("the logic kernels", ("logic_kernels.run_steps",), 10.0),
     "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
     # the generator: a helper process compiles the rule's verdict while the
-    # command compiles the random grids (the same for every rule) and the
-    # minimiser's helpers, then the minimiser that links them (generate.load);
-    # so these are wall times on two cores, a verdict's the time it adds
-    "generate": ("the generator", ("generate.grids_kernel",), 6.0),
-    **{group: (f"the generator's verdict, {what}", (f"generate.{kernel}", f"generate.minimise_rows:{tag}"), seconds)
-       for group, what, kernel, tag, seconds in (
-           ("unique-9x9", "unique, 9x9", "count9_verdict", "COUNT9", 2.0),
-           ("unique-other", "unique, other shapes", "other_verdict", "OTHER", 2.0),
-           ("unique-16x16", "unique, 16x16 and up", "other_locked_verdict", "OTHER_LOCKED", 3.0),
-           ("logic-9x9", "logic, 9x9", "singles9_verdict", "SINGLES9", 1.0),
-           ("logic-other", "logic, other shapes", "singles_verdict", "SINGLES", 1.0),
-           ("preemptive", "preemptive", "preemptive_verdict", "PREEMPTIVE", 1.0))},
+    # command compiles the random grids and the minimiser (the same for every
+    # rule and shape; generate.load): wall times on two cores, a verdict's
+    # the time it adds
+    "generate": ("the generator", ("generate.grids_kernel", "generate.minimise_rows"), 6.0),
+    **{group: (f"the generator's verdict, {what}", (f"generate.{kernel}",), seconds)
+       for group, what, kernel, seconds in (
+           ("unique-9x9", "unique, 9x9", "count9_verdict", 2.0),
+           ("unique-other", "unique, other shapes", "other_verdict", 2.0),
+           ("unique-16x16", "unique, 16x16 and up", "other_locked_verdict", 3.0),
+           ("logic-9x9", "logic, 9x9", "singles9_verdict", 1.0),
+           ("logic-other", "logic, other shapes", "singles_verdict", 1.0),
+           ("preemptive", "preemptive", "preemptive_verdict", 1.0))},
 }
 
 _numba_loaded = False
@@ -121,15 +119,11 @@ def is_cached(entry: str, args: tuple | None = None) -> bool:
     """True when numba's cache holds fresh machine code of ``entry``
     ("module.function" in ``sudokit.engine``) for this machine, so that calling
     it loads rather than compiles: for a call with ``args`` (their types), or
-    for any call; "module.function:TAG" asks for the call with the module's
-    ``example_args(TAG)``. The answer comes from numba's own index of the
-    function (the same file and key that numba checks)."""
+    for any call. The answer comes from numba's own index of the function (the
+    same file and key that numba checks)."""
     try:
         load_numba()
-        entry, _, tag = entry.partition(":")
         dispatcher = _dispatcher(entry)
-        if tag and args is None:
-            args = importlib.import_module(dispatcher.py_func.__module__).example_args(tag)
         sig = None if args is None else tuple(dispatcher.typeof_pyval(a) for a in args)
         if dispatcher.overloads if sig is None else sig in dispatcher.overloads:
             return True
@@ -162,7 +156,7 @@ def _group_of(ev) -> str | None:
         return None
     entry = f"{func.__module__}.{func.__name__}"
     for group, (_, entries, _) in KERNELS.items():
-        if any(entry.endswith("." + e.partition(":")[0]) for e in entries):
+        if any(entry.endswith("." + e) for e in entries):
             return group
     return None
 
@@ -342,26 +336,28 @@ def _warm_chains() -> None:
     rate(Grid(_CHAIN_PUZZLE))
 
 
-def _warm_grids() -> None:
+def _warm_generator() -> None:
     from . import generate
 
     generate.load_grids(batch=True)
     generate.load_grids(batch=False)
+    generate.load_minimiser()
 
 
-def _warm_verdict(verdict: str) -> Callable[[], None]:
+def _warm_verdict(name: str) -> Callable[[], None]:
     def warm() -> None:
         from . import generate
 
-        generate.load_verdict(verdict)
+        generate.load_verdict(name)
     return warm
 
 
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
-    "generate": _warm_grids, **{group: _warm_verdict(entries[-1].partition(":")[2])
-                                for group, (_, entries, _) in KERNELS.items()
-                                if entries[-1].startswith("generate.minimise_rows:")},
+    "generate": _warm_generator,
+    **{group: _warm_verdict(name) for group, name in (
+        ("unique-9x9", "COUNT9"), ("unique-other", "OTHER"), ("unique-16x16", "OTHER_LOCKED"),
+        ("logic-9x9", "SINGLES9"), ("logic-other", "SINGLES"), ("preemptive", "PREEMPTIVE"))},
 }
 
 

@@ -36,13 +36,12 @@ kernels, picked in Python by :func:`verdict_of` from the rule and the shape:
     the grid without guessing: the ``preemptive`` method's compiled fixpoint
     (:func:`sudokit.methods.preemptive_kernel.fixpoint`).
 
-The verdict reaches the kernels as a type, not a value (:data:`TOKENS`), so
-that numba compiles the minimising loop once per verdict with that verdict's
-code alone: a first run compiles only what its rule and shape use. Each
-verdict is a kernel of its own, so that a first run compiles the slow ones
-(``COUNT9``, ``OTHER``) in a helper process while this one compiles the random
-grids (:func:`load`): both cores work, and a first ``generate`` takes about
-8 s instead of 10 to 11.
+Each verdict is a kernel of its own with one signature (:data:`VERDICT_SIG`),
+and the minimiser (:func:`minimise_rows`) calls it through a function pointer
+(a :class:`Verdict`): numba compiles the minimiser once for every rule and
+shape, and each verdict once. A first run compiles the verdict in a helper
+process while this one compiles the random grids and the minimiser
+(:func:`load`): both cores work, and no kernel waits to link another.
 
 Nothing here prints or imports the CLI.
 """
@@ -57,7 +56,8 @@ from .compiling import load_numba
 load_numba()  # before numba loads: numba without its BLAS probe
 
 from numba import njit, types  # noqa: E402
-from numba.extending import overload  # noqa: E402
+from numba.core.types import WrapperAddressProtocol  # noqa: E402
+from numba.experimental.function_type import _get_wrapper_address  # noqa: E402
 
 from .board import WORDS, pop, tz  # noqa: E402
 from .kernel9 import NEW, STORED, T_PHASE, TRAIL, resume9  # noqa: E402
@@ -302,17 +302,26 @@ def unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_
     return -1 if undecided else 1
 
 
-# The verdicts, inlined into the minimising loop; each calls one compiled
-# search or fixpoint (a kernel of its own, cached once whatever calls it), which
-# a first run compiles in a helper process (:func:`load`, :func:`load_verdict`).
-# Each is a function of the same arguments: 1 when the puzzle, with the orbit
+# Each verdict is a kernel of its own, with one signature (:data:`VERDICT_SIG`):
+# the minimising loop calls it through a function pointer, so that numba
+# compiles the loop once for every rule and shape, and each verdict (with the
+# search or fixpoint it runs) once, in a helper process on a first run
+# (:func:`load`). Each takes the same arguments: 1 when the puzzle, with the orbit
 # ``orbit_cells[a:b]`` blank (its clues in ``saved``), still obeys the rule, 0 when
 # not, -1 when a search ran out of nodes. The others are scratch: ``masks``,
 # ``assigned`` and ``queue`` for the masks, ``board``, ``stack`` and ``trail`` for
 # the 9x9 band words, ``scratch`` a grid.
 
+_GRID = types.uint8[::1]
+_INTS = types.int64[::1]
+#: The signature of every verdict kernel.
+VERDICT_SIG = types.int64(
+    _GRID, _INTS, types.int64, types.int64, _GRID, _GRID, types.int64, types.int64, types.int64,
+    types.int32[:, ::1], types.int32[:, ::1], types.int64, types.uint64[::1], _GRID, _INTS, _INTS,
+    types.int64[:, ::1], _INTS, _GRID, types.int64, _INTS, _INTS)
 
-@njit(inline="always")
+
+@njit(cache=True)
 def count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                     masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     count_stats[0] = 0
@@ -326,14 +335,14 @@ def count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_
     return 1 if found == 1 else 0
 
 
-@njit(inline="always")
+@njit(cache=True)
 def other_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                    masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     return unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                           node_limit, None, masks, scratch, count_stats, stats)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def other_locked_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                           node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats,
                           stats):
@@ -341,55 +350,56 @@ def other_locked_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows
                           node_limit, locked_candidates(box_rows, box_cols), masks, scratch, count_stats, stats)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def singles9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                       masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     return 1 if singles_verdict9(puzzle, board) == COMPLETE else 0
 
 
-@njit(inline="always")
+@njit(cache=True)
 def singles_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                      masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     load_n(puzzle, n, masks, assigned)
     return 1 if singles_n(masks, assigned, units, peers, queue) == COMPLETE else 0
 
 
-@njit(inline="always")
+@njit(cache=True)
 def preemptive_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                         node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
     load_n(puzzle, n, masks, assigned)
     return 1 if preemptive_fixpoint(masks, assigned, units, peers, queue) == COMPLETE else 0
 
 
-#: The verdicts' tokens: numba compiles the minimising loop once per token type.
-TOKENS = {COUNT9: np.int64, OTHER: np.int32, SINGLES9: np.int16, SINGLES: np.int8, PREEMPTIVE: np.uint8,
-          OTHER_LOCKED: np.uint16}
 _VERDICT_KERNELS = {COUNT9: count9_verdict, OTHER: other_verdict, OTHER_LOCKED: other_locked_verdict,
                     SINGLES9: singles9_verdict, SINGLES: singles_verdict, PREEMPTIVE: preemptive_verdict}
-_VERDICTS = {types.int64: count9_verdict, types.int32: other_verdict, types.uint16: other_locked_verdict, types.int16: singles9_verdict,
-             types.int8: singles_verdict, types.uint8: preemptive_verdict}
 
 
-def _keeps(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-           masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats) -> int:
-    """The verdict that ``token``'s type stands for (compiled code only)."""
-    raise NotImplementedError("called from compiled code only")
+class Verdict(WrapperAddressProtocol):
+    """A compiled verdict kernel as the minimiser takes it: a function
+    pointer of :data:`VERDICT_SIG` (numba's wrapper address protocol), made
+    once per process by :func:`verdict`."""
+
+    def __init__(self, code: int) -> None:
+        kernel = _VERDICT_KERNELS[code]
+        kernel.compile(VERDICT_SIG.args)
+        self.code = code
+        self._address = _get_wrapper_address(kernel, VERDICT_SIG)
+
+    def __wrapper_address__(self) -> int:
+        return self._address
+
+    def signature(self):
+        return VERDICT_SIG
 
 
-@overload(_keeps, inline="always")
-def _keeps_for(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-               masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
-    verdict = _VERDICTS.get(token)
-    if verdict is None:
-        return None
+_verdicts: dict[int, Verdict] = {}
 
-    def impl(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-             masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
-        return verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
-                       node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats)
 
-    return impl
-
+def verdict(code: int) -> Verdict:
+    """The verdict kernel ``code`` (COUNT9, OTHER...), compiled or loaded from the cache."""
+    if code not in _verdicts:
+        _verdicts[code] = Verdict(code)
+    return _verdicts[code]
 
 
 @njit(cache=True)
@@ -468,22 +478,23 @@ def shuffle(order) -> None:
 
 @njit(cache=True)
 def minimise_rows(puzzles, solutions, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                  orders, lo, hi, token, node_limit, stats) -> None:
+                  orders, lo, hi, keeps, node_limit, stats) -> None:
     """Minimise each row of ``puzzles`` (its solution the same row of
-    ``solutions``), visiting orbits ``orders[i, lo:hi]``, with the verdict as
-    its token: the one kernel of a verdict, for a batch
-    (:func:`generate_batch`) and for one puzzle in slices (:func:`minimise`).
+    ``solutions``), visiting orbits ``orders[i, lo:hi]``, with the verdict
+    ``keeps`` (a :class:`Verdict`): one kernel for every rule and shape, for a
+    batch (:func:`generate_batch`) and for one puzzle in slices
+    (:func:`minimise`).
     A row whose grid could not be filled (``stats[i, STAT_UNDECIDED] < 0``)
     is skipped."""
     for i in range(puzzles.shape[0]):
         if stats[i, STAT_UNDECIDED] >= 0:
             _minimise_loop(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells,
-                           orbit_start, orders[i], lo, hi, token, node_limit, stats[i])
+                           orbit_start, orders[i], lo, hi, keeps, node_limit, stats[i])
 
 
 @njit(inline="always")
 def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                   order, lo, hi, token, node_limit, stats) -> None:
+                   order, lo, hi, keeps, node_limit, stats) -> None:
     """The minimising pass over one puzzle (inlined into :func:`minimise_rows`,
     its one caller, so that numba compiles it once, there)."""
     cells = n * n
@@ -523,7 +534,7 @@ def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_
                 break
         if at_once:
             continue
-        verdict = _keeps(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+        verdict = keeps(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                          node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats,
                          stats)
         if verdict != 1:
@@ -542,9 +553,9 @@ def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells,
     ``variant``: the units are a variant's. A clue that a single in its row,
     column or box (or jigsaw region) puts back is taken away without asking
     the verdict."""
-    verdict = verdict_of(rule, box_rows, box_cols, variant)
+    code = verdict_of(rule, box_rows, box_cols, variant)
     minimise_rows(puzzle.reshape(1, -1), solution.reshape(1, -1), n, box_rows, box_cols, units, peers,
-                  orbit_cells, orbit_start, order.reshape(1, -1), lo, hi, TOKENS[verdict](verdict), node_limit,
+                  orbit_cells, orbit_start, order.reshape(1, -1), lo, hi, verdict(code), node_limit,
                   stats.reshape(1, -1))
 
 
@@ -554,18 +565,17 @@ def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbi
 
     Row i of ``puzzles``/``solutions``/``stats`` belongs to ``seeds[i]`` and
     depends on nothing else, so batches can be split across workers freely.
-    The random grids and orders come first for all seeds (:func:`grids_kernel`,
-    the same for every rule), then the minimising (:func:`minimise_rows`, one
-    kernel per verdict); nothing random happens while minimising, so a seed
-    gives the same puzzle as :func:`minimise` on its own.
+    The random grids and orders come first for all seeds (:func:`grids_kernel`),
+    then the minimising (:func:`minimise_rows`); nothing random happens while
+    minimising, so a seed gives the same puzzle as :func:`minimise` on its own.
     ``variant`` as in :func:`minimise`.
     """
-    verdict = verdict_of(rule, box_rows, box_cols, variant)
+    code = verdict_of(rule, box_rows, box_cols, variant)
     orbits = orbit_start.shape[0] - 1
     orders = np.empty((seeds.shape[0], orbits), dtype=np.int64)
     grids_kernel(seeds, n, units, peers, fill_limit, solutions, puzzles, orders, stats)
     minimise_rows(puzzles, solutions, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start, orders,
-                  0, orbits, TOKENS[verdict](verdict), node_limit, stats)
+                  0, orbits, verdict(code), node_limit, stats)
 
 
 @njit(cache=True)
@@ -590,9 +600,6 @@ def grids_kernel(seeds, n, units, peers, fill_limit, solutions, puzzles, orders,
 
 # -- loading ---------------------------------------------------------------------------
 
-#: Each verdict's name, as :func:`example_args` takes it.
-VERDICT_NAMES = {COUNT9: "COUNT9", OTHER: "OTHER", OTHER_LOCKED: "OTHER_LOCKED", SINGLES9: "SINGLES9",
-                 SINGLES: "SINGLES", PREEMPTIVE: "PREEMPTIVE"}
 #: The kernel group (:data:`~sudokit.engine.compiling.KERNELS`) of each verdict.
 VERDICT_GROUPS = {COUNT9: "unique-9x9", OTHER: "unique-other", OTHER_LOCKED: "unique-16x16",
                   SINGLES9: "logic-9x9", SINGLES: "logic-other", PREEMPTIVE: "preemptive"}
@@ -600,47 +607,26 @@ VERDICT_GROUPS = {COUNT9: "unique-9x9", OTHER: "unique-other", OTHER_LOCKED: "un
 _loaded: set[tuple[int, bool]] = set()
 
 
-def _code(verdict: str) -> int:
-    return next(k for k, v in VERDICT_NAMES.items() if v == verdict)
-
-
-def example_args(verdict: str) -> tuple:
-    """The arguments of :func:`minimise_rows` for no work, with the types the
-    real calls have, on a 2x2 grid, for the verdict named (``"COUNT9"``...):
-    what :mod:`~sudokit.engine.compiling` compiles or looks up in the cache."""
-    n = 4
-    units, peers = geometry(2, 2)
-    grids = np.zeros((0, n * n), dtype=np.uint8)
-    code = _code(verdict)
-    return (grids, grids.copy(), n, 2, 2, units, peers, np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64),
-            np.zeros((0, 0), dtype=np.int64), 0, 0, TOKENS[code](code), 0, np.zeros((0, STATS), dtype=np.int64))
-
-
 def load(rule: int, box_rows: int, box_cols: int, batch: bool = True, variant: bool = False) -> None:
     """Load the kernels that generate many puzzles (``batch``) or one in
     slices, for ``rule`` on this shape, before the first puzzle.
 
     On a first run they compile on both cores: a helper process compiles the
-    rule's verdict (the solver's :func:`~sudokit.engine.kernel9.resume9`,
+    rule's verdict (with the solver's :func:`~sudokit.engine.kernel9.resume9`,
     kernelN's search, or a fixpoint) while this one compiles the random grids
-    (the same for every rule) and the minimiser's helpers; then the minimiser
-    that links them (:func:`minimise_rows`), loading the helper's machine
-    code. Later calls cost nothing.
+    and the minimiser (the same for every rule and shape); then it loads the
+    helper's machine code. Later calls cost nothing.
     """
-    verdict = verdict_of(rule, box_rows, box_cols, variant)
-    if (verdict, batch) in _loaded:
+    code = verdict_of(rule, box_rows, box_cols, variant)
+    if (code, batch) in _loaded:
         return
-    from .compiling import alongside, is_cached
+    from .compiling import alongside
 
-    args = example_args(VERDICT_NAMES[verdict])
-    if is_cached("generate.minimise_rows", args):
+    with alongside((VERDICT_GROUPS[code],)):
         load_grids(batch)
-    else:
-        with alongside((VERDICT_GROUPS[verdict],)):
-            load_grids(batch)
-            _load_parts()
-    minimise_rows(*args)
-    _loaded.add((verdict, batch))
+        load_minimiser()
+    verdict(code)
+    _loaded.add((code, batch))
 
 
 def load_grids(batch: bool = True) -> None:
@@ -651,55 +637,39 @@ def load_grids(batch: bool = True) -> None:
     units, peers = geometry(2, 2)
     if batch:
         grids = np.zeros((0, n * n), dtype=np.uint8)
-        grids_kernel(np.zeros(0, dtype=np.int64), n, units, peers, 0, grids, grids.copy(),
-                     np.zeros((0, 0), dtype=np.int64), np.zeros((0, STATS), dtype=np.int64))
+        _compile(grids_kernel, np.zeros(0, dtype=np.int64), n, units, peers, 0, grids, grids,
+                 np.zeros((0, 0), dtype=np.int64), np.zeros((0, STATS), dtype=np.int64))
         return
     grid = np.zeros(n * n, dtype=np.uint8)
-    seed_rng(1)
-    random_grid(grid, n, units, peers, 0, np.zeros(STATS, dtype=np.int64))
-    shuffle(np.zeros(2, dtype=np.int64))
+    _compile(seed_rng, 1)
+    _compile(random_grid, grid, n, units, peers, 0, np.zeros(STATS, dtype=np.int64))
+    _compile(shuffle, np.zeros(2, dtype=np.int64))
 
 
-def _load_parts() -> None:
-    """Compile the minimiser's helpers, with the types the minimiser calls them with."""
+class _AnyVerdict(WrapperAddressProtocol):
+    """Stands for a :class:`Verdict` where only its type counts (compiling)."""
+
+    def __wrapper_address__(self) -> int:
+        return -1
+
+    def signature(self):
+        return VERDICT_SIG
+
+
+def load_minimiser() -> None:
+    """Compile (or load) :func:`minimise_rows`, with the types the real calls have."""
     n = 4
     units, peers = geometry(2, 2)
-    grid = np.zeros(n * n, dtype=np.uint8)
-    cell_units = np.zeros((n * n, 3), dtype=np.int64)
-    unit_m = np.zeros(3 * n, dtype=np.uint64)
-    _cell_units(units, cell_units)
-    _unit_masks(grid, cell_units, unit_m)
-    cells = np.zeros(1, dtype=np.int64)
-    a = cells[0]
-    _toggle_masks(grid, cells, a, a, cell_units, unit_m)
-    _single_at_once(grid, a, grid[0] + 1, n, units, cell_units, unit_m)
+    grids = np.zeros((0, n * n), dtype=np.uint8)
+    ints = np.zeros(0, dtype=np.int64)
+    _compile(minimise_rows, grids, grids, n, 2, 2, units, peers, ints, ints, np.zeros((0, 0), dtype=np.int64), 0,
+             0, _AnyVerdict(), 0, np.zeros((0, STATS), dtype=np.int64))
 
 
-def load_verdict(verdict: str) -> None:
-    """Compile (or load) the search or fixpoint of the verdict named, with the
-    types the minimising loop calls it with, without running it (for a helper
-    process; see :func:`load`)."""
-    n = 4
-    units, peers = geometry(2, 2)
-    grid = np.zeros(n * n, dtype=np.uint8)
-    masks = np.zeros(n * n, dtype=np.uint64)
-    count_stats = np.zeros(2, dtype=np.int64)
-    code = _code(verdict)
-    if code == COUNT9:
-        _compile(resume9, grid, np.zeros(WORDS, dtype=np.int64), np.zeros((81, STORED), dtype=np.int64),
-                 np.zeros(TRAIL, dtype=np.int64), 2, 0, grid, count_stats)
-    elif code in (OTHER, OTHER_LOCKED):
-        lk = None
-        if code == OTHER_LOCKED:
-            _compile(locked_candidates, 2, 2)
-            lk = locked_candidates(2, 2)
-        _compile(find_other, masks, units, peers, 2, 2, grid, lk, 0, grid, count_stats)
-    elif code == SINGLES9:
-        _compile(singles_verdict9, grid, np.zeros(WORDS, dtype=np.int64))
-    else:
-        _compile(load_n, grid, n, masks, grid)
-        queue = np.zeros(n * n, dtype=np.int64)
-        _compile(preemptive_fixpoint if code == PREEMPTIVE else singles_n, masks, grid, units, peers, queue)
+def load_verdict(name: str) -> None:
+    """Compile (or load) the verdict kernel named ("COUNT9", "OTHER"...; for a
+    helper process, see :func:`load`)."""
+    _VERDICT_KERNELS[globals()[name]].compile(VERDICT_SIG.args)
 
 
 def _compile(kernel, *args) -> None:
