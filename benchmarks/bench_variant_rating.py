@@ -29,7 +29,24 @@ from sudokit import variants  # noqa: E402
 from sudokit.grid import Grid  # noqa: E402
 from sudokit.logic import rate  # noqa: E402
 
-DATA = Path(os.environ.get("SUDOKIT_SHARED", HERE.parent.parent / "shared")) / "data" / "rated"
+def _data() -> Path:
+    """$SUDOKIT_SHARED, ``../shared`` beside this checkout, or beside the main
+    checkout of a git worktree."""
+    import subprocess
+
+    places = [Path(os.environ["SUDOKIT_SHARED"])] if os.environ.get("SUDOKIT_SHARED") else []
+    places.append(HERE.parent.parent / "shared")
+    try:
+        common = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--git-common-dir"],
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        common = ""
+    if common:
+        places.append((HERE / common).resolve().parent.parent / "shared")
+    return next((p for p in places if (p / "data" / "rated").is_dir()), places[0]) / "data" / "rated"
+
+
+DATA = _data()
 SETS = {"x": ("x_dev.tsv", variants.x), "hyper": ("hyper_dev.tsv", variants.hyper)}
 
 

@@ -119,6 +119,58 @@ def find_generalized_intersections(state: Candidates) -> Iterator[Step]:
                     )
 
 
+def _windows(geo) -> tuple[int, ...]:
+    """The window groups (windows and hidden windows) in SE's numbering."""
+    return tuple(u for u in extra_units(geo) if geo.kind_names[geo.kind[u]] in ("window", "hidden window"))
+
+
+def find_direct_window_locking(state: Candidates) -> Iterator[Step]:
+    """SE's Direct Pointing / Claiming between a window group and a row,
+    column or box (its ``Locking(true)`` with the Windows option): a value's
+    places in a region of the first kind all lie in one region of the
+    second; the value would leave the rest of that region, which leaves one
+    place in another region of the first kind crossing it: that place is
+    placed. Rated 1.7 when the first region is a box, else 1.9."""
+    geo, mask = state.geo, state.mask
+    windows = _windows(geo)
+    if not windows:
+        return
+    um = geo.unit_mask
+    kinds = {"box": geo.boxes, "row": geo.rows, "column": geo.cols, "window": windows}
+    for k1, k2 in (("window", "column"), ("window", "row"), ("column", "window"), ("row", "window"),
+                   ("box", "window"), ("window", "box")):
+        first, second = kinds[k1], kinds[k2]
+        rating, name = (1.7, "Direct Pointing") if k1 == "box" else (1.9, "Direct Claiming")
+        for v in range(1, geo.n + 1):
+            bit = 1 << (v - 1)
+            for u1 in first:
+                where = [c for c in geo.units[u1] if mask[c] & bit]
+                if len(where) < 2:
+                    continue
+                for u2 in second:
+                    if not um[u1] & um[u2]:
+                        continue
+                    if any(not um[u2] >> c & 1 for c in where):
+                        continue
+                    for u3 in first:
+                        if u3 == u1 or not um[u3] & um[u2]:
+                            continue
+                        places = [c for c in geo.units[u3] if mask[c] & bit]
+                        if len(places) < 2:
+                            continue
+                        left = [c for c in places if not um[u2] >> c & 1]
+                        if len(left) != 1:
+                            continue
+                        cell = left[0]
+                        yield Step(
+                            name, rating, placements=((cell, v),), cells=tuple(where), units=(u1, u2, u3),
+                            values=(v,),
+                            text=f"{name}: {geo.symbol(v)} in {geo.unit_name(u1)} lies only in "
+                            f"{geo.unit_name(u2)} ({cells_text(geo, where)}) ⇒ {geo.cell_name(cell)}="
+                            f"{geo.symbol(v)} (only place for {geo.symbol(v)} in {geo.unit_name(u3)})",
+                        )
+
+
 def _colex(n: int, k: int) -> Iterator[tuple[int, ...]]:
     """The k-subsets of range(n) in SE's ``Permutations`` order (colex)."""
     if k == 0:
@@ -175,6 +227,8 @@ LAST_VALUE_EXTRA = Technique("Hidden Single", RATING_LAST, "singles", find_last_
                              "last value in a diagonal or window")
 HIDDEN_SINGLE_EXTRA = Technique("Hidden Single", RATING_LINE, "singles", find_hidden_single_extra,
                                 "diagonal or window")
+DIRECT_WINDOW_LOCKING = Technique("Direct Pointing", 1.7, "intersections", find_direct_window_locking,
+                                  "windows")
 GENERALIZED_INTERSECTIONS = Technique("Generalized Intersections", GI_RATING, "intersections",
                                       find_generalized_intersections)
 GENERALIZED_NAKED_PAIR = Technique("Generalized Naked Pair", 3.0, "subsets",
@@ -208,6 +262,10 @@ def ladder(geo) -> list[Technique]:
             out += [t, LAST_VALUE_EXTRA]
         elif t is singles.HIDDEN_SINGLE_ROW:
             out += [t, HIDDEN_SINGLE_EXTRA]
+        elif t is intersections.DIRECT_CLAIMING:
+            out.append(t)
+            if _windows(geo):
+                out.append(DIRECT_WINDOW_LOCKING)
         elif t is intersections.POINTING:
             out.append(GENERALIZED_INTERSECTIONS)
         elif t is intersections.CLAIMING:

@@ -122,7 +122,7 @@ def _holding(mask: list[int], pair: int) -> int:
 def _unit_sets(geo: Geometry) -> tuple[int, ...]:
     from .links import unit_sets
 
-    return unit_sets(geo.shape)
+    return unit_sets(geo)
 
 
 def _valid_loop(geo: Geometry, loop: list[int]) -> bool:
@@ -362,7 +362,7 @@ def _bug(state: Candidates) -> tuple[list[int], dict[int, int], int, list[int]] 
 def _cell_masks(geo: Geometry):
     from .links import cell_masks
 
-    return cell_masks(geo.shape)
+    return cell_masks(geo)
 
 
 def _shared_units(geo: Geometry, cells: list[int]) -> list[int]:
