@@ -24,7 +24,7 @@ read :attr:`~sudokit.geometry.Geometry.peers`.
 :func:`ladder` is the whole list in SE's order for a geometry.
 
 >>> from sudokit import variants
->>> [t.name for t in ladder(variants.x())][10:13]
+>>> [t.name for t in ladder(variants.x())][13:16]
 ['Generalized Intersections', 'Generalized Naked Pair', 'X-Wing']
 """
 

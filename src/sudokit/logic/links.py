@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from .state import BOX, Candidates, Geometry, extra_units, geometry, iter_bits
+from .state import BOX, Candidates, Geometry, extra_units, geometry, iter_bits, se_cells
 from .step import STRONG, WEAK, Step, Technique, elims_text
 
 SKYSCRAPER_RATING, KITE_RATING, TURBOT_RATING, GROUPED_RATING = 4.0, 4.1, 4.1, 4.3
@@ -168,7 +168,8 @@ def _links(state: Candidates, v: int, aligned_boxes: bool = True, board: int | N
                 continue
             if boxy[kind]:
                 # empty rectangle: every place in the row or column of one heart cell
-                for heart in geo.units[unit]:
+                # (SE tries every heart of a box, but only the first three of a window)
+                for heart in (geo.units[unit] if kind == 0 else se_cells(geo, unit)[:3]):
                     r, c = units_of[heart][0], units_of[heart][1]
                     row_bits, col_bits = here & unit_bits[r], here & unit_bits[c]
                     if here & ~(row_bits | col_bits) == 0:

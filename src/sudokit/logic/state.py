@@ -25,7 +25,7 @@ from ..grid import Grid, Shape
 
 #: The unit kinds and Geometry come from :mod:`sudokit.geometry`; the techniques import them from here.
 __all__ = ["BOX", "COLUMN", "KIND_NAMES", "ROW", "Candidates", "Geometry", "extra_units", "geometry", "is_classic",
-           "iter_bits"]
+           "iter_bits", "se_cells"]
 
 
 def geometry(shape: Shape) -> Geometry:
@@ -41,11 +41,13 @@ def is_classic(geo: Geometry) -> bool:
 
 
 #: SukakuExplainer's numbering of the nine window groups of its Windows
-#: option (``Settings.regionsWindows``), cell by cell on the 9x9 grid: the
-#: group of a window is the number at its cells.
+#: option (its ``Grid.Window`` regions), cell by cell on the 9x9 grid: the
+#: four windows are 0 to 3, the hidden groups 4 to 8. SE lists the cells of
+#: groups 6 and 7 (rows 2-4 and 6-8 by columns 1, 5, 9) column by column,
+#: the others row by row.
 _SE_WINDOWS = (
-    "055506660" "711172227" "711172227" "711172227" "055506660"
-    "833384448" "833384448" "833384448" "055506660"
+    "844485558" "600061116" "600061116" "600061116" "844485558"
+    "722273337" "722273337" "722273337" "844485558"
 )
 
 _EXTRA: dict = {}
@@ -59,8 +61,8 @@ def extra_units(geo: Geometry) -> tuple[int, ...]:
     jigsaw geometry.
 
     >>> from sudokit import variants
-    >>> [variants.hyper().unit_name(u) for u in extra_units(variants.hyper())][:3]
-    ['hidden window 3', 'window 1', 'window 2']
+    >>> [variants.hyper().unit_name(u) for u in extra_units(variants.hyper())][3:6]
+    ['window 4', 'hidden window 1', 'hidden window 5']
     """
     got = _EXTRA.get(geo)
     if got is None:
@@ -78,6 +80,15 @@ def extra_units(geo: Geometry) -> tuple[int, ...]:
 
         got = _EXTRA[geo] = tuple(sorted(extra, key=key))
     return got
+
+
+def se_cells(geo: Geometry, unit: int) -> tuple[int, ...]:
+    """The cells of ``unit`` in SukakuExplainer's order: the unit's own order,
+    except for SE's window groups 6 and 7, which it lists column by column."""
+    cells = geo.units[unit]
+    if geo.n == 9 and geo.kind_names[geo.kind[unit]] == "hidden window" and _SE_WINDOWS[min(cells)] in "67":
+        return tuple(sorted(cells, key=lambda c: (c % 9, c // 9)))
+    return cells
 
 
 def iter_bits(mask: int) -> "Iterator[int]":
