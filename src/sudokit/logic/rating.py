@@ -19,7 +19,7 @@ from ..errors import Contradiction, InvalidPuzzle
 from ..formats import as_grid
 from ..grid import Grid
 from .registry import KERNEL_LADDER, REGISTRY, kernel_prefix, rating_floor
-from .state import Candidates, is_classic
+from .state import Candidates, extra_units, is_classic
 from .step import Step, Technique
 from .stepper import broken, check_state, check_step, next_step, steps
 from . import chains
@@ -377,7 +377,7 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     """
     timeout = validate.timeout(timeout)
     grid = as_grid(grid)
-    registry = exact_registry(grid.geometry)
+    registry = exact_registry(grid.geometry) if extra_units(grid.geometry) else exact_registry()
     state = Candidates.from_grid(grid)
     known = truth(grid, unique=True)
     puzzle = grid.line()

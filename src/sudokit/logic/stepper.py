@@ -36,10 +36,12 @@ def next_step(state: Candidates, registry: Iterable[Technique] | None = None) ->
 
 
 def _ladder(state: Candidates) -> list[Technique]:
-    """The techniques for ``state``'s geometry: the registry, or SE's variant ladder."""
+    """The techniques for ``state``'s geometry: the registry, or SE's variant
+    ladder for a geometry with extra units (diagonals, windows)."""
     from .generalized import ladder
+    from .state import extra_units
 
-    return ladder(state.geo)
+    return ladder(state.geo) if extra_units(state.geo) else REGISTRY
 
 
 def broken(state: Candidates) -> bool:
