@@ -135,6 +135,12 @@ def _hint_state(text: str, box: Shape | None, variant: str | None = None, region
 
     try:
         grid, masks = formats.parse_candidates(text, shape=box)
+        if variant or regions is not None:
+            # a plain grid gets the classic candidates from the reader: under a
+            # variant's units only real pencil marks are kept
+            plain = Candidates.from_grid(grid).mask
+            if all(m == p for v, m, p in zip(grid.values, masks, plain) if not v):
+                return Candidates.from_grid(variants.under(grid, variant, regions))
         return Candidates.from_masks(variants.under(grid, variant, regions), masks)
     except SudokuError:
         # not a pencil-mark grid: read it as `solve` does, so both say the same about it
