@@ -54,7 +54,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from ..errors import LimitReached
-from .state import Candidates, extra_units, iter_bits
+from .state import Candidates, extra_units, iter_bits, se_cells
 from .step import STRONG, WEAK, Step, Technique, elims_text
 
 __all__ = [
@@ -1072,7 +1072,7 @@ class Multi:
         masks = ch.state.mask
         bit = 1 << (value - 1)
         for u in ch.t.cell_units[cell]:
-            places = [p for p in geo.units[u] if masks[p] & bit]
+            places = [p for p in (se_cells(geo, u) if ch.t.extra else geo.units[u]) if masks[p] & bit]
             if not (len(places) == 2 or (self.multiple and len(places) > 2)):
                 continue
             if places[0] != cell:
