@@ -67,8 +67,7 @@ def test_variant_ladder_follows_se_init_variants() -> None:
     assert names.index("Generalized Intersections") < names.index("Generalized Naked Pair") < names.index("X-Wing")
     assert names.index("Generalized Naked Quad") < names.index("Jellyfish")
     assert ladder(Grid.empty().geometry) is registry.REGISTRY
-    jigsaw = next(iter(variants.random_layout("3x3", 1) for _ in range(1)))
-    assert ladder(variants.jigsaw("3x3", jigsaw)) is registry.REGISTRY
+    assert ladder(variants.jigsaw("3x3", variants.random_layout("3x3", 1))) is registry.REGISTRY
     assert intersections.DIRECT_POINTING in ladder(HYPER) and subsets.HIDDEN_PAIR in ladder(HYPER)
 
 
@@ -209,7 +208,7 @@ def test_cli_rate_explain_hint_take_a_variant() -> None:
     result = run("hint", "--variant", "hyper", "-", input=row["puzzle"])
     assert result.exit_code == 0 and result.stdout.startswith("Hidden Single")
     result = run("explain", "--variant", "hyper", "-", input=row["puzzle"])
-    assert result.exit_code == 0 and "Generalized" in result.stdout or "Hidden Single" in result.stdout
+    assert result.exit_code == 0 and "Hidden Single" in result.stdout
     # the same puzzle under the classic rules has more than one solution
     classic = run("rate", "-", input=row["puzzle"])
     assert classic.exit_code == 1 and "more than one solution" in classic.output
