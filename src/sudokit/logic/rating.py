@@ -149,6 +149,12 @@ class Rating:
         return rating_html(self)
 
 
+#: The tiers whose inner helpers differ under SE's X and Windows options
+#: (its Dynamic Forcing Chains (+) and nested chains run the generalized
+#: intersections and naked sets inside); not reproduced for a variant's grid.
+VARIANT_UNREPRODUCED = ("Dynamic Forcing Chains (+)", "Nested Forcing Chains")
+
+
 def exact_registry(geo=None) -> list[Technique]:
     """The registered techniques rated no higher than :func:`rating_floor`,
     in SE's ladder for ``geo`` (:func:`~sudokit.logic.generalized.ladder`;
@@ -378,6 +384,13 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     timeout = validate.timeout(timeout)
     grid = as_grid(grid)
     registry = exact_registry(grid.geometry) if extra_units(grid.geometry) else exact_registry()
+    # where SE's tiers under a variant's options are not reproduced, the
+    # ladder stops before them and a puzzle that needs them is a lower bound
+    # at the first one's base (never above SE)
+    cut = next((i for i, t in enumerate(registry) if t.name in VARIANT_UNREPRODUCED), None)
+    cut_floor = None
+    if cut is not None and extra_units(grid.geometry):
+        cut_floor, registry = registry[cut].rating, registry[:cut]
     state = Candidates.from_grid(grid)
     known = truth(grid, unique=True)
     puzzle = grid.line()
@@ -396,7 +409,8 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     if stuck or _assumes_uniqueness(names):
         check_unique(grid)
     bound = min(limited, key=lambda exc: exc.rating, default=None)
-    rating = _rating(ratings, placing, names, stuck, None if bound is None else bound.rating)
+    floors = [f for f in (cut_floor, None if bound is None else bound.rating) if f is not None]
+    rating = _rating(ratings, placing, names, stuck, min(floors, default=None))
     if bound is not None and bound.tier:
         rating = dataclasses.replace(rating, tier=bound.tier)
     return rating
