@@ -1,0 +1,553 @@
+"""The 9x9 kernel over any units: X, hyper (windoku), jigsaw and their combinations.
+
+Contract (the same as :func:`sudokit.engine.kernel9.count9`, with the
+geometry's tables after the grid)::
+
+    count9u(grid: uint8[81], peers: int64[81, 3], units: int64[U, 5], partners: int64[K, 6],
+            boxes: int64, limit: int64, node_limit: int64,
+            solution_out: uint8[81], stats: int64[2]) -> int64
+
+The tables come from :func:`sudokit.engine.search.tables9u` (a geometry's
+rows and columns, its other units and the pairs of units that share two
+cells or more, as band words); ``boxes`` is 1 when the geometry holds the
+nine boxes of the classic grid, 0 for a jigsaw. The result is the number of
+solutions found up to ``limit`` (``<= 0``: all), or -1 when ``node_limit``
+(> 0) nodes ran out; ``stats`` as in kernel9. :func:`resume9u` runs the
+search in slices that resume, with the trail layout of
+:mod:`~sudokit.engine.kernel9`, and can stop after each solution (``each``),
+so that it also enumerates.
+
+Representation
+--------------
+The board is kernel9's (:mod:`sudokit.engine.board`): per digit three band
+words of 27 bits, the open cells per band, the words as the filters last saw
+them (``SEEN``) and the bivalue cells. A unit is an 81-cell mask kept as
+three band words, so the digit's places in unit ``u`` are three ANDs and their
+number three popcounts.
+
+Propagation
+-----------
+One digit at a time, and only for digits whose words changed since they
+were last filtered, as in kernel9:
+
+*Rows, columns and boxes.* With the classic boxes (X, hyper), kernel9's band
+and stack filters, unchanged: locked candidates between rows, columns and
+boxes, and the band's permutation rule, in a few table lookups. For a jigsaw
+(no boxes) the rows and columns are scanned instead: a row or column with no
+place for the digit is a contradiction, one with one place a hidden single.
+
+*Any other unit* (a diagonal, a window, a jigsaw region): the digit's places
+in it, empty (contradiction) or one cell (a hidden single). Only the units
+that hold a cell that changed since the digit was last filtered are looked
+at: the others have not changed since.
+
+*Locked candidates between any two units that share two cells or more*
+(``pairs``: a diagonal and a box, a window and a row or a box, a region and
+a row): when the digit's places in one lie inside the other, it leaves the
+other's remaining cells. For X and hyper this gives the diagonal and window
+intersections; for a jigsaw the region-row and region-column ones. Again
+only the pairs that hold a changed cell are looked at.
+
+*Placements* clear the digit from every peer of the cell at once (``peers``,
+three band words per cell), so that a placed digit is alone in each of its
+units; *naked singles* are kernel9's bit-sliced counts per band.
+
+Search
+------
+kernel9's: branch on the bivalue cell with the most open peers (here every
+unit's), else a cell with the fewest digits; the stored boards (30 words)
+on an explicit stack, the digits not tried in the trail.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .board import BAND, BIVALUE, COLS, COLUMN, ONE, OPEN, PERM, ROW, SEEN, STORED, WORDS
+from .board import pop, tz
+from .compiling import load_numba
+from .kernel9 import DONE, FAILED, NEW, RUNNING, SOLVED, T_BAND, T_CELL, T_DEPTH, T_DIGIT, T_FOUND, T_LEFT, \
+    T_PHASE, T_WHERE, TRAIL, _filter_band, _fewest, unload9
+
+load_numba()  # before the first kernel loads: numba without its BLAS probe
+
+__all__ = ["count9u", "resume9u", "batch9u_serial", "TRAIL", "T_PHASE", "T_FOUND", "NEW"]
+
+PLACED = 1
+
+
+@njit(cache=True, inline="always")
+def place_u(g, d, b, low, peers):
+    """Place digit ``d`` in the open cell ``low`` (one bit) of band ``b``: the
+    cell leaves the other digits and the open cells, its peers (every unit's,
+    in all three bands) leave ``d``."""
+    cell = 27 * b + tz(low)
+    for dd in range(9):
+        g[3 * dd + b] &= ~low
+    w = 3 * d
+    g[w] &= ~peers[cell, 0]
+    g[w + 1] &= ~peers[cell, 1]
+    g[w + 2] &= ~peers[cell, 2]
+    g[w + b] |= low
+    g[OPEN + b] &= ~low
+
+
+@njit(cache=True, inline="always")
+def _naked_singles_u(g, peers):
+    """kernel9's naked singles (FAILED, SOLVED, PLACED or 0 with the bivalue
+    cells noted), with placements that clear every unit's peers."""
+    placed = False
+    solved = True
+    for b in range(3):
+        u = g[OPEN + b]
+        g[BIVALUE + b] = 0
+        if u == 0:
+            continue
+        solved = False
+        r1 = np.int64(0)
+        r2 = np.int64(0)
+        r3 = np.int64(0)
+        for d in range(9):
+            x = g[3 * d + b]
+            r3 |= r2 & x
+            r2 |= r1 & x
+            r1 |= x
+        if u & ~r1:
+            return FAILED
+        single = u & ~r2
+        if single:
+            placed = True
+            while single:
+                low = single & -single
+                single ^= low
+                d = 0
+                while d < 9 and not g[3 * d + b] & low:
+                    d += 1
+                if d == 9:
+                    return FAILED
+                place_u(g, d, b, low, peers)
+        else:
+            g[BIVALUE + b] = u & r2 & ~r3
+    if placed:
+        return PLACED
+    if solved:
+        return SOLVED
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _place_all(g, d, s0, s1, s2, peers):
+    """Place ``d`` in the open cells of ``s0..s2`` (band words) still open to
+    it; whether it placed any."""
+    any_ = False
+    for b in range(3):
+        s = s0 if b == 0 else (s1 if b == 1 else s2)
+        s &= g[OPEN + b]
+        while s:
+            low = s & -s
+            s ^= low
+            if g[3 * d + b] & low and g[OPEN + b] & low:
+                place_u(g, d, b, low, peers)
+                any_ = True
+    return any_
+
+
+@njit(cache=True)
+def propagate9u(g, digit, band, cell, peers, units, partners, boxes):
+    """Place ``digit`` (0-based; none when negative) in ``cell`` of ``band``,
+    then filter to a fixpoint. FAILED, SOLVED, or the cell to branch on
+    (27*band + bit)."""
+    if digit >= 0:
+        place_u(g, digit, band, np.int64(1) << cell, peers)
+    n_units = units.shape[0]
+    while True:
+        again = False
+        for d in range(9):
+            w = 3 * d
+            a0 = g[w]
+            a1 = g[w + 1]
+            a2 = g[w + 2]
+            p0 = g[SEEN + w]
+            p1 = g[SEEN + 1 + w]
+            p2 = g[SEEN + 2 + w]
+            if a0 == p0 and a1 == p1 and a2 == p2:
+                continue
+            s0 = np.int64(0)  # hidden singles found, per band
+            s1 = np.int64(0)
+            s2 = np.int64(0)
+            if boxes:
+                # kernel9's band and stack filters
+                if a0 != p0:
+                    a0 = _filter_band(a0)
+                if a1 != p1:
+                    a1 = _filter_band(a1)
+                if a2 != p2:
+                    a2 = _filter_band(a2)
+                if a0 == 0 or a1 == 0 or a2 == 0:
+                    return FAILED
+                c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & ROW
+                c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & ROW
+                c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & ROW
+                if c0 != (p0 | (p0 >> 9) | (p0 >> 18)) & ROW or c1 != (p1 | (p1 >> 9) | (p1 >> 18)) & ROW \
+                        or c2 != (p2 | (p2 >> 9) | (p2 >> 18)) & ROW:
+                    while True:
+                        k0 = PERM[(c0 & 7) | ((c1 & 7) << 3) | ((c2 & 7) << 6)]
+                        k1 = PERM[((c0 >> 3) & 7) | (c1 & 0o70) | ((c2 & 0o70) << 3)]
+                        k2 = PERM[((c0 >> 6) & 7) | ((c1 >> 3) & 0o70) | (c2 & 0o700)]
+                        if k0 == 0 or k1 == 0 or k2 == 0:
+                            return FAILED
+                        n0 = (k0 & 7) | ((k1 & 7) << 3) | ((k2 & 7) << 6)
+                        n1 = ((k0 >> 3) & 7) | (k1 & 0o70) | ((k2 & 0o70) << 3)
+                        n2 = ((k0 >> 6) & 7) | ((k1 >> 3) & 0o70) | (k2 & 0o700)
+                        if n0 == c0 and n1 == c1 and n2 == c2:
+                            break
+                        if n0 != c0:
+                            a0 = _filter_band(a0 & COLS[n0])
+                            if a0 == 0:
+                                return FAILED
+                            c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & ROW
+                        if n1 != c1:
+                            a1 = _filter_band(a1 & COLS[n1])
+                            if a1 == 0:
+                                return FAILED
+                            c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & ROW
+                        if n2 != c2:
+                            a2 = _filter_band(a2 & COLS[n2])
+                            if a2 == 0:
+                                return FAILED
+                            c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & ROW
+                        if n0 == c0 and n1 == c1 and n2 == c2:
+                            break
+                # a row left with one place (a box or column alone ends up alone in its row too)
+                if a0 != p0:
+                    s0 = a0 & (ONE[a0 & ROW] | (ONE[(a0 >> 9) & ROW] << 9) | (ONE[a0 >> 18] << 18))
+                if a1 != p1:
+                    s1 = a1 & (ONE[a1 & ROW] | (ONE[(a1 >> 9) & ROW] << 9) | (ONE[a1 >> 18] << 18))
+                if a2 != p2:
+                    s2 = a2 & (ONE[a2 & ROW] | (ONE[(a2 >> 9) & ROW] << 9) | (ONE[a2 >> 18] << 18))
+            else:
+                # rows and columns: none left is a contradiction, one a hidden single
+                once = np.int64(0)
+                twice = np.int64(0)
+                for b in range(3):
+                    a = a0 if b == 0 else (a1 if b == 1 else a2)
+                    for k in range(3):
+                        row = (a >> (9 * k)) & ROW
+                        if row == 0:
+                            return FAILED
+                        twice |= once & row
+                        once |= row
+                if once != ROW:
+                    return FAILED
+                s0 = a0 & (ONE[a0 & ROW] | (ONE[(a0 >> 9) & ROW] << 9) | (ONE[a0 >> 18] << 18))
+                s1 = a1 & (ONE[a1 & ROW] | (ONE[(a1 >> 9) & ROW] << 9) | (ONE[a1 >> 18] << 18))
+                s2 = a2 & (ONE[a2 & ROW] | (ONE[(a2 >> 9) & ROW] << 9) | (ONE[a2 >> 18] << 18))
+                lone = once & ~twice
+                if lone:
+                    cols = COLS[lone]
+                    s0 |= a0 & cols
+                    s1 |= a1 & cols
+                    s2 |= a2 & cols
+            # the filters' output is what the next visit compares with
+            f0 = a0
+            f1 = a1
+            f2 = a2
+            # the cells that changed since the last visit (everything on the first)
+            e0 = p0 ^ a0
+            e1 = p1 ^ a1
+            e2 = p2 ^ a2
+            k = 0  # the first partner of unit u
+            for u in range(n_units):
+                m0 = units[u, 0]
+                m1 = units[u, 1]
+                m2 = units[u, 2]
+                last = units[u, 4]
+                if (e0 & m0) | (e1 & m1) | (e2 & m2) == 0:
+                    k = last
+                    continue
+                x0 = a0 & m0
+                x1 = a1 & m1
+                x2 = a2 & m2
+                if units[u, 3]:
+                    n = pop(x0) + pop(x1) + pop(x2)
+                    if n == 0:
+                        return FAILED
+                    if n == 1:
+                        s0 |= x0
+                        s1 |= x1
+                        s2 |= x2
+                        k = last
+                        continue
+                # locked candidates: the places in u all inside a partner v leave the rest of v
+                while k < last:
+                    if (x0 & partners[k, 0]) | (x1 & partners[k, 1]) | (x2 & partners[k, 2]) == 0:
+                        a0 &= ~partners[k, 3]
+                        a1 &= ~partners[k, 4]
+                        a2 &= ~partners[k, 5]
+                    k += 1
+            if a0 == 0 or a1 == 0 or a2 == 0:
+                return FAILED
+            g[w] = a0
+            g[w + 1] = a1
+            g[w + 2] = a2
+            g[SEEN + w] = f0
+            g[SEEN + 1 + w] = f1
+            g[SEEN + 2 + w] = f2
+            if a0 != f0 or a1 != f1 or a2 != f2:
+                again = True
+            if (s0 & g[OPEN]) | (s1 & g[OPEN + 1]) | (s2 & g[OPEN + 2]):
+                if _place_all(g, d, s0, s1, s2, peers):
+                    again = True
+        if again:
+            continue
+        r = _naked_singles_u(g, peers)
+        if r == PLACED:
+            continue
+        if r == FAILED or r == SOLVED:
+            return r
+        # branch on the bivalue cell with the most open peers
+        branch = -1
+        most = -1
+        o0 = g[OPEN]
+        o1 = g[OPEN + 1]
+        o2 = g[OPEN + 2]
+        for b in range(3):
+            two = g[BIVALUE + b]
+            while two:
+                low = two & -two
+                two ^= low
+                c = 27 * b + tz(low)
+                n = pop(o0 & peers[c, 0]) + pop(o1 & peers[c, 1]) + pop(o2 & peers[c, 2])
+                if n > most:
+                    most = n
+                    branch = c
+        if branch >= 0:
+            return branch
+        return _fewest(g)
+
+
+@njit(cache=True)
+def load9u(grid, g, peers):
+    """Fill board ``g`` (WORDS words) from 81 values; False when two givens clash."""
+    for w in range(WORDS):
+        g[w] = 0
+    for w in range(27):
+        g[w] = BAND
+        g[SEEN + w] = -1
+    for b in range(3):
+        g[OPEN + b] = BAND
+    for cell in range(81):
+        v = np.int64(grid[cell])
+        if v:
+            b = cell // 27
+            bit = np.int64(1) << (cell % 27)
+            if not g[3 * (v - 1) + b] & bit:
+                return False
+            place_u(g, v - 1, b, bit, peers)
+    return True
+
+
+@njit(cache=True)
+def _start9u(grid, g, trail, peers):
+    trail[T_DEPTH] = 0
+    trail[T_DIGIT] = -1
+    trail[T_BAND] = 0
+    trail[T_CELL] = 0
+    trail[T_FOUND] = 0
+    trail[T_PHASE] = RUNNING
+    if not load9u(grid, g, peers):
+        trail[T_PHASE] = DONE
+        return False
+    return True
+
+
+@njit(cache=True)
+def _search9u(g, stack, trail, peers, units, partners, boxes, limit, node_limit, each, solution_out, stats):
+    """kernel9's resumable search over the tables. With ``each``, it also
+    returns after every solution (in ``solution_out``), the trail set to go
+    on from the next branch: -2."""
+    depth = trail[T_DEPTH]
+    digit = trail[T_DIGIT]
+    band = trail[T_BAND]
+    cell = trail[T_CELL]
+    found = trail[T_FOUND]
+    nodes = 0
+    guesses = 0
+    done = True
+    stop = False
+    while True:
+        if node_limit > 0 and nodes >= node_limit:
+            done = False
+            break
+        nodes += 1
+        r = propagate9u(g, digit, band, cell, peers, units, partners, boxes)
+        if r == SOLVED:
+            if found == 0 or each:
+                unload9(g, solution_out)
+            found += 1
+            if limit > 0 and found >= limit:
+                break
+            stop = each
+        elif r != FAILED:
+            guesses += 1
+            band = r // 27
+            cell = r - 27 * band
+            digits = np.int64(0)
+            for d in range(9):
+                if (g[3 * d + band] >> cell) & 1:
+                    digits |= np.int64(1) << d
+            for w in range(STORED):
+                stack[depth, w] = g[w]
+            trail[T_WHERE + depth] = r
+            low = digits & -digits
+            trail[T_LEFT + depth] = digits ^ low
+            depth += 1
+            digit = tz(low)
+            continue
+        # a solution or a dead end: the next digit of the last branch point
+        if depth == 0:
+            break
+        k = depth - 1
+        for w in range(27):
+            x = stack[k, w]
+            g[w] = x
+            g[SEEN + w] = x
+        for w in range(OPEN, STORED):
+            g[w] = stack[k, w]
+        rest = trail[T_LEFT + k]
+        low = rest & -rest
+        rest ^= low
+        trail[T_LEFT + k] = rest
+        if rest == 0:
+            depth = k
+        digit = tz(low)
+        band = trail[T_WHERE + k] // 27
+        cell = trail[T_WHERE + k] - 27 * band
+        if stop:
+            done = False
+            break
+    stats[0] += nodes
+    stats[1] += guesses
+    trail[T_DEPTH] = depth
+    trail[T_DIGIT] = digit
+    trail[T_BAND] = band
+    trail[T_CELL] = cell
+    trail[T_FOUND] = found
+    if done:
+        trail[T_PHASE] = DONE
+    if stop:
+        return -2
+    if not done:
+        return -1
+    return found
+
+
+@njit(cache=True)
+def count9u(grid, peers, units, partners, boxes, limit, node_limit, solution_out, stats):
+    """Count the solutions of a 9x9 ``grid`` under the tables, up to ``limit``
+    (see the module docstring)."""
+    g = np.empty(WORDS, dtype=np.int64)
+    trail = np.empty(TRAIL, dtype=np.int64)
+    if not _start9u(grid, g, trail, peers):
+        return 0
+    stack = np.empty((81, STORED), dtype=np.int64)
+    return _search9u(g, stack, trail, peers, units, partners, boxes, limit, node_limit, False, solution_out, stats)
+
+
+@njit(cache=True)
+def resume9u(grid, g, stack, trail, peers, units, partners, boxes, limit, node_limit, each, solution_out, stats):
+    """count9u in slices, as :func:`~sudokit.engine.kernel9.resume9`: set
+    ``trail[T_PHASE] = NEW`` before the first call. Returns the count when the
+    search is over, -1 when the slice of ``node_limit`` nodes ran out, and,
+    with ``each``, -2 after each solution (in ``solution_out``; the next call
+    goes on from there). The count so far is ``trail[T_FOUND]``."""
+    if trail[T_PHASE] == NEW:
+        if not _start9u(grid, g, trail, peers):
+            return 0
+    elif trail[T_PHASE] == DONE:
+        return trail[T_FOUND]
+    return _search9u(g, stack, trail, peers, units, partners, boxes, limit, node_limit, each, solution_out, stats)
+
+
+@njit(cache=True)
+def batch9u_serial(puzzles, peers, units, partners, boxes, limit, node_limit, solutions, counts, stats):
+    """count9u over every row of ``puzzles`` (P, 81), one geometry."""
+    for i in range(puzzles.shape[0]):
+        counts[i] = count9u(puzzles[i], peers, units, partners, boxes, limit, node_limit, solutions[i], stats[i])
+
+
+@njit(cache=True, parallel=True)
+def batch9u_parallel(puzzles, peers, units, partners, boxes, limit, node_limit, solutions, counts, stats):
+    """count9u over every row of ``puzzles``, rows spread over threads."""
+    for i in prange(puzzles.shape[0]):
+        counts[i] = count9u(puzzles[i], peers, units, partners, boxes, limit, node_limit, solutions[i], stats[i])
+
+
+# -- the tables of a geometry (plain Python) --------------------------------------------
+
+
+def _words(cells) -> tuple[int, int, int]:
+    """Cells (0..80) as three band words."""
+    w = [0, 0, 0]
+    for c in cells:
+        w[c // 27] |= 1 << (c % 27)
+    return w[0], w[1], w[2]
+
+
+def tables_of(geo):
+    """``(peers, units, partners, boxes)`` for :func:`count9u`, or None when
+    the geometry is not a 9x9 whose first 18 units are its rows and columns
+    (every variant of :mod:`sudokit.variants` is).
+
+    * ``boxes`` is 1 when all nine classic boxes are units: kernel9's filters
+      then do rows, columns and boxes (X, hyper); 0 for a jigsaw, whose rows
+      and columns are scanned.
+    * ``peers[cell]``: the cell's peers under every unit, as band words.
+    * ``units[u]``: band words 0..2 of a unit the filters above do not cover
+      (a diagonal, a window, a region; ``units[u, 3]`` = 1: look for a hidden
+      single in it), or of a row, column or box that shares two cells or more
+      with one (``units[u, 3]`` = 0); ``units[u, 4]`` ends its partners.
+    * ``partners[k]``, for k from ``units[u-1, 4]`` (0 for the first) to
+      ``units[u, 4]``: a unit v sharing two cells or more with u, as the band
+      words of the cells outside v (0..2) and of v's cells outside u (3..5).
+      The rows, columns and boxes are not partners of each other when the
+      filters do them.
+
+    >>> from sudokit import variants
+    >>> peers, units, partners, boxes = tables_of(variants.x("3x3"))
+    >>> units.shape, partners.shape, boxes        # two diagonals and the five boxes they cross
+    ((7, 5), (12, 6), 1)
+    """
+    if geo.n != 9:
+        return None
+    all_units = [frozenset(u) for u in geo.units]
+    rows = [frozenset(range(9 * r, 9 * r + 9)) for r in range(9)]
+    cols = [frozenset(range(c, 81, 9)) for c in range(9)]
+    if all_units[:9] != rows or all_units[9:18] != cols:
+        return None
+    classic_boxes = [frozenset(9 * (3 * (b // 3) + i // 3) + 3 * (b % 3) + i % 3 for i in range(9)) for b in range(9)]
+    boxes = set(classic_boxes) <= set(all_units[18:])
+    core = rows + cols + (classic_boxes if boxes else [])
+    others: list[frozenset] = []  # the units the filters do not cover, in the geometry's order, each once
+    for u in all_units[18:]:
+        if u not in core and u not in others:
+            others.append(u)
+    every = others + core
+    partners_of: list[list[frozenset]] = [[] for _ in every]
+    for i, u in enumerate(every):
+        for j, v in enumerate(every):
+            if i != j and len(u & v) >= 2 and (i < len(others) or j < len(others)):
+                partners_of[i].append(v)
+    full = (1 << 27) - 1
+    unit_rows, partner_rows = [], []
+    for i, u in enumerate(every):
+        if i >= len(others) and not partners_of[i]:
+            continue
+        for v in partners_of[i]:
+            outside = _words(set(range(81)) - v)
+            partner_rows.append(tuple(w & full for w in outside) + _words(v - u))
+        unit_rows.append(_words(u) + (int(i < len(others)), len(partner_rows)))
+    peers = np.array([_words(p) for p in geo.peers], dtype=np.int64)
+    return (peers, np.array(unit_rows, dtype=np.int64).reshape(-1, 5),
+            np.array(partner_rows, dtype=np.int64).reshape(-1, 6), int(boxes))
