@@ -72,9 +72,81 @@ from .kernel9 import DONE, FAILED, NEW, RUNNING, SOLVED, T_BAND, T_CELL, T_DEPTH
 
 load_numba()  # before the first kernel loads: numba without its BLAS probe
 
+BOXES = 1    #: mode bit: the nine classic boxes are units (kernel9's filters)
+WINDOWS = 2  #: mode bit: the four windows of hyper are units (the same filters in window coordinates)
+
+#: The rows (and columns) of the grid in window coordinates: the groups 1,5,9 | 2-4 | 6-8 (0-based here).
+WINDOW_ORDER = (0, 4, 8, 1, 2, 3, 5, 6, 7)
+
+
+def _permuted_rows() -> tuple[np.ndarray, np.ndarray]:
+    to = np.zeros(512, dtype=np.int64)
+    back = np.zeros(512, dtype=np.int64)
+    for chunk in range(512):
+        for j, c in enumerate(WINDOW_ORDER):
+            if chunk >> c & 1:
+                to[chunk] |= 1 << j
+                back[1 << j] = 0
+    for chunk in range(512):
+        back[to[chunk]] = chunk
+    return to, back
+
+
+#: ``TO_WINDOWS[row]``: a 9-bit row with its columns in window order; ``FROM_WINDOWS`` undoes it.
+TO_WINDOWS, FROM_WINDOWS = _permuted_rows()
+
 __all__ = ["count9u", "resume9u", "batch9u_serial", "TRAIL", "T_PHASE", "T_FOUND", "NEW"]
 
 PLACED = 1
+
+
+@njit(cache=True, inline="always")
+def _classic_filter(a0, a1, a2, p0, p1, p2):
+    """kernel9's band and stack filters of one digit's three band words
+    (``p``: as last seen; a band that did not change is not filtered again).
+    Returns the words, all 0 on a contradiction."""
+    if a0 != p0:
+        a0 = _filter_band(a0)
+    if a1 != p1:
+        a1 = _filter_band(a1)
+    if a2 != p2:
+        a2 = _filter_band(a2)
+    if a0 == 0 or a1 == 0 or a2 == 0:
+        return 0, 0, 0
+    c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & ROW
+    c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & ROW
+    c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & ROW
+    if c0 != (p0 | (p0 >> 9) | (p0 >> 18)) & ROW or c1 != (p1 | (p1 >> 9) | (p1 >> 18)) & ROW \
+            or c2 != (p2 | (p2 >> 9) | (p2 >> 18)) & ROW:
+        while True:
+            k0 = PERM[(c0 & 7) | ((c1 & 7) << 3) | ((c2 & 7) << 6)]
+            k1 = PERM[((c0 >> 3) & 7) | (c1 & 0o70) | ((c2 & 0o70) << 3)]
+            k2 = PERM[((c0 >> 6) & 7) | ((c1 >> 3) & 0o70) | (c2 & 0o700)]
+            if k0 == 0 or k1 == 0 or k2 == 0:
+                return 0, 0, 0
+            n0 = (k0 & 7) | ((k1 & 7) << 3) | ((k2 & 7) << 6)
+            n1 = ((k0 >> 3) & 7) | (k1 & 0o70) | ((k2 & 0o70) << 3)
+            n2 = ((k0 >> 6) & 7) | ((k1 >> 3) & 0o70) | (k2 & 0o700)
+            if n0 == c0 and n1 == c1 and n2 == c2:
+                break
+            if n0 != c0:
+                a0 = _filter_band(a0 & COLS[n0])
+                if a0 == 0:
+                    return 0, 0, 0
+                c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & ROW
+            if n1 != c1:
+                a1 = _filter_band(a1 & COLS[n1])
+                if a1 == 0:
+                    return 0, 0, 0
+                c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & ROW
+            if n2 != c2:
+                a2 = _filter_band(a2 & COLS[n2])
+                if a2 == 0:
+                    return 0, 0, 0
+                c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & ROW
+            if n0 == c0 and n1 == c1 and n2 == c2:
+                break
+    return a0, a1, a2
 
 
 @njit(cache=True, inline="always")
@@ -154,7 +226,7 @@ def _place_all(g, d, s0, s1, s2, peers):
 
 
 @njit(cache=True)
-def propagate9u(g, digit, band, cell, peers, units, partners, boxes):
+def propagate9u(g, digit, band, cell, peers, units, partners, mode):
     """Place ``digit`` (0-based; none when negative) in ``cell`` of ``band``,
     then filter to a fixpoint. FAILED, SOLVED, or the cell to branch on
     (27*band + bit)."""
@@ -176,49 +248,10 @@ def propagate9u(g, digit, band, cell, peers, units, partners, boxes):
             s0 = np.int64(0)  # hidden singles found, per band
             s1 = np.int64(0)
             s2 = np.int64(0)
-            if boxes:
-                # kernel9's band and stack filters
-                if a0 != p0:
-                    a0 = _filter_band(a0)
-                if a1 != p1:
-                    a1 = _filter_band(a1)
-                if a2 != p2:
-                    a2 = _filter_band(a2)
-                if a0 == 0 or a1 == 0 or a2 == 0:
+            if mode & BOXES:
+                a0, a1, a2 = _classic_filter(a0, a1, a2, p0, p1, p2)
+                if a0 == 0:
                     return FAILED
-                c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & ROW
-                c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & ROW
-                c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & ROW
-                if c0 != (p0 | (p0 >> 9) | (p0 >> 18)) & ROW or c1 != (p1 | (p1 >> 9) | (p1 >> 18)) & ROW \
-                        or c2 != (p2 | (p2 >> 9) | (p2 >> 18)) & ROW:
-                    while True:
-                        k0 = PERM[(c0 & 7) | ((c1 & 7) << 3) | ((c2 & 7) << 6)]
-                        k1 = PERM[((c0 >> 3) & 7) | (c1 & 0o70) | ((c2 & 0o70) << 3)]
-                        k2 = PERM[((c0 >> 6) & 7) | ((c1 >> 3) & 0o70) | (c2 & 0o700)]
-                        if k0 == 0 or k1 == 0 or k2 == 0:
-                            return FAILED
-                        n0 = (k0 & 7) | ((k1 & 7) << 3) | ((k2 & 7) << 6)
-                        n1 = ((k0 >> 3) & 7) | (k1 & 0o70) | ((k2 & 0o70) << 3)
-                        n2 = ((k0 >> 6) & 7) | ((k1 >> 3) & 0o70) | (k2 & 0o700)
-                        if n0 == c0 and n1 == c1 and n2 == c2:
-                            break
-                        if n0 != c0:
-                            a0 = _filter_band(a0 & COLS[n0])
-                            if a0 == 0:
-                                return FAILED
-                            c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & ROW
-                        if n1 != c1:
-                            a1 = _filter_band(a1 & COLS[n1])
-                            if a1 == 0:
-                                return FAILED
-                            c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & ROW
-                        if n2 != c2:
-                            a2 = _filter_band(a2 & COLS[n2])
-                            if a2 == 0:
-                                return FAILED
-                            c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & ROW
-                        if n0 == c0 and n1 == c1 and n2 == c2:
-                            break
                 # a row left with one place (a box or column alone ends up alone in its row too)
                 if a0 != p0:
                     s0 = a0 & (ONE[a0 & ROW] | (ONE[(a0 >> 9) & ROW] << 9) | (ONE[a0 >> 18] << 18))
@@ -253,6 +286,24 @@ def propagate9u(g, digit, band, cell, peers, units, partners, boxes):
             f0 = a0
             f1 = a1
             f2 = a2
+            if mode & WINDOWS:
+                # the same filters on the grid with its rows and columns in window
+                # order, where the nine windows of hyper are its boxes
+                q0 = TO_WINDOWS[a0 & ROW] | (TO_WINDOWS[(a1 >> 9) & ROW] << 9) | (TO_WINDOWS[a2 >> 18] << 18)
+                q1 = TO_WINDOWS[(a0 >> 9) & ROW] | (TO_WINDOWS[a0 >> 18] << 9) | (TO_WINDOWS[a1 & ROW] << 18)
+                q2 = TO_WINDOWS[a1 >> 18] | (TO_WINDOWS[a2 & ROW] << 9) | (TO_WINDOWS[(a2 >> 9) & ROW] << 18)
+                q0, q1, q2 = _classic_filter(q0, q1, q2, -1, -1, -1)
+                if q0 == 0:
+                    return FAILED
+                a0 = FROM_WINDOWS[q0 & ROW] | (FROM_WINDOWS[q1 & ROW] << 9) | (FROM_WINDOWS[(q1 >> 9) & ROW] << 18)
+                a1 = FROM_WINDOWS[q1 >> 18] | (FROM_WINDOWS[(q0 >> 9) & ROW] << 9) | (FROM_WINDOWS[q2 & ROW] << 18)
+                a2 = FROM_WINDOWS[(q2 >> 9) & ROW] | (FROM_WINDOWS[q2 >> 18] << 9) | (FROM_WINDOWS[q0 >> 18] << 18)
+                if a0 != f0:
+                    s0 |= a0 & (ONE[a0 & ROW] | (ONE[(a0 >> 9) & ROW] << 9) | (ONE[a0 >> 18] << 18))
+                if a1 != f1:
+                    s1 |= a1 & (ONE[a1 & ROW] | (ONE[(a1 >> 9) & ROW] << 9) | (ONE[a1 >> 18] << 18))
+                if a2 != f2:
+                    s2 |= a2 & (ONE[a2 & ROW] | (ONE[(a2 >> 9) & ROW] << 9) | (ONE[a2 >> 18] << 18))
             # the cells that changed since the last visit (everything on the first)
             e0 = p0 ^ a0
             e1 = p1 ^ a1
@@ -279,6 +330,27 @@ def propagate9u(g, digit, band, cell, peers, units, partners, boxes):
                         s2 |= x2
                         k = last
                         continue
+                    # locked candidates into a row or a column: the places in u all
+                    # in one column, or all in one row, leave the rest of it
+                    cc = x0 | x1 | x2
+                    cc = (cc | (cc >> 9) | (cc >> 18)) & ROW
+                    if cc & (cc - 1) == 0:
+                        col = COLS[cc]
+                        a0 &= ~(col & ~m0)
+                        a1 &= ~(col & ~m1)
+                        a2 &= ~(col & ~m2)
+                    if x1 == 0 and x2 == 0:
+                        rm = np.int64(ROW) << (9 * (tz(x0) // 9))
+                        if x0 & ~rm == 0:
+                            a0 &= ~(rm & ~m0)
+                    elif x0 == 0 and x2 == 0:
+                        rm = np.int64(ROW) << (9 * (tz(x1) // 9))
+                        if x1 & ~rm == 0:
+                            a1 &= ~(rm & ~m1)
+                    elif x0 == 0 and x1 == 0:
+                        rm = np.int64(ROW) << (9 * (tz(x2) // 9))
+                        if x2 & ~rm == 0:
+                            a2 &= ~(rm & ~m2)
                 # locked candidates: the places in u all inside a partner v leave the rest of v
                 while k < last:
                     if (x0 & partners[k, 0]) | (x1 & partners[k, 1]) | (x2 & partners[k, 2]) == 0:
@@ -363,7 +435,7 @@ def _start9u(grid, g, trail, peers):
 
 
 @njit(cache=True)
-def _search9u(g, stack, trail, peers, units, partners, boxes, limit, node_limit, each, solution_out, stats):
+def _search9u(g, stack, trail, peers, units, partners, mode, limit, node_limit, each, solution_out, stats):
     """kernel9's resumable search over the tables. With ``each``, it also
     returns after every solution (in ``solution_out``), the trail set to go
     on from the next branch: -2."""
@@ -381,7 +453,7 @@ def _search9u(g, stack, trail, peers, units, partners, boxes, limit, node_limit,
             done = False
             break
         nodes += 1
-        r = propagate9u(g, digit, band, cell, peers, units, partners, boxes)
+        r = propagate9u(g, digit, band, cell, peers, units, partners, mode)
         if r == SOLVED:
             if found == 0 or each:
                 unload9(g, solution_out)
@@ -444,7 +516,7 @@ def _search9u(g, stack, trail, peers, units, partners, boxes, limit, node_limit,
 
 
 @njit(cache=True)
-def count9u(grid, peers, units, partners, boxes, limit, node_limit, solution_out, stats):
+def count9u(grid, peers, units, partners, mode, limit, node_limit, solution_out, stats):
     """Count the solutions of a 9x9 ``grid`` under the tables, up to ``limit``
     (see the module docstring)."""
     g = np.empty(WORDS, dtype=np.int64)
@@ -452,11 +524,11 @@ def count9u(grid, peers, units, partners, boxes, limit, node_limit, solution_out
     if not _start9u(grid, g, trail, peers):
         return 0
     stack = np.empty((81, STORED), dtype=np.int64)
-    return _search9u(g, stack, trail, peers, units, partners, boxes, limit, node_limit, False, solution_out, stats)
+    return _search9u(g, stack, trail, peers, units, partners, mode, limit, node_limit, False, solution_out, stats)
 
 
 @njit(cache=True)
-def resume9u(grid, g, stack, trail, peers, units, partners, boxes, limit, node_limit, each, solution_out, stats):
+def resume9u(grid, g, stack, trail, peers, units, partners, mode, limit, node_limit, each, solution_out, stats):
     """count9u in slices, as :func:`~sudokit.engine.kernel9.resume9`: set
     ``trail[T_PHASE] = NEW`` before the first call. Returns the count when the
     search is over, -1 when the slice of ``node_limit`` nodes ran out, and,
@@ -467,21 +539,21 @@ def resume9u(grid, g, stack, trail, peers, units, partners, boxes, limit, node_l
             return 0
     elif trail[T_PHASE] == DONE:
         return trail[T_FOUND]
-    return _search9u(g, stack, trail, peers, units, partners, boxes, limit, node_limit, each, solution_out, stats)
+    return _search9u(g, stack, trail, peers, units, partners, mode, limit, node_limit, each, solution_out, stats)
 
 
 @njit(cache=True)
-def batch9u_serial(puzzles, peers, units, partners, boxes, limit, node_limit, solutions, counts, stats):
+def batch9u_serial(puzzles, peers, units, partners, mode, limit, node_limit, solutions, counts, stats):
     """count9u over every row of ``puzzles`` (P, 81), one geometry."""
     for i in range(puzzles.shape[0]):
-        counts[i] = count9u(puzzles[i], peers, units, partners, boxes, limit, node_limit, solutions[i], stats[i])
+        counts[i] = count9u(puzzles[i], peers, units, partners, mode, limit, node_limit, solutions[i], stats[i])
 
 
 @njit(cache=True, parallel=True)
-def batch9u_parallel(puzzles, peers, units, partners, boxes, limit, node_limit, solutions, counts, stats):
+def batch9u_parallel(puzzles, peers, units, partners, mode, limit, node_limit, solutions, counts, stats):
     """count9u over every row of ``puzzles``, rows spread over threads."""
     for i in prange(puzzles.shape[0]):
-        counts[i] = count9u(puzzles[i], peers, units, partners, boxes, limit, node_limit, solutions[i], stats[i])
+        counts[i] = count9u(puzzles[i], peers, units, partners, mode, limit, node_limit, solutions[i], stats[i])
 
 
 # -- the tables of a geometry (plain Python) --------------------------------------------
@@ -496,7 +568,7 @@ def _words(cells) -> tuple[int, int, int]:
 
 
 def tables_of(geo):
-    """``(peers, units, partners, boxes)`` for :func:`count9u`, or None when
+    """``(peers, units, partners, mode)`` for :func:`count9u`, or None when
     the geometry is not a 9x9 whose first 18 units are its rows and columns
     (every variant of :mod:`sudokit.variants` is).
 
@@ -515,7 +587,7 @@ def tables_of(geo):
       filters do them.
 
     >>> from sudokit import variants
-    >>> peers, units, partners, boxes = tables_of(variants.x("3x3"))
+    >>> peers, units, partners, mode = tables_of(variants.x("3x3"))
     >>> units.shape, partners.shape, boxes        # two diagonals and the five boxes they cross
     ((7, 5), (12, 6), 1)
     """
@@ -527,8 +599,13 @@ def tables_of(geo):
     if all_units[:9] != rows or all_units[9:18] != cols:
         return None
     classic_boxes = [frozenset(9 * (3 * (b // 3) + i // 3) + 3 * (b % 3) + i % 3 for i in range(9)) for b in range(9)]
-    boxes = set(classic_boxes) <= set(all_units[18:])
-    core = rows + cols + (classic_boxes if boxes else [])
+    groups = [WINDOW_ORDER[3 * k:3 * k + 3] for k in range(3)]
+    window_groups = [frozenset(9 * r + c for r in rs for c in cs) for rs in groups for cs in groups]
+    present = set(all_units[18:])
+    boxes = set(classic_boxes) <= present
+    # the four windows alone force the five hidden ones (docs/variants.md): the filters take all nine
+    windows = {w for w in window_groups if min(w) // 9 in (1, 5) and min(w) % 9 in (1, 5)} <= present
+    core = rows + cols + (classic_boxes if boxes else []) + (window_groups if windows else [])
     others: list[frozenset] = []  # the units the filters do not cover, in the geometry's order, each once
     for u in all_units[18:]:
         if u not in core and u not in others:
@@ -538,6 +615,8 @@ def tables_of(geo):
     for i, u in enumerate(every):
         for j, v in enumerate(every):
             if i != j and len(u & v) >= 2 and (i < len(others) or j < len(others)):
+                if i < len(others) and (v in rows or v in cols):
+                    continue  # the kernel finds a unit's places in one row or column itself
                 partners_of[i].append(v)
     full = (1 << 27) - 1
     unit_rows, partner_rows = [], []
@@ -550,4 +629,4 @@ def tables_of(geo):
         unit_rows.append(_words(u) + (int(i < len(others)), len(partner_rows)))
     peers = np.array([_words(p) for p in geo.peers], dtype=np.int64)
     return (peers, np.array(unit_rows, dtype=np.int64).reshape(-1, 5),
-            np.array(partner_rows, dtype=np.int64).reshape(-1, 6), int(boxes))
+            np.array(partner_rows, dtype=np.int64).reshape(-1, 6), BOXES * boxes + WINDOWS * windows)
