@@ -141,6 +141,13 @@ def count_values(values: np.ndarray, shape, limit: int, budget: Budget,
     elif (tables := tables9u(geometry)) is not None:
         resume9u, g, stack, trail = _state9u()
         trail[_T_PHASE] = 0  # NEW
+        if budget.timeout is None and budget.nodes is None:  # the common case, kept short
+            stats[0] = stats[1] = 0
+            found = resume9u(values, g, stack, trail, *tables, kernel_limit, FIRST_SLICE, False, solution, stats)
+            budget.nodes_used += int(stats[0])
+            budget.guesses += int(stats[1])
+            if found >= 0:
+                return found, (solution if found > 0 else None)
 
         def step(cap: int) -> tuple[bool, int]:
             stats[0] = stats[1] = 0
