@@ -630,3 +630,17 @@ def tables_of(geo):
     peers = np.array([_words(p) for p in geo.peers], dtype=np.int64)
     return (peers, np.array(unit_rows, dtype=np.int64).reshape(-1, 5),
             np.array(partner_rows, dtype=np.int64).reshape(-1, 6), BOXES * boxes + WINDOWS * windows)
+
+
+def warm() -> None:
+    """Load this kernel's count and enumeration through the engine's calls,
+    compiling them on a first run (the ``variants`` group of
+    :data:`sudokit.engine.compiling.KERNELS`)."""
+    from .. import variants
+    from ..budget import Budget
+    from ..grid import Grid
+    from .search import count, solutions
+
+    grid = Grid.empty().with_geometry(variants.x())
+    count(grid, 1, Budget())
+    next(solutions(grid, Budget()))
