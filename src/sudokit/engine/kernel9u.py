@@ -559,12 +559,20 @@ def batch9u_parallel(puzzles, peers, units, partners, mode, limit, node_limit, s
 # -- the tables of a geometry (plain Python) --------------------------------------------
 
 
-def _words(cells) -> tuple[int, int, int]:
-    """Cells (0..80) as three band words."""
-    w = [0, 0, 0]
-    for c in cells:
-        w[c // 27] |= 1 << (c % 27)
-    return w[0], w[1], w[2]
+_BAND = (1 << 27) - 1
+_ROWS = tuple(_BAND >> 18 << (9 * r) for r in range(9))
+_COLS = tuple(sum(1 << (9 * r + c) for r in range(9)) for c in range(9))
+_BOXES = tuple(sum(1 << (9 * (3 * (b // 3) + i // 3) + 3 * (b % 3) + i % 3) for i in range(9)) for b in range(9))
+_WINDOW_GROUPS = tuple(sum(1 << (9 * r + c) for r in rows for c in cols)
+                       for rows in (WINDOW_ORDER[0:3], WINDOW_ORDER[3:6], WINDOW_ORDER[6:9])
+                       for cols in (WINDOW_ORDER[0:3], WINDOW_ORDER[3:6], WINDOW_ORDER[6:9]))
+#: The four windows of hyper (rows 2-4 and 6-8 by columns 2-4 and 6-8, 1-based): groups 4, 5, 7 and 8 above.
+_WINDOWS = frozenset(_WINDOW_GROUPS[k] for k in (4, 5, 7, 8))
+
+
+def _words(mask: int) -> tuple[int, int, int]:
+    """An 81-cell mask (bit c for cell c) as three band words."""
+    return mask & _BAND, (mask >> 27) & _BAND, mask >> 54
 
 
 def tables_of(geo):
@@ -572,62 +580,69 @@ def tables_of(geo):
     the geometry is not a 9x9 whose first 18 units are its rows and columns
     (every variant of :mod:`sudokit.variants` is).
 
-    * ``boxes`` is 1 when all nine classic boxes are units: kernel9's filters
-      then do rows, columns and boxes (X, hyper); 0 for a jigsaw, whose rows
-      and columns are scanned.
+    * ``mode`` has :data:`BOXES` when the nine classic boxes are units:
+      kernel9's filters then do rows, columns and boxes (X, hyper), else the
+      rows and columns are scanned (a jigsaw); and :data:`WINDOWS` when the
+      four windows of hyper are, which the same filters then take (with the
+      five hidden windows they force) in window coordinates.
     * ``peers[cell]``: the cell's peers under every unit, as band words.
-    * ``units[u]``: band words 0..2 of a unit the filters above do not cover
-      (a diagonal, a window, a region; ``units[u, 3]`` = 1: look for a hidden
-      single in it), or of a row, column or box that shares two cells or more
-      with one (``units[u, 3]`` = 0); ``units[u, 4]`` ends its partners.
+    * ``units[u]``: band words 0..2 of a unit the filters do not cover (a
+      diagonal, a region; ``units[u, 3]`` = 1: look for a hidden single in
+      it, and for its places in one row or column), or of a unit the filters
+      cover that shares two cells or more with one (``units[u, 3]`` = 0);
+      ``units[u, 4]`` ends its partners.
     * ``partners[k]``, for k from ``units[u-1, 4]`` (0 for the first) to
-      ``units[u, 4]``: a unit v sharing two cells or more with u, as the band
-      words of the cells outside v (0..2) and of v's cells outside u (3..5).
-      The rows, columns and boxes are not partners of each other when the
-      filters do them.
+      ``units[u, 4]``: a unit v sharing two cells or more with u (save a row
+      or column of a unit of the first kind, which the kernel does itself),
+      as the band words of the cells outside v (0..2) and of v's cells
+      outside u (3..5). Two units the filters cover are not partners.
 
     >>> from sudokit import variants
     >>> peers, units, partners, mode = tables_of(variants.x("3x3"))
-    >>> units.shape, partners.shape, boxes        # two diagonals and the five boxes they cross
-    ((7, 5), (12, 6), 1)
+    >>> units.shape, partners.shape, mode == BOXES      # two diagonals and the five boxes they cross
+    ((7, 5), (12, 6), True)
     """
     if geo.n != 9:
         return None
-    all_units = [frozenset(u) for u in geo.units]
-    rows = [frozenset(range(9 * r, 9 * r + 9)) for r in range(9)]
-    cols = [frozenset(range(c, 81, 9)) for c in range(9)]
-    if all_units[:9] != rows or all_units[9:18] != cols:
+    masks = geo.unit_mask
+    if tuple(masks[:9]) != _ROWS or tuple(masks[9:18]) != _COLS:
         return None
-    classic_boxes = [frozenset(9 * (3 * (b // 3) + i // 3) + 3 * (b % 3) + i % 3 for i in range(9)) for b in range(9)]
-    groups = [WINDOW_ORDER[3 * k:3 * k + 3] for k in range(3)]
-    window_groups = [frozenset(9 * r + c for r in rs for c in cs) for rs in groups for cs in groups]
-    present = set(all_units[18:])
-    boxes = set(classic_boxes) <= present
-    # the four windows alone force the five hidden ones (docs/variants.md): the filters take all nine
-    windows = {w for w in window_groups if min(w) // 9 in (1, 5) and min(w) % 9 in (1, 5)} <= present
-    core = rows + cols + (classic_boxes if boxes else []) + (window_groups if windows else [])
-    others: list[frozenset] = []  # the units the filters do not cover, in the geometry's order, each once
-    for u in all_units[18:]:
-        if u not in core and u not in others:
-            others.append(u)
-    every = others + core
-    partners_of: list[list[frozenset]] = [[] for _ in every]
-    for i, u in enumerate(every):
-        for j, v in enumerate(every):
-            if i != j and len(u & v) >= 2 and (i < len(others) or j < len(others)):
-                if i < len(others) and (v in rows or v in cols):
-                    continue  # the kernel finds a unit's places in one row or column itself
-                partners_of[i].append(v)
-    full = (1 << 27) - 1
+    present = set(masks[18:])
+    boxes = set(_BOXES) <= present
+    windows = _WINDOWS <= present
+    core = set(_ROWS) | set(_COLS) | (set(_BOXES) if boxes else set()) | (set(_WINDOW_GROUPS) if windows else set())
+    lines = set(_ROWS) | set(_COLS)
+    others: list[int] = []  # the units the filters do not cover, in the geometry's order, each once
+    for m in masks[18:]:
+        if m not in core and m not in others:
+            others.append(m)
+    partners_of: dict[int, list[int]] = {m: [] for m in others}
+    for i, u in enumerate(others):
+        for v in others[i + 1:]:
+            if (u & v).bit_count() >= 2:
+                partners_of[u].append(v)
+                partners_of[v].append(u)
+        for v in core:
+            if (u & v).bit_count() >= 2:
+                if v not in lines:
+                    partners_of[u].append(v)
+                partners_of.setdefault(v, []).append(u)
     unit_rows, partner_rows = [], []
-    for i, u in enumerate(every):
-        if i >= len(others) and not partners_of[i]:
+    full = (1 << 81) - 1
+    for u, vs in partners_of.items():
+        if u not in others and not vs:
             continue
-        for v in partners_of[i]:
-            outside = _words(set(range(81)) - v)
-            partner_rows.append(tuple(w & full for w in outside) + _words(v - u))
-        unit_rows.append(_words(u) + (int(i < len(others)), len(partner_rows)))
-    peers = np.array([_words(p) for p in geo.peers], dtype=np.int64)
+        for v in vs:
+            partner_rows.append(_words(full & ~v) + _words(v & ~u))
+        unit_rows.append(_words(u) + (int(u in others), len(partner_rows)))
+    peer = [0] * 81
+    for m in masks:
+        rest = m
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            peer[low.bit_length() - 1] |= m
+    peers = np.array([_words(p & ~(1 << c)) for c, p in enumerate(peer)], dtype=np.int64)
     return (peers, np.array(unit_rows, dtype=np.int64).reshape(-1, 5),
             np.array(partner_rows, dtype=np.int64).reshape(-1, 6), BOXES * boxes + WINDOWS * windows)
 
