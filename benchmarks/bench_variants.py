@@ -132,12 +132,75 @@ def same_difficulty(repeat: int) -> None:
         print(f"| {label} | {' | '.join(cells)} | {total / len(rows):,.1f} | {total / weighted:.2f} |", flush=True)
 
 
+def verdicts(made: dict[str, list[Grid]], count: int) -> None:
+    """The generator's uniqueness verdict on a minimisation path: from each
+    solution, clues are taken out in a random order while the puzzle stays
+    unique. Each step asks one verdict, answered by the general search
+    looking for a solution without the known value in the cell taken out
+    (``kernelN.find_other``, the generator's verdict for variants today), and
+    by counting to 2 on kernel9u (``kernel9u.count9u``). Both are called from
+    Python here, once per verdict."""
+    import random
+
+    import numpy as np
+
+    from sudokit.engine.generate import arrays_of
+    from sudokit.engine.kernel9u import count9u, tables_of
+    from sudokit.engine.kernelN import find_other
+
+    print(f"\nmachine: {machine()}\n")
+    print(f"The generator's uniqueness verdict for variants, on the minimisation paths of {count} solutions "
+          "(CPU µs per verdict):\n")
+    print("| 9x9 | verdicts | find_other (kernelN) | count to 2 (kernel9u) | speed-up |")
+    print("|---|---:|---:|---:|---:|")
+    full = np.uint64((1 << 9) - 1)
+    for label, grids in made.items():
+        if label == "classic" or "per puzzle" in label:
+            continue
+        geo = grids[0].geometry
+        units, peers = arrays_of(geo)
+        tables = tables_of(geo)
+        stats = np.zeros(2, dtype=np.int64)
+        out = np.zeros(81, dtype=np.uint8)
+        masks = np.zeros(81, dtype=np.uint64)
+        times = [0.0, 0.0]
+        asked = 0
+        blank = np.zeros(81, dtype=np.uint8)
+        masks[:] = full
+        find_other(masks, units, peers, 3, 3, blank + 1, None, 0, out, stats)  # load both before timing
+        count9u(blank, *tables, 2, 0, out, stats)
+        for k, grid in enumerate(grids[:count]):
+            solution = np.array(engine_count(grid, 2, Budget())[1].values, dtype=np.uint8)
+            puzzle = solution.copy()
+            order = list(range(81))
+            random.Random(k).shuffle(order)
+            for cell in order:
+                puzzle[cell] = 0
+                for e in range(81):
+                    masks[e] = np.uint64(1 << (int(puzzle[e]) - 1)) if puzzle[e] else full
+                masks[cell] = full & ~np.uint64(1 << (int(solution[cell]) - 1))
+                start = time.process_time()
+                other = find_other(masks, units, peers, 3, 3, solution, None, 0, out, stats)
+                middle = time.process_time()
+                found = count9u(puzzle, *tables, 2, 0, out, stats)
+                times[0] += middle - start
+                times[1] += time.process_time() - middle
+                asked += 1
+                assert (other == 0) == (found == 1), (label, cell)
+                if found != 1:
+                    puzzle[cell] = solution[cell]
+        print(f"| {label} | {asked} | {1e6 * times[0] / asked:,.1f} | {1e6 * times[1] / asked:,.1f} | "
+              f"{times[0] / times[1]:.1f} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-n", type=int, default=500, help="puzzles per row")
     parser.add_argument("--crook", type=int, default=50, help="puzzles per row solved by Crook's method")
     parser.add_argument("--repeat", type=int, default=3, help="rounds of the engine's timings (the fastest is kept)")
     parser.add_argument("--solve-only", action="store_true", help="make the puzzles untimed, time only the solving")
+    parser.add_argument("--verdicts", type=int, default=30, help="solutions whose minimisation paths time the "
+                        "generator's uniqueness verdict (0: none)")
     args = parser.parse_args()
     print(f"machine: {machine()}\n")
     made = {}
@@ -171,6 +234,8 @@ def main() -> None:
         print(f"| {label} | {clues:.1f} | {us:,.1f} | {us / classic:.1f} | {nodes:.1f} | {general[label][0]:,.1f} | "
               f"{general[label][0] / classic_general:.1f} | {crook:,.0f} |", flush=True)
     same_difficulty(args.repeat)
+    if args.verdicts:
+        verdicts(made, args.verdicts)
 
 
 if __name__ == "__main__":
