@@ -105,7 +105,7 @@ __all__ = ["count9u", "resume9u", "batch9u_serial", "TRAIL", "T_PHASE", "T_FOUND
 PLACED = 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _classic_filter(a0, a1, a2, p0, p1, p2):
     """kernel9's band and stack filters of one digit's three band words
     (``p``: as last seen; a band that did not change is not filtered again).
