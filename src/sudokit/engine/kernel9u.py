@@ -572,6 +572,8 @@ _WINDOW_GROUPS = tuple(sum(1 << (9 * r + c) for r in rows for c in cols)
                        for cols in (WINDOW_ORDER[0:3], WINDOW_ORDER[3:6], WINDOW_ORDER[6:9]))
 #: The four windows of hyper (rows 2-4 and 6-8 by columns 2-4 and 6-8, 1-based): groups 4, 5, 7 and 8 above.
 _WINDOWS = frozenset(_WINDOW_GROUPS[k] for k in (4, 5, 7, 8))
+_BOX_SET = frozenset(_BOXES)
+_WINDOW_SET = frozenset(_WINDOW_GROUPS)
 
 
 def _words(mask: int) -> tuple[int, int, int]:
@@ -607,20 +609,17 @@ def tables_of(geo):
     masks = geo.unit_mask
     if tuple(masks[:9]) != _ROWS or tuple(masks[9:18]) != _COLS:
         return None
-    present = set(masks[18:])
-    boxes = set(_BOXES) <= present
+    present = frozenset(masks[18:])
+    boxes = _BOX_SET <= present
     windows = _WINDOWS <= present
-    core = set(_ROWS) | set(_COLS) | (set(_BOXES) if boxes else set()) | (set(_WINDOW_GROUPS) if windows else set())
-    lines = set(_ROWS) | set(_COLS)
-    others: list[int] = []  # the units the filters do not cover, in the geometry's order, each once
-    for m in masks[18:]:
-        if m not in core and m not in others:
-            others.append(m)
+    covered = (_BOX_SET if boxes else frozenset()) | (_WINDOW_SET if windows else frozenset())
+    # the units the filters do not cover, in the geometry's order, each once
+    others = list(dict.fromkeys(m for m in masks[18:] if m not in covered))
     # pointing only: a unit the filters cover taking the digit out of one of these when its
     # places lie inside it (claiming) finds little more and costs more than it saves
     partners_of: dict[int, list[int]] = {m: [] for m in others}
     for u in others:
-        for v in others + sorted(core - lines):
+        for v in others + sorted(covered):
             if v != u and (u & v).bit_count() >= 2:
                 partners_of[u].append(v)
     unit_rows, partner_rows = [], []
@@ -630,13 +629,12 @@ def tables_of(geo):
             partner_rows.append(_words(full & ~v) + _words(v & ~u))
         unit_rows.append(_words(u) + (len(partner_rows),))
     peer = [0] * 81
-    for m in masks:
-        rest = m
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            peer[low.bit_length() - 1] |= m
-    peers = np.array([_words(p & ~(1 << c)) for c, p in enumerate(peer)], dtype=np.int64)
+    for m, cells in zip(masks, geo.units):
+        for c in cells:
+            peer[c] |= m
+    peers = np.array([(p & _BAND, (p >> 27) & _BAND, p >> 54) for p in peer], dtype=np.int64)
+    for c in range(81):
+        peers[c, c // 27] &= ~(1 << (c % 27))
     return (peers, np.array(unit_rows, dtype=np.int64).reshape(-1, 4),
             np.array(partner_rows, dtype=np.int64).reshape(-1, 6), BOXES * boxes + WINDOWS * windows)
 
