@@ -109,8 +109,10 @@ def count_values(values: np.ndarray, shape, limit: int, budget: Budget,
                  geometry=None) -> tuple[int, np.ndarray | None]:
     """Run the counting kernel under ``budget``: (count, first solution or
     None, a scratch array: copy it before the next call). ``geometry``: a
-    variant's units (:mod:`sudokit.variants`), which the general search reads
-    as arrays; None for the shape's rows, columns and boxes.
+    variant's units (:mod:`sudokit.variants`): a 9x9 goes to the 9x9 kernel
+    over any units (:mod:`~sudokit.engine.kernel9u`, :func:`tables9u`), other
+    sizes to the general search, which reads them as arrays; None for the
+    shape's rows, columns and boxes.
 
     The kernel runs in slices (:func:`~sudokit.engine.slicing.run_in_slices`),
     so Ctrl-C is taken within about 50 ms and a limit keeps what was found:
@@ -251,8 +253,9 @@ def solutions(grid: Grid, budget: Budget) -> Iterator[Grid]:
 def enumerate_values(values: np.ndarray, shape, budget: Budget, skip: tuple[int, ...] | None,
                      geometry=None) -> Iterator[Grid]:
     """Every solution of the values (any shape; ``geometry`` as in
-    :func:`count_values`) through kernelN's resumable search, in slices under
-    ``budget``; ``skip`` is one already given."""
+    :func:`count_values`) through a resumable search (kernel9u's for a 9x9
+    variant, else kernelN's), in slices under ``budget``; ``skip`` is one
+    already given."""
     tables = tables9u(geometry)
     if tables is not None:
         yield from _enumerate9u(values, shape, budget, skip, tables)
