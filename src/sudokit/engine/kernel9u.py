@@ -69,7 +69,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .board import BAND, BIVALUE, COLS, COLUMN, ONE, OPEN, PERM, ROW, SEEN, STORED, WORDS
+from .board import BAND, BIVALUE, COLS, ONE, OPEN, PERM, ROW, SEEN, STORED, WORDS
 from .board import pop, tz
 from .compiling import load_numba
 from .kernel9 import DONE, FAILED, NEW, RUNNING, SOLVED, T_BAND, T_CELL, T_DEPTH, T_DIGIT, T_FOUND, T_LEFT, \
@@ -88,11 +88,7 @@ def _permuted_rows() -> tuple[np.ndarray, np.ndarray]:
     to = np.zeros(512, dtype=np.int64)
     back = np.zeros(512, dtype=np.int64)
     for chunk in range(512):
-        for j, c in enumerate(WINDOW_ORDER):
-            if chunk >> c & 1:
-                to[chunk] |= 1 << j
-                back[1 << j] = 0
-    for chunk in range(512):
+        to[chunk] = sum(1 << j for j, c in enumerate(WINDOW_ORDER) if chunk >> c & 1)
         back[to[chunk]] = chunk
     return to, back
 
