@@ -67,7 +67,7 @@ on an explicit stack, the digits not tried in the trail.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .board import BAND, BIVALUE, COLS, ONE, OPEN, PERM, ROW, SEEN, STORED, WORDS
 from .board import pop, tz
@@ -96,7 +96,7 @@ def _permuted_rows() -> tuple[np.ndarray, np.ndarray]:
 #: ``TO_WINDOWS[row]``: a 9-bit row with its columns in window order; ``FROM_WINDOWS`` undoes it.
 TO_WINDOWS, FROM_WINDOWS = _permuted_rows()
 
-__all__ = ["count9u", "resume9u", "batch9u_serial", "TRAIL", "T_PHASE", "T_FOUND", "NEW"]
+__all__ = ["count9u", "resume9u", "tables_of", "TRAIL", "T_PHASE", "T_FOUND", "NEW"]
 
 PLACED = 1
 
@@ -540,20 +540,6 @@ def resume9u(grid, g, stack, trail, peers, units, partners, mode, limit, node_li
     elif trail[T_PHASE] == DONE:
         return trail[T_FOUND]
     return _search9u(g, stack, trail, peers, units, partners, mode, limit, node_limit, each, solution_out, stats)
-
-
-@njit(cache=True)
-def batch9u_serial(puzzles, peers, units, partners, mode, limit, node_limit, solutions, counts, stats):
-    """count9u over every row of ``puzzles`` (P, 81), one geometry."""
-    for i in range(puzzles.shape[0]):
-        counts[i] = count9u(puzzles[i], peers, units, partners, mode, limit, node_limit, solutions[i], stats[i])
-
-
-@njit(cache=True, parallel=True)
-def batch9u_parallel(puzzles, peers, units, partners, mode, limit, node_limit, solutions, counts, stats):
-    """count9u over every row of ``puzzles``, rows spread over threads."""
-    for i in prange(puzzles.shape[0]):
-        counts[i] = count9u(puzzles[i], peers, units, partners, mode, limit, node_limit, solutions[i], stats[i])
 
 
 # -- the tables of a geometry (plain Python) --------------------------------------------
