@@ -1,6 +1,6 @@
 """The fast engine (method ``fast``): numba-compiled bitboard search.
 
-Two kernels do the work, both behind the plain-Python functions of this
+Three kernels do the work, all behind the plain-Python functions of this
 module, which check their input and keep the numba types inside ``engine/``:
 
 * :mod:`sudokit.engine.kernel9` is built for the classic 9x9. Candidates are
@@ -15,6 +15,11 @@ module, which check their input and keep the numba types inside ``engine/``:
   bit-parallel over the nine digit words.
   The search branches on the bivalue cell with the most open peers and keeps
   its boards on an explicit stack, as tdoku and JCZSolve do.
+* :mod:`sudokit.engine.kernel9u` takes a 9x9 variant (X, hyper, jigsaw and
+  their combinations) on the same board and search: kernel9's filters for
+  rows, columns and boxes (and, in reordered coordinates, hyper's windows),
+  and for any other unit (a diagonal, a region) hidden singles and pointing
+  into the lines and units it crosses.
 * :mod:`sudokit.engine.kernelN` handles every shape up to 64x64 with one
   64-bit candidate mask per cell, queue-driven naked singles, hidden singles
   by unit scans, and the same explicit-stack search. Its search can stop and

@@ -29,7 +29,7 @@ from ..errors import Contradiction, LimitReached, SudokuError
 from ..grid import CLASSIC, Grid
 from .slicing import FIRST_SLICE, run_in_slices
 
-__all__ = ["first", "solutions", "count", "deduce", "grid_values", "count_values", "enumerate_values"]
+__all__ = ["first", "solutions", "count", "deduce", "grid_values", "count_values", "enumerate_values", "tables9u"]
 
 # Where kernel9's trail keeps the phase of a search and its count (kernel9.T_PHASE,
 # T_FOUND; read here without importing numba).
@@ -76,12 +76,43 @@ def _state9() -> tuple:
     return state
 
 
+def _state9u() -> tuple:
+    """The 9x9 kernel over any units and a per-thread search state for it:
+    (resume9u, g, stack, trail), the shapes of kernel9's."""
+    state = getattr(_local, "state9u", None)
+    if state is None:
+        from . import kernel9u
+        from .board import STORED, WORDS
+
+        if kernel9u.T_PHASE != _T_PHASE or kernel9u.T_FOUND != _T_FOUND or kernel9u.NEW != 0:
+            raise AssertionError("the trail layout of kernel9u changed")
+        state = (kernel9u.resume9u, np.empty(WORDS, dtype=np.int64), np.empty((81, STORED), dtype=np.int64),
+                 np.empty(kernel9u.TRAIL, dtype=np.int64))
+        _local.state9u = state
+    return state
+
+
+@lru_cache(maxsize=64)  # bounded: random jigsaw layouts bring a new geometry each
+def tables9u(geometry) -> tuple | None:
+    """The tables of the 9x9 kernel over any units
+    (:func:`sudokit.engine.kernel9u.tables_of`) for a 9x9 variant's geometry,
+    or None when it is not one (another size, or units without the rows and
+    columns first): such a geometry goes to the general search."""
+    if geometry is None or geometry.n != 9:
+        return None
+    from .kernel9u import tables_of
+
+    return tables_of(geometry)
+
+
 def count_values(values: np.ndarray, shape, limit: int, budget: Budget,
                  geometry=None) -> tuple[int, np.ndarray | None]:
     """Run the counting kernel under ``budget``: (count, first solution or
     None, a scratch array: copy it before the next call). ``geometry``: a
-    variant's units (:mod:`sudokit.variants`), which the general search reads
-    as arrays; None for the shape's rows, columns and boxes.
+    variant's units (:mod:`sudokit.variants`): a 9x9 goes to the 9x9 kernel
+    over any units (:mod:`~sudokit.engine.kernel9u`, :func:`tables9u`), other
+    sizes to the general search, which reads them as arrays; None for the
+    shape's rows, columns and boxes.
 
     The kernel runs in slices (:func:`~sudokit.engine.slicing.run_in_slices`),
     so Ctrl-C is taken within about 50 ms and a limit keeps what was found:
@@ -104,6 +135,25 @@ def count_values(values: np.ndarray, shape, limit: int, budget: Budget,
         def step(cap: int) -> tuple[bool, int]:
             stats[0] = stats[1] = 0
             found = resume9(values, g, stack, trail, kernel_limit, cap, solution, stats)
+            budget.guesses += int(stats[1])
+            return found >= 0, int(stats[0])
+
+        def so_far() -> int:
+            return int(trail[_T_FOUND])
+    elif (tables := tables9u(geometry)) is not None:
+        resume9u, g, stack, trail = _state9u()
+        trail[_T_PHASE] = 0  # NEW
+        if budget.timeout is None and budget.nodes is None:  # the common case, kept short
+            stats[0] = stats[1] = 0
+            found = resume9u(values, g, stack, trail, *tables, kernel_limit, FIRST_SLICE, False, solution, stats)
+            budget.nodes_used += int(stats[0])
+            budget.guesses += int(stats[1])
+            if found >= 0:
+                return found, (solution if found > 0 else None)
+
+        def step(cap: int) -> tuple[bool, int]:
+            stats[0] = stats[1] = 0
+            found = resume9u(values, g, stack, trail, *tables, kernel_limit, cap, False, solution, stats)
             budget.guesses += int(stats[1])
             return found >= 0, int(stats[0])
 
@@ -203,8 +253,13 @@ def solutions(grid: Grid, budget: Budget) -> Iterator[Grid]:
 def enumerate_values(values: np.ndarray, shape, budget: Budget, skip: tuple[int, ...] | None,
                      geometry=None) -> Iterator[Grid]:
     """Every solution of the values (any shape; ``geometry`` as in
-    :func:`count_values`) through kernelN's resumable search, in slices under
-    ``budget``; ``skip`` is one already given."""
+    :func:`count_values`) through a resumable search (kernel9u's for a 9x9
+    variant, else kernelN's), in slices under ``budget``; ``skip`` is one
+    already given."""
+    tables = tables9u(geometry)
+    if tables is not None:
+        yield from _enumerate9u(values, shape, budget, skip, tables)
+        return
     from .kernelN import new_state, search_n
 
     n = shape.size
@@ -228,6 +283,37 @@ def enumerate_values(values: np.ndarray, shape, budget: Budget, skip: tuple[int,
         budget.check_time()  # a slice that ends on a solution does not look at the clock
         run_in_slices(step, budget)  # raises LimitReached when a limit is used up
         if status[0] == 0:
+            return
+        found = tuple(solution.tolist())
+        if found != skip:
+            yield Grid.unchecked(shape, found)
+
+
+def _enumerate9u(values: np.ndarray, shape, budget: Budget, skip: tuple[int, ...] | None,
+                 tables: tuple) -> Iterator[Grid]:
+    """:func:`enumerate_values` on the 9x9 kernel over any units: its search
+    stops after each solution and goes on from there."""
+    from .board import STORED, WORDS
+    from .kernel9u import NEW, T_PHASE, TRAIL, resume9u
+
+    g = np.empty(WORDS, dtype=np.int64)
+    stack = np.empty((81, STORED), dtype=np.int64)
+    trail = np.empty(TRAIL, dtype=np.int64)
+    trail[T_PHASE] = NEW
+    solution = np.zeros_like(values)
+    stats = np.zeros(2, dtype=np.int64)
+    status = [0]
+
+    def step(cap: int) -> tuple[bool, int]:
+        stats[:] = 0
+        status[0] = resume9u(values, g, stack, trail, *tables, 0, cap, True, solution, stats)
+        budget.guesses += int(stats[1])
+        return status[0] != -1, int(stats[0])
+
+    while True:
+        budget.check_time()
+        run_in_slices(step, budget)
+        if status[0] != -2:  # the end of the tree
             return
         found = tuple(solution.tolist())
         if found != skip:
