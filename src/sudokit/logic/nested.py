@@ -629,6 +629,10 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XH
     if kind == "cycles":
         ch = Chainer(state, deadline)
         masks = state.mask
+        if COMPILED_INNER:
+            kept = _compiled_cycles(ch)
+            if kept is not None:
+                return kept
         for y, x in ((False, True), (True, False), (True, True)):
             flags = ch.found(masks, y, x)
             for cell in range(len(masks)):
@@ -671,6 +675,73 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XH
         if key not in seen:
             seen.add(key)
             out.append(h)
+    return out
+
+
+#: Whether the inner rules run compiled (:mod:`nested_kernels`) when the
+#: chain kernels are loaded; False runs the Python rules (the tests compare them).
+COMPILED_INNER = True
+
+_NK = None  # nested_kernels once loaded; False when it cannot load
+
+
+def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
+    """The "cycles" inner rule on ``ch``'s state by :func:`nested_kernels.cycles_rule`:
+    the hints of the Python rule, in its order, made only for the chains
+    kept; None when the compiled searches are not loaded."""
+    global _NK
+    k = ch._kernel(ch.state.mask)
+    if k is None:
+        return None
+    if _NK is None:
+        try:
+            from . import nested_kernels
+        except Exception:  # numba missing or broken: the Python rule
+            _NK = False
+        else:
+            _NK = nested_kernels
+    if not _NK:
+        return None
+    import numpy as np
+
+    _, arr, peers, units, w = k
+    state = ch.state
+    allpeers = _NK.tables(state.geo)
+    bufs = w.get("nested")
+    while True:
+        if bufs is None:
+            size = w.get("nested_size", 1 << 14)
+            bufs = w["nested"] = (np.empty(size * 8, dtype=np.int64), np.empty((size, 5), dtype=np.int64),
+                                  np.empty(size * 4, dtype=np.int64))
+        path, recs, rems = bufs
+        mark, pnodes, parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, flags = w["prop"]
+        kept, searches, stamp = _NK.cycles_rule(arr, peers, units, allpeers, mark, pnodes, parents, found, buf, index,
+                                                pstart, pflat, pfirst, qon, qoff, flags, w["stamp"], path, recs, rems)
+        w["stamp"] = stamp
+        if kept >= 0:
+            break
+        w["nested_size"] = 2 * len(recs)  # too small: again with twice the room
+        bufs = None
+    # the work the Python rule counts: three scans and each search that found something
+    ch.tick(3 * chains.SCAN_UNITS + searches)
+    out = []
+    for kind, pas, start, length in recs[:kept, :4].tolist():
+        nodes = path[start:start + length].tolist()
+        y, x = pas >= 1, pas != 1
+        if kind == _NK.CYCLE:
+            entry = None
+            for node in reversed(nodes):
+                entry = (node, entry)
+            h = cycle_hint(state, entry, y, x, ch.boards)
+            out.append(_XHint.of(h, (), None, entry, False, ch))
+        else:
+            src = nodes[-1]
+            graph = {src: ()}
+            for i in range(len(nodes) - 2, -1, -1):
+                graph[nodes[i]] = (nodes[i + 1],)
+            target, parents = src ^ 1, (nodes[0],)
+            h = forcing_hint(state, target, parents, graph, y)
+            out.append(_XHint.of(h, [(target, parents, graph)], None, None, False, ch))
     return out
 
 
