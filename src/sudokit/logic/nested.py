@@ -165,6 +165,7 @@ class _LevelChainer(Chainer):
                 occ[v] += 1
         self.occ = occ
         self.nests: dict[int, dict] = {}
+        self._nk = None
 
     # -- helpers on the reduced grid --------------------------------------------
 
@@ -334,7 +335,11 @@ class _LevelChainer(Chainer):
         gives any with a parent."""
         base_masks = self.state.mask
         base_boards = self.boards
-        for rule in (self._locking, self._hidden_pairs, self._naked_pairs, self._x_wings):
+        basic = self._compiled_basic(masks) if COMPILED_INNER else None
+        if basic:
+            return basic
+        for rule in (() if basic is not None else (self._locking, self._hidden_pairs, self._naked_pairs,
+                                                    self._x_wings)):
             if rule in (self._locking, self._x_wings):
                 found = rule(masks, boards, base_boards)
             else:
@@ -347,6 +352,50 @@ class _LevelChainer(Chainer):
             if found:
                 return found
         return []
+
+    def _compiled_basic(self, masks) -> list[_Helper] | None:
+        """The four basic rules of :meth:`advanced` by
+        :func:`nested_kernels.basic_helpers` (the same helpers, in the same
+        order), or None when the compiled code is not loaded."""
+        nk = self._nk
+        if nk is None:
+            nk = self._nk = _nested_kernels(self) or False
+            if nk:
+                import numpy as np
+
+                geo = self.geo
+                self._nk_tables = nk.helper_tables(geo)
+                self._nk_base = np.array(self.state.mask, dtype=np.int64)
+                self._nk_empty = np.array([self.empty[u] for u in range(len(geo.units))], dtype=np.int64)
+                self._nk_occ = np.array(self.occ, dtype=np.int64)
+                self._nk_masks = np.empty(len(masks), dtype=np.int64)
+        if not nk:
+            return None
+        arr = self._nk_masks
+        arr[:] = masks
+        units, regions, member, meet = self._nk_tables
+        bufs = _BASIC_BUFS
+        while True:
+            if not bufs:
+                import numpy as np
+
+                size = _BASIC_BUFS_SIZE[0]
+                bufs[:] = [np.empty((size, 4), dtype=np.int64), np.empty(size * 16, dtype=np.int64)]
+            heads, flat = bufs
+            rule, count = nk.basic_helpers(arr, self._nk_base, units, regions, member, meet, self._nk_empty,
+                                           self._nk_occ, self.n, heads, flat)
+            if count >= 0:
+                break
+            _BASIC_BUFS_SIZE[0] *= 2
+            bufs.clear()
+        if not count:
+            return []
+        text = _BASIC_TEXT[rule]
+        out = []
+        for o, p, e, claiming in heads[:count].tolist():
+            part = flat[o:e].tolist()
+            out.append(_Helper(part[:p - o], tuple(part[p - o:]), "Claiming" if claiming else text))
+        return out
 
     def _inner_rules(self) -> list[tuple]:
         """SE's chaining helpers of this level: ``(kind, level)``."""
@@ -385,7 +434,7 @@ class _LevelChainer(Chainer):
             for c in _hashmap_order(sorted(cells)):
                 for v in sorted(cells[c]):
                     offs.append((c << 6) | (v << 1))
-            out.append(_Helper(offs, parents, h.text, h))
+            out.append(_Helper(offs, parents, h.name, h))  # (the text of an inner hint is made when shown)
         return out
 
     # -- propagation -------------------------------------------------------------
@@ -685,26 +734,37 @@ COMPILED_INNER = True
 _NK = None  # nested_kernels once loaded; False when it cannot load
 
 
-def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
-    """The "cycles" inner rule on ``ch``'s state by :func:`nested_kernels.cycles_rule`:
-    the hints of the Python rule, in its order, made only for the chains
-    kept; None when the compiled searches are not loaded."""
+#: Work arrays of :func:`nested_kernels.basic_helpers`, made when first wanted, and their size.
+_BASIC_BUFS: list = []
+_BASIC_BUFS_SIZE = [1024]
+_BASIC_TEXT = {1: "Pointing", 2: "Hidden Pair", 3: "Naked Pair", 4: "X-Wing"}
+
+
+def _nested_kernels(ch: Chainer):
+    """:mod:`nested_kernels` when the chain kernels are loaded for ``ch`` and
+    it loads, else None."""
     global _NK
-    k = ch._kernel(ch.state.mask)
-    if k is None:
+    if ch._kernel(ch.state.mask) is None:
         return None
     if _NK is None:
         try:
             from . import nested_kernels
-        except Exception:  # numba missing or broken: the Python rule
+        except Exception:  # numba missing or broken: the Python rules
             _NK = False
         else:
             _NK = nested_kernels
-    if not _NK:
+    return _NK or None
+
+
+def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
+    """The "cycles" inner rule on ``ch``'s state by :func:`nested_kernels.cycles_rule`:
+    the hints of the Python rule, in its order, made only for the chains
+    kept; None when the compiled searches are not loaded."""
+    if _nested_kernels(ch) is None:
         return None
     import numpy as np
 
-    _, arr, peers, units, w = k
+    _, arr, peers, units, w = ch._kernel(ch.state.mask)
     state = ch.state
     allpeers = _NK.tables(state.geo)
     bufs = w.get("nested")

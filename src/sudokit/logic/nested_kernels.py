@@ -532,3 +532,421 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
         recs[kept, 4] = i
         kept += 1
     return kept, searches, stamp
+
+
+# -- the four basic helpers of every level ------------------------------------------------------------
+
+#: SE's region types, as :mod:`nested` numbers them.
+_BLOCK, _ROW, _COL = 0, 1, 2
+
+#: Rules of :func:`basic_helpers`, in SE's order; 0: none gave a helper.
+LOCKING, HIDDEN_PAIR, NAKED_PAIR, X_WING = 1, 2, 3, 4
+
+
+@lru_cache(maxsize=None)
+def helper_tables(geo) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(units, regions, member, meet)`` for a geometry: ``units[u]`` the
+    cells of unit ``u`` in the geometry's order (-1 padded); ``regions[t]``
+    the units of SE's type ``t`` (block, row, column); ``member[u, cell]``;
+    ``meet[u1, u2]`` whether two units share a cell."""
+    units = geo.units
+    width = max(len(u) for u in units)
+    ua = np.full((len(units), width), -1, dtype=np.int64)
+    member = np.zeros((len(units), len(geo.units_of)), dtype=np.uint8)
+    for u, cells in enumerate(units):
+        ua[u, :len(cells)] = cells
+        member[u, list(cells)] = 1
+    kinds = (geo.boxes, geo.rows, geo.cols)
+    regions = np.full((3, max(len(k) for k in kinds)), -1, dtype=np.int64)
+    for t, us in enumerate(kinds):
+        regions[t, :len(us)] = us
+    um = geo.unit_mask
+    meet = np.array([[1 if um[a] & um[b] else 0 for b in range(len(units))] for a in range(len(units))],
+                    dtype=np.uint8)
+    return ua, regions, member, meet
+
+
+@njit(inline="always")
+def _sort_small(buf, lo, hi):
+    """Insertion sort of ``buf[lo:hi]``, ascending."""
+    for i in range(lo + 1, hi):
+        k = buf[i]
+        j = i - 1
+        while j >= lo and buf[j] > k:
+            buf[j + 1] = buf[j]
+            j -= 1
+        buf[j + 1] = k
+
+
+@njit(inline="always")
+def _hashmap_sort(buf, lo, hi):
+    """:func:`nested._hashmap_order` of the cells ``buf[lo:hi]`` (distinct), in place."""
+    k = hi - lo
+    cap = 16
+    while k > cap * 3 // 4:
+        cap *= 2
+    mask = cap - 1
+    for i in range(lo + 1, hi):
+        c = buf[i]
+        j = i - 1
+        while j >= lo and ((buf[j] & mask) > (c & mask) or ((buf[j] & mask) == (c & mask) and buf[j] > c)):
+            buf[j + 1] = buf[j]
+            j -= 1
+        buf[j + 1] = c
+
+
+@njit(cache=True, nogil=True)
+def basic_helpers(masks, base, units, regions, member, meet, empty, occ, n, heads, flat):
+    """SE's ``getAdvancedPotentials`` up to X-Wing, as :meth:`nested._LevelChainer.advanced`
+    runs it: the helpers (with a parent) of the first of Pointing/Claiming,
+    Hidden Pair, Naked Pair and X-Wing that has any, on the reduced grid
+    ``masks`` of the state ``base``.
+
+    Returns ``(rule, count)``: helper ``h`` turns off the potentials
+    ``flat[heads[h, 0]:heads[h, 1]]`` (in SE's order) with the parents
+    ``flat[heads[h, 1]:heads[h, 2]]``; ``heads[h, 3]`` is 1 for a claiming
+    (else 0). ``count`` is -1 when ``heads`` or ``flat`` is too small."""
+    ncells = masks.shape[0]
+    ulen = units.shape[1]
+    nreg = regions.shape[1]
+    cap_h = heads.shape[0]
+    cap_f = flat.shape[0]
+    tmp = np.empty(ncells, dtype=np.int64)
+    nh = 0
+    nf = 0
+    # per value: any place left, any place the chain removed
+    left = 0
+    moved = 0
+    for c in range(ncells):
+        left |= masks[c]
+        moved |= base[c] & ~masks[c]
+    # -- Pointing (block -> column, block -> row) and Claiming (column -> block, row -> block)
+    for tt in range(4):
+        t1 = _BLOCK if tt < 2 else (_COL if tt == 2 else _ROW)
+        t2 = (_COL if tt == 0 else _ROW) if tt < 2 else _BLOCK
+        for v in range(1, n + 1):
+            bit = 1 << (v - 1)
+            if not left & bit or not moved & bit:
+                continue
+            for i1 in range(nreg):
+                r1 = regions[t1, i1]
+                if r1 < 0:
+                    break
+                count = 0
+                gone_here = False
+                for k in range(ulen):
+                    c = units[r1, k]
+                    if c < 0:
+                        break
+                    if masks[c] & bit:
+                        count += 1
+                    elif base[c] & bit:
+                        gone_here = True
+                if count < 2 or not gone_here:
+                    continue
+                for i2 in range(nreg):
+                    r2 = regions[t2, i2]
+                    if r2 < 0:
+                        break
+                    if not meet[r1, r2]:
+                        continue
+                    inside = True
+                    for k in range(ulen):
+                        c = units[r1, k]
+                        if c < 0:
+                            break
+                        if masks[c] & bit and not member[r2, c]:
+                            inside = False
+                            break
+                    if not inside:
+                        continue
+                    # the removals: the value's places in r2 outside r1
+                    nrem = 0
+                    for k in range(ulen):
+                        c = units[r2, k]
+                        if c < 0:
+                            break
+                        if masks[c] & bit and not member[r1, c]:
+                            tmp[nrem] = c
+                            nrem += 1
+                    if not nrem:
+                        continue
+                    # the parents: the places the chain removed from r1 outside r2
+                    if nf + 2 * ncells > cap_f or nh >= cap_h:
+                        return LOCKING, -1
+                    p0 = nf + nrem
+                    np_ = 0
+                    for k in range(ulen):
+                        c = units[r1, k]
+                        if c < 0:
+                            break
+                        if base[c] & bit and not masks[c] & bit and not member[r2, c]:
+                            flat[p0 + np_] = c
+                            np_ += 1
+                    if not np_:
+                        continue
+                    _sort_small(flat, p0, p0 + np_)
+                    for k in range(p0, p0 + np_):
+                        flat[k] = (flat[k] << 6) | (v << 1)
+                    _hashmap_sort(tmp, 0, nrem)
+                    for k in range(nrem):
+                        flat[nf + k] = (tmp[k] << 6) | (v << 1)
+                    heads[nh, 0] = nf
+                    heads[nh, 1] = p0
+                    heads[nh, 2] = p0 + np_
+                    heads[nh, 3] = 0 if t1 == _BLOCK else 1
+                    nh += 1
+                    nf = p0 + np_
+    if nh:
+        return LOCKING, nh
+    # -- Hidden Pair: blocks, columns, rows; value pairs in colex order
+    posu = np.zeros(n, dtype=np.int64)
+    for tt in range(3):
+        t = _BLOCK if tt == 0 else (_COL if tt == 1 else _ROW)
+        for i1 in range(nreg):
+            r = regions[t, i1]
+            if r < 0:
+                break
+            if empty[r] <= 4:
+                continue
+            movedv = 0
+            for v0 in range(n):
+                posu[v0] = 0
+            for k in range(ulen):
+                c = units[r, k]
+                if c < 0:
+                    break
+                movedv |= base[c] & ~masks[c]
+                m = masks[c]
+                v0 = 0
+                while m:
+                    if m & 1:
+                        posu[v0] |= 1 << k
+                    m >>= 1
+                    v0 += 1
+            if not movedv:
+                continue
+            for b in range(1, n):
+                for a in range(b):
+                    pa = posu[a]
+                    pb = posu[b]
+                    if pa & (pa - 1) == 0 or pb & (pb - 1) == 0 or not (movedv >> a & 1 or movedv >> b & 1):
+                        continue
+                    union = pa | pb
+                    if _popcount(union) != 2:
+                        continue
+                    keep = (1 << a) | (1 << b)
+                    nrem = 0
+                    for k in range(ulen):
+                        if union >> k & 1:
+                            c = units[r, k]
+                            if masks[c] & ~keep:
+                                tmp[nrem] = c
+                                nrem += 1
+                    if not nrem:
+                        continue
+                    if nf + ncells * (n + 2) > cap_f or nh >= cap_h:
+                        return HIDDEN_PAIR, -1
+                    _hashmap_sort(tmp, 0, nrem)
+                    o0 = nf
+                    for i in range(nrem):
+                        c = tmp[i]
+                        m = masks[c] & ~keep
+                        w = 1
+                        while m:
+                            if m & 1:
+                                flat[nf] = (c << 6) | (w << 1)
+                                nf += 1
+                            m >>= 1
+                            w += 1
+                    p0 = nf
+                    for k in range(ulen):
+                        c = units[r, k]
+                        if c < 0:
+                            break
+                        if not union >> k & 1:
+                            if base[c] >> a & 1:
+                                flat[nf] = (c << 6) | ((a + 1) << 1)
+                                nf += 1
+                            if base[c] >> b & 1:
+                                flat[nf] = (c << 6) | ((b + 1) << 1)
+                                nf += 1
+                    if nf == p0:
+                        nf = o0
+                        continue
+                    heads[nh, 0] = o0
+                    heads[nh, 1] = p0
+                    heads[nh, 2] = nf
+                    heads[nh, 3] = 0
+                    nh += 1
+    if nh:
+        return HIDDEN_PAIR, nh
+    # -- Naked Pair: blocks, columns, rows; cell pairs in colex order
+    for tt in range(3):
+        t = _BLOCK if tt == 0 else (_COL if tt == 1 else _ROW)
+        for i1 in range(nreg):
+            r = regions[t, i1]
+            if r < 0:
+                break
+            if empty[r] < 4:
+                continue
+            same = True
+            for k in range(ulen):
+                c = units[r, k]
+                if c < 0:
+                    break
+                if masks[c] != base[c]:
+                    same = False
+                    break
+            if same:
+                continue
+            for b in range(1, ulen):
+                cb = units[r, b]
+                if cb < 0:
+                    break
+                for a in range(b):
+                    ca = units[r, a]
+                    ma = masks[ca]
+                    mb = masks[cb]
+                    if ma & (ma - 1) == 0 or mb & (mb - 1) == 0:
+                        continue
+                    if ma == base[ca] and mb == base[cb]:
+                        continue
+                    union = ma | mb
+                    if _popcount(union) != 2:
+                        continue
+                    nrem = 0
+                    for k in range(ulen):
+                        c = units[r, k]
+                        if c < 0:
+                            break
+                        if c != ca and c != cb and masks[c] & union:
+                            tmp[nrem] = c
+                            nrem += 1
+                    if not nrem:
+                        continue
+                    if nf + ncells * (n + 2) > cap_f or nh >= cap_h:
+                        return NAKED_PAIR, -1
+                    p0 = nf + 2 * nrem  # the removals come first: at most two a cell
+                    np_ = 0
+                    for c in (ca, cb):
+                        m = base[c] & ~union
+                        w = 1
+                        while m:
+                            if m & 1:
+                                flat[p0 + np_] = (c << 6) | (w << 1)
+                                np_ += 1
+                            m >>= 1
+                            w += 1
+                    if not np_:
+                        continue
+                    _hashmap_sort(tmp, 0, nrem)
+                    o0 = nf
+                    for i in range(nrem):
+                        c = tmp[i]
+                        m = masks[c] & union
+                        w = 1
+                        while m:
+                            if m & 1:
+                                flat[nf] = (c << 6) | (w << 1)
+                                nf += 1
+                            m >>= 1
+                            w += 1
+                    # the parents move down to follow the removals
+                    for i in range(np_):
+                        flat[nf + i] = flat[p0 + i]
+                    heads[nh, 0] = o0
+                    heads[nh, 1] = nf
+                    heads[nh, 2] = nf + np_
+                    heads[nh, 3] = 0
+                    nh += 1
+                    nf += np_
+    if nh:
+        return NAKED_PAIR, nh
+    # -- X-Wing: column bases, then row bases; pairs of bases in colex order, then values ascending
+    lines = np.zeros((n + 1, nreg), dtype=np.int64)
+    for tt in range(2):
+        t1 = _COL if tt == 0 else _ROW
+        t2 = _ROW if tt == 0 else _COL
+        for v in range(1, n + 1):
+            bit = 1 << (v - 1)
+            for i in range(nreg):
+                lines[v, i] = 0
+                bu = regions[t1, i]
+                if bu < 0:
+                    continue
+                for k2 in range(nreg):
+                    cu = regions[t2, k2]
+                    if cu < 0:
+                        break
+                    for k in range(ulen):
+                        c = units[bu, k]
+                        if c < 0:
+                            break
+                        if masks[c] & bit and member[cu, c]:
+                            lines[v, i] |= 1 << k2
+                            break
+        for j in range(1, nreg):
+            for i in range(j):
+                for v in range(1, n + 1):
+                    if occ[v] + 4 > n:
+                        continue
+                    cov = lines[v, i]
+                    if cov != lines[v, j] or _popcount(cov) != 2:
+                        continue
+                    bit = 1 << (v - 1)
+                    b1 = regions[t1, i]
+                    b2 = regions[t1, j]
+                    nrem = 0
+                    for k2 in range(nreg):
+                        if not cov >> k2 & 1:
+                            continue
+                        cu = regions[t2, k2]
+                        for k in range(ulen):
+                            c = units[cu, k]
+                            if c < 0:
+                                break
+                            if masks[c] & bit and not member[b1, c] and not member[b2, c]:
+                                tmp[nrem] = c
+                                nrem += 1
+                    if not nrem:
+                        continue
+                    if nf + 2 * ncells > cap_f or nh >= cap_h:
+                        return X_WING, -1
+                    _sort_small(tmp, 0, nrem)
+                    _hashmap_sort(tmp, 0, nrem)
+                    o0 = nf
+                    for i2 in range(nrem):
+                        flat[nf] = (tmp[i2] << 6) | (v << 1)
+                        nf += 1
+                    p0 = nf
+                    for bu in (b1, b2):
+                        q0 = nf
+                        for k in range(ulen):
+                            c = units[bu, k]
+                            if c < 0:
+                                break
+                            if not base[c] & bit or masks[c] & bit:
+                                continue
+                            covered = False
+                            for k2 in range(nreg):
+                                if cov >> k2 & 1 and member[regions[t2, k2], c]:
+                                    covered = True
+                                    break
+                            if not covered:
+                                flat[nf] = c
+                                nf += 1
+                        _sort_small(flat, q0, nf)
+                        for k in range(q0, nf):
+                            flat[k] = (flat[k] << 6) | (v << 1)
+                    if nf == p0:
+                        nf = o0
+                        continue
+                    heads[nh, 0] = o0
+                    heads[nh, 1] = p0
+                    heads[nh, 2] = nf
+                    heads[nh, 3] = 0
+                    nh += 1
+    if nh:
+        return X_WING, nh
+    return 0, 0
