@@ -333,22 +333,28 @@ class _LevelChainer(Chainer):
     def advanced(self, masks, boards) -> list[_Helper]:
         """SE's ``getAdvancedPotentials``: the helpers of the first rule that
         gives any with a parent."""
+        found = self._compiled_basic(masks) if COMPILED_INNER else None
+        if found is None:
+            found = self.basic(masks, boards)
+        if found:
+            return found
+        for inner in self._inner_rules():
+            found = self._chain_helpers(inner, masks, self.state.mask)
+            if found:
+                return found
+        return []
+
+    def basic(self, masks, boards) -> list[_Helper]:
+        """The helpers (with a parent) of the first of the four basic rules
+        that gives any, in Python."""
         base_masks = self.state.mask
         base_boards = self.boards
-        basic = self._compiled_basic(masks) if COMPILED_INNER else None
-        if basic:
-            return basic
-        for rule in (() if basic is not None else (self._locking, self._hidden_pairs, self._naked_pairs,
-                                                    self._x_wings)):
+        for rule in (self._locking, self._hidden_pairs, self._naked_pairs, self._x_wings):
             if rule in (self._locking, self._x_wings):
                 found = rule(masks, boards, base_boards)
             else:
                 found = rule(masks, boards, base_masks)
             found = [h for h in found if h.parents]
-            if found:
-                return found
-        for inner in self._inner_rules():
-            found = self._chain_helpers(inner, masks, base_masks)
             if found:
                 return found
         return []
