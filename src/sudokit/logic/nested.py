@@ -57,6 +57,16 @@ NESTED_TIME_LIMIT: float | None = 60.0
 #: SE's base rating per level (``Chaining.getDifficulty``).
 LEVEL_BASE = {1: 9.0, 2: 9.5, 3: 10.0, 4: 10.5}
 
+#: Units of work (:meth:`chains.Chainer.tick`) of one fixpoint of a nested
+#: chain (its four basic helpers), and of each of the three scans of the inner
+#: Forcing Chains & Cycles rule (which also counts one a search that finds
+#: something), so that the nested levels do about ``chains.WORK_PER_SECOND``
+#: units a second with the compiled rules (:mod:`nested_kernels`), as the
+#: searches below 9.0 do. The Python rules count the same (with the chain
+#: searches compiled), more slowly.
+FIXPOINT_UNITS = 5
+INNER_SCAN_UNITS = 6
+
 # SE's region type indices: 0 block, 1 row, 2 column.
 _BLOCK, _ROW, _COL = 0, 1, 2
 
@@ -462,7 +472,7 @@ class _LevelChainer(Chainer):
             absurd = self.dynamic_run(graph, pend_on, pend_off, masks, boards, True)
             if absurd is not None:
                 return graph, absurd
-            self.tick(chains.FIXPOINT_UNITS)
+            self.tick(FIXPOINT_UNITS)
             for h in self.advanced(masks, boards):
                 for q in h.offs:
                     if q not in graph:
@@ -677,12 +687,27 @@ def _rule_parents(h: _XHint, base, cur, geo) -> tuple:
 # -- the inner rules ----------------------------------------------------------------
 
 
+class _InnerChainer(Chainer):
+    """The chainer of the inner Forcing Chains & Cycles rule: a scan counts
+    ``INNER_SCAN_UNITS``."""
+
+    def found(self, masks: list[int], y: bool, x: bool) -> list[int] | None:
+        self._scan = True
+        try:
+            return super().found(masks, y, x)
+        finally:
+            self._scan = False
+
+    def tick(self, units: int = 1) -> None:
+        super().tick(INNER_SCAN_UNITS if getattr(self, "_scan", False) else units)
+
+
 def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XHint]:
     """All the hints SE's inner rule gives on ``state``, sorted and deduplicated
     as SE's ``Chaining.getHints`` returns them."""
     found: list[_XHint] = []
     if kind == "cycles":
-        ch = Chainer(state, deadline)
+        ch = _InnerChainer(state, deadline)
         masks = state.mask
         if COMPILED_INNER:
             kept = _compiled_cycles(ch)
@@ -789,7 +814,7 @@ def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
         w["nested_size"] = 2 * len(recs)  # too small: again with twice the room
         bufs = None
     # the work the Python rule counts: three scans and each search that found something
-    ch.tick(3 * chains.SCAN_UNITS + searches)
+    ch.tick(3 * INNER_SCAN_UNITS + searches)
     out = []
     for kind, pas, start, length in recs[:kept, :4].tolist():
         nodes = path[start:start + length].tolist()
