@@ -739,6 +739,10 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XH
                     v += 1
     else:
         dynamic = kind == "dynamic"
+        if COMPILED_INNER and not (dynamic and level >= 1):
+            kept = _compiled_multiple(state, dynamic, deadline)
+            if kept is not None:
+                return kept
         if dynamic and level >= 1:
             ch = _LevelChainer(state, deadline, level)
         else:
@@ -834,6 +838,96 @@ def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
             h = forcing_hint(state, target, parents, graph, y)
             out.append(_XHint.of(h, [(target, parents, graph)], None, None, False, ch))
     return out
+
+
+class _Quiet(Chainer):
+    """A chainer that counts no work: it makes again the graphs of hints
+    whose work the compiled rule has counted."""
+
+    def tick(self, units: int = 1) -> None:
+        pass
+
+
+@lru_cache(maxsize=None)
+def _cell_units(geo):
+    """``chains._tables(geo).cell_units`` as an array (-1 padded)."""
+    import numpy as np
+
+    rows = chains._tables(geo).cell_units
+    out = np.full((len(rows), max(len(r) for r in rows)), -1, dtype=np.int64)
+    for cell, us in enumerate(rows):
+        out[cell, :len(us)] = us
+    return out
+
+
+def _compiled_multiple(state: Candidates, dynamic: bool, deadline) -> list[_XHint] | None:
+    """The "multiple" (static) or "dynamic" (level 0) inner rule on ``state`` by
+    :func:`nested_kernels.multiple_rule`: the hints of the Python rule, in its
+    order, made only for the hints kept; None when the compiled code is not
+    loaded (or has no room: the Python rule then)."""
+    ch = Chainer(state, deadline)
+    nk = _nested_kernels(ch)
+    if nk is None:
+        return None
+    import numpy as np
+
+    _, arr, peers, units, w = ch._kernel(state.mask)
+    geo = state.geo
+    ulist = nk.helper_tables(geo)[0]
+    cellunits = _cell_units(geo)
+    while True:
+        bufs = w.get("multiple")
+        if bufs is None:
+            size = w.get("multiple_size", 1 << 17)
+            bufs = w["multiple"] = (np.empty(size, dtype=np.int64), np.empty(4 * size, dtype=np.int64),
+                                    np.empty((size // 8, 6), dtype=np.int64))
+        gnodes, gpf, out = bufs
+        kept, props, stamp = nk.multiple_rule(arr, peers, units, ulist, cellunits, bool(dynamic), w["masks"],
+                                              *w["prop"], w["stamp"], gnodes, gpf, out)
+        w["stamp"] = stamp
+        if kept >= 0:
+            break
+        if w.get("multiple_size", 1 << 17) >= 1 << 24:
+            return None
+        w["multiple_size"] = 2 * len(gnodes)  # too small: again with twice the room
+        del w["multiple"]
+    # the work the Python rule counts: one a propagation
+    ch.tick(props)
+    rb = _Quiet(state, deadline)
+    multi = _LevelMulti(rb, _Collect(), 0, True, dynamic)
+    prefix = multi.prefix
+    name = chains._name
+    masks = state.mask
+    found = []
+    for what, cell, v, u, q, order in out[:kept].tolist():
+        p_on = (cell << 6) | (v << 1) | 1
+        if what == nk.CONTRA_ON or what == nk.CONTRA_OFF:
+            p = p_on if what == nk.CONTRA_ON else p_on ^ 1
+            graph, absurd = rb.propagate([p], False, dynamic)
+            (a, pa), (b, pb) = absurd
+            h = multi.hint(f"{prefix}Contradiction Forcing Chains", 7, [(a, pa, graph), (b, pb, graph)], p ^ 1,
+                           lambda p=p, a=a: f"{name(geo, p)} makes {name(geo, a)} both true and false")
+        elif what == nk.DOUBLE:
+            on_graph = rb.propagate([p_on], False, dynamic)[0]
+            off_graph = rb.propagate([p_on ^ 1], False, dynamic)[0]
+            h = multi.hint(f"{prefix}Double Forcing Chains", 1, [(q, on_graph[q], on_graph),
+                                                                 (q, off_graph[q], off_graph)], q,
+                           lambda p=p_on, q=q: f"{name(geo, p)} and {name(geo, p ^ 1)} both give {name(geo, q)}")
+        elif what == nk.REGION:
+            bit = 1 << (v - 1)
+            graphs = [rb.propagate([(p << 6) | (v << 1) | 1], False, dynamic)[0]
+                      for p in geo.units[u] if masks[p] & bit]
+            h = multi.hint(f"{prefix}Region Forcing Chains", 6, [(q, g[q], g) for g in graphs], q,
+                           lambda u=u, q=q, v=v: f"each place for {geo.symbol(v)} in {geo.unit_name(u)} gives "
+                           f"{name(geo, q)}", u)
+        else:
+            graphs = [rb.propagate([(cell << 6) | ((w0 + 1) << 1) | 1], False, dynamic)[0]
+                      for w0 in range(masks[cell].bit_length()) if masks[cell] >> w0 & 1]
+            h = multi.hint(f"{prefix}Cell Forcing Chains", 5, [(q, g[q], g) for g in graphs], q,
+                           lambda q=q, cell=cell: f"each value of {geo.cell_name(cell)} gives {name(geo, q)}")
+        h.order = order
+        found.append(h)
+    return found
 
 
 @dataclass(frozen=True)

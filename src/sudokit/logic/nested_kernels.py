@@ -950,3 +950,428 @@ def basic_helpers(masks, base, units, regions, member, meet, empty, occ, n, head
     if nh:
         return X_WING, nh
     return 0, 0
+
+
+# -- the inner Multiple Forcing Chains (level 3) and Dynamic Forcing Chains (level 4) -------------------
+
+#: What a kept hint of :func:`multiple_rule` is.
+CONTRA_ON, CONTRA_OFF, DOUBLE, REGION, CELL = 0, 1, 2, 3, 4
+
+
+@njit(inline="always")
+def _dense(cid, q):
+    return 2 * cid[((q >> 6) << 5) | ((q >> 1) & 31)] + (q & 1)
+
+
+@njit(cache=True, nogil=True)
+def _store(g, pnodes, pstart, pflat, count, gbase, gn, gnodes, gps, gpf, gidx, cid, used):
+    """Keep the graph just made by op 3 of :func:`chain_kernels.run` (``count``
+    entries, the extra entry of a contradiction included) as graph ``g``, at
+    ``gnodes[gbase[g]:]``, ``gps``/``gpf`` its parents, ``gidx[g, potential]``
+    the entries (-1 elsewhere). Returns the room used in ``gpf``, or -1 when
+    there is not enough."""
+    # forget the graph held before in this slot
+    b0 = gbase[g]
+    for i in range(gn[g]):
+        gidx[g, _dense(cid, gnodes[b0 + i])] = -1
+    b0 = used[0]
+    f0 = used[1]
+    total = pstart[count] - pstart[0]
+    if b0 + count + 1 > gnodes.shape[0] or f0 + total > gpf.shape[0]:
+        return -1
+    gbase[g] = b0
+    gn[g] = count
+    for i in range(count):
+        gnodes[b0 + i] = pnodes[i]
+        gps[b0 + i] = f0 + pstart[i] - pstart[0]
+    gps[b0 + count] = f0 + total
+    for k in range(total):
+        gpf[f0 + k] = pflat[pstart[0] + k]
+    used[0] = b0 + count + 1
+    used[1] = f0 + total
+    return 0
+
+
+@njit(inline="always")
+def _ancestors(g, e, cid, gbase, gnodes, gps, gpf, gidx, seen, stamp, todo):
+    """How many distinct potentials the chain ending in entry ``e`` of graph
+    ``g`` holds (:func:`chains.chain_nodes` over its parents)."""
+    b0 = gbase[g]
+    count = 1
+    seen[_dense(cid, gnodes[b0 + e])] = stamp
+    nt = 0
+    for k in range(gps[b0 + e], gps[b0 + e + 1]):
+        todo[nt] = gpf[k]
+        nt += 1
+    while nt:
+        nt -= 1
+        p = todo[nt]
+        d = _dense(cid, p)
+        if seen[d] == stamp:
+            continue
+        seen[d] = stamp
+        count += 1
+        pe = gidx[g, d]
+        for k in range(gps[b0 + pe], gps[b0 + pe + 1]):
+            todo[nt] = gpf[k]
+            nt += 1
+    return count
+
+
+@njit(inline="always")
+def _ancestors_of(g, q, ps0, ps1, cid, gbase, gnodes, gps, gpf, gidx, seen, stamp, todo):
+    """As :func:`_ancestors`, for potential ``q`` with the parents ``gpf[ps0:ps1]``
+    (the contradiction's second chain, or its extra entry)."""
+    count = 1
+    seen[_dense(cid, q)] = stamp
+    nt = 0
+    for k in range(ps0, ps1):
+        todo[nt] = gpf[k]
+        nt += 1
+    while nt:
+        nt -= 1
+        p = todo[nt]
+        d = _dense(cid, p)
+        if seen[d] == stamp:
+            continue
+        seen[d] = stamp
+        count += 1
+        pe = gidx[g, d]
+        b0 = gbase[g]
+        for k in range(gps[b0 + pe], gps[b0 + pe + 1]):
+            todo[nt] = gpf[k]
+            nt += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pnodes, parents, found, buf, index,
+                  pstart, pflat, pfirst, qon, qoff, flags, stamp, gnodes, gpf, out):
+    """SE's Multiple Forcing Chains (static, ``dynamic`` False) or Dynamic
+    Forcing Chains (level 0) on ``masks``, every hint, as
+    :func:`nested._inner_hints` ("multiple", "dynamic" at level 0) keeps
+    them: the propagations of :func:`chain_kernels.run`, so the same graphs;
+    per hint its complexity and removals; SE's order (complexity, kind key,
+    order found; the rating follows the complexity) and one hint per set of
+    removals.
+
+    Returns ``(kept, propagations, stamp)``: ``out[:kept]`` the kept hints in
+    that order, each ``(what, cell, value, unit, target)`` (``what`` one of
+    CONTRA_ON ... CELL; ``unit`` -1 but for a region; a sixth column gets its
+    order found), ``propagations`` the
+    distinct propagations made (the units of work the Python rule counts),
+    ``stamp`` the last stamp used in ``mark``; ``kept`` is -1 when ``gnodes``
+    or ``gpf`` is too small, -2 when ``out`` is (or its own room for the
+    hints found). ``work`` is work space (a grid of masks)."""
+    ncells = masks.shape[0]
+    ulen = ulist.shape[1]
+    cid = np.full(ncells << 5, -1, dtype=np.int64)
+    ncand = 0
+    for cell in range(ncells):
+        m = masks[cell]
+        v = 1
+        while m:
+            if m & 1:
+                cid[(cell << 5) | v] = ncand
+                ncand += 1
+            m >>= 1
+            v += 1
+    nn = 2 * ncand
+    # graphs: one per candidate on (slot = its number), and slot ncand for the current candidate off
+    nslots = ncand + 1
+    gbase = np.zeros(nslots, dtype=np.int64)
+    gn = np.zeros(nslots, dtype=np.int64)
+    gkind = np.zeros(nslots, dtype=np.int64)
+    ge = np.zeros(nslots, dtype=np.int64)
+    gp = np.zeros(nslots, dtype=np.int64)
+    made = np.zeros(nslots, dtype=np.bool_)
+    gidx = np.full((nslots, nn), -1, dtype=np.int32)
+    gps = np.empty(gnodes.shape[0] + 1, dtype=np.int64)
+    used = np.zeros(2, dtype=np.int64)
+    seen = np.zeros(nn, dtype=np.int64)
+    sstamp = 0
+    todo = np.empty(gpf.shape[0] + 1, dtype=np.int64)
+    starts = np.zeros(1, dtype=np.int64)
+    props = 0
+    # the best hint per set of removals (numbered by a potential, see below): complexity, key, order, record
+    bestc = np.full(nn, -1, dtype=np.int64)
+    bestk = np.zeros(nn, dtype=np.int64)
+    besto = np.zeros(nn, dtype=np.int64)
+    recs = np.empty((out.shape[0], 5), dtype=np.int64)
+    nrec = 0
+    # value graphs of the current cell and the common potentials
+    vslots = np.empty(32, dtype=np.int64)
+    rslots = np.empty(ulen + 1, dtype=np.int64)
+    rcells = np.empty(ulen + 1, dtype=np.int64)
+    for cell in range(ncells):
+        cm = masks[cell]
+        card = 0
+        rest = cm
+        while rest:
+            rest &= rest - 1
+            card += 1
+        if not (card > 2 or (card > 1 and dynamic)):
+            continue
+        nv = 0
+        v = 0
+        while cm >> v:
+            if not (cm >> v) & 1:
+                v += 1
+                continue
+            v += 1
+            bit = 1 << (v - 1)
+            p_on = (cell << 6) | (v << 1) | 1
+            p_off = p_on ^ 1
+            # the candidate on (and its places' graphs, below), made once each
+            gon = cid[(cell << 5) | v]
+            for step in range(2 if dynamic else 1):
+                if step == 0:
+                    g = gon
+                    if made[g]:
+                        continue
+                    starts[0] = p_on
+                else:
+                    g = ncand
+                    starts[0] = p_off
+                stamp += 1
+                props += 1
+                r = run(3, masks, work, peers, units, 0, starts, True, True, dynamic, 1 << 30, mark, pnodes,
+                        parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
+                count = r[0] + (1 if r[1] == 2 else 0)
+                if _store(g, pnodes, pstart, pflat, count, gbase, gn, gnodes, gps, gpf, gidx, cid, used) < 0:
+                    return -1, props, stamp
+                gn[g] = r[0]  # the extra entry of a contradiction is not in the graph
+                for i in range(r[0]):
+                    gidx[g, _dense(cid, gnodes[gbase[g] + i])] = i
+                gkind[g] = r[1]
+                ge[g] = r[2]
+                gp[g] = r[3]
+                made[g] = True
+            for gi in range(2 if dynamic else 0):
+                # a contradiction from the candidate on, then off
+                g = gon if gi == 0 else ncand
+                if gkind[g] == 0:
+                    continue
+                b0 = gbase[g]
+                sstamp += 1
+                if gkind[g] == 1:  # (a, graph[a]) and (a ^ 1, (p,)); a ^ 1 is not in the graph
+                    c1 = _ancestors(g, ge[g], cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                    sstamp += 1
+                    pe = gidx[g, _dense(cid, gp[g])]
+                    c2 = 1 + _ancestors(g, pe, cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                else:  # (q, extra parents) and (q ^ 1, graph[q ^ 1]); q is not in the graph
+                    n0 = gn[g]
+                    q = gnodes[b0 + n0]
+                    c1 = _ancestors_of(g, q, gps[b0 + n0], gps[b0 + n0 + 1], cid, gbase, gnodes, gps, gpf, gidx,
+                                       seen, sstamp, todo)
+                    sstamp += 1
+                    c2 = _ancestors(g, ge[g], cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                comp = c1 + c2
+                target = p_off if gi == 0 else p_on
+                rid = _removal_id(cid, masks, target)
+                if nrec >= recs.shape[0]:
+                    return -2, props, stamp
+                recs[nrec, 0] = CONTRA_ON if gi == 0 else CONTRA_OFF
+                recs[nrec, 1] = cell
+                recs[nrec, 2] = v
+                recs[nrec, 3] = -1
+                recs[nrec, 4] = target
+                if bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 7 < bestk[rid]):
+                    bestc[rid] = comp
+                    bestk[rid] = 7
+                    besto[rid] = nrec
+                nrec += 1
+            if dynamic and card >= 3:
+                # double chains: potentials both the candidate and its negation give, on ones first
+                g1 = gon
+                g2 = ncand
+                b1 = gbase[g1]
+                for want in (1, 0):
+                    for i in range(gn[g1]):
+                        q = gnodes[b1 + i]
+                        if q & 1 != want or q == (p_on if want else p_off):
+                            continue
+                        e2 = gidx[g2, _dense(cid, q)]
+                        if e2 < 0:
+                            continue
+                        rid = _removal_id(cid, masks, q)
+                        if rid < 0:
+                            continue
+                        sstamp += 1
+                        comp = _ancestors(g1, i, cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                        sstamp += 1
+                        comp += _ancestors(g2, e2, cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                        if nrec >= recs.shape[0]:
+                            return -2, props, stamp
+                        recs[nrec, 0] = DOUBLE
+                        recs[nrec, 1] = cell
+                        recs[nrec, 2] = v
+                        recs[nrec, 3] = -1
+                        recs[nrec, 4] = q
+                        if bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 1 < bestk[rid]):
+                            bestc[rid] = comp
+                            bestk[rid] = 1
+                            besto[rid] = nrec
+                        nrec += 1
+            # region chains: the value's places in the cell's units, the cell first of them
+            for ui in range(cellunits.shape[1]):
+                u = cellunits[cell, ui]
+                if u < 0:
+                    continue
+                np_ = 0
+                first = -1
+                for k in range(ulen):
+                    c = ulist[u, k]
+                    if c < 0:
+                        break
+                    if masks[c] & bit:
+                        if first < 0:
+                            first = c
+                        rslots[np_] = cid[(c << 5) | v]
+                        rcells[np_] = c
+                        np_ += 1
+                if np_ < 2 or first != cell:
+                    continue
+                for k in range(1, np_):
+                    g = rslots[k]
+                    if made[g]:
+                        continue
+                    starts[0] = (rcells[k] << 6) | (v << 1) | 1  # the place's potential on
+                    stamp += 1
+                    props += 1
+                    r = run(3, masks, work, peers, units, 0, starts, True, True, dynamic, 1 << 30, mark, pnodes,
+                            parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
+                    count = r[0] + (1 if r[1] == 2 else 0)
+                    if _store(g, pnodes, pstart, pflat, count, gbase, gn, gnodes, gps, gpf, gidx, cid, used) < 0:
+                        return -1, props, stamp
+                    gn[g] = r[0]
+                    for i in range(r[0]):
+                        gidx[g, _dense(cid, gnodes[gbase[g] + i])] = i
+                    gkind[g] = r[1]
+                    ge[g] = r[2]
+                    gp[g] = r[3]
+                    made[g] = True
+                b1 = gbase[gon]
+                for want in (1, 0):
+                    for i in range(gn[gon]):
+                        q = gnodes[b1 + i]
+                        if q & 1 != want:
+                            continue
+                        d = _dense(cid, q)
+                        common = True
+                        for k in range(1, np_):
+                            if gidx[rslots[k], d] < 0:
+                                common = False
+                                break
+                        if not common:
+                            continue
+                        rid = _removal_id(cid, masks, q)
+                        if rid < 0:
+                            continue
+                        comp = 0
+                        for k in range(np_):
+                            g = rslots[k]
+                            sstamp += 1
+                            comp += _ancestors(g, gidx[g, d], cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                        if nrec >= recs.shape[0]:
+                            return -2, props, stamp
+                        recs[nrec, 0] = REGION
+                        recs[nrec, 1] = cell
+                        recs[nrec, 2] = v
+                        recs[nrec, 3] = u
+                        recs[nrec, 4] = q
+                        if bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 6 < bestk[rid]):
+                            bestc[rid] = comp
+                            bestk[rid] = 6
+                            besto[rid] = nrec
+                        nrec += 1
+            vslots[nv] = gon
+            nv += 1
+        # cell chains: the potentials every value of the cell gives, in the first value's order, on ones first
+        b1 = gbase[vslots[0]]
+        for want in (1, 0):
+            for i in range(gn[vslots[0]]):
+                q = gnodes[b1 + i]
+                if q & 1 != want:
+                    continue
+                d = _dense(cid, q)
+                common = True
+                for k in range(1, nv):
+                    if gidx[vslots[k], d] < 0:
+                        common = False
+                        break
+                if not common:
+                    continue
+                rid = _removal_id(cid, masks, q)
+                if rid < 0:
+                    continue
+                comp = 0
+                for k in range(nv):
+                    g = vslots[k]
+                    sstamp += 1
+                    comp += _ancestors(g, gidx[g, d], cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                if nrec >= recs.shape[0]:
+                    return -2, props, stamp
+                recs[nrec, 0] = CELL
+                recs[nrec, 1] = cell
+                recs[nrec, 2] = 0
+                recs[nrec, 3] = -1
+                recs[nrec, 4] = q
+                if bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 5 < bestk[rid]):
+                    bestc[rid] = comp
+                    bestk[rid] = 5
+                    besto[rid] = nrec
+                nrec += 1
+    # the kept hints in SE's order: complexity, key, order found
+    kept = 0
+    if nrec > out.shape[0]:
+        return -2, props, stamp
+    for rid in range(nn):
+        if bestc[rid] >= 0:
+            kept += 1
+    keys = np.empty(kept, dtype=np.int64)
+    which = np.empty(kept, dtype=np.int64)
+    j = 0
+    for rid in range(nn):
+        if bestc[rid] >= 0:
+            keys[j] = (bestc[rid] * 16 + bestk[rid]) * (nrec + 1) + besto[rid]
+            which[j] = besto[rid]
+            j += 1
+    o = np.argsort(keys, kind="mergesort")
+    for j in range(kept):
+        i = which[o[j]]
+        for t in range(5):
+            out[j, t] = recs[i, t]
+        out[j, 5] = i
+    return kept, props, stamp
+
+
+@njit(inline="always")
+def _single_other(m, bit):
+    """The value of the one bit of ``m`` other than ``bit``."""
+    other = m & ~bit
+    w = 0
+    while other:
+        other >>= 1
+        w += 1
+    return w
+
+
+@njit(inline="always")
+def _removal_id(cid, masks, q):
+    """A number for the removals of a hint on ``q`` (:func:`chains._removals_on`):
+    the potential whose removals they are, an on one in a cell of three
+    candidates or more, else the one candidate removed as an off potential;
+    -1 when it removes nothing."""
+    if not q & 1:
+        return _dense(cid, q)
+    c = q >> 6
+    v = (q >> 1) & 31
+    m = masks[c]
+    bit = 1 << (v - 1)
+    rest = m & ~bit
+    if not rest:
+        return -1
+    if rest & (rest - 1):
+        return _dense(cid, q)
+    return 2 * cid[(c << 5) | _single_other(m, bit)]
