@@ -160,8 +160,9 @@ def test_a_budget_run_out_names_the_tier() -> None:
 
 def test_compiled_inner_rules_give_the_python_ones(monkeypatch) -> None:
     """The compiled inner rules (nested_kernels) give the Python ones' helpers
-    and hints, in the same order: the four basic rules at every fixpoint of
-    a level-1 and a level-2 search, the inner Forcing Chains & Cycles on the
+    and hints, in the same order, and count the same work: the four basic
+    rules at every fixpoint of a level-1 and a level-2 search; the inner
+    Forcing Chains & Cycles, Multiple and Dynamic Forcing Chains on the
     reduced grids of the level-2 search; and the same level-2 step."""
     pytest.importorskip("numba")
     from sudokit.logic import chain_kernels
@@ -196,18 +197,27 @@ def test_compiled_inner_rules_give_the_python_ones(monkeypatch) -> None:
     assert used == {"Pointing", "Claiming", "Hidden Pair", "Naked Pair", "X-Wing"}
     monkeypatch.setattr(nested._LevelChainer, "advanced", advanced)
 
-    def hints(state):
-        return [(h.name, h.difficulty, h.complexity, h.key, tuple(h.removals), h.text, nested._full_chain(h))
-                for h in nested._inner_hints(state, "cycles", 0, None)]
+    def hints(state, kind):
+        found = nested._inner_hints(state, kind, 0, None)
+        return [(h.name, h.difficulty, h.complexity, h.key, tuple(h.removals), h.text, nested._full_chain(h),
+                 h.init, h.dynamic) for h in found]
 
     geo = level2.geo
     assert len(grids) >= 40
-    for values, masks in grids[::2]:
+    kinds = 0
+    for i, (values, masks) in enumerate(grids[::2]):
         reduced = Candidates(geo, list(values), list(masks))
-        compiled = hints(reduced)
-        monkeypatch.setattr(nested, "COMPILED_INNER", False)
-        assert compiled == hints(reduced)
-        monkeypatch.setattr(nested, "COMPILED_INNER", True)
+        for kind in ("cycles", "multiple", "dynamic") if i % 3 == 0 else ("cycles",):
+            work = chains.WORK_DONE
+            compiled = hints(reduced, kind)
+            work = chains.WORK_DONE - work
+            monkeypatch.setattr(nested, "COMPILED_INNER", False)
+            python = chains.WORK_DONE
+            assert compiled == hints(reduced, kind), kind
+            assert chains.WORK_DONE - python == work, kind  # the same units of work
+            monkeypatch.setattr(nested, "COMPILED_INNER", True)
+            kinds += bool(compiled)
+    assert kinds >= 20
     monkeypatch.setattr(nested, "COMPILED_INNER", False)
     python = next(nested.find_level(level2, 2))
     assert (step.technique, step.rating, step.eliminations, step.text, step.details()) == \
