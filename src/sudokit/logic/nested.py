@@ -791,6 +791,24 @@ def _nested_kernels(ch: Chainer):
     return _NK or None
 
 
+def _forcing_hint(state: Candidates, target: int, parents: tuple, graph: dict, y: bool, complexity: int) -> Hint:
+    """:func:`chains.forcing_hint` with its text and links made when asked
+    for (an inner hint is seldom shown); ``complexity`` its chain's
+    potentials, the target's included."""
+    if y:
+        name, base, key = "Forcing Chain", 7.0, 4
+    else:
+        name, base, key = ("Turbot Fish" if complexity == 6 else "Forcing X-Chain"), 6.6, 2
+    placement = (target >> 6, (target >> 1) & 31) if target & 1 else None
+
+    def make():
+        h = forcing_hint(state, target, parents, graph, y)
+        return h.text, h.links
+
+    return Hint(base + length_increment(complexity), complexity, key, name, placement,
+                chains._removals_on(state, target), None, None, (target >> 6,), make)
+
+
 def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
     """The "cycles" inner rule on ``ch``'s state by :func:`nested_kernels.cycles_rule`:
     the hints of the Python rule, in its order, made only for the chains
@@ -835,7 +853,7 @@ def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
             for i in range(len(nodes) - 2, -1, -1):
                 graph[nodes[i]] = (nodes[i + 1],)
             target, parents = src ^ 1, (nodes[0],)
-            h = forcing_hint(state, target, parents, graph, y)
+            h = _forcing_hint(state, target, parents, graph, y, len(nodes) + 1)
             out.append(_XHint.of(h, [(target, parents, graph)], None, None, False, ch))
     return out
 
