@@ -165,9 +165,10 @@ def test_compiled_inner_rules_give_the_python_ones(monkeypatch) -> None:
     Forcing Chains & Cycles, Multiple and Dynamic Forcing Chains on the
     reduced grids of the level-2 search; and the same level-2 step."""
     pytest.importorskip("numba")
-    from sudokit.logic import chain_kernels
+    from sudokit.logic import chain_kernels, nested_kernels
 
     monkeypatch.setattr(chains, "_KERNELS", chain_kernels)
+    monkeypatch.setattr(nested, "_NK", nested_kernels)
     monkeypatch.setattr(nested, "NESTED_TIME_LIMIT", None)
     advanced = nested._LevelChainer.advanced
     grids: list[tuple] = []

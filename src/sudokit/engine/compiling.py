@@ -57,6 +57,9 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels.run_steps",), 10.0),
     "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
+    "nested": ("the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
+                                                  "logic.nested_kernels.basic_helpers",
+                                                  "logic.nested_kernels.multiple_rule"), 30.0),
     # the generator's times are wall times on two cores: its verdict's search
     # compiles in a helper process beside the rest (generate.load)
     "generate": ("the generator, --minimal logic or preemptive", ("generate.batch_kernel",), 7.5),
@@ -330,6 +333,14 @@ def _warm_chains() -> None:
     rate(Grid(_CHAIN_PUZZLE))
 
 
+def _warm_nested() -> None:
+    from ..grid import Grid
+    from ..logic import chains, nested
+
+    chains._KERNELS = importlib.import_module("sudokit.logic.chain_kernels")
+    nested.warm(Grid(_CHAIN_PUZZLE))
+
+
 def _warm_generate(minimal: str = "logic") -> None:
     from ..generation import generate_many
 
@@ -345,6 +356,7 @@ def _warm_verdict(verdict: str) -> None:
 
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
+    "nested": _warm_nested,
     "generate": _warm_generate, "generate-unique": lambda: _warm_generate("unique"),
     "unique-9x9": lambda: _warm_verdict("COUNT9"), "unique-other": lambda: _warm_verdict("OTHER"),
     "unique-locked": lambda: _warm_verdict("OTHER_LOCKED"),
@@ -411,7 +423,7 @@ def _compiling_elsewhere() -> bool:
 
 
 #: The groups that have a pure-Python stand-in, hence may compile in the background.
-_BACKGROUND = ("count", "logic", "chains")
+_BACKGROUND = ("count", "logic", "chains", "nested")
 #: The groups this process (or its parent, before a fork) handed to a background compilation.
 _handed: set[str] = set()
 

@@ -35,6 +35,7 @@ parents and so the complexity.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
@@ -767,6 +768,7 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XH
 COMPILED_INNER = True
 
 _NK = None  # nested_kernels once loaded; False when it cannot load
+_NK_ASKED = -2.0  # when prefer_compiled last said not yet (asked again a second later)
 
 
 #: Work arrays of :func:`nested_kernels.basic_helpers`, made when first wanted, and their size.
@@ -782,6 +784,15 @@ def _nested_kernels(ch: Chainer):
     if ch._kernel(ch.state.mask) is None:
         return None
     if _NK is None:
+        global _NK_ASKED
+        now = time.monotonic()
+        if now < _NK_ASKED + 1.0:
+            return None
+        from ..engine import prefer_compiled
+
+        if not prefer_compiled("nested", ch.geo.n):  # compiling in the background: the Python rules meanwhile
+            _NK_ASKED = now
+            return None
         try:
             from . import nested_kernels
         except Exception:  # numba missing or broken: the Python rules
@@ -946,6 +957,21 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline) -> list[_XHin
         h.order = order
         found.append(h)
     return found
+
+
+def warm(grid) -> None:
+    """Compile (or load) the compiled inner rules (:mod:`nested_kernels`) by
+    running each once on ``grid``'s candidates (the chain searches loaded)."""
+    global _NK
+    from . import nested_kernels
+
+    _NK = nested_kernels
+    state = Candidates.from_grid(grid)
+    ch = _LevelChainer(state, None, 3)
+    if ch._compiled_basic(list(state.mask)) is None:
+        return
+    _compiled_cycles(_InnerChainer(state, None))
+    _compiled_multiple(state, True, None)
 
 
 @dataclass(frozen=True)

@@ -236,6 +236,20 @@ def _reaches(comp, reach, a, b):
     return (reach[comp[a], d >> 6] >> np.uint64(d & 63)) & np.uint64(1) != 0
 
 
+@njit(inline="always")
+def _constants(masks):
+    """0, 1, no limit, 3, True and False, as values rather than constants: the calls of
+    :func:`chain_kernels.run` then have the types of the calls from Python, and numba
+    compiles ``run`` once for all."""
+    k = np.empty(4, dtype=np.int64)
+    k[0] = 0
+    k[1] = 1
+    k[2] = 1 << 30
+    k[3] = 3
+    yes = masks.shape[0] >= 0
+    return k, yes, not yes
+
+
 @njit(cache=True, nogil=True)
 def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf, index, pstart, pflat, pfirst, qon,
                 qoff, flags, stamp, path, recs, rems):
@@ -257,6 +271,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
     cap_rec = recs.shape[0]
     cap_rem = rems.shape[0]
     none = np.zeros(0, dtype=np.int64)
+    kc, yes, no = _constants(masks)
     # per record: rating, complexity, key, order; kind, pass, path start, path length; removals start, length
     nrec = 0
     diff = np.empty(cap_rec, dtype=np.float64)
@@ -348,7 +363,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                 nfound = 0
                 if maybe:
                     stamp += 1
-                    r = run(1, masks, masks, peers, units, on, none, y, x, False, 1 << 30, mark, nodes, parents, found,
+                    r = run(kc[1], masks, masks, peers, units, on, none, y, x, no, kc[2], mark, nodes, parents, found,
                             buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
                     nfound = r[1]
                 if nfound:
@@ -446,7 +461,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                     if not _reaches(comp, reach, don ^ (src & 1 ^ 1), don ^ (src & 1)):
                         continue  # the negation is out of reach
                     stamp += 1
-                    r = run(0, masks, masks, peers, units, src, none, y, True, False, 1 << 30, mark, nodes, parents,
+                    r = run(kc[0], masks, masks, peers, units, src, none, y, yes, no, kc[2], mark, nodes, parents,
                             found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
                     last = r[1]
                     if last < 0:
@@ -1092,6 +1107,7 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
     sstamp = 0
     todo = np.empty(gpf.shape[0] + 1, dtype=np.int64)
     starts = np.zeros(1, dtype=np.int64)
+    kc, yes, no = _constants(masks)
     props = 0
     # the best hint per set of removals (numbered by a potential, see below): complexity, key, order, record
     bestc = np.full(nn, -1, dtype=np.int64)
@@ -1135,7 +1151,7 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                     starts[0] = p_off
                 stamp += 1
                 props += 1
-                r = run(3, masks, work, peers, units, 0, starts, True, True, dynamic, 1 << 30, mark, pnodes,
+                r = run(kc[3], masks, work, peers, units, kc[0], starts, yes, yes, dynamic, kc[2], mark, pnodes,
                         parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
                 count = r[0] + (1 if r[1] == 2 else 0)
                 if _store(g, pnodes, pstart, pflat, count, gbase, gn, gnodes, gps, gpf, gidx, cid, used) < 0:
@@ -1239,7 +1255,7 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                     starts[0] = (rcells[k] << 6) | (v << 1) | 1  # the place's potential on
                     stamp += 1
                     props += 1
-                    r = run(3, masks, work, peers, units, 0, starts, True, True, dynamic, 1 << 30, mark, pnodes,
+                    r = run(kc[3], masks, work, peers, units, kc[0], starts, yes, yes, dynamic, kc[2], mark, pnodes,
                             parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
                     count = r[0] + (1 if r[1] == 2 else 0)
                     if _store(g, pnodes, pstart, pflat, count, gbase, gn, gnodes, gps, gpf, gidx, cid, used) < 0:
