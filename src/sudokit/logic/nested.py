@@ -152,9 +152,16 @@ _INNER: dict[tuple, list] = {}
 _INNER_SIZE = 2_000
 
 
+#: Where the propagations of the levels stopped on the last state they ran on
+#: (:meth:`_LevelChainer.resumable`): ``{"state": key, "ends": {(starts, rules): end}}``.
+_ENDS: dict = {}
+
+
 def clear_caches() -> None:
-    """Forget the inner rules' hints (for timing runs from scratch)."""
+    """Forget the inner rules' hints and where propagations stopped (for
+    timing runs from scratch)."""
     _INNER.clear()
+    _ENDS.clear()
 
 
 class _LevelChainer(Chainer):
@@ -177,6 +184,8 @@ class _LevelChainer(Chainer):
         self.occ = occ
         self.nests: dict[int, dict] = {}
         self._nk = None
+        self.rules = tuple(self._inner_rules())
+        self.ends: dict | None = None  # set by resumable(): where propagations stopped, by (starts, rules)
 
     # -- helpers on the reduced grid --------------------------------------------
 
@@ -370,6 +379,17 @@ class _LevelChainer(Chainer):
                 return found
         return []
 
+    def resumable(self) -> None:
+        """Keep where each propagation stops, and start from where the level
+        below stopped on the same state (levels 1, 2, 3 and 4 run one after
+        the other on a stuck state): the same graphs, with less work."""
+        key = (tuple(self.state.values), tuple(self.state.mask))
+        if _ENDS.get("state") != key:
+            _ENDS.clear()
+            _ENDS["state"] = key
+            _ENDS["ends"] = {}
+        self.ends = _ENDS["ends"]
+
     def _compiled_basic(self, masks) -> list[_Helper] | None:
         """The four basic rules of :meth:`advanced` by
         :func:`nested_kernels.basic_helpers` (the same helpers, in the same
@@ -458,6 +478,23 @@ class _LevelChainer(Chainer):
 
     def _propagate(self, starts: list[int], nishio: bool, dynamic: bool):
         base = self.state.mask
+        ends = self.ends
+        rules = self.rules
+        if ends is not None:
+            # a level whose inner rules begin with those of a level below goes the same way as it up
+            # to where it stopped: from there on, if it stopped because no helper applied
+            key = tuple(starts)
+            for k in range(len(rules) - 1, -1, -1):
+                end = ends.get((key, rules[:k]))
+                if end is not None:
+                    graph0, nest0, masks0, boards0, absurd, empty = end
+                    graph = dict(graph0)
+                    nest = dict(nest0)
+                    self.nests[id(graph)] = nest
+                    self.tick()
+                    if absurd is not None or not empty:
+                        return graph, absurd
+                    return self._go_on(graph, nest, deque(), deque(), list(masks0), list(boards0), key)
         graph: dict[int, tuple] = {}
         nest: dict[int, object] = {}
         self.nests[id(graph)] = nest
@@ -469,12 +506,24 @@ class _LevelChainer(Chainer):
         masks = list(base)
         boards = list(self.boards)
         self.tick()
+        return self._go_on(graph, nest, pend_on, pend_off, masks, boards, tuple(starts) if ends is not None else None,
+                           True)
+
+    def _go_on(self, graph, nest, pend_on, pend_off, masks, boards, key, run_first: bool = False):
+        """The propagation loop: run the implications, then the helpers at each fixpoint. With
+        ``run_first`` False it starts at a fixpoint. ``key``: where it stops is kept under it
+        (for the levels above on the same state)."""
         while True:
-            absurd = self.dynamic_run(graph, pend_on, pend_off, masks, boards, True)
-            if absurd is not None:
-                return graph, absurd
+            if run_first:
+                absurd = self.dynamic_run(graph, pend_on, pend_off, masks, boards, True)
+                if absurd is not None:
+                    if key is not None:
+                        self.ends[(key, self.rules)] = (graph, nest, None, None, absurd, False)
+                    return graph, absurd
+            run_first = True
             self.tick(FIXPOINT_UNITS)
-            for h in self.advanced(masks, boards):
+            found = self.advanced(masks, boards)
+            for h in found:
                 for q in h.offs:
                     if q not in graph:
                         graph[q] = h.parents
@@ -482,6 +531,8 @@ class _LevelChainer(Chainer):
                             nest[q] = h.nested
                         pend_off.append(q)
             if not pend_off:
+                if key is not None:
+                    self.ends[(key, self.rules)] = (graph, nest, masks, boards, None, not found)
                 return graph, None
 
 
@@ -1032,6 +1083,7 @@ def find_level(state: Candidates, level: int, inner_level: int = 0) -> Iterator[
     if deadline is None and NESTED_TIME_LIMIT is not None:
         deadline = chains.clock() + NESTED_TIME_LIMIT
     ch = _LevelChainer(state, deadline, level, inner_level)
+    ch.resumable()
     best = Best()
     try:
         _LevelMulti(ch, best, level).run()
