@@ -19,7 +19,7 @@ from ..errors import Contradiction, InvalidPuzzle
 from ..formats import as_grid
 from ..grid import Grid
 from .registry import KERNEL_LADDER, REGISTRY, kernel_prefix, rating_floor
-from .state import Candidates
+from .state import Candidates, extra_units, is_classic
 from .step import Step, Technique
 from .stepper import broken, check_state, check_step, next_step, steps
 from . import chains
@@ -149,15 +149,25 @@ class Rating:
         return rating_html(self)
 
 
-def exact_registry() -> list[Technique]:
-    """The registered techniques rated no higher than :func:`rating_floor`.
+#: The tiers whose inner helpers differ under SE's X and Windows options
+#: (its Dynamic Forcing Chains (+) and nested chains run the generalized
+#: intersections and naked sets inside); not reproduced for a variant's grid.
+VARIANT_UNREPRODUCED = ("Dynamic Forcing Chains (+)", "Nested Forcing Chains")
+
+
+def exact_registry(geo=None) -> list[Technique]:
+    """The registered techniques rated no higher than :func:`rating_floor`,
+    in SE's ladder for ``geo`` (:func:`~sudokit.logic.generalized.ladder`;
+    default: the classic registry).
 
     Above the floor SE might use a technique the registry lacks, so a path
     that goes there no longer tells SE's rating; stopping at the floor keeps
     the rating exact or an honest lower bound.
     """
+    from .generalized import ladder
+
     floor = rating_floor()
-    return [t for t in REGISTRY if t.rating <= floor + 1e-9]
+    return [t for t in (REGISTRY if geo is None else ladder(geo)) if t.rating <= floor + 1e-9]
 
 
 def solve_path(grid: Grid, registry: list[Technique] | None = None,
@@ -245,7 +255,7 @@ def _fast_ratings(state: Candidates, registry: list[Technique], limited: list[Ch
     to ``limited`` (its ``rating`` is the lowest the abandoned technique could
     give, its ``tier`` the technique)."""
     level, easy = kernel_prefix(registry)
-    if level is None or level < 0 or state.geo.n > 62:  # the kernel's easy ladder starts after the direct ones
+    if level is None or level < 0 or state.geo.n > 62 or not is_classic(state.geo):  # the kernel's easy ladder starts after the direct ones
         return None
     from ..engine import prefer_compiled
 
@@ -373,7 +383,14 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     """
     timeout = validate.timeout(timeout)
     grid = as_grid(grid)
-    registry = exact_registry()
+    registry = exact_registry(grid.geometry) if extra_units(grid.geometry) else exact_registry()
+    # where SE's tiers under a variant's options are not reproduced, the
+    # ladder stops before them and a puzzle that needs them is a lower bound
+    # at the first one's base (never above SE)
+    cut = next((i for i, t in enumerate(registry) if t.name in VARIANT_UNREPRODUCED), None)
+    cut_floor = None
+    if cut is not None and extra_units(grid.geometry):
+        cut_floor, registry = registry[cut].rating, registry[:cut]
     state = Candidates.from_grid(grid)
     known = truth(grid, unique=True)
     puzzle = grid.line()
@@ -392,7 +409,8 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     if stuck or _assumes_uniqueness(names):
         check_unique(grid)
     bound = min(limited, key=lambda exc: exc.rating, default=None)
-    rating = _rating(ratings, placing, names, stuck, None if bound is None else bound.rating)
+    floors = [f for f in (cut_floor, None if bound is None else bound.rating) if f is not None]
+    rating = _rating(ratings, placing, names, stuck, min(floors, default=None))
     if bound is not None and bound.tier:
         rating = dataclasses.replace(rating, tier=bound.tier)
     return rating
