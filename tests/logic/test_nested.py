@@ -156,3 +156,70 @@ def test_a_budget_run_out_names_the_tier() -> None:
     assert r.lower_bound and r.tier
     assert r.er <= row["er"]  # a lower bound never above SE
     assert rating_record(grid, r)["tier"] == r.tier
+
+
+def test_compiled_inner_rules_give_the_python_ones(monkeypatch) -> None:
+    """The compiled inner rules (nested_kernels) give the Python ones' helpers
+    and hints, in the same order, and count the same work: the four basic
+    rules at every fixpoint of a level-1 and a level-2 search; the inner
+    Forcing Chains & Cycles, Multiple and Dynamic Forcing Chains on the
+    reduced grids of the level-2 search; and the same level-2 step."""
+    pytest.importorskip("numba")
+    from sudokit.logic import chain_kernels, nested_kernels
+
+    monkeypatch.setattr(chains, "_KERNELS", chain_kernels)
+    monkeypatch.setattr(nested, "_NK", nested_kernels)
+    monkeypatch.setattr(nested, "NESTED_TIME_LIMIT", None)
+    advanced = nested._LevelChainer.advanced
+    grids: list[tuple] = []
+    differ: list = []
+    used: set = set()
+
+    def helpers(found):
+        return [(list(h.offs), tuple(h.parents), h.text) for h in found]
+
+    def checked(self, masks, boards):
+        compiled = self._compiled_basic(masks)
+        assert compiled is not None  # the kernels are loaded
+        python = self.basic(masks, boards)
+        used.update(h.text for h in python)
+        if helpers(compiled) != helpers(python):
+            differ.append((list(masks), helpers(compiled)[:2], helpers(python)[:2]))
+        if not python and len(grids) < 60:
+            grids.append((tuple(self.state.values), tuple(masks)))
+        return advanced(self, masks, boards)
+
+    monkeypatch.setattr(nested._LevelChainer, "advanced", checked)
+    level1 = _state(_traces()["hd-0475"]["steps"][25]["candidates"])
+    level2 = _state(_traces()["hd-0361"]["steps"][4]["candidates"])
+    assert next(nested.find_level(level1, 1)).rating == 9.8
+    step = next(nested.find_level(level2, 2))
+    assert not differ, differ[:2]
+    assert used == {"Pointing", "Claiming", "Hidden Pair", "Naked Pair", "X-Wing"}
+    monkeypatch.setattr(nested._LevelChainer, "advanced", advanced)
+
+    def hints(state, kind):
+        found = nested._inner_hints(state, kind, 0, None)
+        return [(h.name, h.difficulty, h.complexity, h.key, tuple(h.removals), h.text, nested._full_chain(h),
+                 h.init, h.dynamic) for h in found]
+
+    geo = level2.geo
+    assert len(grids) >= 40
+    kinds = 0
+    for i, (values, masks) in enumerate(grids[::2]):
+        reduced = Candidates(geo, list(values), list(masks))
+        for kind in ("cycles", "multiple", "dynamic") if i % 3 == 0 else ("cycles",):
+            work = chains.WORK_DONE
+            compiled = hints(reduced, kind)
+            work = chains.WORK_DONE - work
+            monkeypatch.setattr(nested, "COMPILED_INNER", False)
+            python = chains.WORK_DONE
+            assert compiled == hints(reduced, kind), kind
+            assert chains.WORK_DONE - python == work, kind  # the same units of work
+            monkeypatch.setattr(nested, "COMPILED_INNER", True)
+            kinds += bool(compiled)
+    assert kinds >= 20
+    monkeypatch.setattr(nested, "COMPILED_INNER", False)
+    python = next(nested.find_level(level2, 2))
+    assert (step.technique, step.rating, step.eliminations, step.text, step.details()) == \
+        (python.technique, python.rating, python.eliminations, python.text, python.details())

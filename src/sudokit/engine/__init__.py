@@ -112,7 +112,8 @@ def prefer_compiled(kind: str, size: int = 9) -> bool:
 
 
 #: The kernel groups (:data:`KERNELS`) behind each kind of request of :func:`prefer_compiled`.
-_GROUPS: dict[str, tuple[str, ...]] = {"logic": ("logic",), "count": ("count",), "chains": ("chains",)}
+_GROUPS: dict[str, tuple[str, ...]] = {"logic": ("logic",), "count": ("count",), "chains": ("chains",),
+                                       "nested": ("nested",)}
 #: The kinds whose kernels this process has loaded.
 _loaded: set[str] = set()
 

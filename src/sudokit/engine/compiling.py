@@ -58,6 +58,9 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels.run_steps",), 10.0),
     "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
+    "nested": ("the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
+                                                  "logic.nested_kernels.basic_helpers",
+                                                  "logic.nested_kernels.multiple_rule"), 30.0),
     # the generator: a helper process compiles the rule's verdict while the
     # command compiles the random grids and the minimiser (the same for every
     # rule and shape; generate.load): wall times on two cores, a verdict's
@@ -337,6 +340,14 @@ def _warm_chains() -> None:
     rate(Grid(_CHAIN_PUZZLE))
 
 
+def _warm_nested() -> None:
+    from ..grid import Grid
+    from ..logic import chains, nested
+
+    chains._KERNELS = importlib.import_module("sudokit.logic.chain_kernels")
+    nested.warm(Grid(_CHAIN_PUZZLE))
+
+
 def _warm_generator() -> None:
     from . import generate
 
@@ -356,6 +367,7 @@ def _warm_verdict(name: str) -> Callable[[], None]:
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
     "variants": lambda: importlib.import_module("sudokit.engine.kernel9u").warm(),
+    "nested": _warm_nested,
     "generate": _warm_generator,
     **{group: _warm_verdict(name) for group, name in (
         ("unique-9x9", "COUNT9"), ("unique-other", "OTHER"), ("unique-16x16", "OTHER_LOCKED"),
@@ -423,7 +435,7 @@ def _compiling_elsewhere() -> bool:
 
 
 #: The groups that have a pure-Python stand-in, hence may compile in the background.
-_BACKGROUND = ("count", "logic", "chains")
+_BACKGROUND = ("count", "logic", "chains", "nested")
 #: The groups this process (or its parent, before a fork) handed to a background compilation.
 _handed: set[str] = set()
 

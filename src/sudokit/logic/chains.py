@@ -778,10 +778,9 @@ PUZZLE_DEADLINE: float | None = None
 #: second; :func:`time_limit` turns seconds into units with it.
 WORK_PER_SECOND = 50_000
 
-#: Units of one compiled scan (:meth:`Chainer.found`) and of one fixpoint of a
-#: nested chain (its helpers), in the units of one search.
+#: Units of one compiled scan (:meth:`Chainer.found`), in the units of one
+#: search (the nested levels count their own work: ``nested.FIXPOINT_UNITS``).
 SCAN_UNITS = 40
-FIXPOINT_UNITS = 40
 
 #: The clocks, outer guards of :func:`time_limit`: a budget of ``s`` seconds
 #: also stops after ``CPU_GUARD * s`` of CPU time and ``WALL_GUARD * s`` on

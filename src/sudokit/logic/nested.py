@@ -35,6 +35,7 @@ parents and so the complexity.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
@@ -56,6 +57,16 @@ NESTED_TIME_LIMIT: float | None = 60.0
 
 #: SE's base rating per level (``Chaining.getDifficulty``).
 LEVEL_BASE = {1: 9.0, 2: 9.5, 3: 10.0, 4: 10.5}
+
+#: Units of work (:meth:`chains.Chainer.tick`) of one fixpoint of a nested
+#: chain (its four basic helpers), and of each of the three scans of the inner
+#: Forcing Chains & Cycles rule (which also counts one a search that finds
+#: something), so that the nested levels do about ``chains.WORK_PER_SECOND``
+#: units a second with the compiled rules (:mod:`nested_kernels`), as the
+#: searches below 9.0 do. The Python rules count the same (with the chain
+#: searches compiled), more slowly.
+FIXPOINT_UNITS = 5
+INNER_SCAN_UNITS = 6
 
 # SE's region type indices: 0 block, 1 row, 2 column.
 _BLOCK, _ROW, _COL = 0, 1, 2
@@ -141,9 +152,16 @@ _INNER: dict[tuple, list] = {}
 _INNER_SIZE = 2_000
 
 
+#: Where the propagations of the levels stopped on the last state they ran on
+#: (:meth:`_LevelChainer.resumable`): ``{"state": key, "ends": {(starts, rules): end}}``.
+_ENDS: dict = {}
+
+
 def clear_caches() -> None:
-    """Forget the inner rules' hints (for timing runs from scratch)."""
+    """Forget the inner rules' hints and where propagations stopped (for
+    timing runs from scratch)."""
     _INNER.clear()
+    _ENDS.clear()
 
 
 class _LevelChainer(Chainer):
@@ -165,6 +183,9 @@ class _LevelChainer(Chainer):
                 occ[v] += 1
         self.occ = occ
         self.nests: dict[int, dict] = {}
+        self._nk = None
+        self.rules = tuple(self._inner_rules())
+        self.ends: dict | None = None  # set by resumable(): where propagations stopped, by (starts, rules)
 
     # -- helpers on the reduced grid --------------------------------------------
 
@@ -332,6 +353,20 @@ class _LevelChainer(Chainer):
     def advanced(self, masks, boards) -> list[_Helper]:
         """SE's ``getAdvancedPotentials``: the helpers of the first rule that
         gives any with a parent."""
+        found = self._compiled_basic(masks) if COMPILED_INNER else None
+        if found is None:
+            found = self.basic(masks, boards)
+        if found:
+            return found
+        for inner in self._inner_rules():
+            found = self._chain_helpers(inner, masks, self.state.mask)
+            if found:
+                return found
+        return []
+
+    def basic(self, masks, boards) -> list[_Helper]:
+        """The helpers (with a parent) of the first of the four basic rules
+        that gives any, in Python."""
         base_masks = self.state.mask
         base_boards = self.boards
         for rule in (self._locking, self._hidden_pairs, self._naked_pairs, self._x_wings):
@@ -342,11 +377,62 @@ class _LevelChainer(Chainer):
             found = [h for h in found if h.parents]
             if found:
                 return found
-        for inner in self._inner_rules():
-            found = self._chain_helpers(inner, masks, base_masks)
-            if found:
-                return found
         return []
+
+    def resumable(self) -> None:
+        """Keep where each propagation stops, and start from where the level
+        below stopped on the same state (levels 1, 2, 3 and 4 run one after
+        the other on a stuck state): the same graphs, with less work."""
+        key = (tuple(self.state.values), tuple(self.state.mask))
+        if _ENDS.get("state") != key:
+            _ENDS.clear()
+            _ENDS["state"] = key
+            _ENDS["ends"] = {}
+        self.ends = _ENDS["ends"]
+
+    def _compiled_basic(self, masks) -> list[_Helper] | None:
+        """The four basic rules of :meth:`advanced` by
+        :func:`nested_kernels.basic_helpers` (the same helpers, in the same
+        order), or None when the compiled code is not loaded."""
+        nk = self._nk
+        if nk is None:
+            nk = self._nk = _nested_kernels(self) or False
+            if nk:
+                import numpy as np
+
+                geo = self.geo
+                self._nk_tables = nk.helper_tables(geo)
+                self._nk_base = np.array(self.state.mask, dtype=np.int64)
+                self._nk_empty = np.array([self.empty[u] for u in range(len(geo.units))], dtype=np.int64)
+                self._nk_occ = np.array(self.occ, dtype=np.int64)
+                self._nk_masks = np.empty(len(masks), dtype=np.int64)
+        if not nk:
+            return None
+        arr = self._nk_masks
+        arr[:] = masks
+        units, regions, member, meet = self._nk_tables
+        bufs = _BASIC_BUFS
+        while True:
+            if not bufs:
+                import numpy as np
+
+                size = _BASIC_BUFS_SIZE[0]
+                bufs[:] = [np.empty((size, 4), dtype=np.int64), np.empty(size * 16, dtype=np.int64)]
+            heads, flat = bufs
+            rule, count = nk.basic_helpers(arr, self._nk_base, units, regions, member, meet, self._nk_empty,
+                                           self._nk_occ, self.n, heads, flat)
+            if count >= 0:
+                break
+            _BASIC_BUFS_SIZE[0] *= 2
+            bufs.clear()
+        if not count:
+            return []
+        text = _BASIC_TEXT[rule]
+        out = []
+        for o, p, e, claiming in heads[:count].tolist():
+            part = flat[o:e].tolist()
+            out.append(_Helper(part[:p - o], tuple(part[p - o:]), "Claiming" if claiming else text))
+        return out
 
     def _inner_rules(self) -> list[tuple]:
         """SE's chaining helpers of this level: ``(kind, level)``."""
@@ -385,13 +471,30 @@ class _LevelChainer(Chainer):
             for c in _hashmap_order(sorted(cells)):
                 for v in sorted(cells[c]):
                     offs.append((c << 6) | (v << 1))
-            out.append(_Helper(offs, parents, h.text, h))
+            out.append(_Helper(offs, parents, h.name, h))  # (the text of an inner hint is made when shown)
         return out
 
     # -- propagation -------------------------------------------------------------
 
     def _propagate(self, starts: list[int], nishio: bool, dynamic: bool):
         base = self.state.mask
+        ends = self.ends
+        rules = self.rules
+        if ends is not None:
+            # a level whose inner rules begin with those of a level below goes the same way as it up
+            # to where it stopped: from there on, if it stopped because no helper applied
+            key = tuple(starts)
+            for k in range(len(rules) - 1, -1, -1):
+                end = ends.get((key, rules[:k]))
+                if end is not None:
+                    graph0, nest0, masks0, boards0, absurd, empty = end
+                    graph = dict(graph0)
+                    nest = dict(nest0)
+                    self.nests[id(graph)] = nest
+                    self.tick()
+                    if absurd is not None or not empty:
+                        return graph, absurd
+                    return self._go_on(graph, nest, deque(), deque(), list(masks0), list(boards0), key)
         graph: dict[int, tuple] = {}
         nest: dict[int, object] = {}
         self.nests[id(graph)] = nest
@@ -403,12 +506,24 @@ class _LevelChainer(Chainer):
         masks = list(base)
         boards = list(self.boards)
         self.tick()
+        return self._go_on(graph, nest, pend_on, pend_off, masks, boards, tuple(starts) if ends is not None else None,
+                           True)
+
+    def _go_on(self, graph, nest, pend_on, pend_off, masks, boards, key, run_first: bool = False):
+        """The propagation loop: run the implications, then the helpers at each fixpoint. With
+        ``run_first`` False it starts at a fixpoint. ``key``: where it stops is kept under it
+        (for the levels above on the same state)."""
         while True:
-            absurd = self.dynamic_run(graph, pend_on, pend_off, masks, boards, True)
-            if absurd is not None:
-                return graph, absurd
-            self.tick(chains.FIXPOINT_UNITS)
-            for h in self.advanced(masks, boards):
+            if run_first:
+                absurd = self.dynamic_run(graph, pend_on, pend_off, masks, boards, True)
+                if absurd is not None:
+                    if key is not None:
+                        self.ends[(key, self.rules)] = (graph, nest, None, None, absurd, False)
+                    return graph, absurd
+            run_first = True
+            self.tick(FIXPOINT_UNITS)
+            found = self.advanced(masks, boards)
+            for h in found:
                 for q in h.offs:
                     if q not in graph:
                         graph[q] = h.parents
@@ -416,6 +531,8 @@ class _LevelChainer(Chainer):
                             nest[q] = h.nested
                         pend_off.append(q)
             if not pend_off:
+                if key is not None:
+                    self.ends[(key, self.rules)] = (graph, nest, masks, boards, None, not found)
                 return graph, None
 
 
@@ -624,13 +741,32 @@ def _rule_parents(h: _XHint, base, cur, geo) -> tuple:
 # -- the inner rules ----------------------------------------------------------------
 
 
+class _InnerChainer(Chainer):
+    """The chainer of the inner Forcing Chains & Cycles rule: a scan counts
+    ``INNER_SCAN_UNITS``."""
+
+    def found(self, masks: list[int], y: bool, x: bool) -> list[int] | None:
+        self._scan = True
+        try:
+            return super().found(masks, y, x)
+        finally:
+            self._scan = False
+
+    def tick(self, units: int = 1) -> None:
+        super().tick(INNER_SCAN_UNITS if getattr(self, "_scan", False) else units)
+
+
 def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XHint]:
     """All the hints SE's inner rule gives on ``state``, sorted and deduplicated
     as SE's ``Chaining.getHints`` returns them."""
     found: list[_XHint] = []
     if kind == "cycles":
-        ch = Chainer(state, deadline)
+        ch = _InnerChainer(state, deadline)
         masks = state.mask
+        if COMPILED_INNER:
+            kept = _compiled_cycles(ch)
+            if kept is not None:
+                return kept
         for y, x in ((False, True), (True, False), (True, True)):
             flags = ch.found(masks, y, x)
             for cell in range(len(masks)):
@@ -657,6 +793,10 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XH
                     v += 1
     else:
         dynamic = kind == "dynamic"
+        if COMPILED_INNER and not (dynamic and level >= 1):
+            kept = _compiled_multiple(state, dynamic, deadline)
+            if kept is not None:
+                return kept
         if dynamic and level >= 1:
             ch = _LevelChainer(state, deadline, level)
         else:
@@ -674,6 +814,217 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XH
             seen.add(key)
             out.append(h)
     return out
+
+
+#: Whether the inner rules run compiled (:mod:`nested_kernels`) when the
+#: chain kernels are loaded; False runs the Python rules (the tests compare them).
+COMPILED_INNER = True
+
+_NK = None  # nested_kernels once loaded; False when it cannot load
+_NK_ASKED = -2.0  # when prefer_compiled last said not yet (asked again a second later)
+
+
+#: Work arrays of :func:`nested_kernels.basic_helpers`, made when first wanted, and their size.
+_BASIC_BUFS: list = []
+_BASIC_BUFS_SIZE = [1024]
+_BASIC_TEXT = {1: "Pointing", 2: "Hidden Pair", 3: "Naked Pair", 4: "X-Wing"}
+
+
+def _nested_kernels(ch: Chainer):
+    """:mod:`nested_kernels` when the chain kernels are loaded for ``ch`` and
+    it loads, else None."""
+    global _NK
+    if ch._kernel(ch.state.mask) is None:
+        return None
+    if _NK is None:
+        global _NK_ASKED
+        now = time.monotonic()
+        if now < _NK_ASKED + 1.0:
+            return None
+        from ..engine import prefer_compiled
+
+        if not prefer_compiled("nested", ch.geo.n):  # compiling in the background: the Python rules meanwhile
+            _NK_ASKED = now
+            return None
+        try:
+            from . import nested_kernels
+        except Exception:  # numba missing or broken: the Python rules
+            _NK = False
+        else:
+            _NK = nested_kernels
+    return _NK or None
+
+
+def _forcing_hint(state: Candidates, target: int, parents: tuple, graph: dict, y: bool, complexity: int) -> Hint:
+    """:func:`chains.forcing_hint` with its text and links made when asked
+    for (an inner hint is seldom shown); ``complexity`` its chain's
+    potentials, the target's included."""
+    if y:
+        name, base, key = "Forcing Chain", 7.0, 4
+    else:
+        name, base, key = ("Turbot Fish" if complexity == 6 else "Forcing X-Chain"), 6.6, 2
+    placement = (target >> 6, (target >> 1) & 31) if target & 1 else None
+
+    def make():
+        h = forcing_hint(state, target, parents, graph, y)
+        return h.text, h.links
+
+    return Hint(base + length_increment(complexity), complexity, key, name, placement,
+                chains._removals_on(state, target), None, None, (target >> 6,), make)
+
+
+def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
+    """The "cycles" inner rule on ``ch``'s state by :func:`nested_kernels.cycles_rule`:
+    the hints of the Python rule, in its order, made only for the chains
+    kept; None when the compiled searches are not loaded."""
+    if _nested_kernels(ch) is None:
+        return None
+    import numpy as np
+
+    _, arr, peers, units, w = ch._kernel(ch.state.mask)
+    state = ch.state
+    allpeers = _NK.tables(state.geo)
+    bufs = w.get("nested")
+    while True:
+        if bufs is None:
+            size = w.get("nested_size", 1 << 14)
+            bufs = w["nested"] = (np.empty(size * 8, dtype=np.int64), np.empty((size, 5), dtype=np.int64),
+                                  np.empty(size * 4, dtype=np.int64))
+        path, recs, rems = bufs
+        mark, pnodes, parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, flags = w["prop"]
+        kept, searches, stamp = _NK.cycles_rule(arr, peers, units, allpeers, mark, pnodes, parents, found, buf, index,
+                                                pstart, pflat, pfirst, qon, qoff, flags, w["stamp"], path, recs, rems)
+        w["stamp"] = stamp
+        if kept >= 0:
+            break
+        w["nested_size"] = 2 * len(recs)  # too small: again with twice the room
+        bufs = None
+    # the work the Python rule counts: three scans and each search that found something
+    ch.tick(3 * INNER_SCAN_UNITS + searches)
+    out = []
+    for kind, pas, start, length in recs[:kept, :4].tolist():
+        nodes = path[start:start + length].tolist()
+        y, x = pas >= 1, pas != 1
+        if kind == _NK.CYCLE:
+            entry = None
+            for node in reversed(nodes):
+                entry = (node, entry)
+            h = cycle_hint(state, entry, y, x, ch.boards)
+            out.append(_XHint.of(h, (), None, entry, False, ch))
+        else:
+            src = nodes[-1]
+            graph = {src: ()}
+            for i in range(len(nodes) - 2, -1, -1):
+                graph[nodes[i]] = (nodes[i + 1],)
+            target, parents = src ^ 1, (nodes[0],)
+            h = _forcing_hint(state, target, parents, graph, y, len(nodes) + 1)
+            out.append(_XHint.of(h, [(target, parents, graph)], None, None, False, ch))
+    return out
+
+
+class _Quiet(Chainer):
+    """A chainer that counts no work: it makes again the graphs of hints
+    whose work the compiled rule has counted."""
+
+    def tick(self, units: int = 1) -> None:
+        pass
+
+
+@lru_cache(maxsize=None)
+def _cell_units(geo):
+    """``chains._tables(geo).cell_units`` as an array (-1 padded)."""
+    import numpy as np
+
+    rows = chains._tables(geo).cell_units
+    out = np.full((len(rows), max(len(r) for r in rows)), -1, dtype=np.int64)
+    for cell, us in enumerate(rows):
+        out[cell, :len(us)] = us
+    return out
+
+
+def _compiled_multiple(state: Candidates, dynamic: bool, deadline) -> list[_XHint] | None:
+    """The "multiple" (static) or "dynamic" (level 0) inner rule on ``state`` by
+    :func:`nested_kernels.multiple_rule`: the hints of the Python rule, in its
+    order, made only for the hints kept; None when the compiled code is not
+    loaded (or has no room: the Python rule then)."""
+    ch = Chainer(state, deadline)
+    nk = _nested_kernels(ch)
+    if nk is None:
+        return None
+    import numpy as np
+
+    _, arr, peers, units, w = ch._kernel(state.mask)
+    geo = state.geo
+    ulist = nk.helper_tables(geo)[0]
+    cellunits = _cell_units(geo)
+    while True:
+        bufs = w.get("multiple")
+        if bufs is None:
+            size = w.get("multiple_size", 1 << 17)
+            bufs = w["multiple"] = (np.empty(size, dtype=np.int64), np.empty(4 * size, dtype=np.int64),
+                                    np.empty((size // 8, 6), dtype=np.int64))
+        gnodes, gpf, out = bufs
+        kept, props, stamp = nk.multiple_rule(arr, peers, units, ulist, cellunits, bool(dynamic), w["masks"],
+                                              *w["prop"], w["stamp"], gnodes, gpf, out)
+        w["stamp"] = stamp
+        if kept >= 0:
+            break
+        if w.get("multiple_size", 1 << 17) >= 1 << 24:
+            return None
+        w["multiple_size"] = 2 * len(gnodes)  # too small: again with twice the room
+        del w["multiple"]
+    # the work the Python rule counts: one a propagation
+    ch.tick(props)
+    rb = _Quiet(state, deadline)
+    multi = _LevelMulti(rb, _Collect(), 0, True, dynamic)
+    prefix = multi.prefix
+    name = chains._name
+    masks = state.mask
+    found = []
+    for what, cell, v, u, q, order in out[:kept].tolist():
+        p_on = (cell << 6) | (v << 1) | 1
+        if what == nk.CONTRA_ON or what == nk.CONTRA_OFF:
+            p = p_on if what == nk.CONTRA_ON else p_on ^ 1
+            graph, absurd = rb.propagate([p], False, dynamic)
+            (a, pa), (b, pb) = absurd
+            h = multi.hint(f"{prefix}Contradiction Forcing Chains", 7, [(a, pa, graph), (b, pb, graph)], p ^ 1,
+                           lambda p=p, a=a: f"{name(geo, p)} makes {name(geo, a)} both true and false")
+        elif what == nk.DOUBLE:
+            on_graph = rb.propagate([p_on], False, dynamic)[0]
+            off_graph = rb.propagate([p_on ^ 1], False, dynamic)[0]
+            h = multi.hint(f"{prefix}Double Forcing Chains", 1, [(q, on_graph[q], on_graph),
+                                                                 (q, off_graph[q], off_graph)], q,
+                           lambda p=p_on, q=q: f"{name(geo, p)} and {name(geo, p ^ 1)} both give {name(geo, q)}")
+        elif what == nk.REGION:
+            bit = 1 << (v - 1)
+            graphs = [rb.propagate([(p << 6) | (v << 1) | 1], False, dynamic)[0]
+                      for p in geo.units[u] if masks[p] & bit]
+            h = multi.hint(f"{prefix}Region Forcing Chains", 6, [(q, g[q], g) for g in graphs], q,
+                           lambda u=u, q=q, v=v: f"each place for {geo.symbol(v)} in {geo.unit_name(u)} gives "
+                           f"{name(geo, q)}", u)
+        else:
+            graphs = [rb.propagate([(cell << 6) | ((w0 + 1) << 1) | 1], False, dynamic)[0]
+                      for w0 in range(masks[cell].bit_length()) if masks[cell] >> w0 & 1]
+            h = multi.hint(f"{prefix}Cell Forcing Chains", 5, [(q, g[q], g) for g in graphs], q,
+                           lambda q=q, cell=cell: f"each value of {geo.cell_name(cell)} gives {name(geo, q)}")
+        h.order = order
+        found.append(h)
+    return found
+
+
+def warm(grid) -> None:
+    """Compile (or load) the compiled inner rules (:mod:`nested_kernels`) by
+    running each once on ``grid``'s candidates (the chain searches loaded)."""
+    global _NK
+    from . import nested_kernels
+
+    _NK = nested_kernels
+    state = Candidates.from_grid(grid)
+    ch = _LevelChainer(state, None, 3)
+    if ch._compiled_basic(list(state.mask)) is None:
+        return
+    _compiled_cycles(_InnerChainer(state, None))
+    _compiled_multiple(state, True, None)
 
 
 @dataclass(frozen=True)
@@ -734,6 +1085,7 @@ def find_level(state: Candidates, level: int, inner_level: int = 0) -> Iterator[
     if deadline is None and NESTED_TIME_LIMIT is not None:
         deadline = chains.clock() + NESTED_TIME_LIMIT
     ch = _LevelChainer(state, deadline, level, inner_level)
+    ch.resumable()
     best = Best()
     try:
         _LevelMulti(ch, best, level).run()

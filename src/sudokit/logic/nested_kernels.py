@@ -1,0 +1,1393 @@
+"""Compiled inner rules of the nested forcing chains (numba), for :mod:`sudokit.logic.nested`.
+
+At level 2 and up (SE's "Nested Forcing Chains"), every fixpoint of every
+assumption runs SE's Forcing Chains & Cycles on the grid the assumption has
+reduced, and keeps *all* its hints (sorted as SE sorts them, one per set of
+removals) as helpers. In Python, each of those runs made a hint object for
+every cycle and chain found (a few dozen) and kept a handful.
+
+:func:`cycles_rule` does the whole run at once: for the three kinds of link
+(x, y, then both), every candidate's cycle and forcing-chain searches, with
+:func:`chain_kernels.run`, so the very same chains; for each chain, its
+removals, complexity and rating (the same float arithmetic as
+:func:`chains.length_increment`); then SE's order (rating, complexity, kind,
+order found) and one hint per set of removals. It returns only the chains
+kept, as their potentials; :mod:`nested` makes their hints with the Python
+:func:`chains.cycle_hint` and :func:`chains.forcing_hint`, so the hints are
+those of the Python rule, in the same order.
+
+Tables (:func:`tables`, per geometry): ``allpeers[cell, k]``, every peer of
+the cell (``geo.peers``, so the units of a variant count), ``-1`` padded. The
+searches use :mod:`chain_kernels`' tables and work arrays.
+
+This module imports numba when it is first imported; :mod:`nested` imports it
+only once :mod:`chain_kernels` is loaded.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ..engine.compiling import load_numba
+
+load_numba()
+
+from numba import njit  # noqa: E402
+
+from .chain_kernels import run  # noqa: E402
+
+__all__ = ["tables", "cycles_rule", "CYCLE", "FORCING"]
+
+#: Kinds of a kept record.
+CYCLE, FORCING = 0, 1
+
+#: The columns of a record: rating, complexity, kind key, order found, what it is (CYCLE or
+#: FORCING), the pass (0: x-links, 1: y-links, 2: both), start and length of its potentials.
+_R_KIND, _R_PASS, _R_START, _R_LEN = 0, 1, 2, 3
+
+
+@lru_cache(maxsize=None)
+def tables(geo) -> np.ndarray:
+    """``allpeers`` for a geometry."""
+    peers = geo.peers
+    width = max((len(p) for p in peers), default=1)
+    out = np.full((len(peers), max(width, 1)), -1, dtype=np.int64)
+    for cell, ps in enumerate(peers):
+        out[cell, :len(ps)] = ps
+    return out
+
+
+@njit(inline="always")
+def _increment(complexity):
+    """:func:`chains.length_increment`, as the same float sum."""
+    added = 0.0
+    ceil = 4
+    length = complexity - 2
+    odd = False
+    while length > ceil:
+        added += 0.1
+        if not odd:
+            ceil = ceil * 3 // 2
+        else:
+            ceil = ceil * 4 // 3
+        odd = not odd
+    return added
+
+
+@njit(inline="always")
+def _popcount(m):
+    count = 0
+    while m:
+        m &= m - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach):
+    """The static implication graph of :mod:`chains` for one kind of link
+    (``y``: y-links; ``x``: x-links off -> on; on -> off x-links always), on
+    the potentials of ``masks`` (potential ``2 * cid[(cell << 5) | value] +
+    on``), and what each potential reaches: ``comp`` its strongly connected
+    component (numbered sinks first), ``reach[comp]`` a bitset of the
+    components it reaches (itself included). Returns the number of components."""
+    ncells = masks.shape[0]
+    nn = 0
+    # the edges, as CSR
+    ne = 0
+    for cell in range(ncells):
+        m = masks[cell]
+        v = 1
+        while m:
+            if m & 1:
+                k = cid[(cell << 5) | v]
+                bit = 1 << (v - 1)
+                for on in range(2):
+                    node = 2 * k + on
+                    adj_start[node] = ne
+                    if on:
+                        if y:
+                            om = masks[cell] & ~bit
+                            w = 1
+                            while om:
+                                if om & 1:
+                                    adj[ne] = 2 * cid[(cell << 5) | w]
+                                    ne += 1
+                                om >>= 1
+                                w += 1
+                        for j in range(peers.shape[1]):
+                            p = peers[cell, j]
+                            if p < 0:
+                                break
+                            if masks[p] & bit:
+                                adj[ne] = 2 * cid[(p << 5) | v]
+                                ne += 1
+                    else:
+                        if y:
+                            cm = masks[cell]
+                            if _popcount(cm) == 2:
+                                other = cm & ~bit
+                                w = 0
+                                while other:
+                                    other >>= 1
+                                    w += 1
+                                adj[ne] = 2 * cid[(cell << 5) | w] + 1
+                                ne += 1
+                        if x:
+                            for j in range(units.shape[1]):
+                                count = 0
+                                me = False
+                                other = -1
+                                for i in range(units.shape[2]):
+                                    c = units[cell, j, i]
+                                    if c < 0:
+                                        break
+                                    if masks[c] & bit:
+                                        count += 1
+                                        if c == cell:
+                                            me = True
+                                        else:
+                                            other = c
+                                if count == 2 and me:
+                                    adj[ne] = 2 * cid[(other << 5) | v] + 1
+                                    ne += 1
+                    nn = node + 1 if node + 1 > nn else nn
+            m >>= 1
+            v += 1
+    adj_start[nn] = ne
+    # Tarjan's strongly connected components, without recursion
+    index = np.full(nn, -1, dtype=np.int64)
+    low = np.zeros(nn, dtype=np.int64)
+    onstack = np.zeros(nn, dtype=np.bool_)
+    stack = np.empty(nn, dtype=np.int64)
+    call = np.empty(nn, dtype=np.int64)
+    edge = np.empty(nn, dtype=np.int64)
+    sp = 0
+    counter = 0
+    ncomp = 0
+    for root in range(nn):
+        if index[root] >= 0:
+            continue
+        depth = 0
+        call[0] = root
+        edge[0] = adj_start[root]
+        index[root] = low[root] = counter
+        counter += 1
+        stack[sp] = root
+        sp += 1
+        onstack[root] = True
+        while depth >= 0:
+            u = call[depth]
+            if edge[depth] < adj_start[u + 1]:
+                w = adj[edge[depth]]
+                edge[depth] += 1
+                if index[w] < 0:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack[sp] = w
+                    sp += 1
+                    onstack[w] = True
+                    depth += 1
+                    call[depth] = w
+                    edge[depth] = adj_start[w]
+                elif onstack[w] and index[w] < low[u]:
+                    low[u] = index[w]
+                continue
+            if low[u] == index[u]:
+                while True:
+                    sp -= 1
+                    w = stack[sp]
+                    onstack[w] = False
+                    comp[w] = ncomp
+                    if w == u:
+                        break
+                ncomp += 1
+            depth -= 1
+            if depth >= 0:
+                parent = call[depth]
+                if low[u] < low[parent]:
+                    low[parent] = low[u]
+    # what each component reaches: its successors are numbered before it
+    words = (ncomp + 63) >> 6
+    for c in range(ncomp):
+        for t in range(words):
+            reach[c, t] = 0
+    for u in range(nn):
+        c = comp[u]
+        reach[c, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+    order = np.argsort(comp[:nn], kind="mergesort")
+    for oi in range(nn):
+        u = order[oi]
+        c = comp[u]
+        for e in range(adj_start[u], adj_start[u + 1]):
+            d = comp[adj[e]]
+            if d != c:
+                for t in range(words):
+                    reach[c, t] |= reach[d, t]
+    return ncomp
+
+
+@njit(inline="always")
+def _reaches(comp, reach, a, b):
+    """Does potential ``a`` reach potential ``b`` (dense numbers)?"""
+    d = comp[b]
+    return (reach[comp[a], d >> 6] >> np.uint64(d & 63)) & np.uint64(1) != 0
+
+
+@njit(inline="always")
+def _constants(masks):
+    """0, 1, no limit, 3, True and False, as values rather than constants: the calls of
+    :func:`chain_kernels.run` then have the types of the calls from Python, and numba
+    compiles ``run`` once for all."""
+    k = np.empty(4, dtype=np.int64)
+    k[0] = 0
+    k[1] = 1
+    k[2] = 1 << 30
+    k[3] = 3
+    yes = masks.shape[0] >= 0
+    return k, yes, not yes
+
+
+@njit(cache=True, nogil=True)
+def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf, index, pstart, pflat, pfirst, qon,
+                qoff, flags, stamp, path, recs, rems):
+    """SE's Forcing Chains & Cycles on ``masks``, every hint, as
+    :func:`nested._inner_hints` ("cycles") keeps them.
+
+    Returns ``(kept, searches, stamp)``: ``recs[:kept]`` the kept chains in
+    SE's order, each ``(kind, pass, start, length)`` with its potentials at
+    ``path[start:start + length]`` (a cycle: ``src, ..., src``, as
+    :func:`chains.cycle_nodes` lists it; a forcing chain: from its last
+    potential back to ``src``); ``searches`` the searches that found
+    something (the units of work the Python rule counts); ``stamp`` the last
+    stamp used in ``mark``. ``kept`` is -1 when ``path``, ``recs`` or
+    ``rems`` is too small (nothing is kept then). ``recs`` has five columns
+    (the fifth is work space)."""
+    ncells = masks.shape[0]
+    apw = allpeers.shape[1]
+    cap_path = path.shape[0]
+    cap_rec = recs.shape[0]
+    cap_rem = rems.shape[0]
+    none = np.zeros(0, dtype=np.int64)
+    kc, yes, no = _constants(masks)
+    # per record: rating, complexity, key, order; kind, pass, path start, path length; removals start, length
+    nrec = 0
+    diff = np.empty(cap_rec, dtype=np.float64)
+    cplx = np.empty(cap_rec, dtype=np.int64)
+    keys = np.empty(cap_rec, dtype=np.int64)
+    rstart = np.empty(cap_rec, dtype=np.int64)
+    rlen = np.empty(cap_rec, dtype=np.int64)
+    info = np.empty((cap_rec, 4), dtype=np.int64)
+    npath = 0
+    nrem = 0
+    searches = 0
+    fw = np.zeros(ncells << 5, dtype=np.int64)
+    bk = np.zeros(ncells << 5, dtype=np.int64)
+    inside = np.zeros(ncells, dtype=np.int64)
+    cs = 0  # the stamp of fw, bk, inside: one per cycle
+    # dense numbers of the candidates, for the reachability that skips the searches that cannot find anything
+    cid = np.full(ncells << 5, -1, dtype=np.int64)
+    ncand = 0
+    for cell in range(ncells):
+        m = masks[cell]
+        v = 1
+        while m:
+            if m & 1:
+                cid[(cell << 5) | v] = ncand
+                ncand += 1
+            m >>= 1
+            v += 1
+    nn = 2 * ncand
+    adj_start = np.zeros(nn + 1, dtype=np.int64)
+    adj = np.empty(nn * (peers.shape[1] + 32 + units.shape[1]) + 1, dtype=np.int64)
+    comp = np.zeros(nn, dtype=np.int64)
+    radj_start = np.zeros(nn + 1, dtype=np.int64)
+    radj = np.empty(adj.shape[0], dtype=np.int64)
+    fill = np.empty(nn, dtype=np.int64)
+    reach = np.zeros((nn, (nn + 63) >> 6), dtype=np.uint64)
+    for pas in range(3):
+        y = pas >= 1
+        x = pas != 1
+        # one graph serves the pass: its cycles (x-links off -> on when x) and its forcing chains (x)
+        _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach)
+        # the edges reversed
+        for u in range(nn + 1):
+            radj_start[u] = 0
+        for e in range(adj_start[nn]):
+            radj_start[adj[e] + 1] += 1
+        for u in range(nn):
+            radj_start[u + 1] += radj_start[u]
+        for u in range(nn):
+            fill[u] = radj_start[u]
+        for u in range(nn):
+            for e in range(adj_start[u], adj_start[u + 1]):
+                w = adj[e]
+                radj[fill[w]] = u
+                fill[w] += 1
+        cycle_base = 7.0 if x and y else 6.5
+        chain_base = 7.0 if y else 6.6
+        cycle_key = 4 if x and y else (3 if y else 2)
+        chain_key = 4 if y else 2
+        for cell in range(ncells):
+            m = masks[cell]
+            count = 0
+            rest = m
+            while rest:
+                rest &= rest - 1
+                count += 1
+            if count < 2 or (not x and count > 2):
+                continue
+            v = 0
+            while m >> v:
+                if not (m >> v) & 1:
+                    v += 1
+                    continue
+                on = (cell << 6) | ((v + 1) << 1) | 1
+                don = 2 * cid[(cell << 5) | (v + 1)] + 1
+                v += 1
+                # the cycles back to the candidate on: one needs an on potential a other than the
+                # candidate, reached from it, that turns off a potential that turns the candidate on
+                maybe = False
+                for ri in range(radj_start[don], radj_start[don + 1]):
+                    p = radj[ri]
+                    if not p & 1:  # an off potential that turns the candidate on
+                        for rj in range(radj_start[p], radj_start[p + 1]):
+                            a = radj[rj]
+                            if a != don and _reaches(comp, reach, don, a):
+                                maybe = True
+                                break
+                    if maybe:
+                        break
+                nfound = 0
+                if maybe:
+                    stamp += 1
+                    r = run(kc[1], masks, masks, peers, units, on, none, y, x, no, kc[2], mark, nodes, parents, found,
+                            buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
+                    nfound = r[1]
+                if nfound:
+                    searches += 1
+                for fi in range(nfound):
+                    # the cycle's potentials: src, then its entries back to the root (src again)
+                    start = npath
+                    if npath >= cap_path:
+                        return -1, searches, stamp
+                    path[npath] = on
+                    npath += 1
+                    e = found[fi]
+                    while e != -1:
+                        if npath >= cap_path:
+                            return -1, searches, stamp
+                        path[npath] = nodes[e]
+                        npath += 1
+                        e = parents[e]
+                    length = npath - start
+                    # its removals (chains.cycle_hint): a cell outside the cycle that holds the value and
+                    # sees an on potential and an off potential of it
+                    cs += 1
+                    for i in range(start, npath):
+                        inside[path[i] >> 6] = cs
+                    for i in range(start, npath - 1):
+                        q = path[i]
+                        qc = q >> 6
+                        qv = (q >> 1) & 31
+                        bit = 1 << (qv - 1)
+                        for j in range(apw):
+                            p = allpeers[qc, j]
+                            if p < 0:
+                                break
+                            if inside[p] == cs or not masks[p] & bit:
+                                continue
+                            if q & 1:
+                                fw[(p << 5) | qv] = cs
+                            else:
+                                bk[(p << 5) | qv] = cs
+                    rs = nrem
+                    for i in range(start, npath - 1):
+                        q = path[i]
+                        if not q & 1:
+                            continue
+                        qc = q >> 6
+                        qv = (q >> 1) & 31
+                        for j in range(apw):
+                            p = allpeers[qc, j]
+                            if p < 0:
+                                break
+                            k = (p << 5) | qv
+                            if fw[k] == cs and bk[k] == cs:
+                                if nrem >= cap_rem:
+                                    return -1, searches, stamp
+                                rems[nrem] = k
+                                nrem += 1
+                                bk[k] = 0  # once
+                    if nrem == rs:  # removes nothing: not a hint
+                        npath = start
+                        continue
+                    # the removals as a sorted list (a set's canonical form)
+                    for i in range(rs + 1, nrem):
+                        k = rems[i]
+                        j = i - 1
+                        while j >= rs and rems[j] > k:
+                            rems[j + 1] = rems[j]
+                            j -= 1
+                        rems[j + 1] = k
+                    # complexity: the distinct potentials (src is listed twice)
+                    distinct = 0
+                    for i in range(start, npath):
+                        dup = False
+                        for j in range(start, i):
+                            if path[j] == path[i]:
+                                dup = True
+                                break
+                        if not dup:
+                            distinct += 1
+                    if nrec >= cap_rec:
+                        return -1, searches, stamp
+                    diff[nrec] = cycle_base + _increment(distinct)
+                    cplx[nrec] = distinct
+                    keys[nrec] = cycle_key
+                    rstart[nrec] = rs
+                    rlen[nrec] = nrem - rs
+                    info[nrec, _R_KIND] = 0
+                    info[nrec, _R_PASS] = pas
+                    info[nrec, _R_START] = start
+                    info[nrec, _R_LEN] = length
+                    nrec += 1
+                if not x:
+                    continue
+                # the forcing chains from the candidate on, then off, to its negation
+                for src in (on, on ^ 1):
+                    if not _reaches(comp, reach, don ^ (src & 1 ^ 1), don ^ (src & 1)):
+                        continue  # the negation is out of reach
+                    stamp += 1
+                    r = run(kc[0], masks, masks, peers, units, src, none, y, yes, no, kc[2], mark, nodes, parents,
+                            found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
+                    last = r[1]
+                    if last < 0:
+                        continue
+                    searches += 1
+                    start = npath
+                    e = last
+                    while e != -1:
+                        if npath >= cap_path:
+                            return -1, searches, stamp
+                        path[npath] = nodes[e]
+                        npath += 1
+                        e = parents[e]
+                    # complexity: the chain's potentials and its target
+                    distinct = npath - start + 1
+                    target = src ^ 1
+                    tc = target >> 6
+                    tv = (target >> 1) & 31
+                    rs = nrem
+                    if nrem + 32 > cap_rem:
+                        return -1, searches, stamp
+                    if target & 1:  # the cell's other values go
+                        om = masks[tc] & ~(1 << (tv - 1))
+                        w = 1
+                        while om:
+                            if om & 1:
+                                rems[nrem] = (tc << 5) | w
+                                nrem += 1
+                            om >>= 1
+                            w += 1
+                    else:
+                        rems[nrem] = (tc << 5) | tv
+                        nrem += 1
+                    if nrec >= cap_rec:
+                        return -1, searches, stamp
+                    diff[nrec] = chain_base + _increment(distinct)
+                    cplx[nrec] = distinct
+                    keys[nrec] = chain_key
+                    rstart[nrec] = rs
+                    rlen[nrec] = nrem - rs
+                    info[nrec, _R_KIND] = 1
+                    info[nrec, _R_PASS] = pas
+                    info[nrec, _R_START] = start
+                    info[nrec, _R_LEN] = npath - start
+                    nrec += 1
+    # SE's order: rating, complexity, kind key, order found (a stable sort per key, last key first)
+    order = np.arange(nrec)
+    for level in range(3):
+        if level == 0:
+            col = keys[order].astype(np.float64)
+        elif level == 1:
+            col = cplx[order].astype(np.float64)
+        else:
+            col = diff[order]
+        o = np.argsort(col, kind="mergesort")
+        order = order[o]
+    # one hint per set of removals: the first in that order
+    kept = 0
+    for oi in range(nrec):
+        i = order[oi]
+        a0 = rstart[i]
+        alen = rlen[i]
+        dup = False
+        for ki in range(kept):
+            j = recs[ki, 4]
+            if rlen[j] != alen:
+                continue
+            b0 = rstart[j]
+            same = True
+            for t in range(alen):
+                if rems[a0 + t] != rems[b0 + t]:
+                    same = False
+                    break
+            if same:
+                dup = True
+                break
+        if dup:
+            continue
+        recs[kept, 0] = info[i, _R_KIND]
+        recs[kept, 1] = info[i, _R_PASS]
+        recs[kept, 2] = info[i, _R_START]
+        recs[kept, 3] = info[i, _R_LEN]
+        recs[kept, 4] = i
+        kept += 1
+    return kept, searches, stamp
+
+
+# -- the four basic helpers of every level ------------------------------------------------------------
+
+#: SE's region types, as :mod:`nested` numbers them.
+_BLOCK, _ROW, _COL = 0, 1, 2
+
+#: Rules of :func:`basic_helpers`, in SE's order; 0: none gave a helper.
+LOCKING, HIDDEN_PAIR, NAKED_PAIR, X_WING = 1, 2, 3, 4
+
+
+@lru_cache(maxsize=None)
+def helper_tables(geo) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(units, regions, member, meet)`` for a geometry: ``units[u]`` the
+    cells of unit ``u`` in the geometry's order (-1 padded); ``regions[t]``
+    the units of SE's type ``t`` (block, row, column); ``member[u, cell]``;
+    ``meet[u1, u2]`` whether two units share a cell."""
+    units = geo.units
+    width = max(len(u) for u in units)
+    ua = np.full((len(units), width), -1, dtype=np.int64)
+    member = np.zeros((len(units), len(geo.units_of)), dtype=np.uint8)
+    for u, cells in enumerate(units):
+        ua[u, :len(cells)] = cells
+        member[u, list(cells)] = 1
+    kinds = (geo.boxes, geo.rows, geo.cols)
+    regions = np.full((3, max(len(k) for k in kinds)), -1, dtype=np.int64)
+    for t, us in enumerate(kinds):
+        regions[t, :len(us)] = us
+    um = geo.unit_mask
+    meet = np.array([[1 if um[a] & um[b] else 0 for b in range(len(units))] for a in range(len(units))],
+                    dtype=np.uint8)
+    return ua, regions, member, meet
+
+
+@njit(inline="always")
+def _sort_small(buf, lo, hi):
+    """Insertion sort of ``buf[lo:hi]``, ascending."""
+    for i in range(lo + 1, hi):
+        k = buf[i]
+        j = i - 1
+        while j >= lo and buf[j] > k:
+            buf[j + 1] = buf[j]
+            j -= 1
+        buf[j + 1] = k
+
+
+@njit(inline="always")
+def _hashmap_sort(buf, lo, hi):
+    """:func:`nested._hashmap_order` of the cells ``buf[lo:hi]`` (distinct), in place."""
+    k = hi - lo
+    cap = 16
+    while k > cap * 3 // 4:
+        cap *= 2
+    mask = cap - 1
+    for i in range(lo + 1, hi):
+        c = buf[i]
+        j = i - 1
+        while j >= lo and ((buf[j] & mask) > (c & mask) or ((buf[j] & mask) == (c & mask) and buf[j] > c)):
+            buf[j + 1] = buf[j]
+            j -= 1
+        buf[j + 1] = c
+
+
+@njit(cache=True, nogil=True)
+def basic_helpers(masks, base, units, regions, member, meet, empty, occ, n, heads, flat):
+    """SE's ``getAdvancedPotentials`` up to X-Wing, as :meth:`nested._LevelChainer.advanced`
+    runs it: the helpers (with a parent) of the first of Pointing/Claiming,
+    Hidden Pair, Naked Pair and X-Wing that has any, on the reduced grid
+    ``masks`` of the state ``base``.
+
+    Returns ``(rule, count)``: helper ``h`` turns off the potentials
+    ``flat[heads[h, 0]:heads[h, 1]]`` (in SE's order) with the parents
+    ``flat[heads[h, 1]:heads[h, 2]]``; ``heads[h, 3]`` is 1 for a claiming
+    (else 0). ``count`` is -1 when ``heads`` or ``flat`` is too small."""
+    ncells = masks.shape[0]
+    ulen = units.shape[1]
+    nreg = regions.shape[1]
+    cap_h = heads.shape[0]
+    cap_f = flat.shape[0]
+    tmp = np.empty(ncells, dtype=np.int64)
+    nh = 0
+    nf = 0
+    # per value: any place left, any place the chain removed
+    left = 0
+    moved = 0
+    for c in range(ncells):
+        left |= masks[c]
+        moved |= base[c] & ~masks[c]
+    # -- Pointing (block -> column, block -> row) and Claiming (column -> block, row -> block)
+    for tt in range(4):
+        t1 = _BLOCK if tt < 2 else (_COL if tt == 2 else _ROW)
+        t2 = (_COL if tt == 0 else _ROW) if tt < 2 else _BLOCK
+        for v in range(1, n + 1):
+            bit = 1 << (v - 1)
+            if not left & bit or not moved & bit:
+                continue
+            for i1 in range(nreg):
+                r1 = regions[t1, i1]
+                if r1 < 0:
+                    break
+                count = 0
+                gone_here = False
+                for k in range(ulen):
+                    c = units[r1, k]
+                    if c < 0:
+                        break
+                    if masks[c] & bit:
+                        count += 1
+                    elif base[c] & bit:
+                        gone_here = True
+                if count < 2 or not gone_here:
+                    continue
+                for i2 in range(nreg):
+                    r2 = regions[t2, i2]
+                    if r2 < 0:
+                        break
+                    if not meet[r1, r2]:
+                        continue
+                    inside = True
+                    for k in range(ulen):
+                        c = units[r1, k]
+                        if c < 0:
+                            break
+                        if masks[c] & bit and not member[r2, c]:
+                            inside = False
+                            break
+                    if not inside:
+                        continue
+                    # the removals: the value's places in r2 outside r1
+                    nrem = 0
+                    for k in range(ulen):
+                        c = units[r2, k]
+                        if c < 0:
+                            break
+                        if masks[c] & bit and not member[r1, c]:
+                            tmp[nrem] = c
+                            nrem += 1
+                    if not nrem:
+                        continue
+                    # the parents: the places the chain removed from r1 outside r2
+                    if nf + 2 * ncells > cap_f or nh >= cap_h:
+                        return LOCKING, -1
+                    p0 = nf + nrem
+                    np_ = 0
+                    for k in range(ulen):
+                        c = units[r1, k]
+                        if c < 0:
+                            break
+                        if base[c] & bit and not masks[c] & bit and not member[r2, c]:
+                            flat[p0 + np_] = c
+                            np_ += 1
+                    if not np_:
+                        continue
+                    _sort_small(flat, p0, p0 + np_)
+                    for k in range(p0, p0 + np_):
+                        flat[k] = (flat[k] << 6) | (v << 1)
+                    _hashmap_sort(tmp, 0, nrem)
+                    for k in range(nrem):
+                        flat[nf + k] = (tmp[k] << 6) | (v << 1)
+                    heads[nh, 0] = nf
+                    heads[nh, 1] = p0
+                    heads[nh, 2] = p0 + np_
+                    heads[nh, 3] = 0 if t1 == _BLOCK else 1
+                    nh += 1
+                    nf = p0 + np_
+    if nh:
+        return LOCKING, nh
+    # -- Hidden Pair: blocks, columns, rows; value pairs in colex order
+    posu = np.zeros(n, dtype=np.int64)
+    for tt in range(3):
+        t = _BLOCK if tt == 0 else (_COL if tt == 1 else _ROW)
+        for i1 in range(nreg):
+            r = regions[t, i1]
+            if r < 0:
+                break
+            if empty[r] <= 4:
+                continue
+            movedv = 0
+            for v0 in range(n):
+                posu[v0] = 0
+            for k in range(ulen):
+                c = units[r, k]
+                if c < 0:
+                    break
+                movedv |= base[c] & ~masks[c]
+                m = masks[c]
+                v0 = 0
+                while m:
+                    if m & 1:
+                        posu[v0] |= 1 << k
+                    m >>= 1
+                    v0 += 1
+            if not movedv:
+                continue
+            for b in range(1, n):
+                for a in range(b):
+                    pa = posu[a]
+                    pb = posu[b]
+                    if pa & (pa - 1) == 0 or pb & (pb - 1) == 0 or not (movedv >> a & 1 or movedv >> b & 1):
+                        continue
+                    union = pa | pb
+                    if _popcount(union) != 2:
+                        continue
+                    keep = (1 << a) | (1 << b)
+                    nrem = 0
+                    for k in range(ulen):
+                        if union >> k & 1:
+                            c = units[r, k]
+                            if masks[c] & ~keep:
+                                tmp[nrem] = c
+                                nrem += 1
+                    if not nrem:
+                        continue
+                    if nf + ncells * (n + 2) > cap_f or nh >= cap_h:
+                        return HIDDEN_PAIR, -1
+                    _hashmap_sort(tmp, 0, nrem)
+                    o0 = nf
+                    for i in range(nrem):
+                        c = tmp[i]
+                        m = masks[c] & ~keep
+                        w = 1
+                        while m:
+                            if m & 1:
+                                flat[nf] = (c << 6) | (w << 1)
+                                nf += 1
+                            m >>= 1
+                            w += 1
+                    p0 = nf
+                    for k in range(ulen):
+                        c = units[r, k]
+                        if c < 0:
+                            break
+                        if not union >> k & 1:
+                            if base[c] >> a & 1:
+                                flat[nf] = (c << 6) | ((a + 1) << 1)
+                                nf += 1
+                            if base[c] >> b & 1:
+                                flat[nf] = (c << 6) | ((b + 1) << 1)
+                                nf += 1
+                    if nf == p0:
+                        nf = o0
+                        continue
+                    heads[nh, 0] = o0
+                    heads[nh, 1] = p0
+                    heads[nh, 2] = nf
+                    heads[nh, 3] = 0
+                    nh += 1
+    if nh:
+        return HIDDEN_PAIR, nh
+    # -- Naked Pair: blocks, columns, rows; cell pairs in colex order
+    for tt in range(3):
+        t = _BLOCK if tt == 0 else (_COL if tt == 1 else _ROW)
+        for i1 in range(nreg):
+            r = regions[t, i1]
+            if r < 0:
+                break
+            if empty[r] < 4:
+                continue
+            same = True
+            for k in range(ulen):
+                c = units[r, k]
+                if c < 0:
+                    break
+                if masks[c] != base[c]:
+                    same = False
+                    break
+            if same:
+                continue
+            for b in range(1, ulen):
+                cb = units[r, b]
+                if cb < 0:
+                    break
+                for a in range(b):
+                    ca = units[r, a]
+                    ma = masks[ca]
+                    mb = masks[cb]
+                    if ma & (ma - 1) == 0 or mb & (mb - 1) == 0:
+                        continue
+                    if ma == base[ca] and mb == base[cb]:
+                        continue
+                    union = ma | mb
+                    if _popcount(union) != 2:
+                        continue
+                    nrem = 0
+                    for k in range(ulen):
+                        c = units[r, k]
+                        if c < 0:
+                            break
+                        if c != ca and c != cb and masks[c] & union:
+                            tmp[nrem] = c
+                            nrem += 1
+                    if not nrem:
+                        continue
+                    if nf + ncells * (n + 2) > cap_f or nh >= cap_h:
+                        return NAKED_PAIR, -1
+                    p0 = nf + 2 * nrem  # the removals come first: at most two a cell
+                    np_ = 0
+                    for c in (ca, cb):
+                        m = base[c] & ~union
+                        w = 1
+                        while m:
+                            if m & 1:
+                                flat[p0 + np_] = (c << 6) | (w << 1)
+                                np_ += 1
+                            m >>= 1
+                            w += 1
+                    if not np_:
+                        continue
+                    _hashmap_sort(tmp, 0, nrem)
+                    o0 = nf
+                    for i in range(nrem):
+                        c = tmp[i]
+                        m = masks[c] & union
+                        w = 1
+                        while m:
+                            if m & 1:
+                                flat[nf] = (c << 6) | (w << 1)
+                                nf += 1
+                            m >>= 1
+                            w += 1
+                    # the parents move down to follow the removals
+                    for i in range(np_):
+                        flat[nf + i] = flat[p0 + i]
+                    heads[nh, 0] = o0
+                    heads[nh, 1] = nf
+                    heads[nh, 2] = nf + np_
+                    heads[nh, 3] = 0
+                    nh += 1
+                    nf += np_
+    if nh:
+        return NAKED_PAIR, nh
+    # -- X-Wing: column bases, then row bases; pairs of bases in colex order, then values ascending
+    lines = np.zeros((n + 1, nreg), dtype=np.int64)
+    for tt in range(2):
+        t1 = _COL if tt == 0 else _ROW
+        t2 = _ROW if tt == 0 else _COL
+        for v in range(1, n + 1):
+            bit = 1 << (v - 1)
+            for i in range(nreg):
+                lines[v, i] = 0
+                bu = regions[t1, i]
+                if bu < 0:
+                    continue
+                for k2 in range(nreg):
+                    cu = regions[t2, k2]
+                    if cu < 0:
+                        break
+                    for k in range(ulen):
+                        c = units[bu, k]
+                        if c < 0:
+                            break
+                        if masks[c] & bit and member[cu, c]:
+                            lines[v, i] |= 1 << k2
+                            break
+        for j in range(1, nreg):
+            for i in range(j):
+                for v in range(1, n + 1):
+                    if occ[v] + 4 > n:
+                        continue
+                    cov = lines[v, i]
+                    if cov != lines[v, j] or _popcount(cov) != 2:
+                        continue
+                    bit = 1 << (v - 1)
+                    b1 = regions[t1, i]
+                    b2 = regions[t1, j]
+                    nrem = 0
+                    for k2 in range(nreg):
+                        if not cov >> k2 & 1:
+                            continue
+                        cu = regions[t2, k2]
+                        for k in range(ulen):
+                            c = units[cu, k]
+                            if c < 0:
+                                break
+                            if masks[c] & bit and not member[b1, c] and not member[b2, c]:
+                                tmp[nrem] = c
+                                nrem += 1
+                    if not nrem:
+                        continue
+                    if nf + 2 * ncells > cap_f or nh >= cap_h:
+                        return X_WING, -1
+                    _sort_small(tmp, 0, nrem)
+                    _hashmap_sort(tmp, 0, nrem)
+                    o0 = nf
+                    for i2 in range(nrem):
+                        flat[nf] = (tmp[i2] << 6) | (v << 1)
+                        nf += 1
+                    p0 = nf
+                    for bu in (b1, b2):
+                        q0 = nf
+                        for k in range(ulen):
+                            c = units[bu, k]
+                            if c < 0:
+                                break
+                            if not base[c] & bit or masks[c] & bit:
+                                continue
+                            covered = False
+                            for k2 in range(nreg):
+                                if cov >> k2 & 1 and member[regions[t2, k2], c]:
+                                    covered = True
+                                    break
+                            if not covered:
+                                flat[nf] = c
+                                nf += 1
+                        _sort_small(flat, q0, nf)
+                        for k in range(q0, nf):
+                            flat[k] = (flat[k] << 6) | (v << 1)
+                    if nf == p0:
+                        nf = o0
+                        continue
+                    heads[nh, 0] = o0
+                    heads[nh, 1] = p0
+                    heads[nh, 2] = nf
+                    heads[nh, 3] = 0
+                    nh += 1
+    if nh:
+        return X_WING, nh
+    return 0, 0
+
+
+# -- the inner Multiple Forcing Chains (level 3) and Dynamic Forcing Chains (level 4) -------------------
+
+#: What a kept hint of :func:`multiple_rule` is.
+CONTRA_ON, CONTRA_OFF, DOUBLE, REGION, CELL = 0, 1, 2, 3, 4
+
+
+@njit(inline="always")
+def _dense(cid, q):
+    return 2 * cid[((q >> 6) << 5) | ((q >> 1) & 31)] + (q & 1)
+
+
+@njit(cache=True, nogil=True)
+def _store(g, pnodes, pstart, pflat, count, gbase, gn, gnodes, gps, gpf, gidx, cid, used):
+    """Keep the graph just made by op 3 of :func:`chain_kernels.run` (``count``
+    entries, the extra entry of a contradiction included) as graph ``g``, at
+    ``gnodes[gbase[g]:]``, ``gps``/``gpf`` its parents, ``gidx[g, potential]``
+    the entries (-1 elsewhere). Returns the room used in ``gpf``, or -1 when
+    there is not enough."""
+    # forget the graph held before in this slot
+    b0 = gbase[g]
+    for i in range(gn[g]):
+        gidx[g, _dense(cid, gnodes[b0 + i])] = -1
+    b0 = used[0]
+    f0 = used[1]
+    total = pstart[count] - pstart[0]
+    if b0 + count + 1 > gnodes.shape[0] or f0 + total > gpf.shape[0]:
+        return -1
+    gbase[g] = b0
+    gn[g] = count
+    for i in range(count):
+        gnodes[b0 + i] = pnodes[i]
+        gps[b0 + i] = f0 + pstart[i] - pstart[0]
+    gps[b0 + count] = f0 + total
+    for k in range(total):
+        gpf[f0 + k] = pflat[pstart[0] + k]
+    used[0] = b0 + count + 1
+    used[1] = f0 + total
+    return 0
+
+
+@njit(inline="always")
+def _ancestors(g, e, cid, gbase, gnodes, gps, gpf, gidx, seen, stamp, todo):
+    """How many distinct potentials the chain ending in entry ``e`` of graph
+    ``g`` holds (:func:`chains.chain_nodes` over its parents)."""
+    b0 = gbase[g]
+    count = 1
+    seen[_dense(cid, gnodes[b0 + e])] = stamp
+    nt = 0
+    for k in range(gps[b0 + e], gps[b0 + e + 1]):
+        todo[nt] = gpf[k]
+        nt += 1
+    while nt:
+        nt -= 1
+        p = todo[nt]
+        d = _dense(cid, p)
+        if seen[d] == stamp:
+            continue
+        seen[d] = stamp
+        count += 1
+        pe = gidx[g, d]
+        for k in range(gps[b0 + pe], gps[b0 + pe + 1]):
+            todo[nt] = gpf[k]
+            nt += 1
+    return count
+
+
+@njit(inline="always")
+def _ancestors_of(g, q, ps0, ps1, cid, gbase, gnodes, gps, gpf, gidx, seen, stamp, todo):
+    """As :func:`_ancestors`, for potential ``q`` with the parents ``gpf[ps0:ps1]``
+    (the contradiction's second chain, or its extra entry)."""
+    count = 1
+    seen[_dense(cid, q)] = stamp
+    nt = 0
+    for k in range(ps0, ps1):
+        todo[nt] = gpf[k]
+        nt += 1
+    while nt:
+        nt -= 1
+        p = todo[nt]
+        d = _dense(cid, p)
+        if seen[d] == stamp:
+            continue
+        seen[d] = stamp
+        count += 1
+        pe = gidx[g, d]
+        b0 = gbase[g]
+        for k in range(gps[b0 + pe], gps[b0 + pe + 1]):
+            todo[nt] = gpf[k]
+            nt += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pnodes, parents, found, buf, index,
+                  pstart, pflat, pfirst, qon, qoff, flags, stamp, gnodes, gpf, out):
+    """SE's Multiple Forcing Chains (static, ``dynamic`` False) or Dynamic
+    Forcing Chains (level 0) on ``masks``, every hint, as
+    :func:`nested._inner_hints` ("multiple", "dynamic" at level 0) keeps
+    them: the propagations of :func:`chain_kernels.run`, so the same graphs;
+    per hint its complexity and removals; SE's order (complexity, kind key,
+    order found; the rating follows the complexity) and one hint per set of
+    removals.
+
+    Returns ``(kept, propagations, stamp)``: ``out[:kept]`` the kept hints in
+    that order, each ``(what, cell, value, unit, target)`` (``what`` one of
+    CONTRA_ON ... CELL; ``unit`` -1 but for a region; a sixth column gets its
+    order found), ``propagations`` the
+    distinct propagations made (the units of work the Python rule counts),
+    ``stamp`` the last stamp used in ``mark``; ``kept`` is -1 when ``gnodes``
+    or ``gpf`` is too small, -2 when ``out`` is (or its own room for the
+    hints found). ``work`` is work space (a grid of masks)."""
+    ncells = masks.shape[0]
+    ulen = ulist.shape[1]
+    cid = np.full(ncells << 5, -1, dtype=np.int64)
+    ncand = 0
+    for cell in range(ncells):
+        m = masks[cell]
+        v = 1
+        while m:
+            if m & 1:
+                cid[(cell << 5) | v] = ncand
+                ncand += 1
+            m >>= 1
+            v += 1
+    nn = 2 * ncand
+    # graphs: one per candidate on (slot = its number), and slot ncand for the current candidate off
+    nslots = ncand + 1
+    gbase = np.zeros(nslots, dtype=np.int64)
+    gn = np.zeros(nslots, dtype=np.int64)
+    gkind = np.zeros(nslots, dtype=np.int64)
+    ge = np.zeros(nslots, dtype=np.int64)
+    gp = np.zeros(nslots, dtype=np.int64)
+    made = np.zeros(nslots, dtype=np.bool_)
+    gidx = np.full((nslots, nn), -1, dtype=np.int32)
+    gps = np.empty(gnodes.shape[0] + 1, dtype=np.int64)
+    used = np.zeros(2, dtype=np.int64)
+    seen = np.zeros(nn, dtype=np.int64)
+    sstamp = 0
+    todo = np.empty(gpf.shape[0] + 1, dtype=np.int64)
+    starts = np.zeros(1, dtype=np.int64)
+    kc, yes, no = _constants(masks)
+    props = 0
+    # the best hint per set of removals (numbered by a potential, see below): complexity, key, order, record
+    bestc = np.full(nn, -1, dtype=np.int64)
+    bestk = np.zeros(nn, dtype=np.int64)
+    besto = np.zeros(nn, dtype=np.int64)
+    recs = np.empty((out.shape[0], 5), dtype=np.int64)
+    nrec = 0
+    # value graphs of the current cell and the common potentials
+    vslots = np.empty(32, dtype=np.int64)
+    rslots = np.empty(ulen + 1, dtype=np.int64)
+    rcells = np.empty(ulen + 1, dtype=np.int64)
+    for cell in range(ncells):
+        cm = masks[cell]
+        card = 0
+        rest = cm
+        while rest:
+            rest &= rest - 1
+            card += 1
+        if not (card > 2 or (card > 1 and dynamic)):
+            continue
+        nv = 0
+        v = 0
+        while cm >> v:
+            if not (cm >> v) & 1:
+                v += 1
+                continue
+            v += 1
+            bit = 1 << (v - 1)
+            p_on = (cell << 6) | (v << 1) | 1
+            p_off = p_on ^ 1
+            # the candidate on (and its places' graphs, below), made once each
+            gon = cid[(cell << 5) | v]
+            for step in range(2 if dynamic else 1):
+                if step == 0:
+                    g = gon
+                    if made[g]:
+                        continue
+                    starts[0] = p_on
+                else:
+                    g = ncand
+                    starts[0] = p_off
+                stamp += 1
+                props += 1
+                r = run(kc[3], masks, work, peers, units, kc[0], starts, yes, yes, dynamic, kc[2], mark, pnodes,
+                        parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
+                count = r[0] + (1 if r[1] == 2 else 0)
+                if _store(g, pnodes, pstart, pflat, count, gbase, gn, gnodes, gps, gpf, gidx, cid, used) < 0:
+                    return -1, props, stamp
+                gn[g] = r[0]  # the extra entry of a contradiction is not in the graph
+                for i in range(r[0]):
+                    gidx[g, _dense(cid, gnodes[gbase[g] + i])] = i
+                gkind[g] = r[1]
+                ge[g] = r[2]
+                gp[g] = r[3]
+                made[g] = True
+            for gi in range(2 if dynamic else 0):
+                # a contradiction from the candidate on, then off
+                g = gon if gi == 0 else ncand
+                if gkind[g] == 0:
+                    continue
+                b0 = gbase[g]
+                sstamp += 1
+                if gkind[g] == 1:  # (a, graph[a]) and (a ^ 1, (p,)); a ^ 1 is not in the graph
+                    c1 = _ancestors(g, ge[g], cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                    sstamp += 1
+                    pe = gidx[g, _dense(cid, gp[g])]
+                    c2 = 1 + _ancestors(g, pe, cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                else:  # (q, extra parents) and (q ^ 1, graph[q ^ 1]); q is not in the graph
+                    n0 = gn[g]
+                    q = gnodes[b0 + n0]
+                    c1 = _ancestors_of(g, q, gps[b0 + n0], gps[b0 + n0 + 1], cid, gbase, gnodes, gps, gpf, gidx,
+                                       seen, sstamp, todo)
+                    sstamp += 1
+                    c2 = _ancestors(g, ge[g], cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                comp = c1 + c2
+                target = p_off if gi == 0 else p_on
+                rid = _removal_id(cid, masks, target)
+                if nrec >= recs.shape[0]:
+                    return -2, props, stamp
+                recs[nrec, 0] = CONTRA_ON if gi == 0 else CONTRA_OFF
+                recs[nrec, 1] = cell
+                recs[nrec, 2] = v
+                recs[nrec, 3] = -1
+                recs[nrec, 4] = target
+                if bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 7 < bestk[rid]):
+                    bestc[rid] = comp
+                    bestk[rid] = 7
+                    besto[rid] = nrec
+                nrec += 1
+            if dynamic and card >= 3:
+                # double chains: potentials both the candidate and its negation give, on ones first
+                g1 = gon
+                g2 = ncand
+                b1 = gbase[g1]
+                for want in (1, 0):
+                    for i in range(gn[g1]):
+                        q = gnodes[b1 + i]
+                        if q & 1 != want or q == (p_on if want else p_off):
+                            continue
+                        e2 = gidx[g2, _dense(cid, q)]
+                        if e2 < 0:
+                            continue
+                        rid = _removal_id(cid, masks, q)
+                        if rid < 0:
+                            continue
+                        sstamp += 1
+                        comp = _ancestors(g1, i, cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                        sstamp += 1
+                        comp += _ancestors(g2, e2, cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                        if nrec >= recs.shape[0]:
+                            return -2, props, stamp
+                        recs[nrec, 0] = DOUBLE
+                        recs[nrec, 1] = cell
+                        recs[nrec, 2] = v
+                        recs[nrec, 3] = -1
+                        recs[nrec, 4] = q
+                        if bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 1 < bestk[rid]):
+                            bestc[rid] = comp
+                            bestk[rid] = 1
+                            besto[rid] = nrec
+                        nrec += 1
+            # region chains: the value's places in the cell's units, the cell first of them
+            for ui in range(cellunits.shape[1]):
+                u = cellunits[cell, ui]
+                if u < 0:
+                    continue
+                np_ = 0
+                first = -1
+                for k in range(ulen):
+                    c = ulist[u, k]
+                    if c < 0:
+                        break
+                    if masks[c] & bit:
+                        if first < 0:
+                            first = c
+                        rslots[np_] = cid[(c << 5) | v]
+                        rcells[np_] = c
+                        np_ += 1
+                if np_ < 2 or first != cell:
+                    continue
+                for k in range(1, np_):
+                    g = rslots[k]
+                    if made[g]:
+                        continue
+                    starts[0] = (rcells[k] << 6) | (v << 1) | 1  # the place's potential on
+                    stamp += 1
+                    props += 1
+                    r = run(kc[3], masks, work, peers, units, kc[0], starts, yes, yes, dynamic, kc[2], mark, pnodes,
+                            parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
+                    count = r[0] + (1 if r[1] == 2 else 0)
+                    if _store(g, pnodes, pstart, pflat, count, gbase, gn, gnodes, gps, gpf, gidx, cid, used) < 0:
+                        return -1, props, stamp
+                    gn[g] = r[0]
+                    for i in range(r[0]):
+                        gidx[g, _dense(cid, gnodes[gbase[g] + i])] = i
+                    gkind[g] = r[1]
+                    ge[g] = r[2]
+                    gp[g] = r[3]
+                    made[g] = True
+                b1 = gbase[gon]
+                for want in (1, 0):
+                    for i in range(gn[gon]):
+                        q = gnodes[b1 + i]
+                        if q & 1 != want:
+                            continue
+                        d = _dense(cid, q)
+                        common = True
+                        for k in range(1, np_):
+                            if gidx[rslots[k], d] < 0:
+                                common = False
+                                break
+                        if not common:
+                            continue
+                        rid = _removal_id(cid, masks, q)
+                        if rid < 0:
+                            continue
+                        comp = 0
+                        for k in range(np_):
+                            g = rslots[k]
+                            sstamp += 1
+                            comp += _ancestors(g, gidx[g, d], cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                        if nrec >= recs.shape[0]:
+                            return -2, props, stamp
+                        recs[nrec, 0] = REGION
+                        recs[nrec, 1] = cell
+                        recs[nrec, 2] = v
+                        recs[nrec, 3] = u
+                        recs[nrec, 4] = q
+                        if bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 6 < bestk[rid]):
+                            bestc[rid] = comp
+                            bestk[rid] = 6
+                            besto[rid] = nrec
+                        nrec += 1
+            vslots[nv] = gon
+            nv += 1
+        # cell chains: the potentials every value of the cell gives, in the first value's order, on ones first
+        b1 = gbase[vslots[0]]
+        for want in (1, 0):
+            for i in range(gn[vslots[0]]):
+                q = gnodes[b1 + i]
+                if q & 1 != want:
+                    continue
+                d = _dense(cid, q)
+                common = True
+                for k in range(1, nv):
+                    if gidx[vslots[k], d] < 0:
+                        common = False
+                        break
+                if not common:
+                    continue
+                rid = _removal_id(cid, masks, q)
+                if rid < 0:
+                    continue
+                comp = 0
+                for k in range(nv):
+                    g = vslots[k]
+                    sstamp += 1
+                    comp += _ancestors(g, gidx[g, d], cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                if nrec >= recs.shape[0]:
+                    return -2, props, stamp
+                recs[nrec, 0] = CELL
+                recs[nrec, 1] = cell
+                recs[nrec, 2] = 0
+                recs[nrec, 3] = -1
+                recs[nrec, 4] = q
+                if bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 5 < bestk[rid]):
+                    bestc[rid] = comp
+                    bestk[rid] = 5
+                    besto[rid] = nrec
+                nrec += 1
+    # the kept hints in SE's order: complexity, key, order found
+    kept = 0
+    if nrec > out.shape[0]:
+        return -2, props, stamp
+    for rid in range(nn):
+        if bestc[rid] >= 0:
+            kept += 1
+    keys = np.empty(kept, dtype=np.int64)
+    which = np.empty(kept, dtype=np.int64)
+    j = 0
+    for rid in range(nn):
+        if bestc[rid] >= 0:
+            keys[j] = (bestc[rid] * 16 + bestk[rid]) * (nrec + 1) + besto[rid]
+            which[j] = besto[rid]
+            j += 1
+    o = np.argsort(keys, kind="mergesort")
+    for j in range(kept):
+        i = which[o[j]]
+        for t in range(5):
+            out[j, t] = recs[i, t]
+        out[j, 5] = i
+    return kept, props, stamp
+
+
+@njit(inline="always")
+def _single_other(m, bit):
+    """The value of the one bit of ``m`` other than ``bit``."""
+    other = m & ~bit
+    w = 0
+    while other:
+        other >>= 1
+        w += 1
+    return w
+
+
+@njit(inline="always")
+def _removal_id(cid, masks, q):
+    """A number for the removals of a hint on ``q`` (:func:`chains._removals_on`):
+    the potential whose removals they are, an on one in a cell of three
+    candidates or more, else the one candidate removed as an off potential;
+    -1 when it removes nothing."""
+    if not q & 1:
+        return _dense(cid, q)
+    c = q >> 6
+    v = (q >> 1) & 31
+    m = masks[c]
+    bit = 1 << (v - 1)
+    rest = m & ~bit
+    if not rest:
+        return -1
+    if rest & (rest - 1):
+        return _dense(cid, q)
+    return 2 * cid[(c << 5) | _single_other(m, bit)]
