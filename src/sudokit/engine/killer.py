@@ -57,7 +57,7 @@ from .compiling import load_numba
 
 load_numba()  # before the first kernel loads: numba without its BLAS probe
 
-from .kernelN import DONE, PROPAGATE, _copy_board, _grow, new_state, pick_cell, propagate_n  # noqa: E402
+from .kernelN import DONE, PROPAGATE, _copy_board, _grow, new_state, propagate_n  # noqa: E402
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -66,12 +66,16 @@ ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 #: The largest N the killer search takes (the sum tables' :data:`sudokit.killer.TABLE_MAX`).
 MAX_N = 16
 
+#: The widest run of consecutive rows (or columns) whose innies and outies the search sums.
+RUNS = 4
+
 
 class Tables(NamedTuple):
     """The arrays the killer kernel reads, made by :func:`tables` from a geometry with cages."""
 
     units: np.ndarray    #: int32[U, N]: the geometry's units
     peers: np.ndarray    #: int32[N*N, P]: unit peers and cage-mates, rows padded by repeating a peer
+    cunits: np.ndarray   #: int32[N*N, K]: the units of each cell, -1 padded
     ccells: np.ndarray   #: int32[C, S]: each summed group's cells (cages with totals, then innie cages), -1 padded
     csize: np.ndarray    #: int32[C]
     cstart: np.ndarray   #: int64[C]: where its digit sets start in ``combos``
@@ -116,8 +120,7 @@ def build_tables(geometry) -> Tables:
             mates = cage.cells[:i] + cage.cells[i + 1:]
             peer_rows[a, base.peers.shape[1]: base.peers.shape[1] + len(mates)] = mates
 
-    distinct: list[tuple[np.ndarray, int]] = [(np.array(c.cells), c.total) for c in summed]
-    bounded: list[tuple[np.ndarray, int]] = []
+    full = n * (n + 1) // 2
     if summed:
         cage = np.zeros((len(summed), cells), dtype=np.int32)
         for k, c in enumerate(summed):
@@ -126,61 +129,66 @@ def build_tables(geometry) -> Tables:
         region = base.regions  # int32[R, cells]
         sizes = region.sum(axis=1)
         meets = region @ cage.T                      # cells of cage k in region r
-        inside = meets == cage.sum(axis=1)[None, :]
-        covered = (inside.astype(np.int32) @ cage) > 0  # cells of the cages inside
-        rest = (region > 0) & ~covered
-        rest_total = base.times * (n * (n + 1) // 2) - inside.astype(np.int64) @ totals
-        crossing = meets > 0
-        caged = cage.sum(axis=0) > 0
-        whole = ((region > 0) & ~caged[None, :]).sum(axis=1) == 0  # every cell of the region in a summed cage
-        out_cells = ((crossing.astype(np.int32) @ cage) > 0) & ~(region > 0)
-        out_total = crossing.astype(np.int64) @ totals - base.times * (n * (n + 1) // 2)
-        seen = {c.cells for c in summed}
+        inside = (meets == cage.sum(axis=1)[None, :]).astype(np.int64)
+        rest = (region > 0) & ~((inside.astype(np.int32) @ cage) > 0)  # less the cages inside
+        rest_total = base.times * full - inside @ totals
+        crossing = (meets > 0).astype(np.int64)
+        whole = ((region > 0) & ~(cage.sum(axis=0) > 0)[None, :]).sum(axis=1) == 0  # every cell in a summed cage
+        out_cells = ((crossing.astype(np.int32) @ cage) > 0) & ~(region > 0)  # outies
+        out_total = crossing @ totals - base.times * full
         count = rest.sum(axis=1)
-        for r in np.flatnonzero((count > 0) & (count < sizes)).tolist():
-            left = np.flatnonzero(rest[r])
-            key = tuple(left.tolist())
+        useful = (count > 0) & (count < sizes)
+        one = useful & (base.times == 1)
+        many = useful & (base.times > 1) & (count <= 2 * n)
+        outs = whole & (out_cells.sum(axis=1) > 0) & (out_cells.sum(axis=1) <= 2 * n)
+        groups = np.concatenate([cage > 0, rest[one], rest[many], out_cells[outs]])
+        group_totals = np.concatenate([totals, rest_total[one], rest_total[many], out_total[outs]])
+        distinct_upto = len(summed) + int(one.sum())
+        keys = np.packbits(groups, axis=1)
+        keep = np.zeros(len(groups), dtype=bool)
+        seen: set[bytes] = set()
+        for i in range(len(groups)):  # a group met before (a cage, an innie of two units) once
+            key = keys[i].tobytes()
             if key not in seen:
                 seen.add(key)
-                if base.times[r] == 1:
-                    distinct.append((left, int(rest_total[r])))
-                elif len(left) <= 2 * n:
-                    bounded.append((left, int(rest_total[r])))
-        count = out_cells.sum(axis=1)
-        for r in np.flatnonzero(whole & (count > 0) & (count <= 2 * n)).tolist():
-            outside = np.flatnonzero(out_cells[r])
-            key = tuple(outside.tolist())
-            if key not in seen:
-                seen.add(key)
-                bounded.append((outside, int(out_total[r])))
-
-    width_c = max([len(c) for c, _ in distinct] + [1])
-    ccells = np.full((len(distinct), width_c), -1, dtype=np.int32)
-    csize = np.zeros(len(distinct), dtype=np.int32)
-    cstart = np.zeros(len(distinct), dtype=np.int64)
-    cend = np.zeros(len(distinct), dtype=np.int64)
+                keep[i] = True
+        kept_distinct = keep.copy()
+        kept_distinct[distinct_upto:] = False
+        kept_bounded = keep.copy()
+        kept_bounded[:distinct_upto] = False
+        dgroups, dtotals = groups[kept_distinct], group_totals[kept_distinct]
+        bgroups, btotals = groups[kept_bounded], group_totals[kept_bounded]
+    else:
+        dgroups = bgroups = np.zeros((0, cells), dtype=bool)
+        dtotals = btotals = np.zeros(0, dtype=np.int64)
+    ccells, csize = _rows_of(dgroups)
+    lcells, lsize = _rows_of(bgroups)
+    ltotal = btotals.astype(np.int64)
+    cstart = np.zeros(len(dgroups), dtype=np.int64)
+    cend = np.zeros(len(dgroups), dtype=np.int64)
     combos: list[int] = []
-    for i, (group, total) in enumerate(distinct):
-        ccells[i, : len(group)] = group
-        csize[i] = len(group)
+    for i in range(len(dgroups)):
         cstart[i] = len(combos)
-        combos.extend(sum_sets(n, len(group), total))
+        combos.extend(sum_sets(n, int(csize[i]), int(dtotals[i])))
         cend[i] = len(combos)
-    width_l = max([len(c) for c, _ in bounded] + [1])
-    lcells = np.full((len(bounded), width_l), -1, dtype=np.int32)
-    lsize = np.zeros(len(bounded), dtype=np.int32)
-    ltotal = np.zeros(len(bounded), dtype=np.int64)
-    for i, (group, total) in enumerate(bounded):
-        lcells[i, : len(group)] = group
-        lsize[i] = len(group)
-        ltotal[i] = total
-    return Tables(base.units, peer_rows, ccells, csize, cstart, cend, np.array(combos, dtype=np.uint64),
+    return Tables(base.units, peer_rows, base.cunits, ccells, csize, cstart, cend, np.array(combos, dtype=np.uint64),
                   lcells, lsize, ltotal, n)
+
+
+def _rows_of(groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """0-1 rows of cells as (cells int32[G, S] padded with -1, sizes int32[G])."""
+    sizes = groups.sum(axis=1).astype(np.int32)
+    out = np.full((len(groups), max(1, int(sizes.max(initial=1)))), -1, dtype=np.int32)
+    rows, cols = np.nonzero(groups)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]) if len(groups) else np.zeros(0, dtype=np.int64)
+    out[rows, np.arange(len(rows)) - np.repeat(starts, sizes)] = cols
+    return out, sizes
 
 
 class _Base(NamedTuple):
     units: np.ndarray    # int32[U, N]
     peers: np.ndarray    # int32[N*N, P]: unit peers, padded (engine.generate.arrays_of)
+    cunits: np.ndarray   # int32[N*N, K]: the units of each cell, -1 padded
     regions: np.ndarray  # int32[R, N*N]: 1 for the cells of each group whose total is known
     times: np.ndarray    # int64[R]: how many units each group is (its total is times * N(N+1)/2)
 
@@ -198,13 +206,17 @@ def _base(shape, units: tuple) -> _Base:
     groups = [(set(u), 1) for u in units]
     lines = [(shape.rows, 1), (shape.cols, 1)]
     for cells_of, _ in lines:
-        for run in range(2, n):
+        for run in range(2, min(n, RUNS + 1)):
             for start in range(0, n - run + 1):
                 groups.append((set().union(*map(set, cells_of[start:start + run])), run))
     regions = np.zeros((len(groups), n * n), dtype=np.int32)
     for r, (cells, _) in enumerate(groups):
         regions[r, list(cells)] = 1
-    return _Base(unit_array, peers, regions,
+    holding = [[u for u, unit in enumerate(units) if c in unit] for c in range(n * n)]
+    cunits = np.full((n * n, max(len(h) for h in holding)), -1, dtype=np.int32)
+    for c, h in enumerate(holding):
+        cunits[c, : len(h)] = h
+    return _Base(unit_array, peers, cunits, regions,
                  np.array([t for _, t in groups], dtype=np.int64))
 
 
@@ -224,10 +236,41 @@ def _lz(typingctx, x):
 
 
 @njit(cache=True)
-def _sum_pass(masks, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal):
+def _matchable(opened, k, rest, rem, pick):
+    """Whether the open cells (their masks ``opened[:k]``) can take the digits of
+    ``rest`` (k of them) one each: a small search for a perfect matching."""
+    used = ZERO
+    d = 0
+    rem[0] = opened[0] & rest
+    pick[0] = ZERO
+    while True:
+        if pick[d]:
+            used ^= pick[d]
+            pick[d] = ZERO
+        if rem[d] == ZERO:
+            d -= 1
+            if d < 0:
+                return False
+            continue
+        b = rem[d] & (ZERO - rem[d])
+        rem[d] ^= b
+        pick[d] = b
+        used |= b
+        if d == k - 1:
+            return True
+        d += 1
+        rem[d] = opened[d] & rest & ~used
+        pick[d] = ZERO
+
+
+@njit(cache=True)
+def _sum_pass(masks, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal, creq):
     """One pass of the sum rules over every group: -1 on a contradiction, else
     the number of masks it narrowed."""
     changed = 0
+    opened = np.empty(ccells.shape[1], dtype=np.uint64)
+    rem = np.empty(ccells.shape[1], dtype=np.uint64)
+    pick = np.empty(ccells.shape[1], dtype=np.uint64)
     for g in range(ccells.shape[0]):
         size = csize[g]
         placed = ZERO
@@ -252,14 +295,21 @@ def _sum_pass(masks, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal)
             if (union & rest) != rest:
                 continue
             ok = True
+            k = 0
             for i in range(size):
                 m = masks[ccells[g, i]]
-                if (m & (m - ONE)) != ZERO and (m & rest) == ZERO:
-                    ok = False
-                    break
+                if (m & (m - ONE)) != ZERO:
+                    if (m & rest) == ZERO:
+                        ok = False
+                        break
+                    opened[k] = m
+                    k += 1
+            if ok and k > 2:
+                ok = _matchable(opened, k, rest, rem, pick)
             if ok:
                 allowed |= rest
                 required &= rest
+        creq[g] = required & ~placed if allowed != ZERO else ZERO
         if nplaced == size:
             if allowed == ZERO:  # no open cell: the placed digits must be one of the sets
                 found = False
@@ -339,25 +389,153 @@ def _sum_pass(masks, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal)
     return changed
 
 
+@njit(cache=True, inline="always")
+def _has_unit(cunits, cell, unit):
+    for k in range(cunits.shape[1]):
+        if cunits[cell, k] == unit:
+            return True
+    return False
+
+
 @njit(cache=True)
-def propagate_k(masks, assigned, units, peers, queue, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal):
+def _confine(masks, units, cunits, cells, count, b, skip, mark, stamp):
+    """Digit bit ``b`` lies in ``cells[:count]``: remove it from the rest of every unit
+    (other than ``skip``) that holds them all; cells marked ``stamp`` keep it. The
+    number of masks narrowed, or -1 when a cell empties."""
+    changed = 0
+    c0 = cells[0]
+    for k in range(cunits.shape[1]):
+        u = cunits[c0, k]
+        if u < 0 or u == skip:
+            continue
+        common = True
+        for i in range(1, count):
+            if not _has_unit(cunits, cells[i], u):
+                common = False
+                break
+        if not common:
+            continue
+        for i in range(units.shape[1]):
+            x = units[u, i]
+            if mark[x] == stamp:
+                continue
+            m = masks[x]
+            if m & b:
+                m &= ~b
+                if m == ZERO:
+                    return -1
+                masks[x] = m
+                changed += 1
+    return changed
+
+
+@njit(cache=True)
+def _locked_pass(masks, units, cunits, ccells, csize, creq, mark):
+    """Locked digits, over any units and the cages: a digit whose places in a unit
+    all lie in another unit leaves the rest of that one (pointing and claiming, for
+    every pair of units), and a digit that every possible set of a cage needs,
+    whose places in the cage all lie in one unit, leaves the rest of that unit.
+    The number of masks narrowed, or -1 on a contradiction."""
+    n = units.shape[1]
+    cells = np.empty(max(n, ccells.shape[1]), dtype=np.int64)
+    changed = 0
+    stamp = mark.max() + 1
+    for u in range(units.shape[0]):
+        stamp += 1
+        for i in range(n):
+            mark[units[u, i]] = stamp
+        for d in range(n):
+            b = ONE << np.uint64(d)
+            count = 0
+            placed = False
+            for i in range(n):
+                c = units[u, i]
+                m = masks[c]
+                if m & b:
+                    if m == b:
+                        placed = True
+                        break
+                    cells[count] = c
+                    count += 1
+            if placed or count < 2:
+                continue
+            got = _confine(masks, units, cunits, cells, count, b, u, mark, stamp)
+            if got < 0:
+                return -1
+            changed += got
+    for g in range(ccells.shape[0]):
+        req = creq[g]
+        if req == ZERO:
+            continue
+        stamp += 1
+        size = csize[g]
+        for i in range(size):
+            mark[ccells[g, i]] = stamp
+        while req:
+            b = req & (ZERO - req)
+            req ^= b
+            count = 0
+            for i in range(size):  # a cell that became b's since the sums were summed counts too
+                c = ccells[g, i]
+                if masks[c] & b:
+                    cells[count] = c
+                    count += 1
+            if count < 1:
+                continue
+            got = _confine(masks, units, cunits, cells, count, b, -1, mark, stamp)
+            if got < 0:
+                return -1
+            changed += got
+    return changed
+
+
+@njit(cache=True)
+def propagate_k(masks, assigned, units, peers, cunits, queue, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal,
+                creq, mark):
     """Singles and sums to a fixpoint; False on a contradiction. ``masks`` and
     ``assigned`` change in place (as :func:`~sudokit.engine.kernelN.propagate_n`)."""
     while True:
         if not propagate_n(masks, assigned, units, peers, queue):
             return False
-        changed = _sum_pass(masks, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal)
+        changed = _sum_pass(masks, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal, creq)
         if changed < 0:
             return False
         if changed == 0:
-            return True
+            changed = _locked_pass(masks, units, cunits, ccells, csize, creq, mark)
+            if changed < 0:
+                return False
+            if changed == 0:
+                return True
 
 
 # -- search ------------------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def search_k(boards, flags, bcell, brem, state, units, peers, ccells, csize, cstart, cend, combos,
+def _pick(masks, assigned, peers, nn):
+    """The open cell with the fewest candidates; of those, the one with the most open peers
+    (cage-mates included), as the 9x9 kernel picks its bivalue cell. -1 when all are assigned."""
+    best = -1
+    best_count = 65
+    best_open = -1
+    for c in range(nn):
+        if assigned[c] == 0:
+            k = pop(masks[c])
+            if k > best_count:
+                continue
+            opened = 0
+            for j in range(peers.shape[1]):
+                if assigned[peers[c, j]] == 0:
+                    opened += 1
+            if k < best_count or opened > best_open:
+                best = c
+                best_count = k
+                best_open = opened
+    return best
+
+
+@njit(cache=True)
+def search_k(boards, flags, bcell, brem, state, units, peers, cunits, ccells, csize, cstart, cend, combos,
              lcells, lsize, ltotal, n, node_limit, solution_out, stats):
     """:func:`sudokit.engine.kernelN.search_n` with :func:`propagate_k`: run
     from ``state`` to the next solution (1), the end of the tree (0) or
@@ -365,6 +543,8 @@ def search_k(boards, flags, bcell, brem, state, units, peers, ccells, csize, cst
     flags, bcell, brem), the stack possibly grown."""
     nn = n * n
     queue = np.empty(nn, dtype=np.int64)
+    creq = np.zeros(max(1, ccells.shape[0]), dtype=np.uint64)
+    mark = np.zeros(nn, dtype=np.int64)
     used = 0
     while True:
         depth = state[0]
@@ -378,8 +558,9 @@ def search_k(boards, flags, bcell, brem, state, units, peers, ccells, csize, cst
             stats[0] += 1
             cur = boards[depth]
             fl = flags[depth]
-            if propagate_k(cur, fl, units, peers, queue, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal):
-                cell = pick_cell(cur, fl, nn)
+            if propagate_k(cur, fl, units, peers, cunits, queue, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal,
+                           creq, mark):
+                cell = _pick(cur, fl, peers, nn)
                 if cell < 0:
                     for c in range(nn):
                         solution_out[c] = tz(cur[c]) + 1
@@ -415,7 +596,7 @@ def search_k(boards, flags, bcell, brem, state, units, peers, ccells, csize, cst
 
 
 @njit(cache=True)
-def count_more_k(boards, flags, bcell, brem, state, units, peers, ccells, csize, cstart, cend, combos,
+def count_more_k(boards, flags, bcell, brem, state, units, peers, cunits, ccells, csize, cstart, cend, combos,
                  lcells, lsize, ltotal, n, limit, node_limit, solution_out, stats):
     """Go on counting from ``state`` (``state[2]``: the count so far) until
     ``limit`` solutions (> 0) or the end of the tree (status: the count), or
@@ -427,7 +608,7 @@ def count_more_k(boards, flags, bcell, brem, state, units, peers, ccells, csize,
     while True:
         before = stats[0]
         status, boards, flags, bcell, brem = search_k(
-            boards, flags, bcell, brem, state, units, peers, ccells, csize, cstart, cend, combos,
+            boards, flags, bcell, brem, state, units, peers, cunits, ccells, csize, cstart, cend, combos,
             lcells, lsize, ltotal, n, left, solution_out if found == 0 else scratch, stats,
         )
         if node_limit > 0:
@@ -447,25 +628,25 @@ def count_more_k(boards, flags, bcell, brem, state, units, peers, ccells, csize,
 
 
 @njit(cache=True)
-def count_k(grid, units, peers, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal, n, limit,
+def count_k(grid, units, peers, cunits, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal, n, limit,
             node_limit, solution_out, stats):
     """Count the solutions of ``grid`` (uint8[N*N], 0 blank) up to ``limit``
     (<= 0: all), in one call: the count, or -1 when ``node_limit`` (> 0) nodes
     ran out first. For compiled callers (the generator)."""
     boards, flags, bcell, brem, state = new_state(grid, 1, n)
-    return count_more_k(boards, flags, bcell, brem, state, units, peers, ccells, csize, cstart, cend, combos,
+    return count_more_k(boards, flags, bcell, brem, state, units, peers, cunits, ccells, csize, cstart, cend, combos,
                         lcells, lsize, ltotal, n, limit, node_limit, solution_out, stats)[0]
 
 
 @njit(cache=True)
-def two_k(grid, units, peers, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal, n, node_limit,
+def two_k(grid, units, peers, cunits, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal, n, node_limit,
           first_out, second_out, stats):
     """The first two solutions of ``grid``: how many were found (0, 1 or 2; -1
     when ``node_limit`` (> 0) nodes ran out first), into ``first_out`` and
     ``second_out``. The generator cuts cages finer where the two differ."""
     boards, flags, bcell, brem, state = new_state(grid, 1, n)
     before = stats[0]
-    status, boards, flags, bcell, brem = search_k(boards, flags, bcell, brem, state, units, peers, ccells, csize,
+    status, boards, flags, bcell, brem = search_k(boards, flags, bcell, brem, state, units, peers, cunits, ccells, csize,
                                                   cstart, cend, combos, lcells, lsize, ltotal, n, node_limit,
                                                   first_out, stats)
     if status != 1:
@@ -475,7 +656,7 @@ def two_k(grid, units, peers, ccells, csize, cstart, cend, combos, lcells, lsize
         left = node_limit - (stats[0] - before)
         if left <= 0:
             return -1
-    status, boards, flags, bcell, brem = search_k(boards, flags, bcell, brem, state, units, peers, ccells, csize,
+    status, boards, flags, bcell, brem = search_k(boards, flags, bcell, brem, state, units, peers, cunits, ccells, csize,
                                                   cstart, cend, combos, lcells, lsize, ltotal, n, left,
                                                   second_out, stats)
     if status == 1:
@@ -484,7 +665,7 @@ def two_k(grid, units, peers, ccells, csize, cstart, cend, combos, lcells, lsize
 
 
 @njit(cache=True)
-def deduce_k(grid, units, peers, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal, n, out):
+def deduce_k(grid, units, peers, cunits, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal, n, out):
     """What singles and sums derive from ``grid`` into ``out`` (0 where open);
     False on a contradiction."""
     nn = n * n
@@ -492,10 +673,13 @@ def deduce_k(grid, units, peers, ccells, csize, cstart, cend, combos, lcells, ls
     masks = np.empty(nn, dtype=np.uint64)
     assigned = np.zeros(nn, dtype=np.uint8)
     queue = np.empty(nn, dtype=np.int64)
+    creq = np.zeros(max(1, ccells.shape[0]), dtype=np.uint64)
+    mark = np.zeros(nn, dtype=np.int64)
     for c in range(nn):
         v = grid[c]
         masks[c] = (ONE << np.uint64(v - 1)) if v else full
-    if not propagate_k(masks, assigned, units, peers, queue, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal):
+    if not propagate_k(masks, assigned, units, peers, cunits, queue, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal,
+                       creq, mark):
         return False
     for c in range(nn):
         m = masks[c]
@@ -509,10 +693,10 @@ def deduce_k(grid, units, peers, ccells, csize, cstart, cend, combos, lcells, ls
 def count_values(values: np.ndarray, t: Tables, limit: int, node_limit: int, solution: np.ndarray,
                  stats: np.ndarray) -> int:
     """:func:`count_k` on the arrays of ``t`` (see :func:`tables`)."""
-    return int(count_k(values, t.units, t.peers, t.ccells, t.csize, t.cstart, t.cend, t.combos, t.lcells, t.lsize,
+    return int(count_k(values, t.units, t.peers, t.cunits, t.ccells, t.csize, t.cstart, t.cend, t.combos, t.lcells, t.lsize,
                        t.ltotal, t.n, limit, node_limit, solution, stats))
 
 
 def args(t: Tables) -> tuple:
     """The tables as the kernels' positional arguments, after the state."""
-    return (t.units, t.peers, t.ccells, t.csize, t.cstart, t.cend, t.combos, t.lcells, t.lsize, t.ltotal)
+    return (t.units, t.peers, t.cunits, t.ccells, t.csize, t.cstart, t.cend, t.combos, t.lcells, t.lsize, t.ltotal)

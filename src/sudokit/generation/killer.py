@@ -6,7 +6,7 @@ A killer is made from its seed in four steps:
    combine with killer), by the same compiled fill as every other puzzle
    (:func:`sudokit.engine.generate.random_grid`, seeded from the seed).
 2. **Cages.** The cells are visited in a random order; each cell not yet in a
-   cage starts one, with a size drawn from ``sizes`` (2 to 5 by default), and
+   cage starts one, with a size drawn from ``sizes`` (2 to 4 by default, :data:`SIZES`), and
    the cage grows into random orthogonal neighbours that are in no cage and
    whose digit in the solution is not in the cage yet (a cage's digits
    differ). A cell left alone, with no free neighbour, joins a neighbouring
@@ -17,9 +17,11 @@ A killer is made from its seed in four steps:
    up to two. When it finds another solution, the cages are cut finer where
    the two disagree: one cell where they differ leaves its cage (the cage
    stays connected, or the cell's cage is split into its connected pieces),
-   and becomes a cage of its own or joins a neighbour's, and the count runs
-   again. This ends: at worst every cell is a cage of one cell, which is the
-   solution itself.
+   and becomes a cage of its own, and the count runs again. This ends: at
+   worst every cell is a cage of one cell, which is the solution itself. Then
+   each cage of one cell joins a neighbouring cage (one that lacks its digit
+   and has room) where the puzzle stays unique; a few stay alone, as in
+   some published killers.
 4. **Minimal in its cages** (on request, ``minimal="cages"``): neighbouring
    cages are merged while the puzzle stays unique. The pairs of orthogonally
    touching cages whose digits differ (and whose union has at most
@@ -56,11 +58,18 @@ __all__ = ["generate_killer", "generate_killers", "draw_cages", "is_minimal", "M
 #: The ``minimal`` values a killer takes: ``unique`` (one solution), ``cages`` (also minimal in its cages).
 MINIMAL = ("unique", "cages")
 
+#: The cage sizes drawn by default, low and high: about 27 cages on a 9x9, as the published
+#: killers of the tests have (25 to 31).
+SIZES = (2, 4)
+
+#: How many times a killer's cages change by moving a cell before cells are cut off alone.
+MOVES = 12
+
 #: Node budget of one count while making a killer (a count that runs out is taken as not unique).
 COUNT_NODES = 200_000
 
 
-def draw_cages(solution: Sequence[int], n: int, rng: random.Random, sizes: tuple[int, int] = (2, 5)) -> list[list[int]]:
+def draw_cages(solution: Sequence[int], n: int, rng: random.Random, sizes: tuple[int, int] = SIZES) -> list[list[int]]:
     """Random connected cages covering the grid, sizes in ``sizes`` (low, high) where
     the cells allow, each cage's digits in ``solution`` different (see the module)."""
     low, high = sizes
@@ -167,8 +176,11 @@ def _with_totals(groups: list[list[int]], solution: Sequence[int]) -> list[Cage]
 
 
 def _make_unique(groups: list[list[int]], solution: Sequence[int], n: int, rng: random.Random,
-                 count: _Counter, deadline: float | None) -> list[list[int]]:
-    """Cut the cages finer where another solution disagrees, until the count is one."""
+                 count: _Counter, high: int, deadline: float | None) -> list[list[int]]:
+    """Change the cages where another solution disagrees, until the count is one: first by
+    moving a cell that differs into a neighbouring cage (:data:`MOVES` times at most), then
+    by making such a cell a cage of its own."""
+    moves = 0
     while True:
         found, other = count(_with_totals(groups, solution))
         if found == 1:
@@ -180,14 +192,27 @@ def _make_unique(groups: list[list[int]], solution: Sequence[int], n: int, rng: 
         owner = {c: i for i, g in enumerate(groups) for c in g}
         if other is None:  # the count ran out of nodes: cut at random
             cells = [c for g in groups if len(g) > 1 for c in g]
-        else:
+        else:  # cells that differ, in a cage with another that differs (a cage with one tells them apart)
             cells = [c for c in range(n * n) if other[c] != solution[c] and len(groups[owner[c]]) > 1]
         if not cells:
             raise GenerationError("could not make the killer unique")
-        cell = rng.choice(cells)
+        roomy = [c for c in cells if len(groups[owner[c]]) > 2]  # leaving, they leave no cage of one cell
+        cell = rng.choice(roomy or cells)
         i = owner[cell]
         rest = [c for c in groups[i] if c != cell]
-        groups = [g for j, g in enumerate(groups) if j != i] + _pieces(rest, n) + [[cell]]
+        moves += 1
+        differ = set(cells)
+        homes = sorted({owner[nb] for nb in _neighbours(cell, n) if owner[nb] != i and len(groups[owner[nb]]) <= high
+                        and solution[cell] not in {solution[c] for c in groups[owner[nb]]}})
+        clean = [j for j in homes if not differ.intersection(groups[j])]
+        homes = clean or homes  # a cage where the two agree: with the cell its total tells them apart
+        if homes and moves <= MOVES:  # the cell moves to a neighbouring cage
+            j = rng.choice(homes)
+            groups = ([g for k, g in enumerate(groups) if k not in (i, j)] + _pieces(rest, n)
+                      + [sorted(groups[j] + [cell])])
+            groups = _attach_single_cells(groups, solution, n, rng, high)
+        else:  # the cell becomes a cage of its own: strictly more said, so this ends
+            groups = [g for k, g in enumerate(groups) if k != i] + _pieces(rest, n) + [[cell]]
 
 
 def _merge_pass(groups: list[list[int]], solution: Sequence[int], n: int, rng: random.Random,
@@ -214,6 +239,48 @@ def _merge_pass(groups: list[list[int]], solution: Sequence[int], n: int, rng: r
             del alive[b]
             merged_any = True
     return list(alive.values()), merged_any
+
+
+def _attach_single_cells(groups: list[list[int]], solution: Sequence[int], n: int, rng: random.Random,
+                         high: int) -> list[list[int]]:
+    """Each cage of one cell joins a random neighbouring cage that lacks its digit and has room
+    (no count: the next one checks)."""
+    for single in [g for g in groups if len(g) == 1]:
+        owner = {c: i for i, g in enumerate(groups) for c in g}
+        cell = single[0]
+        i = owner[cell]
+        if len(groups[i]) != 1:
+            continue
+        homes = sorted({owner[nb] for nb in _neighbours(cell, n) if owner[nb] != i and len(groups[owner[nb]]) <= high
+                        and solution[cell] not in {solution[c] for c in groups[owner[nb]]}})
+        if homes:
+            j = rng.choice(homes)
+            groups = [g for k, g in enumerate(groups) if k not in (i, j)] + [sorted(groups[j] + [cell])]
+    return groups
+
+
+def _absorb_single_cells(groups: list[list[int]], solution: Sequence[int], n: int, rng: random.Random,
+                         count: _Counter, high: int, deadline: float | None) -> list[list[int]]:
+    """Cages of one cell (left by :func:`_make_unique`) join a neighbouring cage that lacks
+    their digit and has room (``high`` + 1 cells at most), where the puzzle stays unique."""
+    for single in [g for g in groups if len(g) == 1]:
+        cell = single[0]
+        owner = {c: i for i, g in enumerate(groups) for c in g}
+        i = owner[cell]
+        if len(groups[i]) != 1:  # another cage of one cell took it in already
+            continue
+        options = sorted({owner[nb] for nb in _neighbours(cell, n)
+                          if owner[nb] != i and len(groups[owner[nb]]) <= high
+                          and solution[cell] not in {solution[c] for c in groups[owner[nb]]}})
+        rng.shuffle(options)
+        for j in options:
+            if deadline is not None and time.perf_counter() > deadline:
+                raise GenerationTimeout("the time limit ran out while tidying a killer's cages")
+            trial = [g for k, g in enumerate(groups) if k not in (i, j)] + [sorted(groups[j] + [cell])]
+            if count(_with_totals(trial, solution))[0] == 1:
+                groups = trial
+                break
+    return groups
 
 
 def is_minimal(puzzle: Grid, solution: Grid, max_merged: int | None = None) -> bool:
@@ -249,7 +316,7 @@ def generate_killer(
     variant: str | None = None,
     regions: str | None = None,
     minimal: str = "unique",
-    sizes: tuple[int, int] = (2, 5),
+    sizes: tuple[int, int] = SIZES,
     max_merged: int | None = None,
     node_limit: int = COUNT_NODES,
     deadline: float | None = None,
@@ -271,7 +338,12 @@ def generate_killer(
     low, high = sizes
     if not 1 <= low <= high:
         raise GenerationError(f"cage sizes must be 1 <= low <= high, not {low}..{high}")
-    names = tuple(v for v in variants.parse(variant or "") if v != "killer")
+    try:
+        names = tuple(v for v in variants.parse(variant or "") if v != "killer")
+    except ValueError as exc:
+        raise GenerationError(str(exc)) from None
+    if regions == "random":  # a fresh jigsaw layout from the seed
+        regions = variants.random_layout(shape_of(shape), seed)
     s = shape_of(shape, None if regions is None else len("".join(regions.split())))
     from ..engine.killer import MAX_N
 
@@ -293,7 +365,9 @@ def generate_killer(
     count = _Counter(base, node_limit)
     count.target = solution
     groups = draw_cages(solution, n, rng, (low, high))
-    groups = _make_unique(groups, solution, n, rng, count, deadline)
+    groups = _make_unique(groups, solution, n, rng, count, high, deadline)
+    if low > 1:
+        groups = _absorb_single_cells(groups, solution, n, rng, count, high, deadline)
     if minimal == "cages":
         top = n if max_merged is None else max_merged
         while True:
@@ -316,7 +390,7 @@ def generate_killers(
     variant: str | None = None,
     regions: str | None = None,
     minimal: str = "unique",
-    sizes: tuple[int, int] = (2, 5),
+    sizes: tuple[int, int] = SIZES,
     timeout: float | None = None,
     render: Callable[[Puzzle], object] | None = None,
 ) -> Iterator[object]:
