@@ -38,7 +38,7 @@ cages (:func:`tables`), once per geometry. Sizes up to 16x16 (the sum tables').
 >>> import numpy as np
 >>> t = tables(geo)
 >>> count_values(np.zeros(16, dtype=np.uint8), t, 0, 0, np.zeros(16, dtype=np.uint8), np.zeros(2, dtype=np.int64))
-4
+24
 """
 
 from __future__ import annotations
