@@ -335,7 +335,7 @@ class _Pdf:
         doc = self.doc
         drawings = cage_drawings(grid.geometry)
         doc.set_draw_color(*_rgb(CAGE_COLOUR))
-        doc.set_line_width(max(thin, cs * 0.02))
+        doc.set_line_width(max(thin, cs * 0.03))
         dash = max(0.3, cs / 16)
         doc.set_dash_pattern(dash=dash, gap=dash)
         for d in drawings:
