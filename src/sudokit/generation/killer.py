@@ -14,14 +14,17 @@ A killer is made from its seed in four steps:
    stays a cage of one cell. Each cage's total is its digits' sum in the
    solution. Every cell is in a cage.
 3. **One solution.** The killer search (:mod:`sudokit.engine.killer`) counts
-   up to two. When it finds another solution, the cages are cut finer where
-   the two disagree: one cell where they differ leaves its cage (the cage
-   stays connected, or the cell's cage is split into its connected pieces),
-   and becomes a cage of its own, and the count runs again. This ends: at
-   worst every cell is a cage of one cell, which is the solution itself. Then
-   each cage of one cell joins a neighbouring cage (one that lacks its digit
-   and has room) where the puzzle stays unique; a few stay alone, as in
-   some published killers.
+   up to two. When it finds another solution, the cages change where the two
+   disagree: a cell where they differ, in a cage with another such cell
+   (leaving a cage of three cells or more when it can), moves into a
+   neighbouring cage that lacks its digit and has room, preferably one where
+   the two solutions agree (its new total then tells them apart); what it
+   leaves falls into its connected pieces, and pieces of one cell join a
+   neighbour. After :data:`MOVES` moves, such a cell becomes a cage of its
+   own instead, which says strictly more, so this ends: at worst every cell is
+   a cage of one cell, which is the solution itself. Last, each cage of one
+   cell joins a neighbouring cage where the puzzle stays unique; a few stay
+   alone, as in some published killers.
 4. **Minimal in its cages** (on request, ``minimal="cages"``): neighbouring
    cages are merged while the puzzle stays unique. The pairs of orthogonally
    touching cages whose digits differ (and whose union has at most
