@@ -203,6 +203,10 @@ def rating_record(grid: "Grid", rating: "Rating", *, line: int | None = None, so
     }
     if getattr(rating, "tier", ""):  # a budget ran out: the technique whose search it stopped
         record["tier"] = rating.tier
+    if getattr(grid, "is_variant", False):  # rated under a variant's units: say which
+        from . import variants
+
+        record.update(variants.fields(grid.geometry))
     return _place(record, line, source, example)
 
 

@@ -108,3 +108,10 @@ def test_print_draws_killers_read_or_generated(tmp_path):
     assert "29 killer cages" in svg and 'class="cages"' in svg
     made = run("print", "--generate", "1", "--variant", "killer", "--seed", "2", "--no-rate", "-o", str(pdf))
     assert made.exit_code == 0, made.output
+
+
+def test_the_logic_refuses_killers_by_name(tmp_path):
+    refused = run("rate", "--variant", "killer", "-", input=BLANK + "\n")
+    assert refused.exit_code == 2 and "does not keep killer cages" in refused.output
+    rated = run("rate", str(PUBLISHED))  # records that carry cages: each fails by name, none is rated blind
+    assert rated.exit_code == 1 and rated.output.count("does not keep killer cages") == 3

@@ -204,14 +204,22 @@ def _compile_notice(args: list[str]) -> Any:
     kernels = ENGINE_KERNELS[name]
     if name == "print" and "--generate" in args:
         name, kernels = "generate", ENGINE_KERNELS["generate"]
-    if name == "generate" and args and not any(f"{a} {b}" in ("--minimal logic", "--minimal preemptive")
-                                               for a, b in zip(args, args[1:])):
-        kernels = ("generate", "generate-unique")  # the default rule, and the slowest to compile
-        if _other_shape(args):
-            kernels = (*kernels, "unique-other")  # other shapes prove uniqueness with kernelN's search
+    if name == "generate":
+        kernels = ("generate", _verdict(args))
     if name == "solve" and _other_shape(args):
         kernels = ("shapes",)
     return compile_notice(kernels)
+
+
+def _verdict(args: list[str]) -> str:
+    """The kernel group of the generator's minimiser that the arguments ask
+    for (for the notice only: the rule, and whether the shape is 9x9)."""
+    rule = next((b for a, b in zip(args, args[1:]) if a == "--minimal"), "unique")
+    classic = not _other_shape(args) and "--variant" not in args and "--regions" not in args
+    if rule in ("logic", "preemptive"):
+        return "preemptive" if rule == "preemptive" else "logic-9x9" if classic else "logic-other"
+    big = any(a in ("4x4", "16", "5x5", "25") for a in args)
+    return "unique-9x9" if classic else "unique-16x16" if big else "unique-other"
 
 
 def _other_shape(args: list[str]) -> bool:

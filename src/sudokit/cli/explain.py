@@ -19,7 +19,8 @@ from ..errors import ParseError, SudokuError
 from ..grid import Shape
 from .cluster import cluster_options, on_cluster, run_on_cluster
 from .common import (
-    EXIT_FAILED, Output, box_option, jobs_option, open_input, timeout_option,
+    EXIT_FAILED, Output, box_option, check_units, jobs_option, open_input, regions_option, timeout_option,
+    variant_option,
 )
 from .running import examples
 
@@ -45,19 +46,29 @@ def _box(box: Shape | None) -> tuple[int, int] | None:
     return None if box is None else (box.box_rows, box.box_cols)
 
 
+def _units_options(command):  # type: ignore[no-untyped-def]
+    """``--variant`` and ``--regions``: the units every puzzle is rated, explained or hinted under."""
+    command = click.option("--regions", callback=regions_option, metavar="LAYOUT",
+                           help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")(command)
+    return click.option("--variant", callback=variant_option, metavar="NAMES",
+                        help="x (both diagonals), hyper (windoku), jigsaw (with --regions); comma-separated. "
+                             "X and hyper follow SukakuExplainer's X and Windows options (docs/variants.md).")(command)
+
+
 @click.command("rate")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: 'puzzle ER/EP/ED level' per line; jsonl: one record per puzzle (docs/records.md).")
 @click.option("--example", "names", multiple=True, metavar="NAME", help="Rate a named example puzzle.")
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
+@_units_options
 @_jobs_option
 @_timeout_option
 @cluster_options
 @click.pass_context
 def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], box: Shape | None,
-         jobs: int, timeout: float | None, cluster: str | None, output: str | None, blocksize: int | None,
-         merge: str | None) -> None:
+         variant: str | None, regions: str | None, jobs: int, timeout: float | None, cluster: str | None,
+         output: str | None, blocksize: int | None, merge: str | None) -> None:
     """Rate every puzzle in PATHS (files, or - for standard input) as Sudoku
     Explainer does: ER (hardest step), EP (hardest up to the first placement),
     ED (first step), and a level.
@@ -72,7 +83,8 @@ def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str,
     from ..pipeline import Job
     from .running import run_job
 
-    job = Job("rate", fmt=fmt, timeout=timeout, box=_box(box))
+    check_units(ctx, variant, regions, logic=True)
+    job = Job("rate", fmt=fmt, timeout=timeout, box=_box(box), variant=variant, regions=regions)
     if on_cluster(ctx, cluster, output, blocksize, merge, names):
         ctx.exit(run_on_cluster(ctx, job, paths, cluster, output, blocksize, merge))
     run_job(ctx, job, paths, names, jobs, "rating")
@@ -88,11 +100,13 @@ def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str,
               help="Show the grid at the start, before every step harder than a single, and at the end.")
 @click.option("--marks", is_flag=True, help="With --grids: show pencil marks (the candidates) in those grids.")
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
+@_units_options
 @_jobs_option
 @_timeout_option
 @click.pass_context
 def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], grids: bool,
-            marks: bool, box: Shape | None, jobs: int, timeout: float | None) -> None:
+            marks: bool, box: Shape | None, variant: str | None, regions: str | None, jobs: int,
+            timeout: float | None) -> None:
     """Explain how to solve each puzzle in PATHS step by step, always taking
     the easiest step (in Sudoku Explainer's order).
 
@@ -100,26 +114,34 @@ def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[s
     Exit status: 0 all explained; 1 some puzzle unreadable, invalid or
     without a solution, or none found; 2 usage error; 130 interrupted.
     """
+    check_units(ctx, variant, regions, logic=True)
     if fmt == "html":
         from .pictures import explain_html
 
-        explain_html(ctx, paths, names, box, timeout)
+        explain_html(ctx, paths, names, box, timeout, variant=variant, regions=regions)
         return
     from ..pipeline import Job
     from .running import run_job
 
-    job = Job("explain", fmt=fmt, timeout=timeout, box=_box(box), grids=grids, marks=marks)
+    job = Job("explain", fmt=fmt, timeout=timeout, box=_box(box), grids=grids, marks=marks, variant=variant,
+              regions=regions)
     run_job(ctx, job, paths, names, jobs, "explaining")
 
 
-def _hint_state(text: str, box: Shape | None):
-    """A candidates state from text that may carry pencil marks."""
-    from .. import formats
+def _hint_state(text: str, box: Shape | None, variant: str | None = None, regions: str | None = None):
+    """A candidates state from text that may carry pencil marks, under the named units."""
+    from .. import formats, variants
     from ..logic import Candidates
 
     try:
         grid, masks = formats.parse_candidates(text, shape=box)
-        return Candidates.from_masks(grid, masks)
+        if variant or regions is not None:
+            # a plain grid gets the classic candidates from the reader: under a
+            # variant's units only real pencil marks are kept
+            plain = Candidates.from_grid(grid).mask
+            if all(m == p for v, m, p in zip(grid.values, masks, plain) if not v):
+                return Candidates.from_grid(variants.under(grid, variant, regions))
+        return Candidates.from_masks(variants.under(grid, variant, regions), masks)
     except SudokuError:
         # not a pencil-mark grid: read it as `solve` does, so both say the same about it
         import io
@@ -132,7 +154,7 @@ def _hint_state(text: str, box: Shape | None):
             if isinstance(error, ParseError):  # the label "puzzle 1" is added when it is shown
                 raise ParseError(error.reason, line=error.line, column=error.column) from None
             raise error if isinstance(error, SudokuError) else ParseError(str(error)) from None
-        return Candidates.from_grid(first.grid)
+        return Candidates.from_grid(variants.under(first.grid, variant, regions))
 
 
 @click.command("hint")
@@ -141,10 +163,11 @@ def _hint_state(text: str, box: Shape | None):
               help="text: the step; jsonl: its record; svg: the step drawn on the grid.")
 @click.option("--example", "name", metavar="NAME", help="Hint for a named example puzzle.")
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
+@_units_options
 @_timeout_option
 @click.pass_context
 def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: Shape | None,
-         timeout: float | None) -> None:
+         variant: str | None, regions: str | None, timeout: float | None) -> None:
     """Show the next logical step for one puzzle in PATH (or - for standard
     input). The grid may carry pencil marks (the candidates format); then
     the step works on those marks.
@@ -153,11 +176,13 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: 
     Exit status: 0 a step was found; 1 no technique applies or the puzzle is
     unreadable; 2 usage error.
     """
+    from .. import variants
     from ..logic import Candidates, hint as next_step
 
+    check_units(ctx, variant, regions, logic=True)
     try:
         if name is not None:
-            state = Candidates.from_grid(examples((name,))[0][1])
+            state = Candidates.from_grid(variants.under(examples((name,))[0][1], variant, regions))
         else:
             if path is None:
                 if sys.stdin is None or sys.stdin.isatty():
@@ -173,7 +198,7 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: 
                 click.echo(f"no puzzle found in {'standard input' if path == '-' else repr(path)}", err=True)
                 ctx.exit(EXIT_FAILED)
                 return
-            state = _hint_state(text, box)
+            state = _hint_state(text, box, variant, regions)
         step = next_step(state, timeout=timeout)
     except SudokuError as exc:
         _fail("puzzle 1", str(exc))

@@ -16,7 +16,7 @@ from .common import EXIT_FAILED, Output, open_input
 
 
 def explain_html(ctx: click.Context, paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None,
-                 timeout: float | None) -> None:
+                 timeout: float | None, *, variant: str | None = None, regions: str | None = None) -> None:
     """Write one self-contained HTML page explaining every puzzle asked for."""
     import sys
 
@@ -31,6 +31,9 @@ def explain_html(ctx: click.Context, paths: tuple[str, ...], names: tuple[str, .
     def add(label: str, grid: Any) -> None:
         nonlocal failed
         try:
+            from ..variants import under
+
+            grid = under(grid, variant, regions)
             path = explain(grid, timeout=timeout)
             rating = rate(grid, timeout=timeout)
         except SudokuError as exc:

@@ -57,13 +57,19 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels.run_steps",), 10.0),
     "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
-    # the generator's times are wall times on two cores: its verdict's search
-    # compiles in a helper process beside the rest (generate.load)
-    "generate": ("the generator, --minimal logic or preemptive", ("generate.batch_kernel",), 7.5),
-    "generate-unique": ("the generator, --minimal unique", ("generate.batch_kernel",), 0.5),
-    "unique-9x9": ("the generator's uniqueness verdict, 9x9", ("generate.count9_verdict",), 0.5),
-    "unique-other": ("the generator's uniqueness verdict, other shapes", ("generate.other_verdict",), 1.0),
-    "unique-locked": ("the generator's uniqueness verdict, 16x16 and up", ("generate.other_locked_verdict",), 2.0),
+    # the generator: a helper process compiles the rule's verdict while the
+    # command compiles the random grids and the minimiser (the same for every
+    # rule and shape; generate.load): wall times on two cores, a verdict's
+    # the time it adds
+    "generate": ("the generator", ("generate.grids_kernel", "generate.minimise_rows"), 6.0),
+    **{group: (f"the generator's verdict, {what}", (f"generate.{kernel}",), seconds)
+       for group, what, kernel, seconds in (
+           ("unique-9x9", "unique, 9x9", "count9_verdict", 2.0),
+           ("unique-other", "unique, other shapes", "other_verdict", 2.0),
+           ("unique-16x16", "unique, 16x16 and up", "other_locked_verdict", 3.0),
+           ("logic-9x9", "logic, 9x9", "singles9_verdict", 1.0),
+           ("logic-other", "logic, other shapes", "singles_verdict", 1.0),
+           ("preemptive", "preemptive", "preemptive_verdict", 1.0))},
 }
 
 _numba_loaded = False
@@ -330,24 +336,28 @@ def _warm_chains() -> None:
     rate(Grid(_CHAIN_PUZZLE))
 
 
-def _warm_generate(minimal: str = "logic") -> None:
-    from ..generation import generate_many
-
-    for _ in generate_many(1, shape="3x3", minimal=minimal, seed=1):
-        pass
-
-
-def _warm_verdict(verdict: str) -> None:
+def _warm_generator() -> None:
     from . import generate
 
-    generate.load_verdict(getattr(generate, verdict))
+    generate.load_grids(batch=True)
+    generate.load_grids(batch=False)
+    generate.load_minimiser()
+
+
+def _warm_verdict(name: str) -> Callable[[], None]:
+    def warm() -> None:
+        from . import generate
+
+        generate.load_verdict(name)
+    return warm
 
 
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
-    "generate": _warm_generate, "generate-unique": lambda: _warm_generate("unique"),
-    "unique-9x9": lambda: _warm_verdict("COUNT9"), "unique-other": lambda: _warm_verdict("OTHER"),
-    "unique-locked": lambda: _warm_verdict("OTHER_LOCKED"),
+    "generate": _warm_generator,
+    **{group: _warm_verdict(name) for group, name in (
+        ("unique-9x9", "COUNT9"), ("unique-other", "OTHER"), ("unique-16x16", "OTHER_LOCKED"),
+        ("logic-9x9", "SINGLES9"), ("logic-other", "SINGLES"), ("preemptive", "PREEMPTIVE"))},
 }
 
 

@@ -36,13 +36,12 @@ kernels, picked in Python by :func:`verdict_of` from the rule and the shape:
     the grid without guessing: the ``preemptive`` method's compiled fixpoint
     (:func:`sudokit.methods.preemptive_kernel.fixpoint`).
 
-The verdict reaches the kernels as a type, not a value (:data:`TOKENS`), so
-that numba compiles the minimising loop once per verdict with that verdict's
-code alone: a first run compiles only what its rule and shape use. Each
-verdict is a kernel of its own, so that a first run compiles the slow ones
-(``COUNT9``, ``OTHER``) in a helper process while this one compiles the random
-grids (:func:`load`): both cores work, and a first ``generate`` takes about
-8 s instead of 10 to 11.
+Each verdict is a kernel of its own with one signature (:data:`VERDICT_SIG`),
+and the minimiser (:func:`minimise_rows`) calls it through a function pointer
+(a :class:`Verdict`): numba compiles the minimiser once for every rule and
+shape, and each verdict once. A first run compiles the verdict in a helper
+process while this one compiles the random grids and the minimiser
+(:func:`load`): both cores work, and no kernel waits to link another.
 
 Nothing here prints or imports the CLI.
 """
@@ -57,7 +56,8 @@ from .compiling import load_numba
 load_numba()  # before numba loads: numba without its BLAS probe
 
 from numba import njit, types  # noqa: E402
-from numba.extending import overload  # noqa: E402
+from numba.core.types import WrapperAddressProtocol  # noqa: E402
+from numba.experimental.function_type import _get_wrapper_address  # noqa: E402
 
 from .board import WORDS, pop, tz  # noqa: E402
 from .kernel9 import NEW, STORED, T_PHASE, TRAIL, resume9  # noqa: E402
@@ -149,7 +149,13 @@ def seed_rng(seed: int) -> None:
 # -- random complete grids -----------------------------------------------------
 
 
-@njit(cache=True)
+# fill and relabel are inlined into the random grid (a function numba compiles
+# on its own costs its own compilation, then again inside each caller); called
+# from Python (a fill per call, to read a deadline between them) they compile
+# on their own.
+
+
+@njit(cache=True, inline="always")
 def fill(out, n, units, peers, node_limit, stats) -> bool:
     """A random complete grid into ``out``: backtracking from an empty grid.
 
@@ -225,7 +231,7 @@ def fill(out, n, units, peers, node_limit, stats) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def relabel(grid, n) -> None:
     """Apply a random permutation of the values 1..N in place."""
     perm = np.empty(n, dtype=np.int64)
@@ -242,6 +248,12 @@ def relabel(grid, n) -> None:
 @njit(cache=True)
 def random_grid(out, n, units, peers, node_limit, stats) -> bool:
     """Fill (restarting when a fill runs past ``node_limit``) and relabel."""
+    return _random_grid(out, n, units, peers, node_limit, stats)
+
+
+@njit(inline="always")
+def _random_grid(out, n, units, peers, node_limit, stats) -> bool:
+    """:func:`random_grid`, inlined where a kernel makes grids itself (:func:`grids_kernel`)."""
     for attempt in range(1000):
         if fill(out, n, units, peers, node_limit, stats):
             relabel(out, n)
@@ -290,13 +302,23 @@ def unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_
     return -1 if undecided else 1
 
 
-# Each verdict is a kernel of its own, compiled (and cached) once whatever
-# calls it, so that a first run can compile the slow ones in a helper process
-# (:func:`load`). Each is a function of the same arguments: 1 when the puzzle, with the orbit
+# Each verdict is a kernel of its own, with one signature (:data:`VERDICT_SIG`):
+# the minimising loop calls it through a function pointer, so that numba
+# compiles the loop once for every rule and shape, and each verdict (with the
+# search or fixpoint it runs) once, in a helper process on a first run
+# (:func:`load`). Each takes the same arguments: 1 when the puzzle, with the orbit
 # ``orbit_cells[a:b]`` blank (its clues in ``saved``), still obeys the rule, 0 when
 # not, -1 when a search ran out of nodes. The others are scratch: ``masks``,
 # ``assigned`` and ``queue`` for the masks, ``board``, ``stack`` and ``trail`` for
 # the 9x9 band words, ``scratch`` a grid.
+
+_GRID = types.uint8[::1]
+_INTS = types.int64[::1]
+#: The signature of every verdict kernel.
+VERDICT_SIG = types.int64(
+    _GRID, _INTS, types.int64, types.int64, _GRID, _GRID, types.int64, types.int64, types.int64,
+    types.int32[:, ::1], types.int32[:, ::1], types.int64, types.uint64[::1], _GRID, _INTS, _INTS,
+    types.int64[:, ::1], _INTS, _GRID, types.int64, _INTS, _INTS)
 
 
 @njit(cache=True)
@@ -348,36 +370,36 @@ def preemptive_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, 
     return 1 if preemptive_fixpoint(masks, assigned, units, peers, queue) == COMPLETE else 0
 
 
-#: The verdicts' tokens: numba compiles the minimising loop once per token type.
-TOKENS = {COUNT9: np.int64, OTHER: np.int32, SINGLES9: np.int16, SINGLES: np.int8, PREEMPTIVE: np.uint8,
-          OTHER_LOCKED: np.uint16}
 _VERDICT_KERNELS = {COUNT9: count9_verdict, OTHER: other_verdict, OTHER_LOCKED: other_locked_verdict,
-                    SINGLES9: singles9_verdict,
-                    SINGLES: singles_verdict, PREEMPTIVE: preemptive_verdict}
-_VERDICTS = {types.int64: count9_verdict, types.int32: other_verdict, types.uint16: other_locked_verdict, types.int16: singles9_verdict,
-             types.int8: singles_verdict, types.uint8: preemptive_verdict}
+                    SINGLES9: singles9_verdict, SINGLES: singles_verdict, PREEMPTIVE: preemptive_verdict}
 
 
-def _keeps(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-           masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats) -> int:
-    """The verdict that ``token``'s type stands for (compiled code only)."""
-    raise NotImplementedError("called from compiled code only")
+class Verdict(WrapperAddressProtocol):
+    """A compiled verdict kernel as the minimiser takes it: a function
+    pointer of :data:`VERDICT_SIG` (numba's wrapper address protocol), made
+    once per process by :func:`verdict`."""
+
+    def __init__(self, code: int) -> None:
+        kernel = _VERDICT_KERNELS[code]
+        kernel.compile(VERDICT_SIG.args)
+        self.code = code
+        self._address = _get_wrapper_address(kernel, VERDICT_SIG)
+
+    def __wrapper_address__(self) -> int:
+        return self._address
+
+    def signature(self):
+        return VERDICT_SIG
 
 
-@overload(_keeps, inline="always")
-def _keeps_for(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-               masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
-    verdict = _VERDICTS.get(token)
-    if verdict is None:
-        return None
+_verdicts: dict[int, Verdict] = {}
 
-    def impl(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-             masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
-        return verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
-                       node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats)
 
-    return impl
-
+def verdict(code: int) -> Verdict:
+    """The verdict kernel ``code`` (COUNT9, OTHER...), compiled or loaded from the cache."""
+    if code not in _verdicts:
+        _verdicts[code] = Verdict(code)
+    return _verdicts[code]
 
 
 @njit(cache=True)
@@ -455,19 +477,26 @@ def shuffle(order) -> None:
 
 
 @njit(cache=True)
-def minimise_kernel(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                    order, lo, hi, token, node_limit, stats) -> None:
-    """:func:`minimise`, with the verdict as its token."""
-    _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                   order, lo, hi, token, node_limit, stats)
+def minimise_rows(puzzles, solutions, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
+                  orders, lo, hi, keeps, node_limit, stats) -> None:
+    """Minimise each row of ``puzzles`` (its solution the same row of
+    ``solutions``), visiting orbits ``orders[i, lo:hi]``, with the verdict
+    ``keeps`` (a :class:`Verdict`): one kernel for every rule and shape, for a
+    batch (:func:`generate_batch`) and for one puzzle in slices
+    (:func:`minimise`).
+    A row whose grid could not be filled (``stats[i, STAT_UNDECIDED] < 0``)
+    is skipped."""
+    for i in range(puzzles.shape[0]):
+        if stats[i, STAT_UNDECIDED] >= 0:
+            _minimise_loop(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells,
+                           orbit_start, orders[i], lo, hi, keeps, node_limit, stats[i])
 
 
 @njit(inline="always")
 def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                   order, lo, hi, token, node_limit, stats) -> None:
-    """The minimising pass, written once and inlined into both kernels that
-    run it (:func:`minimise_kernel` for Python's slices, :func:`batch_kernel`),
-    so that neither links the other and each run compiles one of them."""
+                   order, lo, hi, keeps, node_limit, stats) -> None:
+    """The minimising pass over one puzzle (inlined into :func:`minimise_rows`,
+    its one caller, so that numba compiles it once, there)."""
     cells = n * n
     masks = np.empty(cells, dtype=np.uint64)
     assigned = np.empty(cells, dtype=np.uint8)
@@ -505,7 +534,7 @@ def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_
                 break
         if at_once:
             continue
-        verdict = _keeps(token, puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
+        verdict = keeps(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                          node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats,
                          stats)
         if verdict != 1:
@@ -524,9 +553,10 @@ def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells,
     ``variant``: the units are a variant's. A clue that a single in its row,
     column or box (or jigsaw region) puts back is taken away without asking
     the verdict."""
-    verdict = verdict_of(rule, box_rows, box_cols, variant)
-    minimise_kernel(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                    order, lo, hi, TOKENS[verdict](verdict), node_limit, stats)
+    code = verdict_of(rule, box_rows, box_cols, variant)
+    minimise_rows(puzzle.reshape(1, -1), solution.reshape(1, -1), n, box_rows, box_cols, units, peers,
+                  orbit_cells, orbit_start, order.reshape(1, -1), lo, hi, verdict(code), node_limit,
+                  stats.reshape(1, -1))
 
 
 def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
@@ -535,118 +565,116 @@ def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbi
 
     Row i of ``puzzles``/``solutions``/``stats`` belongs to ``seeds[i]`` and
     depends on nothing else, so batches can be split across workers freely.
+    The random grids and orders come first for all seeds (:func:`grids_kernel`),
+    then the minimising (:func:`minimise_rows`); nothing random happens while
+    minimising, so a seed gives the same puzzle as :func:`minimise` on its own.
     ``variant`` as in :func:`minimise`.
     """
-    verdict = verdict_of(rule, box_rows, box_cols, variant)
-    batch_kernel(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                 TOKENS[verdict](verdict), node_limit, fill_limit, puzzles, solutions, stats)
+    code = verdict_of(rule, box_rows, box_cols, variant)
+    orbits = orbit_start.shape[0] - 1
+    orders = np.empty((seeds.shape[0], orbits), dtype=np.int64)
+    grids_kernel(seeds, n, units, peers, fill_limit, solutions, puzzles, orders, stats)
+    minimise_rows(puzzles, solutions, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start, orders,
+                  0, orbits, verdict(code), node_limit, stats)
 
 
 @njit(cache=True)
-def batch_kernel(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                 token, node_limit, fill_limit, puzzles, solutions, stats) -> None:
-    """:func:`generate_batch`, with the verdict as its token."""
-    orbits = orbit_start.shape[0] - 1
-    order = np.empty(orbits, dtype=np.int64)
-    first = orbits - orbits  # an int64: a literal 0 would make numba compile minimise_kernel for it alone
+def grids_kernel(seeds, n, units, peers, fill_limit, solutions, puzzles, orders, stats) -> None:
+    """For each seed: seed numba's generator, a random complete grid into
+    ``solutions`` (and ``puzzles``), and a random order of the orbits into
+    ``orders`` (the draws :func:`sudokit.generation.minimising.make_one` makes
+    one call at a time). A grid that cannot be filled within ``fill_limit``
+    nodes is marked ``stats[i, STAT_UNDECIDED] = -1``."""
+    orbits = orders.shape[1]
     for i in range(seeds.shape[0]):
         np.random.seed(seeds[i])
-        if not random_grid(solutions[i], n, units, peers, fill_limit, stats[i]):
+        if not _random_grid(solutions[i], n, units, peers, fill_limit, stats[i]):
             stats[i, STAT_UNDECIDED] = -1
             continue
         for c in range(n * n):
             puzzles[i, c] = solutions[i, c]
         for o in range(orbits):
-            order[o] = o
-        shuffle(order)
-        _minimise_loop(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                       order, first, orbits, token, node_limit, stats[i])
+            orders[i, o] = o
+        shuffle(orders[i])
 
 
 # -- loading ---------------------------------------------------------------------------
 
-#: The kernel group (:data:`~sudokit.engine.compiling.KERNELS`) of each verdict's
-#: search that a first run compiles in a helper process, beside the rest.
-_HELPED = {COUNT9: "unique-9x9", OTHER: "unique-other", OTHER_LOCKED: "unique-locked"}
+#: The kernel group (:data:`~sudokit.engine.compiling.KERNELS`) of each verdict.
+VERDICT_GROUPS = {COUNT9: "unique-9x9", OTHER: "unique-other", OTHER_LOCKED: "unique-16x16",
+                  SINGLES9: "logic-9x9", SINGLES: "logic-other", PREEMPTIVE: "preemptive"}
 #: The (verdict, batch) pairs this process has loaded.
 _loaded: set[tuple[int, bool]] = set()
 
 
-def _empty_call(verdict: int, batch: bool) -> tuple:
-    """The arguments of :func:`batch_kernel` (``batch``) or :func:`minimise_kernel`
-    for no work, with the types the real calls have, on a 2x2 grid."""
-    n = 4
-    units, peers = geometry(2, 2)
-    cells = np.zeros(0, dtype=np.int64)
-    starts = np.zeros(1, dtype=np.int64)
-    token = TOKENS[verdict](verdict)
-    if batch:
-        return (np.zeros(0, dtype=np.int64), n, 2, 2, units, peers, cells, starts, token, 0, 0,
-                np.zeros((0, n * n), dtype=np.uint8), np.zeros((0, n * n), dtype=np.uint8),
-                np.zeros((0, STATS), dtype=np.int64))
-    grid = np.zeros(n * n, dtype=np.uint8)
-    return (grid, grid.copy(), n, 2, 2, units, peers, cells, starts, np.zeros(0, dtype=np.int64), 0, 0, token, 0,
-            np.zeros(STATS, dtype=np.int64))
-
-
 def load(rule: int, box_rows: int, box_cols: int, batch: bool = True, variant: bool = False) -> None:
-    """Load the kernel that generates many puzzles (``batch``) or minimises
-    one, for ``rule`` on this shape, before the first puzzle.
+    """Load the kernels that generate many puzzles (``batch``) or one in
+    slices, for ``rule`` on this shape, before the first puzzle.
 
-    On a first run it compiles, on both cores: a helper process compiles the
-    verdict's search (the solver's :func:`~sudokit.engine.kernel9.resume9`, or
-    :func:`unique_without` for other shapes) while this one compiles the
-    random grids and the minimiser's own helpers; then the kernel that links
-    them all. Later calls cost nothing.
+    On a first run they compile on both cores: a helper process compiles the
+    rule's verdict (with the solver's :func:`~sudokit.engine.kernel9.resume9`,
+    kernelN's search, or a fixpoint) while this one compiles the random grids
+    and the minimiser (the same for every rule and shape); then it loads the
+    helper's machine code. Later calls cost nothing.
     """
-    verdict = verdict_of(rule, box_rows, box_cols, variant)
-    if (verdict, batch) in _loaded:
+    code = verdict_of(rule, box_rows, box_cols, variant)
+    if (code, batch) in _loaded:
         return
-    from .compiling import alongside, is_cached
+    from .compiling import alongside
 
-    args = _empty_call(verdict, batch)
-    kernel = "generate.batch_kernel" if batch else "generate.minimise_kernel"
-    if verdict in _HELPED and not is_cached(kernel, args):
-        with alongside((_HELPED[verdict],)):
-            _load_parts()
-    (batch_kernel if batch else minimise_kernel)(*args)
-    _loaded.add((verdict, batch))
+    with alongside((VERDICT_GROUPS[code],)):
+        load_grids(batch)
+        load_minimiser()
+    verdict(code)
+    _loaded.add((code, batch))
 
 
-def _load_parts() -> None:
-    """Compile the random grids and the minimiser's helpers, with the types the kernels call them with."""
+def load_grids(batch: bool = True) -> None:
+    """Compile (or load) the random grids: :func:`grids_kernel` for a batch,
+    else the kernels :func:`sudokit.generation.minimising.make_one` calls one
+    at a time, with the types the real calls have."""
     n = 4
     units, peers = geometry(2, 2)
+    if batch:
+        grids = np.zeros((0, n * n), dtype=np.uint8)
+        _compile(grids_kernel, np.zeros(0, dtype=np.int64), n, units, peers, 0, grids, grids,
+                 np.zeros((0, 0), dtype=np.int64), np.zeros((0, STATS), dtype=np.int64))
+        return
     grid = np.zeros(n * n, dtype=np.uint8)
-    stats = np.zeros(STATS, dtype=np.int64)
-    seed_rng(1)
-    random_grid(grid, n, units, peers, 0, stats)
-    fill(grid.copy(), n, units, peers, 0, stats)
-    shuffle(np.zeros(2, dtype=np.int64))
-    cell_units = np.zeros((n * n, 3), dtype=np.int64)
-    unit_m = np.zeros(3 * n, dtype=np.uint64)
-    _cell_units(units, cell_units)
-    _unit_masks(grid, cell_units, unit_m)
-    cells = np.zeros(1, dtype=np.int64)
-    a = cells[0]
-    _toggle_masks(grid, cells, a, a, cell_units, unit_m)
-    _single_at_once(grid, a, grid[0] + 1, n, units, cell_units, unit_m)
+    _compile(seed_rng, 1)
+    _compile(random_grid, grid, n, units, peers, 0, np.zeros(STATS, dtype=np.int64))
+    _compile(shuffle, np.zeros(2, dtype=np.int64))
 
 
-def load_verdict(verdict: int) -> None:
-    """Compile the kernel of ``verdict`` with the types the minimising loop
-    calls it with (for a helper process; see :func:`load`)."""
+class _AnyVerdict(WrapperAddressProtocol):
+    """Stands for a :class:`Verdict` where only its type counts (compiling)."""
+
+    def __wrapper_address__(self) -> int:
+        return -1
+
+    def signature(self):
+        return VERDICT_SIG
+
+
+def load_minimiser() -> None:
+    """Compile (or load) :func:`minimise_rows`, with the types the real calls have."""
     n = 4
     units, peers = geometry(2, 2)
-    grid = np.zeros(n * n, dtype=np.uint8)
-    cells = np.zeros(1, dtype=np.int64)
-    a = cells[0]
-    count_stats = np.zeros(2, dtype=np.int64)
-    _VERDICT_KERNELS[verdict](
-        grid, cells, a, a, grid.copy(), grid.copy(), n, 2, 2, units, peers, 0, np.zeros(n * n, dtype=np.uint64),
-        grid.copy(), np.zeros(n * n, dtype=np.int64), np.zeros(WORDS, dtype=np.int64),
-        np.zeros((81, STORED), dtype=np.int64), np.zeros(TRAIL, dtype=np.int64), grid.copy(), count_stats[0] + 2,
-        count_stats, np.zeros(STATS, dtype=np.int64))
+    grids = np.zeros((0, n * n), dtype=np.uint8)
+    ints = np.zeros(0, dtype=np.int64)
+    _compile(minimise_rows, grids, grids, n, 2, 2, units, peers, ints, ints, np.zeros((0, 0), dtype=np.int64), 0,
+             0, _AnyVerdict(), 0, np.zeros((0, STATS), dtype=np.int64))
+
+
+def load_verdict(name: str) -> None:
+    """Compile (or load) the verdict kernel named ("COUNT9", "OTHER"...; for a
+    helper process, see :func:`load`)."""
+    _VERDICT_KERNELS[globals()[name]].compile(VERDICT_SIG.args)
+
+
+def _compile(kernel, *args) -> None:
+    """Compile ``kernel`` for the types of ``args`` (or load it from the cache), without calling it."""
+    kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
 
 
 @njit(cache=True)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Iterator
 
-from .state import Candidates, iter_bits
+from .state import Candidates, extra_units, iter_bits
 from .step import Step, Technique, cells_text, elims_text
 
 APE_RATING, ATE_RATING = 6.2, 7.5
@@ -33,12 +33,16 @@ _HOUSES: dict = {}
 
 
 def _houses(geo) -> list[tuple[int, ...]]:
-    """Each cell's house cells in SE's order: box, row, column."""
+    """Each cell's house cells in SE's order: box, row, column, then a
+    variant's extra units."""
     h = _HOUSES.get(geo)
     if h is None:
         h = []
-        for cell, (r, c, b) in enumerate(geo.units_of):
-            seen = dict.fromkeys(list(geo.units[b]) + list(geo.units[r]) + list(geo.units[c]))
+        extra = extra_units(geo)
+        for cell, held in enumerate(geo.units_of):
+            r, c, b = held[:3]
+            order = [b, r, c] + [u for u in extra if u in held]
+            seen = dict.fromkeys(x for u in order for x in geo.units[u])
             seen.pop(cell, None)
             h.append(tuple(seen))
         _HOUSES[geo] = h

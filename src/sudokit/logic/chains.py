@@ -54,7 +54,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from ..errors import LimitReached
-from .state import Candidates, iter_bits
+from .state import Candidates, extra_units, iter_bits, se_cells
 from .step import STRONG, WEAK, Step, Technique, elims_text
 
 __all__ = [
@@ -121,13 +121,26 @@ class _Tables:
         self.geo = geo
         units_of = geo.units_of
         um = geo.unit_mask
-        # on -> off x-links: box first, then the row and column outside the box
+        # on -> off x-links: box first, then the row and column outside the
+        # box, then a variant's extra units (SE's order: windows, diagonals)
+        # outside all of those
+        extra = extra_units(geo)
         self.off_parts = []
-        for cell, (r, c, b) in enumerate(units_of):
-            self.off_parts.append((um[b] & ~(1 << cell), um[r] & ~um[b], um[c] & ~um[b]))
-        # off -> on x-links: box, row, column
-        self.on_units = [(um[b], um[r], um[c]) for r, c, b in units_of]
-        self.cell_units = [(b, r, c) for r, c, b in units_of]
+        self.on_units = []
+        self.cell_units = []
+        for cell, held in enumerate(units_of):
+            r, c, b = held[:3]
+            parts = [um[b] & ~(1 << cell), um[r] & ~um[b], um[c] & ~um[b]]
+            own = [u for u in extra if u in held] if len(held) > 3 else []
+            seen = um[b] | um[r] | um[c]
+            for u in own:
+                parts.append(um[u] & ~seen)
+                seen |= um[u]
+            self.off_parts.append(tuple(parts))
+            # off -> on x-links: box, row, column, extra units
+            self.on_units.append((um[b], um[r], um[c], *(um[u] for u in own)))
+            self.cell_units.append((b, r, c, *own))
+        self.extra = bool(extra)
         self.compiled = None  # (peers, units) arrays for chain_kernels
 
 
@@ -162,7 +175,7 @@ def _compiled_for(ch: "Chainer"):
     loaded it yet (a single puzzle is faster without)."""
     global _KERNELS
     geo = ch.geo
-    if geo.n > 31:
+    if geo.n > 31 or ch.t.extra:  # the kernels' tables hold three units a cell
         return False
     if _KERNELS is None:
         from ..engine import prefer_compiled
@@ -1059,7 +1072,7 @@ class Multi:
         masks = ch.state.mask
         bit = 1 << (value - 1)
         for u in ch.t.cell_units[cell]:
-            places = [p for p in geo.units[u] if masks[p] & bit]
+            places = [p for p in (se_cells(geo, u) if ch.t.extra else geo.units[u]) if masks[p] & bit]
             if not (len(places) == 2 or (self.multiple and len(places) > 2)):
                 continue
             if places[0] != cell:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from .state import BOX, Candidates, Geometry, geometry, iter_bits
+from .state import BOX, Candidates, Geometry, extra_units, geometry, iter_bits, se_cells
 from .step import STRONG, WEAK, Step, Technique, elims_text
 
 SKYSCRAPER_RATING, KITE_RATING, TURBOT_RATING, GROUPED_RATING = 4.0, 4.1, 4.1, 4.3
@@ -31,8 +31,8 @@ SKYSCRAPER_RATING, KITE_RATING, TURBOT_RATING, GROUPED_RATING = 4.0, 4.1, 4.1, 4
 @lru_cache(maxsize=None)
 def cell_masks(shape) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per shape: each cell's peers and each unit's cells as bit sets over
-    the cells (bit ``c`` for cell ``c``)."""
-    geo = geometry(shape)
+    the cells (bit ``c`` for cell ``c``). Takes a shape or a geometry."""
+    geo = shape if isinstance(shape, Geometry) else geometry(shape)
     return geo.peer_mask, geo.unit_mask
 
 
@@ -44,7 +44,8 @@ def cells_of(bits: int) -> list[int]:
 @lru_cache(maxsize=None)
 def unit_sets(shape) -> tuple[int, ...]:
     """Per cell: its units (row, column, box) as a bit set over the unit ids."""
-    return tuple(sum(1 << u for u in units) for units in geometry(shape).units_of)
+    geo = shape if isinstance(shape, Geometry) else geometry(shape)
+    return tuple(sum(1 << u for u in units) for units in geo.units_of)
 
 
 def units_holding(cell_units: tuple[int, ...], bits: int) -> int:
@@ -100,9 +101,42 @@ def value_boards(state: Candidates) -> list[int]:
 
 Link = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
+_KINDS: dict = {}
+
+
+def link_kinds(geo: Geometry) -> tuple[tuple[tuple[int, ...], ...], tuple[str, ...], tuple[bool, ...]]:
+    """The region kinds SE's strong-link producers scan, in its order, as
+    ``(units per kind, SE's digit per kind, box-like per kind)``: boxes
+    ``0``, rows ``1``, columns ``2``, then a variant's window groups ``4``
+    (box-like: empty rectangles) and diagonals ``5`` and ``6`` (lines)."""
+    got = _KINDS.get(geo)
+    if got is None:
+        units = [geo.boxes, geo.rows, geo.cols]
+        digits = ["0", "1", "2"]
+        boxy = [True, False, False]
+        windows = tuple(u for u in extra_units(geo) if geo.kind_names[geo.kind[u]] in ("window", "hidden window"))
+        if windows:
+            units.append(windows)
+            digits.append("4")
+            boxy.append(True)
+        diagonals = [u for u in extra_units(geo) if geo.kind_names[geo.kind[u]] == "diagonal"]
+        for i, u in enumerate(diagonals):
+            units.append((u,))
+            digits.append(str(5 + i))
+            boxy.append(False)
+        got = _KINDS[geo] = (tuple(units), tuple(digits), tuple(boxy))
+    return got
+
+
+@lru_cache(maxsize=None)
+def kind_pairs(count: int) -> tuple[tuple[int, int], ...]:
+    """SE's order of the kinds of two links over ``count`` kinds: ``(a, b)``
+    with ``a <= b``, by ``b`` then ``a``."""
+    return tuple(sorted(((a, b) for b in range(count) for a in range(b + 1)), key=lambda t: (t[1], t[0])))
+
 
 def _links(state: Candidates, v: int, aligned_boxes: bool = True, board: int | None = None
-           ) -> tuple[list[Link], list[Link], list[Link]]:
+           ) -> tuple[list[Link], ...]:
     """Strong links on ``v`` in boxes, rows and columns: (unit, end A, end B,
     heart). ``heart`` is the centre cell of an empty rectangle when it holds
     ``v``: it lies in both lines, so it joins whichever end is the inner one.
@@ -112,10 +146,11 @@ def _links(state: Candidates, v: int, aligned_boxes: bool = True, board: int | N
     geo = state.geo
     if board is None:
         board = state.cells_with(v)
-    _, unit_bits = cell_masks(geo.shape)
-    out: tuple[list[Link], list[Link], list[Link]] = ([], [], [])
+    _, unit_bits = cell_masks(geo)
+    kinds, _, boxy = link_kinds(geo)
+    out: tuple[list[Link], ...] = tuple([] for _ in kinds)
     units_of = geo.units_of
-    for kind, units in ((0, geo.boxes), (1, geo.rows), (2, geo.cols)):
+    for kind, units in enumerate(kinds):
         found = out[kind]
         for unit in units:
             here = board & unit_bits[unit]
@@ -125,15 +160,16 @@ def _links(state: Candidates, v: int, aligned_boxes: bool = True, board: int | N
             if count == 2:
                 low = here & -here
                 p0, p1 = low.bit_length() - 1, (here ^ low).bit_length() - 1
-                if kind == 0 and not aligned_boxes and (
+                if boxy[kind] and not aligned_boxes and (
                     units_of[p0][0] == units_of[p1][0] or units_of[p0][1] == units_of[p1][1]
                 ):
                     continue
                 found.append((unit, (p0,), (p1,), ()))
                 continue
-            if kind == 0:
+            if boxy[kind]:
                 # empty rectangle: every place in the row or column of one heart cell
-                for heart in geo.units[unit]:
+                # (SE tries every heart of a box, but only the first three of a window)
+                for heart in (geo.units[unit] if kind == 0 else se_cells(geo, unit)[:3]):
                     r, c = units_of[heart][0], units_of[heart][1]
                     row_bits, col_bits = here & unit_bits[r], here & unit_bits[c]
                     if here & ~(row_bits | col_bits) == 0:
@@ -160,7 +196,9 @@ def _kind_code(geo: Geometry, units: list[int]) -> str:
     codes, first_line = [], None
     for u in units:
         k = geo.kind[u]
-        if k == BOX:
+        if k > BOX:  # a variant's unit: SE's digit for its region type
+            codes.append(_extra_digit(geo, u))
+        elif k == BOX:
             codes.append("0")
         else:
             if first_line is None:
@@ -169,8 +207,40 @@ def _kind_code(geo: Geometry, units: list[int]) -> str:
     return "".join(codes)
 
 
-def _name(geo: Geometry, units: list[int], grouped: int) -> tuple[str, float]:
+def _extra_digit(geo: Geometry, unit: int) -> str:
+    units, digits, _ = link_kinds(geo)
+    for group, digit in zip(units, digits):
+        if unit in group:
+            return digit
+    return "9"
+
+
+def _se_name(geo: Geometry, units: list[int], grouped: int, loop: bool) -> tuple[str, float, str]:
+    """SE's name, rating and suffix (``StrongLinksHint``) of a chain of
+    strong links one of whose units is a variant's (a window or a diagonal):
+    the base rating (4.0, 5.4, 5.8 for two, three, four links) plus 0.3."""
+    k = len(units)
+    suffix = f"{grouped}{min(_kind_code(geo, units), _kind_code(geo, units[::-1]))}"
+    tail = suffix[1:]
+    if loop:
+        base = f"({k} Strong Links) {'Grouped ' if grouped else ''}X-Loop"
+    else:
+        if "0" not in tail and "2" not in tail:
+            base = "Skyscraper" if k < 3 else f"{k} Skyscrapers"
+        elif "0" in tail or k > 3:
+            base = f"{k} Strong links"
+        else:
+            base = f"{k}-String Kite"
+        if grouped:
+            base = "Grouped " + base
+    return f"{base} {suffix}", round({2: 4.0, 3: 5.4, 4: 5.8}[k] + 0.3, 1), suffix
+
+
+def _name(geo: Geometry, units: list[int], grouped: int, loop: bool = False) -> tuple[str, float]:
     kinds = [geo.kind[u] for u in units]
+    if loop or any(k > BOX for k in kinds):
+        name, rating, _ = _se_name(geo, units, grouped, loop)
+        return name, rating
     forward = _kind_code(geo, units)
     backward = _kind_code(geo, units[::-1])
     suffix = f"{grouped}{min(forward, backward)}"
@@ -189,8 +259,9 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
     """The two-link steps on ``v`` as sort keys and parts, deduplicated in
     SE's generation order."""
     geo = state.geo
-    peer_bits, unit_bits = cell_masks(geo.shape)
-    cell_units = unit_sets(geo.shape)
+    peer_bits, unit_bits = cell_masks(geo)
+    cell_units = unit_sets(geo)
+    extra = bool(extra_units(geo))
     hits: list[tuple] = []
     links = _links(state, v, board=holders)
     # sides, numbered in SE's generation order (kind, link, orientation):
@@ -201,7 +272,7 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
     sees: list[int] = []
     cells: list[int] = []
     buckets: dict[int, list[int]] = {}
-    for kind in (0, 1, 2):
+    for kind in range(len(links)):
         for index, (u, a, b, h) in enumerate(links[kind]):
             ab, bb, hb = _bits(a), _bits(b), _bits(h)
             grouped = len(a) + len(b) + len(h) > 2
@@ -218,6 +289,7 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
                     buckets.setdefault(low, []).append(side)
                     inner_units ^= low
     tried: set = set()
+    pairs = kind_pairs(len(links))
     for sides in buckets.values():
         for x in range(len(sides) - 1):
             one = sides[x]
@@ -228,6 +300,16 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
                     continue
                 eb = start_bits[two]
                 victims = s_see & sees[two] & holders & ~(sb | eb)
+                closing = 0
+                if extra:  # a variant: the outer ends may share a unit too (an X-Loop)
+                    u1, u2 = info[one][3], info[two][3]
+                    closing = units_holding(cell_units, sb | eb) & ~((1 << u1) | (1 << u2))
+                    if closing:
+                        b1b, b2b = inner_bits[one], inner_bits[two]
+                        shared = units_holding(cell_units, b1b | b2b) & ~((1 << u1) | (1 << u2))
+                        low_s, low_c = shared & -shared, closing & -closing
+                        victims = ((unit_bits[low_s.bit_length() - 1] | unit_bits[low_c.bit_length() - 1])
+                                   & holders & ~(sb | b1b | b2b | eb))
                 if not victims:
                     continue
                 if (one, two) in tried:  # found through another shared unit
@@ -237,19 +319,20 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
                 k2, i2, o2, u2, end, bridge2, g2 = info[two]
                 b1b, b2b = inner_bits[one], inner_bits[two]
                 shared = units_holding(cell_units, b1b | b2b) & ~((1 << u1) | (1 << u2))
-                order = (KIND_PAIRS.index((k1, k2)), v, i1, i2, o1, o2)
+                order = (pairs.index((k1, k2)), v, i1, i2, o1, o2)
                 hits.append((order, start, bridge1, bridge2, end, u1, u2,
-                             (shared & -shared).bit_length() - 1, sb | b1b | b2b | eb, victims, int(g1) + int(g2)))
+                             (shared & -shared).bit_length() - 1, sb | b1b | b2b | eb, victims, int(g1) + int(g2),
+                             bool(closing)))
     hits.sort(key=lambda t: t[0])
     found: list[tuple] = []
     seen: set = set()
-    for order, start, bridge1, bridge2, end, u1, u2, shared, chain_bits, victims, grouped in hits:
+    for order, start, bridge1, bridge2, end, u1, u2, shared, chain_bits, victims, grouped, loop in hits:
         elims = tuple((c, v) for c in cells_of(victims))
         key = (chain_bits, elims)
         if key in seen:
             continue
         seen.add(key)
-        name, rating = _name(geo, [u1, u2], grouped)
+        name, rating = _name(geo, [u1, u2], grouped, loop)
         found.append((rating, -len(elims), name.rsplit(" ", 1)[1], order,
                       (name, v, start, bridge1, bridge2, end, u1, u2, shared, elims)))
     return found
@@ -292,7 +375,7 @@ def find_two_links(state: Candidates) -> Iterator[Step]:
     for v in range(1, geo.n + 1):
         holders = boards[v]
         if holders.bit_count() >= 4:
-            found += _memo(("two", geo.shape, v, holders), _two_links_of, state, v, holders)
+            found += _memo(("two", geo, v, holders), _two_links_of, state, v, holders)
     found.sort(key=lambda t: t[:4])
     for rating, *_, (name, v, start, bridge1, bridge2, end, u1, u2, shared, elims) in found:
         chain = ",".join(
@@ -317,6 +400,8 @@ def _name_k(geo: Geometry, units: list[int], grouped: int, loop: bool) -> tuple[
     """SE's name, rating and suffix of a chain of ``len(units)`` strong links."""
     k = len(units)
     kinds = [geo.kind[u] for u in units]
+    if any(x > BOX for x in kinds):
+        return _se_name(geo, units, grouped, loop)
     suffix = f"{grouped}{min(_kind_code(geo, units), _kind_code(geo, units[::-1]))}"
     lines = {x for x in kinds if x != BOX}
     rating = _GROUPED_RATING[k] if grouped else _BASE_RATING[k] + 0.1 * (BOX in kinds) + 0.1 * (len(lines) == 2)
@@ -329,28 +414,29 @@ def _name_k(geo: Geometry, units: list[int], grouped: int, loop: bool) -> tuple[
     return f"{base} {suffix}", round(rating, 1), suffix
 
 
-def _kind_sets(k: int) -> tuple[tuple[int, ...], ...]:
-    """SE's order of the kinds of ``k`` links: non-decreasing kind tuples,
+@lru_cache(maxsize=None)
+def _kind_sets(k: int, count: int = 3) -> tuple[tuple[int, ...], ...]:
+    """SE's order of the kinds of ``k`` links over ``count`` kinds: non-decreasing kind tuples,
     ordered by their last kind, then the one before, and so on."""
     from itertools import combinations_with_replacement
 
-    return tuple(sorted(combinations_with_replacement(range(3), k), key=lambda t: t[::-1]))
+    return tuple(sorted(combinations_with_replacement(range(count), k), key=lambda t: t[::-1]))
 
 
 def _chain_links_of(state: Candidates, k: int, v: int, holders: int) -> list[tuple]:
     """The chains of ``k`` strong links on ``v`` as sort keys and parts,
     deduplicated in SE's generation order."""
     geo = state.geo
-    peer_bits, unit_bits = cell_masks(geo.shape)
-    cell_units = unit_sets(geo.shape)
-    kind_sets = _kind_sets(k)
+    peer_bits, unit_bits = cell_masks(geo)
+    cell_units = unit_sets(geo)
     found: list[tuple] = []
     seen: set = set()
     by_kind = _links(state, v, aligned_boxes=False, board=holders)
+    kind_sets = _kind_sets(k, len(by_kind))
     # one entry per link and direction: (unit, kind, grouped, x, y, heart);
     # first link: start x, inner y+heart; later links: entry x+heart, exit y
     oriented = []
-    for kind in (0, 1, 2):
+    for kind in range(len(by_kind)):
         for u, a, b, h in by_kind[kind]:
             ab, bb, hb = _bits(a), _bits(b), _bits(h)
             g = len(a) + len(b) + len(h) > 2
@@ -476,7 +562,7 @@ def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
     for v in range(1, geo.n + 1):
         holders = boards[v]
         if holders.bit_count() >= 2 * k:
-            found += _memo(("chain", k, geo.shape, v, holders), _chain_links_of, state, k, v, holders)
+            found += _memo(("chain", k, geo, v, holders), _chain_links_of, state, k, v, holders)
     found.sort(key=lambda t: t[:5])
     for rating, _, _, _, _, name, v, parts, units, elims, chain_bits in found:
         chain = ",".join(

@@ -539,9 +539,10 @@ def _link_unit(geo, p: int, q: int, masks, graph, dynamic: bool) -> int:
     a, b = p >> 6, q >> 6
     v = (q >> 1) & 31
     bit = 1 << (v - 1)
-    ra, ca, ba = geo.units_of[a]
-    rb, cb, bb = geo.units_of[b]
+    ra, ca, ba = geo.units_of[a][:3]
+    rb, cb, bb = geo.units_of[b][:3]
     shared = [u for u, w in ((ba, bb), (ra, rb), (ca, cb)) if u == w]
+    shared += [u for u in geo.units_of[a][3:] if u in geo.units_of[b]]  # a variant's diagonal or window
     if len(shared) == 1:
         return shared[0]
     for u in shared:
@@ -586,9 +587,10 @@ def _rule_parents(h: _XHint, base, cur, geo) -> tuple:
                 if q >> 6 == p >> 6:
                     naked(q >> 6)
                 else:
-                    r1, c1, b1 = geo.units_of[q >> 6]
-                    r2, c2, b2 = geo.units_of[p >> 6]
-                    unit = b1 if b1 == b2 else (r1 if r1 == r2 else c1)
+                    r1, c1, b1 = geo.units_of[q >> 6][:3]
+                    r2, c2, b2 = geo.units_of[p >> 6][:3]
+                    unit = b1 if b1 == b2 else (r1 if r1 == r2 else c1 if c1 == c2 else next(
+                        u for u in geo.units_of[q >> 6][3:] if u in geo.units_of[p >> 6]))
                     hidden(unit, (q >> 1) & 31)
         return tuple(out)
     for target, parents, graph in h.chains:

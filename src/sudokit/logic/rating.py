@@ -19,7 +19,7 @@ from ..errors import Contradiction, InvalidPuzzle
 from ..formats import as_grid
 from ..grid import Grid
 from .registry import KERNEL_LADDER, REGISTRY, kernel_prefix, rating_floor
-from .state import Candidates
+from .state import Candidates, extra_units, is_classic
 from .step import Step, Technique
 from .stepper import broken, check_state, check_step, next_step, steps
 from . import chains
@@ -149,15 +149,19 @@ class Rating:
         return rating_html(self)
 
 
-def exact_registry() -> list[Technique]:
-    """The registered techniques rated no higher than :func:`rating_floor`.
+def exact_registry(geo=None) -> list[Technique]:
+    """The registered techniques rated no higher than :func:`rating_floor`,
+    in SE's ladder for ``geo`` (:func:`~sudokit.logic.generalized.ladder`;
+    default: the classic registry).
 
     Above the floor SE might use a technique the registry lacks, so a path
     that goes there no longer tells SE's rating; stopping at the floor keeps
     the rating exact or an honest lower bound.
     """
+    from .generalized import ladder
+
     floor = rating_floor()
-    return [t for t in REGISTRY if t.rating <= floor + 1e-9]
+    return [t for t in (REGISTRY if geo is None else ladder(geo)) if t.rating <= floor + 1e-9]
 
 
 def solve_path(grid: Grid, registry: list[Technique] | None = None,
@@ -245,7 +249,7 @@ def _fast_ratings(state: Candidates, registry: list[Technique], limited: list[Ch
     to ``limited`` (its ``rating`` is the lowest the abandoned technique could
     give, its ``tier`` the technique)."""
     level, easy = kernel_prefix(registry)
-    if level is None or level < 0 or state.geo.n > 62:  # the kernel's easy ladder starts after the direct ones
+    if level is None or level < 0 or state.geo.n > 62 or not is_classic(state.geo):  # the kernel's easy ladder starts after the direct ones
         return None
     from ..engine import prefer_compiled
 
@@ -373,7 +377,7 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     """
     timeout = validate.timeout(timeout)
     grid = as_grid(grid)
-    registry = exact_registry()
+    registry = exact_registry(grid.geometry) if extra_units(grid.geometry) else exact_registry()
     state = Candidates.from_grid(grid)
     known = truth(grid, unique=True)
     puzzle = grid.line()

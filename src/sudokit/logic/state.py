@@ -24,12 +24,71 @@ from ..geometry import BOX, COLUMN, KIND_NAMES, ROW, Geometry
 from ..grid import Grid, Shape
 
 #: The unit kinds and Geometry come from :mod:`sudokit.geometry`; the techniques import them from here.
-__all__ = ["BOX", "COLUMN", "KIND_NAMES", "ROW", "Candidates", "Geometry", "geometry", "iter_bits"]
+__all__ = ["BOX", "COLUMN", "KIND_NAMES", "ROW", "Candidates", "Geometry", "extra_units", "geometry", "is_classic",
+           "iter_bits", "se_cells"]
 
 
 def geometry(shape: Shape) -> Geometry:
     """The (cached) unit tables of ``shape``: :meth:`Geometry.of`, under the name the techniques use."""
     return shape.geometry
+
+
+def is_classic(geo: Geometry) -> bool:
+    """True for a shape's own rows, columns and boxes: the geometry the
+    compiled kernels and the specialised tables are written for. A variant
+    with extra units, or a jigsaw's regions, is not."""
+    return geo is geo.shape.geometry or geo == geo.shape.geometry
+
+
+#: SukakuExplainer's numbering of the nine window groups of its Windows
+#: option (its ``Grid.Window`` regions), cell by cell on the 9x9 grid: the
+#: four windows are 0 to 3, the hidden groups 4 to 8. SE lists the cells of
+#: groups 6 and 7 (rows 2-4 and 6-8 by columns 1, 5, 9) column by column,
+#: the others row by row.
+_SE_WINDOWS = (
+    "844485558" "600061116" "600061116" "600061116" "844485558"
+    "722273337" "722273337" "722273337" "844485558"
+)
+
+_EXTRA: dict = {}
+
+
+def extra_units(geo: Geometry) -> tuple[int, ...]:
+    """The units beyond rows, columns and boxes (or regions), in the order
+    SukakuExplainer scans its variant regions: the window groups (by SE's
+    numbering, the hidden centre group first), then the diagonals (main,
+    anti). Other extra kinds follow in unit order. Empty for a classic or
+    jigsaw geometry.
+
+    >>> from sudokit import variants
+    >>> [variants.hyper().unit_name(u) for u in extra_units(variants.hyper())][3:6]
+    ['window 4', 'hidden window 1', 'hidden window 5']
+    """
+    got = _EXTRA.get(geo)
+    if got is None:
+        from ..geometry import BOX as _BOX
+
+        extra = [u for u, k in enumerate(geo.kind) if k > _BOX]
+
+        def key(u: int) -> tuple[int, int, int]:
+            cells = geo.units[u]
+            if geo.n == 9 and geo.kind_names[geo.kind[u]] in ("window", "hidden window"):
+                return (0, int(_SE_WINDOWS[min(cells)]), u)
+            if geo.kind_names[geo.kind[u]] == "diagonal":
+                return (1, 0, u)
+            return (2, 0, u)
+
+        got = _EXTRA[geo] = tuple(sorted(extra, key=key))
+    return got
+
+
+def se_cells(geo: Geometry, unit: int) -> tuple[int, ...]:
+    """The cells of ``unit`` in SukakuExplainer's order: the unit's own order,
+    except for SE's window groups 6 and 7, which it lists column by column."""
+    cells = geo.units[unit]
+    if geo.n == 9 and geo.kind_names[geo.kind[unit]] == "hidden window" and _SE_WINDOWS[min(cells)] in "67":
+        return tuple(sorted(cells, key=lambda c: (c % 9, c // 9)))
+    return cells
 
 
 def iter_bits(mask: int) -> "Iterator[int]":
@@ -67,12 +126,10 @@ class Candidates:
         in one of its units.
         """
         if geo is None:
-            if grid.is_variant:  # the techniques' ladder and SE's variant rules are not wired yet
-                from .. import variants
-
-                raise SudokuError(f"the logic (rate, explain, hint) does not take {variants.describe(grid.geometry)} "
-                                  "puzzles yet; solve them with a method that reads their units (docs/variants.md)")
-            geo = grid.shape.geometry
+            geo = grid.geometry
+        if geo.cages:  # the techniques read units; a killer's cages would be left out
+            raise SudokuError("the logic (rate, explain, hint) does not keep killer cages yet; solve, count and "
+                              "generate killers with the engine (docs/variants.md)")
         values = list(grid.values)
         used = [0] * len(geo.units)  # per unit: the values placed in it
         clash = False
@@ -147,7 +204,8 @@ class Candidates:
 
     def grid(self) -> Grid:
         """The placed values as a :class:`Grid`."""
-        return Grid.unchecked(self.geo.shape, tuple(self.values))
+        return Grid.unchecked(self.geo.shape, tuple(self.values),
+                              None if self.geo is self.geo.shape.geometry else self.geo)
 
     # -- changing -------------------------------------------------------------
 

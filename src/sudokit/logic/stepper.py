@@ -20,17 +20,28 @@ from typing import Iterable, Iterator, Sequence
 from ..errors import UnsoundStep
 from . import singles
 from .registry import KERNEL_LADDER, REGISTRY, kernel_prefix
-from .state import Candidates
+from .state import Candidates, is_classic
 from .step import Step, Technique
 
 
 
 def next_step(state: Candidates, registry: Iterable[Technique] | None = None) -> Step | None:
     """The first step of the first technique (in registry order) that has one."""
-    for technique in REGISTRY if registry is None else registry:
+    if registry is None:
+        registry = _ladder(state)
+    for technique in registry:
         for step in technique.find(state):
             return step
     return None
+
+
+def _ladder(state: Candidates) -> list[Technique]:
+    """The techniques for ``state``'s geometry: the registry, or SE's variant
+    ladder for a geometry with extra units (diagonals, windows)."""
+    from .generalized import ladder
+    from .state import extra_units
+
+    return ladder(state.geo) if extra_units(state.geo) else REGISTRY
 
 
 def broken(state: Candidates) -> bool:
@@ -88,8 +99,8 @@ def steps(state: Candidates, registry: Iterable[Technique] | None = None, *, ker
     With ``truth`` (the puzzle's one solution) every step is checked against it
     and an unsound one raises :class:`~sudokit.errors.UnsoundStep`.
     """
-    techniques = list(REGISTRY if registry is None else registry)
-    run, limit = _kernel(state.geo.n) if kernel else (None, 0)
+    techniques = list(_ladder(state) if registry is None else registry)
+    run, limit = _kernel(state.geo.n) if kernel and is_classic(state.geo) else (None, 0)
     fast = (
         run is not None
         and state.geo.n <= limit

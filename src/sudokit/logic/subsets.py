@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
-from .state import BOX, COLUMN, ROW, Candidates
+from .state import BOX, COLUMN, ROW, Candidates, extra_units
 from .step import Step, Technique, cells_text, elims_text, values_text
 
 NAMES = {2: "Pair", 3: "Triplet", 4: "Quad"}
@@ -26,9 +26,11 @@ KIND_ORDER = (BOX, COLUMN, ROW)
 
 
 def _units(state: Candidates):
+    """Boxes, columns, rows, then a variant's extra units (SE's HiddenSet and NakedSet order)."""
     geo = state.geo
     for kind in KIND_ORDER:
         yield from (geo.rows, geo.cols, geo.boxes)[kind]
+    yield from extra_units(geo)
 
 
 def _bits(mask: int) -> list[int]:

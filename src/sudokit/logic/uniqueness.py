@@ -34,7 +34,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
-from .state import Candidates, Geometry
+from .state import Candidates, Geometry, extra_units
 from .step import Step, Technique, cells_text, elims_text
 
 UR_RATING, BUG1_RATING, BUG2_RATING = 4.5, 5.6, 5.7
@@ -64,10 +64,9 @@ def _find_loops(geo: Geometry, mask: list[int], start: int, pair: int, holding: 
     results: list[list[int]] = []
     loop: list[int] = [start]
     in_loop = {start}
-    kinds = (2, 0, 1)  # box, row, column in units_of order
+    plan = _walk_plan(geo)
     cell_units = _unit_sets(geo)
     _, unit_bits = _cell_masks(geo)
-    units_of = geo.units_of
     if holding is None:
         holding = _holding(mask, pair)
     # units met by the cells at even and at odd places: a loop meets each
@@ -77,12 +76,12 @@ def _find_loops(geo: Geometry, mask: list[int], start: int, pair: int, holding: 
 
     def walk(cell: int, allowed: int, extra: int, last_kind: int) -> None:
         extra_here = extra
-        for kind in kinds:
+        for kind, unit in plan[cell]:
             if kind == last_kind:
                 continue
             # the unit's cells holding both values, in cell order (no other
             # cell can join the loop or add to the extras)
-            rest = unit_bits[units_of[cell][kind]] & holding
+            rest = unit_bits[unit] & holding
             while rest:
                 low = rest & -rest
                 rest ^= low
@@ -110,6 +109,31 @@ def _find_loops(geo: Geometry, mask: list[int], start: int, pair: int, holding: 
     return results
 
 
+_PLANS: dict = {}
+
+
+def _walk_plan(geo: Geometry) -> list[tuple[tuple[int, int], ...]]:
+    """Per cell, the units a loop walks through from it, as (kind, unit), in
+    SE's order: box, row, column, then a variant's window group and diagonals
+    (SE walks every region type; the kind keys its rule of not leaving by
+    the kind it came in by)."""
+    plan = _PLANS.get(geo)
+    if plan is None:
+        from .links import link_kinds
+
+        extra = extra_units(geo)
+        groups, digits, _ = link_kinds(geo)
+        key = {u: int(d) for group, d in zip(groups[3:], digits[3:]) for u in group}
+        plan = []
+        for held in geo.units_of:
+            r, c, b = held[:3]
+            steps = [(2, b), (0, r), (1, c)]
+            steps += [(key.get(u, 9), u) for u in extra if u in held]
+            plan.append(tuple(steps))
+        _PLANS[geo] = plan
+    return plan
+
+
 def _holding(mask: list[int], pair: int) -> int:
     """The cells holding both values of ``pair``, as a bit set."""
     cells = 0
@@ -122,7 +146,7 @@ def _holding(mask: list[int], pair: int) -> int:
 def _unit_sets(geo: Geometry) -> tuple[int, ...]:
     from .links import unit_sets
 
-    return unit_sets(geo.shape)
+    return unit_sets(geo)
 
 
 def _valid_loop(geo: Geometry, loop: list[int]) -> bool:
@@ -362,7 +386,7 @@ def _bug(state: Candidates) -> tuple[list[int], dict[int, int], int, list[int]] 
 def _cell_masks(geo: Geometry):
     from .links import cell_masks
 
-    return cell_masks(geo.shape)
+    return cell_masks(geo)
 
 
 def _shared_units(geo: Geometry, cells: list[int]) -> list[int]:

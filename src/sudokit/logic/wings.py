@@ -33,7 +33,7 @@ def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
     geo, mask = state.geo, state.mask
     size = 3 if xyz else 2
     name, rating = ("XYZ-Wing", XYZ_RATING) if xyz else ("XY-Wing", XY_RATING)
-    peer_bits, _ = cell_masks(geo.shape)
+    peer_bits, _ = cell_masks(geo)
     boards = value_boards(state)
     bivalue = _bivalue_cells(mask)
     shared = 2 if xyz else 1
@@ -131,7 +131,7 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
     ncells = len(mask)
 
     # bit sets over the cells: peers, holders of each value, bivalue cells
-    peer_bits, _ = cell_masks(geo.shape)
+    peer_bits, _ = cell_masks(geo)
     boards = value_boards(state)
     bivalue = _bivalue_cells(mask)
 
