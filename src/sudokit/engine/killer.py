@@ -10,26 +10,37 @@ cage as it leaves its row). Between two rounds of singles it prunes with sums:
 * **cage combinations.** Each cage with a total has the digit sets that make
   it (:func:`sudokit.killer.sum_table`). A set is still possible when it holds
   every digit placed in the cage, each digit of the rest can go in some open
-  cell of the cage, and each open cell can take some digit of the rest. An
-  open cell keeps only the digits of the possible sets' rests; a digit that
-  every possible set needs and only one open cell can take goes there (a
-  hidden single of the cage).
+  cell of the cage, and the open cells can take the rest one digit each (a
+  small search for a perfect matching, :func:`_matchable`). An open cell
+  keeps only the digits of the possible sets' rests; a digit that every
+  possible set needs and only one open cell can take goes there (a hidden
+  single of the cage).
 * **the 45 rule** (N(N+1)/2 for other sizes): the cells of a unit outside the
   cages that lie wholly inside it add up to the unit's total less those
   cages' totals. They are in one unit, so their digits differ: they are
   pruned as one more cage (an *innie* cage) by the same combinations.
-* **sums over several units.** For every run of consecutive rows and of
-  consecutive columns, and every unit, the same count gives the sum of the
-  cells left over inside it (innies), and the cells outside it of the cages
-  that cross it (outies). Those cells may repeat a digit, so they are pruned
-  by bounds only: a cell's digit is at least the total less the largest the
-  others can make, and at most the total less the least they can make.
+* **sums over several units.** For every run of 2 to :data:`RUNS`
+  consecutive rows and of consecutive columns the same count gives the sum of
+  the cells left over inside it (innies), and for every unit and run wholly
+  covered by cages, the sum of the cells outside it of the cages that cross
+  it (outies). Those cells may repeat a digit, so they are pruned by bounds
+  only: a cell's digit is at least the total less the largest the others can
+  make, and at most the total less the least they can make.
 
-The search is kernelN's: an explicit stack of boards, the open cell with the
-fewest candidates first, resumable in slices of nodes (a node is a board
-propagated), so budgets, Ctrl-C and lazy enumeration work as for the other
-searches (:mod:`sudokit.engine.search`). The tables come from a geometry with
-cages (:func:`tables`), once per geometry. Sizes up to 16x16 (the sum tables').
+When neither singles nor sums narrow anything, **locked digits**
+(:func:`_locked_pass`): a digit whose places in one unit all lie in another
+leaves the rest of that one (pointing and claiming for any pair of units),
+and a digit every possible set of a cage needs, whose places in the cage lie
+in one unit, leaves the rest of that unit.
+
+The search is kernelN's: an explicit stack of boards, resumable in slices of
+nodes (a node is a board propagated), so budgets, Ctrl-C and lazy
+enumeration work as for the other searches (:mod:`sudokit.engine.search`).
+It branches on the open cell with the fewest candidates, and of those the
+one with the most open peers (cage-mates included). The tables come from a
+geometry with cages (:func:`tables`, cached per geometry; the generator,
+whose geometries change at every step, calls :func:`build_tables`). Sizes up
+to 16x16 (the sum tables').
 
 >>> from sudokit.grid import Grid
 >>> from sudokit.killer import Cage
