@@ -157,3 +157,9 @@ def test_requests_a_killer_cannot_meet_are_refused():
         generate_killer(1, shape="5x5")
     with pytest.raises(SudokuError):
         generate_killer(1, sizes=(3, 2))
+
+
+def test_killers_on_two_processes_are_the_killers_of_one():
+    alone = [p.puzzle for p in generate_many(4, variant="killer", seed=30, shape="2x3")]
+    pooled = [p.puzzle for p in generate_many(4, variant="killer", seed=30, shape="2x3", jobs=2)]
+    assert pooled == alone

@@ -138,7 +138,7 @@ def generate_many(
         if method != "fast":
             raise GenerationError("killers come from the fast generator")
         return generate_killers(n, seed=seed, shape=shape, variant=variant, regions=regions, minimal=minimal,
-                                timeout=timeout, render=render)
+                                timeout=timeout, render=render, jobs=jobs)
     plan = make_plan(shape, minimal, symmetry, node_limit, variant, regions)
     _check_filter(plan, flt)
     base = fresh_seed() if seed is None else int(seed)

@@ -396,18 +396,33 @@ def generate_killers(
     sizes: tuple[int, int] = SIZES,
     timeout: float | None = None,
     render: Callable[[Puzzle], object] | None = None,
+    jobs: int = 1,
 ) -> Iterator[object]:
     """``count`` killers from seeds ``seed, seed + 1, ...`` (a fresh seed when None),
-    in this process; ``timeout`` bounds the whole run (:class:`GenerationTimeout`
-    after the killers made so far); ``render`` turns each into what is yielded."""
+    in seed order, on ``jobs`` processes (the library's pool, :mod:`sudokit.pool`;
+    0 is every core; the killers are the same whatever the number); ``timeout``
+    bounds the whole run (:class:`GenerationTimeout` after the killers made so
+    far); ``render`` (picklable) turns each into what is yielded, in the worker
+    that made it."""
+    import functools
+
+    from ..pool import ordered_map
     from .plan import fresh_seed
 
     base = fresh_seed() if seed is None else int(seed)
     deadline = None if timeout is None else time.perf_counter() + timeout
-    for i in range(count):
-        try:
-            made = generate_killer(base + i, shape=shape, variant=variant, regions=regions, minimal=minimal,
-                                   sizes=sizes, deadline=deadline)
-        except GenerationTimeout as exc:
-            raise GenerationTimeout(f"time limit reached after {i} killer(s): {exc}") from None
-        yield made if render is None else render(made)
+    make = functools.partial(_made, options=dict(shape=shape, variant=variant, regions=regions, minimal=minimal,
+                                                 sizes=sizes, deadline=deadline), render=render)
+    made = 0
+    try:
+        for out in ordered_map(make, range(base, base + count), jobs, deadline=deadline):
+            made += 1
+            yield out
+    except (GenerationTimeout, TimeoutError) as exc:
+        raise GenerationTimeout(f"time limit reached after {made} killer(s): {exc}") from None
+
+
+def _made(seed: int, options: dict, render: Callable[[Puzzle], object] | None) -> object:
+    """One killer, rendered: what a worker of :func:`generate_killers` hands back."""
+    made = generate_killer(seed, **options)
+    return made if render is None else render(made)
