@@ -435,3 +435,22 @@ def test_sudokupad_scl_refuses_what_it_does_not_model(extra, message):
     data.update(extra)
     with pytest.raises(FPuzzlesError, match=message):
         read(scl(json.dumps(data)))
+
+
+def test_a_killer_string_reaches_the_solver():
+    """The Wikipedia killer (tests/data/published_killers.jsonl) as an f-puzzles string: its
+    cages ride on the grid's geometry, and the engine and mip find the published solution."""
+    from pathlib import Path
+
+    from sudokit import solving
+
+    record = json.loads((Path(__file__).parent / "data" / "published_killers.jsonl").read_text().splitlines()[0])
+    cages = []
+    for line in record["cages"]:
+        cells, total = line.split("=")
+        cages.append({"cells": [name.upper() for name in cells.split()], "value": total.strip()})
+    puzzle = read(pack({"size": 9, "grid": grid(9), "killercage": cages}))
+    assert puzzle.variants == "killer" and puzzle.grid.geometry.cages == puzzle.cages
+    for method in ("fast", "mip"):
+        result = solving.count(puzzle.grid, 2, method=method)
+        assert result.count == 1 and result.solution.line() == record["solution"]

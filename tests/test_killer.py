@@ -228,3 +228,43 @@ def test_cages_cut_from_a_solution_keep_it_and_their_masks_allow_it(n, box_rows,
     wrong[0], wrong[1] = wrong[1], wrong[0]
     broken = [c for c in cages if not c.allows(wrong)]
     assert broken or not ref.obeys(wrong, n, units)  # a swap breaks a cage, or a unit
+
+
+# -- cages on the geometry --------------------------------------------------------------------------
+
+
+def test_cages_ride_on_the_geometry_through_combine_under_pickling_and_records():
+    import json
+    import pickle
+
+    from sudokit import formats, variants
+    from sudokit.geometry import Geometry, Shape
+    from sudokit.grid import Grid
+
+    cages = (Cage((0, 1), 3), Cage((2, 3), 7))
+    plain = Geometry.of(Shape(2, 2))
+    geo = plain.with_cages(cages)
+    assert geo.cages == cages and geo != plain and hash(geo) != hash(plain)
+    assert geo.units == plain.units and geo.peers == plain.peers  # cages are not units
+    assert geo.with_cages(()) is plain and geo.with_cages(cages) is geo
+    assert geo.cage_of[:5] == (0, 0, 1, 1, -1)
+    x = variants.combine(geo, variants.x("2x2"))
+    assert x.cages == cages and variants.describe(x) == "x,killer"
+    assert variants.of("2x2", "x,killer", cages=cages) == x
+    with pytest.raises(ValueError, match="two different sets of killer cages"):
+        variants.combine(geo, plain.with_cages([Cage((0, 4), 3)]))
+    grid = Grid.empty("2x2").with_geometry(x)
+    assert pickle.loads(pickle.dumps(grid)) == grid
+    assert variants.under(grid, None, None) is grid  # nothing named: as it is
+    assert variants.under(Grid.empty("2x2"), None, None, cages).geometry == geo
+    assert variants.under(grid, "x", None).geometry == x  # units named, no cages given: the grid's kept
+    assert variants.under(grid, "", None, ()).geometry == plain  # the named units (none), no cages
+    record = json.loads(formats.render(grid, "jsonl"))
+    assert record["variant"] == "x,killer" and record["cages"] == ["r1c1 r1c2 = 3", "r1c3 r1c4 = 7"]
+    assert formats.parse(json.dumps(record)) == grid
+    record["cages"] = "r1c1 r1c2 = 3\nr1c3 r1c4 = 7"  # the text form as one string reads too
+    assert formats.parse(json.dumps(record)) == grid
+    assert Grid([1, 2] + [0] * 14, "2x2", geometry=geo).is_consistent
+    assert not Grid([2, 2] + [0] * 14, "2x2", geometry=geo).is_consistent
+    assert not Grid([2, 3] + [0] * 14, "2x2", geometry=geo).is_consistent  # 2 + 3 is not 3
+    assert Grid.empty("2x2").with_geometry(geo).candidates()[:4] == (frozenset({1, 2}),) * 2 + (frozenset({3, 4}),) * 2

@@ -102,3 +102,66 @@ def test_x_draws_its_two_diagonals_and_hyper_shades_its_windows() -> None:
     assert cells == {(r, c) for r in (1, 2, 3, 5, 6, 7) for c in (1, 2, 3, 5, 6, 7)}
     plain = grid_svg(Grid.empty())  # a classic grid draws none of it
     assert "#b0b0b0" not in plain and "#e4e4e4" not in plain
+
+
+def _killer():
+    import json
+    from pathlib import Path
+
+    from sudokit import formats
+
+    line = (Path(__file__).parent / "data" / "published_killers.jsonl").read_text().splitlines()[0]
+    return formats.parse(line), json.loads(line)
+
+
+def test_killer_cages_are_dotted_outlines_inset_along_every_cage_border() -> None:
+    """Independent truth: a cell side is a cage border where the cell across is in another
+    cage or outside the grid; each is drawn once, as a dashed line parallel to it and a
+    little inside the cage, over the middle of the side."""
+    grid, record = _killer()
+    n, cs = 9, 40
+    margin = max(2, cs // 13)
+    svg = grid_svg(grid, cell_size=cs)
+    (cages,) = [g for g in _groups(svg) if g.get("class") == "cages"]
+    assert cages.get("stroke-dasharray") and cages.get("fill") == "none"
+    owner = {}
+    for number, text in enumerate(record["cages"]):
+        for name in text.split("=")[0].split():
+            r, c = name[1:].split("c")
+            owner[(int(r) - 1, int(c) - 1)] = number
+    expected = set()
+    for (r, c), k in owner.items():
+        for side, (dr, dc) in (("top", (-1, 0)), ("bottom", (1, 0)), ("left", (0, -1)), ("right", (0, 1))):
+            if owner.get((r + dr, c + dc)) != k:
+                expected.add((r, c, side))
+    drawn = set()
+    for line in cages:
+        x1, y1, x2, y2 = (float(line.get(a)) for a in ("x1", "y1", "x2", "y2"))
+        if y1 == y2:  # horizontal: the side of the cell whose middle it covers, nearest in y
+            col = int((min(x1, x2) + max(x1, x2)) / 2 - margin) // cs
+            row, offset = divmod(y1 - margin, cs)
+            side = "top" if offset < cs / 2 else "bottom"
+            assert min(offset, cs - offset) < cs / 4  # inset, not on the grid line
+            assert offset != 0
+        else:
+            assert x1 == x2
+            row = int((min(y1, y2) + max(y1, y2)) / 2 - margin) // cs
+            col, offset = divmod(x1 - margin, cs)
+            side = "left" if offset < cs / 2 else "right"
+            assert 0 < min(offset, cs - offset) < cs / 4
+        drawn.add((int(row), int(col), side))
+    assert drawn == expected and len(list(cages)) == len(expected)
+    (sums,) = [g for g in _groups(svg) if g.get("class") == "cage-sums"]
+    texts = [t for t in sums if t.tag.endswith("text")]
+    totals = sorted(int(text.split("=")[1]) for text in record["cages"])
+    assert sorted(int(t.text) for t in texts) == totals
+    firsts = set()
+    for text in record["cages"]:
+        cells = [tuple(int(v) - 1 for v in name[1:].split("c")) for name in text.split("=")[0].split()]
+        firsts.add(min(cells))
+    corners = {(int((float(t.get("y")) - margin) // cs), int((float(t.get("x")) - margin) // cs)) for t in texts}
+    assert corners == firsts  # each total sits in its cage's first cell
+    for t in texts:  # ... in its top-left quarter
+        assert (float(t.get("x")) - margin) % cs < cs / 3 and (float(t.get("y")) - margin) % cs < cs / 3
+    assert "killer cages" in ET.fromstring(svg).find("{http://www.w3.org/2000/svg}title").text
+    assert 'class="cages"' not in grid_svg(Grid.empty())

@@ -145,6 +145,8 @@ def _parse_json(text: str, shape: "Shape | None", symbols: str | None, *, line: 
         raise ParseError(f'"puzzle": {exc.reason}', line=line) from None
     try:
         geometry = variants.from_fields(puzzle.shape, obj)
+    except variants.CageFieldError as exc:
+        raise ParseError(f'"cages": {exc}', line=line) from None
     except (ShapeError, ValueError) as exc:
         raise ParseError(f'"variant"/"regions": {exc}', line=line) from None
     puzzle = puzzle.with_geometry(geometry)

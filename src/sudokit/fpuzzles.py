@@ -27,12 +27,15 @@ import json
 import re
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import unquote, urlsplit
 
 from .errors import ParseError
 from .geometry import Geometry, Shape, shape_of
 from .killer import Cage, CageError, check_cages
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .grid import Grid
 from .variants import LayoutError, combine, describe, hyper, jigsaw, windows, x
 
 # -- lz-string -----------------------------------------------------------------------
@@ -155,6 +158,14 @@ class Puzzle:
     def variants(self) -> str:
         """The ``--variant`` names: ``"x,killer"``, or ``""`` for a classic puzzle."""
         return describe(self.geometry, killer=bool(self.cages))
+
+    @property
+    def grid(self) -> "Grid":
+        """The puzzle as a :class:`~sudokit.grid.Grid` under its units, its cages on the
+        geometry: what the solvers take (``sudokit.solve(puzzle.grid)``)."""
+        from .grid import Grid
+
+        return Grid(self.givens, self.shape, geometry=self.geometry.with_cages(self.cages))
 
 
 # -- reading ------------------------------------------------------------------------

@@ -39,9 +39,12 @@ import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from operator import itemgetter
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .errors import ShapeError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .killer import Cage
 
 #: The largest size sudokit accepts (candidate sets must fit in 64 bits).
 MAX_SIZE = 64
@@ -290,6 +293,7 @@ class Geometry:
         kinds: Sequence[int],
         *,
         names: Sequence[str] = KIND_NAMES,
+        cages: Sequence["Cage"] = (),
     ) -> None:
         n = shape.size
         cells = n * n
@@ -315,7 +319,14 @@ class Geometry:
         self.kind = kinds
         self.index = tuple(index)
         self.kind_names = tuple(names)
-        self._key = (shape, units, kinds, self.kind_names)
+        #: Killer cages (:class:`sudokit.killer.Cage`), checked; ``()`` for none.
+        #: They are not units: the units and peers above do not see them.
+        self.cages: tuple = ()
+        if cages:
+            from .killer import check_cages
+
+            self.cages = tuple(check_cages(cages, n))
+        self._key = (shape, units, kinds, self.kind_names, self.cages)
         self._hash = hash(self._key)
 
     @staticmethod
@@ -332,12 +343,39 @@ class Geometry:
         return self._hash
 
     def __repr__(self) -> str:
-        return f"Geometry({self.shape!r}, {len(self.units)} units)"
+        cages = f", {len(self.cages)} cages" if self.cages else ""
+        return f"Geometry({self.shape!r}, {len(self.units)} units{cages})"
 
     def __reduce__(self):
         if self is Geometry.of(self.shape):
             return (Geometry.of, (self.shape,))
-        return (_rebuild, (self.shape, self.units, self.kind, self.kind_names))
+        return (_rebuild, (self.shape, self.units, self.kind, self.kind_names, self.cages))
+
+    def with_cages(self, cages: Sequence["Cage"]) -> "Geometry":
+        """The same units with ``cages`` (killer cages, checked) in place of this geometry's;
+        ``()`` takes the cages away (the shape's own geometry when no other unit is left).
+
+        >>> from sudokit.killer import Cage
+        >>> geo = Geometry.of(Shape(2, 2)).with_cages([Cage((0, 1), 3)])
+        >>> geo.cages, geo.with_cages(()) is Geometry.of(Shape(2, 2))
+        ((Cage(cells=(0, 1), total=3),), True)
+        """
+        cages = tuple(cages)
+        if cages == self.cages:
+            return self
+        plain = Geometry(self.shape, self.units, self.kind, names=self.kind_names, cages=cages)
+        if not cages and plain == Geometry.of(self.shape):
+            return Geometry.of(self.shape)
+        return plain
+
+    @cached_property
+    def cage_of(self) -> tuple[int, ...]:
+        """Per cell, the index of its cage in :attr:`cages`, or -1."""
+        owner = [-1] * self.cell_count
+        for i, cage in enumerate(self.cages):
+            for cell in cage.cells:
+                owner[cell] = i
+        return tuple(owner)
 
     # -- derived tables ---------------------------------------------------------
 
@@ -440,5 +478,5 @@ def _standard(shape: Shape) -> Geometry:
     return Geometry(shape, shape.rows + shape.cols + shape.boxes, (ROW,) * n + (COLUMN,) * n + (BOX,) * n)
 
 
-def _rebuild(shape: Shape, units, kinds, names) -> Geometry:
-    return Geometry(shape, units, kinds, names=names)
+def _rebuild(shape: Shape, units, kinds, names, cages=()) -> Geometry:
+    return Geometry(shape, units, kinds, names=names, cages=cages)

@@ -441,15 +441,28 @@ class Grid:
             for value, cells in sorted(where.items()):
                 if len(cells) > 1:
                     found.append(Conflict(value, name, tuple(cells), shape))
+        for number, cage in enumerate(geo.cages, 1):  # a killer cage's digits differ too
+            where = {}
+            for cell in cage.cells:
+                if values[cell]:
+                    where.setdefault(values[cell], []).append(cell)
+            for value, cells in sorted(where.items()):
+                if len(cells) > 1:
+                    found.append(Conflict(value, f"cage {number}", tuple(cells), shape))
         return tuple(found)
 
     @property
     def is_consistent(self) -> bool:
-        """True when no unit holds a value twice (cheap: no Conflict is built)."""
+        """True when no unit holds a value twice (cheap: no Conflict is built),
+        and every killer cage keeps its rules (:meth:`sudokit.killer.Cage.allows`:
+        no digit twice, the total once the cage is full)."""
         n, values = self.size, self._values
+        geo = self.geometry
+        if geo.cages and not all(cage.allows(values) for cage in geo.cages):
+            return False
         if n == 1:
             return True
-        for getter in self.geometry.unit_getters:
+        for getter in geo.unit_getters:
             unit = getter(values)
             blanks = unit.count(0)
             if len(set(unit)) != n - blanks + (1 if blanks else 0):
@@ -459,10 +472,14 @@ class Grid:
     def candidate_masks(self) -> tuple[int, ...]:
         """Per cell, a bit mask of the values that no peer holds (bit v-1 for v).
 
-        A filled cell has just its own value's bit.
+        A filled cell has just its own value's bit. In a killer cage, the
+        cage's placed digits are gone too, and so is every digit outside the
+        digit sets that make up the rest of its total.
         """
-        full = (1 << self.size) - 1
+        n = self.size
+        full = (1 << n) - 1
         values, peers = self._values, self.geometry.peers
+        cages, cage_of = self.geometry.cages, self.geometry.cage_of if self.geometry.cages else None
         masks = []
         for cell, value in enumerate(values):
             if value:
@@ -473,6 +490,16 @@ class Grid:
                 pv = values[p]
                 if pv:
                     mask &= ~(1 << (pv - 1))
+            if cage_of is not None and cage_of[cell] >= 0:  # a killer cage: its digits differ, and its sum
+                cage = cages[cage_of[cell]]
+                for p in cage.cells:
+                    if values[p]:
+                        mask &= ~(1 << (values[p] - 1))
+                if cage.total is not None:
+                    from .killer import sum_mask
+
+                    placed = [values[p] for p in cage.cells if values[p]]
+                    mask &= sum_mask(n, len(cage) - len(placed), cage.total - sum(placed))
             masks.append(mask)
         return tuple(masks)
 

@@ -244,6 +244,12 @@ def parse_cages(text: str, n: int) -> tuple[Cage, ...]:
     return check_cages(cages, n)
 
 
+@lru_cache(maxsize=16)
+def cages_for(text: str, n: int) -> tuple[Cage, ...]:
+    """:func:`parse_cages`, cached: the cages of one ``--cages`` text for each size of puzzle in a stream."""
+    return parse_cages(text, n)
+
+
 def render_cages(cages: Iterable[Cage], n: int) -> str:
     """The cage list form of ``cages``, one per line, in the given order; :func:`parse_cages` reads it back."""
     return "\n".join(cage.name(n) for cage in cages)

@@ -81,6 +81,8 @@ class Job:
     quick: bool = False
     variant: str | None = None
     regions: str | None = None
+    #: Killer cages in their text form (``--cages``), read for each puzzle's size.
+    cages: str | None = None
 
     def __post_init__(self) -> None:
         if self.command not in COMMANDS:
@@ -509,7 +511,12 @@ def run_items(job: Job, items: Sequence[Item]) -> ChunkResult:
             out.add(_failed_text(job, item), f"{item.where()}: {Status.PARSE_ERROR.value}: {item.error}")
         else:
             try:
-                grid = variants.under(item.grid, job.variant, job.regions)
+                cages = None
+                if job.cages is not None:
+                    from .killer import cages_for
+
+                    cages = cages_for(job.cages, item.grid.size)
+                grid = variants.under(item.grid, job.variant, job.regions, cages)
             except (SudokuError, ValueError) as exc:  # units that do not fit this puzzle (a 9x9 layout, a 6x6 grid)
                 out.add(_failed_text(job, item), f"{item.where()}: {Status.INVALID.value}: {exc}")
                 continue
@@ -522,7 +529,8 @@ def run_items(job: Job, items: Sequence[Item]) -> ChunkResult:
 
 def _bulk_ready(job: Job) -> bool:
     return (not job.quick and job.command in ("solve", "count") and job.method == "fast" and job.fmt in ("line", "jsonl")
-            and job.symbols is None and job.box in (None, (3, 3)) and job.variant is None and job.regions is None)
+            and job.symbols is None and job.box in (None, (3, 3)) and job.variant is None and job.regions is None
+            and job.cages is None)
 
 
 def _texts(batch: Any, values: Any) -> list[str]:

@@ -57,6 +57,9 @@ def check_givens(puzzle: "Grid | str") -> Grid:
 def _check_units(spec: "methods.MethodSpec", grid: Grid) -> None:
     """Refuse a variant's grid (extra units, regions) to a method that reads
     only a shape's rows, columns and boxes: it would answer for other rules."""
+    if grid.geometry.cages and not spec.cages:
+        raise SudokuError(f"method {spec.name!r} does not keep killer cages; for this "
+                          f"{variants.describe(grid.geometry)} puzzle use one of: {', '.join(methods.reading_cages())}")
     if grid.is_variant and not spec.any_units:
         raise SudokuError(f"method {spec.name!r} takes rows, columns and boxes only, not this puzzle's "
                           f"{variants.describe(grid.geometry)} units; use one of: {', '.join(methods.reading_units())}")

@@ -17,7 +17,7 @@ import math
 from html import escape as _escape
 from typing import TYPE_CHECKING
 
-from .drawing import DIAGONAL_COLOUR, WINDOW_SHADE, Marks, marks as drawing_marks
+from .drawing import CAGE_COLOUR, DIAGONAL_COLOUR, WINDOW_SHADE, Marks, cage_drawings, marks as drawing_marks
 from .symbols import parse_alphabet
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -89,6 +89,34 @@ def variant_lines(m: Marks, cs: float, margin: float, thick: float, thin_colour:
     return out
 
 
+def cage_lines(grid: "Grid", cs: float, margin: float) -> list[str]:
+    """A killer's cages (:func:`sudokit.drawing.cage_drawings`): dotted outlines inset
+    in their cells, and each total small in the top-left corner of the cage's
+    first cell, on a white patch that breaks the outline there."""
+    drawings = cage_drawings(grid.geometry)
+    dash = max(1.5, cs / 16)
+    lines = "".join(
+        f'<line x1="{_num(margin + x0 * cs)}" y1="{_num(margin + y0 * cs)}" '
+        f'x2="{_num(margin + x1 * cs)}" y2="{_num(margin + y1 * cs)}"/>'
+        for d in drawings for x0, y0, x1, y1 in d.segments)
+    out = [f'<g class="cages" stroke="{CAGE_COLOUR}" stroke-width="{_num(max(1, cs / 40))}" '
+           f'stroke-dasharray="{_num(dash)},{_num(dash)}" fill="none">{lines}</g>']
+    size = round(cs * 0.24, 1)
+    sums = []
+    for d in drawings:
+        if d.total is None:
+            continue
+        text = str(d.total)
+        x, y = margin + d.corner[0] * cs + cs * 0.03, margin + d.corner[1] * cs + cs * 0.03
+        width = size * 0.62 * len(text) + cs * 0.04
+        sums.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(width)}" height="{_num(size * 1.05)}" '
+                    f'fill="#ffffff"/><text x="{_num(x + cs * 0.02)}" y="{_num(y + size * 0.5)}">{text}</text>')
+    if sums:
+        out.append(f'<g class="cage-sums" font-family="{FONT}" font-size="{size}" fill="{CAGE_COLOUR}" '
+                   f'dominant-baseline="central">' + "".join(sums) + "</g>")
+    return out
+
+
 def grid_svg(
     grid: Grid,
     *,
@@ -124,6 +152,8 @@ def grid_svg(
         out.extend(variant_lines(drawing_marks(grid.geometry), cs, margin, thick))
     else:
         out.extend(grid_lines(n, br, bc, cs, margin, thick))
+    if grid.geometry.cages:
+        out.extend(cage_lines(grid, cs, margin))
 
     font = round(cs * 0.62, 1)
     text_attrs = f'text-anchor="middle" dominant-baseline="central" font-family="{FONT}"'
@@ -171,7 +201,8 @@ def _title(grid: Grid) -> str:
         jigsaw = drawing_marks(grid.geometry).region != drawing_marks(grid.shape.geometry).region
         regions = " with jigsaw regions" if jigsaw else ""
         extra = f" and {', '.join(kinds)} units" if kinds else ""
-        return f"{n}x{n} sudoku{regions}{extra}, {clues} givens"
+        cages = f", {len(grid.geometry.cages)} killer cages" if grid.geometry.cages else ""
+        return f"{n}x{n} sudoku{regions}{extra}{cages}, {clues} givens"
     return f"{n}x{n} sudoku ({grid.shape} boxes), {clues} givens"
 
 

@@ -8,8 +8,11 @@ unit kinds keep their places: rows, columns and boxes (or regions) are kinds
 0, 1 and 2 and come first, so ``units_of[cell][BOX]`` is still a cell's box or
 region; the diagonals, windows and hidden windows are the kinds
 :data:`DIAGONAL`, :data:`WINDOW` and :data:`HIDDEN_WINDOW`. Killer cages are
-not units and live in :mod:`sudokit.killer`. This module also reads and
-writes the ``--variant`` names (``"x,hyper"``) and jigsaw layout strings.
+not units: the :class:`~sudokit.killer.Cage` type is :mod:`sudokit.killer`'s,
+and a geometry carries a puzzle's cages beside its units
+(:attr:`Geometry.cages <sudokit.geometry.Geometry.cages>`). This module also
+reads and writes the ``--variant`` names (``"x,hyper"``) and jigsaw layout
+strings, and the record fields of all of them.
 
 >>> from sudokit.geometry import Shape
 >>> geo = x(Shape(3, 3))
@@ -27,8 +30,13 @@ import math
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from .errors import ShapeError
+from typing import TYPE_CHECKING
+
+from .errors import ParseError, ShapeError
 from .geometry import BOX, COLUMN, KIND_NAMES, ROW, Geometry, Shape, shape_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .killer import Cage
 
 #: The kinds variants add (after :data:`~sudokit.geometry.ROW`, ``COLUMN``, ``BOX``).
 DIAGONAL, WINDOW, HIDDEN_WINDOW = 3, 4, 5
@@ -334,6 +342,7 @@ def combine(*geometries: Geometry) -> Geometry:
     a box shape (two different jigsaw layouts cannot combine); the extra units of every
     geometry are added, and a unit that repeats another's cells is kept once.
     With no extra units and no jigsaw, the result is ``Geometry.of(shape)``.
+    Killer cages ride along: the geometries may carry cages, all the same ones.
 
     >>> g = combine(jigsaw(None, "1112 1222 3444 3334"), x("2x2"))
     >>> describe(g), g.unit_names[-1]
@@ -357,7 +366,11 @@ def combine(*geometries: Geometry) -> Geometry:
                 extra.append((_variant_kind(geo, kind), geo.units[u]))
     if regions is None and len({g.shape for g in geometries}) > 1:
         raise ShapeError(f"cannot combine geometries of different box shapes: {', '.join(sorted({str(g.shape) for g in geometries}))}")
-    return _build(shape, regions, extra)
+    cages = {g.cages for g in geometries if g.cages}
+    if len(cages) > 1:
+        raise ShapeError("cannot combine two different sets of killer cages")
+    built = _build(shape, regions, extra)
+    return built.with_cages(cages.pop()) if cages else built
 
 
 def _variant_kind(geo: Geometry, kind: int) -> int:
@@ -423,16 +436,18 @@ def describe(geometry: Geometry, *, killer: bool = False) -> str:
         found.add("hyper")
     if is_jigsaw(geometry):
         found.add("jigsaw")
-    if killer:
+    if killer or geometry.cages:
         found.add("killer")
     return ",".join(name for name in NAMES if name in found)
 
 
-def of(shape: "Shape | str | None", variants: "str | Iterable[str]" = (), *, regions: str | None = None) -> Geometry:
+def of(shape: "Shape | str | None", variants: "str | Iterable[str]" = (), *, regions: str | None = None,
+       cages: "Sequence[Cage] | None" = None) -> Geometry:
     """The geometry of the named variants: ``of("3x3", "x,jigsaw", regions=LAYOUT)``.
 
     ``regions`` implies jigsaw; jigsaw without ``regions`` is an error.
-    "killer" adds no units (its cages are :mod:`sudokit.killer`'s).
+    "killer" adds no units; ``cages`` (:class:`~sudokit.killer.Cage`, checked:
+    :class:`~sudokit.killer.CageError`) ride on the geometry.
 
     >>> of("3x3", "x,hyper") == combine(x("3x3"), hyper("3x3"))
     True
@@ -450,60 +465,99 @@ def of(shape: "Shape | str | None", variants: "str | Iterable[str]" = (), *, reg
         parts.append(x(shape))
     if "hyper" in names:
         parts.append(hyper(shape))
-    return combine(*parts)
+    built = combine(*parts)
+    return built.with_cages(cages) if cages else built
 
 
-def under(grid, variant: str | None, regions: str | None):
+def under(grid, variant: str | None, regions: str | None, cages: "Sequence[Cage] | None" = None):
     """``grid`` (a :class:`~sudokit.grid.Grid`) under the named units: the
     ``--variant`` names and the ``regions`` layout, as :func:`of` makes them
-    for its shape; the grid as it is when neither is given (it may carry its
-    own units, read from a record). One geometry per shape and names, so that
+    for its shape, with ``cages`` (killer cages; None keeps the grid's own);
+    the grid as it is when none is given (it may carry its own units and
+    cages, read from a record). One geometry per shape and names, so that
     its tables are derived once for a stream of puzzles. Raises ShapeError (a
-    :class:`LayoutError`) or ValueError when the names do not fit the grid.
+    :class:`LayoutError`), ValueError, or :class:`~sudokit.killer.CageError`
+    for cages that do not fit the grid, when the names do not fit the grid.
 
     >>> from sudokit.grid import Grid
     >>> under(Grid.empty(), "x", None).geometry == x("3x3"), under(Grid.empty(), None, None).is_variant
     (True, False)
     """
-    if not variant and regions is None:
+    if not variant and regions is None and cages is None:
         return grid
-    return grid.with_geometry(_named(grid.shape, variant or "", regions))
+    if cages is None:
+        cages = grid.geometry.cages
+        if not variant and regions is None:
+            return grid
+    return grid.with_geometry(_named(grid.shape, variant or "", regions, tuple(cages)))
 
 
 @lru_cache(maxsize=32)
-def _named(shape: Shape, variant: str, regions: str | None) -> Geometry:
-    return of(shape, variant, regions=regions)
+def _named(shape: Shape, variant: str, regions: str | None, cages: tuple = ()) -> Geometry:
+    return of(shape, variant, regions=regions, cages=cages)
 
 
 # -- records ---------------------------------------------------------------------------
 
 
-def fields(geometry: Geometry) -> dict[str, str]:
-    """What a record says of a geometry: ``{"variant": names}``, with
-    ``"regions": layout`` for a jigsaw; nothing for the classic geometry.
+class CageFieldError(ValueError):
+    """A record's ``"cages"`` that cannot be read or cannot be a puzzle's: the message names the cage."""
 
+
+def fields(geometry: Geometry) -> dict:
+    """What a record says of a geometry: ``{"variant": names}``, with
+    ``"regions": layout`` for a jigsaw and ``"cages"``, a list of cage lines
+    (:func:`sudokit.killer.render_cages`), for a killer; nothing for the
+    classic geometry.
+
+    >>> from sudokit.killer import Cage
     >>> fields(x("3x3")), fields(Geometry.of(Shape(3, 3)))
     ({'variant': 'x'}, {})
+    >>> fields(Geometry.of(Shape(2, 2)).with_cages([Cage((0, 1), 3)]))
+    {'variant': 'killer', 'cages': ['r1c1 r1c2 = 3']}
     """
     names = describe(geometry)
     if not names:
         return {}
-    out = {"variant": names}
+    out: dict = {"variant": names}
     if is_jigsaw(geometry):
         out["regions"] = layout(geometry)
+    if geometry.cages:
+        out["cages"] = [cage.name(geometry.n) for cage in geometry.cages]
     return out
 
 
 def from_fields(shape: Shape, record: dict) -> "Geometry | None":
     """The geometry a record's ``variant`` and ``regions`` fields name (see
     :func:`fields`), or None when it names none. Raises ShapeError (a
-    :class:`LayoutError` for the regions) or ValueError for bad fields."""
-    variant, regions = record.get("variant"), record.get("regions")
-    if variant is None and regions is None:
+    :class:`LayoutError` for the regions) or ValueError for bad fields, a
+    :class:`CageFieldError` naming the cage for bad cages.
+
+    ``"cages"`` is a list of cage lines, or one string in the cage text form."""
+    variant, regions, cages = record.get("variant"), record.get("regions"), record.get("cages")
+    if variant is None and regions is None and cages is None:
         return None
     if variant is not None and not isinstance(variant, str) or regions is not None and not isinstance(regions, str):
         raise ValueError('"variant" and "regions" must be strings')
-    return of(shape, variant or "", regions=regions)
+    read = None
+    if cages is not None:
+        from .killer import parse_cages
+
+        if isinstance(cages, list) and all(isinstance(c, str) for c in cages):
+            cages = "\n".join(cages)
+        if not isinstance(cages, str):
+            raise CageFieldError('a list of cage lines such as "r1c1 r1c2 = 3" is expected')
+        try:
+            read = parse_cages(cages, shape.size)
+        except ParseError as exc:
+            raise CageFieldError(f"cage {exc.line}: {exc.reason}") from None
+        except ValueError as exc:  # a CageError: it names the cage
+            raise CageFieldError(str(exc)) from None
+        if variant is not None and "killer" not in parse(variant):
+            raise CageFieldError(f'given, but "variant" {variant!r} does not name killer')
+    elif variant is not None and "killer" in parse(variant):
+        raise CageFieldError('missing: a killer needs its cages')
+    return of(shape, variant or "", regions=regions, cages=read)
 
 
 # -- helpers -------------------------------------------------------------------------

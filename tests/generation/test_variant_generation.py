@@ -82,8 +82,8 @@ def test_a_seed_gives_one_puzzle_whichever_way_it_is_made(name: str) -> None:
 def test_what_variants_cannot_do_yet_is_refused_by_name() -> None:
     with pytest.raises(GenerationError, match="filters need the logic"):
         next(generate_many(1, variant="x", difficulty="easy"))
-    with pytest.raises(GenerationError, match="killer puzzles are not generated yet"):
-        next(generate_many(1, variant="killer"))
+    with pytest.raises(GenerationError, match="killer puzzles have their own generator"):
+        make_plan("3x3", "unique", "none", None, "killer")
     with pytest.raises(GenerationError, match="clauses generator makes classic puzzles"):
         next(generate_many(1, variant="x", minimal="logic", method="clauses"))
     with pytest.raises(SudokuError, match="jigsaw needs its regions"):

@@ -311,3 +311,44 @@ def test_print_reads_and_generates_variants(tmp_path: Path) -> None:
     assert read.exit_code == 0, read.output  # one solution under X (several without the diagonals)
     plain = CliRunner().invoke(cli, ["print", str(puzzles), "--no-rate", "-o", str(tmp_path / "p.pdf")])
     assert plain.exit_code != 0 and "more than one solution" in plain.output
+
+
+def test_a_killer_booklet_draws_dotted_cages_and_their_totals() -> None:
+    """The PDF's picture of a published killer, rendered: dashes along the inside of a cage's
+    border where a classic grid is white, none across the middle of a cage, and ink in the
+    corner of a cage's first cell (its total) where a cell inside a cage has none."""
+    import io
+    import json
+
+    from PIL import Image, ImageOps
+
+    from sudokit import formats
+    from sudokit.pictures.pdf import grid_png
+
+    line = (Path(__file__).parent.parent / "data" / "published_killers.jsonl").read_text().splitlines()[0]
+    killer = formats.parse(line)
+    assert json.loads(line)["cages"][0] == "r1c1 r1c2 = 3"
+
+    def picture(grid):
+        image = Image.open(io.BytesIO(grid_png(grid, dpi=150))).convert("L")
+        left, top, right, bottom = ImageOps.invert(image).getbbox()
+        return image, (left, top, (right - left) / 9)
+
+    def darkest(image, frame, x0, y0, x1, y1):  # over a box, in cells from the grid's corner
+        left, top, cell = frame
+        return min(image.getpixel((i, j))
+                   for i in range(int(left + x0 * cell), int(left + x1 * cell) + 1)
+                   for j in range(int(top + y0 * cell), int(top + y1 * cell) + 1))
+
+    classic, frame = picture(Grid.empty())
+    drawn, _ = picture(killer)
+    # r1c1 r1c2 = 3: its bottom border runs along y = 1 - inset (dashes: some ink over r1c1's width)
+    below = (0.3, 0.88, 0.85, 0.975)
+    assert darkest(drawn, frame, *below) < 200 and darkest(classic, frame, *below) > 240
+    # no outline across the middle of the cage, beside the thin line between r1c1 and r1c2 ...
+    assert darkest(drawn, frame, 0.85, 0.45, 0.9, 0.55) > 230 and darkest(drawn, frame, 1.1, 0.45, 1.15, 0.55) > 230
+    # ... and the total 17 of r2c3 r2c4 in r2c3's top-left corner; r2c4, in the same cage, has none
+    assert "r2c3 r2c4 = 17" in json.loads(line)["cages"]
+    corner = (2.13, 1.13, 2.3, 1.3)
+    assert darkest(drawn, frame, *corner) < 120 and darkest(classic, frame, *corner) > 240
+    assert darkest(drawn, frame, 3.15, 1.15, 3.3, 1.3) > 230

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import time
+from pathlib import Path
 from contextlib import contextmanager
 from typing import IO, Any, Iterable, Iterator, NoReturn, TextIO
 
@@ -143,7 +144,7 @@ def method_option(ctx: click.Context | None, param: click.Parameter | None, valu
 
 
 def variant_option(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
-    """``--variant NAMES``: x, hyper, jigsaw, comma-separated (killer is not wired to solving yet)."""
+    """``--variant NAMES``: x, hyper, jigsaw, killer, comma-separated."""
     if value is None:
         return None
     from .. import variants
@@ -152,10 +153,35 @@ def variant_option(ctx: click.Context | None, param: click.Parameter | None, val
         names = variants.parse(value)
     except (SudokuError, ValueError) as exc:
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
-    if "killer" in names:
-        raise click.BadParameter("killer puzzles are not solved from the command line yet (docs/variants.md)",
-                                 ctx=ctx, param=param)
     return ",".join(names)
+
+
+def cages_option(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
+    """``--cages FILE``: killer cages in the text form (docs/variants.md), one per line; ``-`` is
+    standard input. The file is read and its lines checked here (a bad one is a usage error
+    naming the file, line and column); the cells are checked against each puzzle's size
+    when it is solved (:func:`killer_cages`)."""
+    if value is None:
+        return None
+    from ..errors import ParseError
+    from ..killer import CageError, parse_cages
+
+    try:
+        text = sys.stdin.read() if value == "-" else Path(value).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {value}: {exc.strerror or exc}", ctx=ctx, param=param) from None
+    except UnicodeDecodeError:
+        raise click.BadParameter(f"{value} is not UTF-8 text", ctx=ctx, param=param) from None
+    try:
+        parse_cages(text, 64)  # the form and the cages' own checks; the grid's size comes later
+    except ParseError as exc:
+        raise click.BadParameter(f"{value}: {exc}", ctx=ctx, param=param) from None
+    except CageError as exc:
+        raise click.BadParameter(f"{value}: {exc}", ctx=ctx, param=param) from None
+    if not text.strip() or not parse_cages(text, 64):
+        raise click.BadParameter(f"{value} holds no cage (one per line: r1c1 r1c2 = 3)", ctx=ctx, param=param)
+    return text
+
 
 
 def regions_option(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
@@ -175,11 +201,20 @@ def regions_option(ctx: click.Context | None, param: click.Parameter | None, val
     return layout
 
 
-def check_units(ctx: click.Context, variant: str | None, regions: str | None, *, generating: bool = False) -> None:
-    """``--variant`` and ``--regions`` together: a jigsaw needs its regions,
-    and ``--regions random`` (a layout drawn per puzzle) is for generating."""
+def check_units(ctx: click.Context, variant: str | None, regions: str | None, *, generating: bool = False,
+                cages: str | None = None, logic: bool = False) -> None:
+    """``--variant``, ``--regions`` and ``--cages`` together: a jigsaw needs its regions,
+    ``--regions random`` (a layout drawn per puzzle) is for generating, and a
+    killer to solve or draw needs its cages (``--cages``, or records that carry them:
+    then leave ``--variant killer`` out); the ``logic`` commands take no killer."""
     if variant is not None and "jigsaw" in variant.split(",") and regions is None:
         raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
+    if logic and variant is not None and "killer" in variant.split(","):
+        raise click.UsageError("the logic (rate, explain, hint) does not keep killer cages yet; solve killers "
+                               "with sudoku solve --cages (docs/variants.md)", ctx)
+    if variant is not None and "killer" in variant.split(",") and cages is None and not generating:
+        raise click.UsageError("--variant killer needs its cages: --cages FILE (records that carry "
+                               "their cages need neither option)", ctx)
     if regions == "random" and not generating:
         raise click.UsageError("--regions random draws a layout for each puzzle made; here give the layout itself", ctx)
 
@@ -196,11 +231,15 @@ def request_shape(box: Shape | None, size: int | None, regions: str | None) -> S
     return Shape(3, 3) if size is None else Shape.for_size(size)
 
 
-def variant_method(ctx: click.Context, method: str) -> str:
-    """``method`` when it reads a variant's units, else a usage error naming
-    the methods that do."""
-    from ..methods import get, reading_units
+def variant_method(ctx: click.Context, method: str, killer: bool = False) -> str:
+    """``method`` when it reads a variant's units (and, for a ``killer``, keeps
+    cages), else a usage error naming the methods that do."""
+    from ..methods import get, reading_cages, reading_units
 
+    if killer and not get(method).cages:
+        raise click.BadParameter(f"method {method!r} does not keep killer cages; with --cages or --variant "
+                                 f"killer use one of: {', '.join(reading_cages())}", ctx=ctx,
+                                 param_hint="'--method'")
     if not get(method).any_units:
         raise click.BadParameter(f"method {method!r} takes rows, columns and boxes only; with --variant or "
                                  f"--regions use one of: {', '.join(reading_units())}", ctx=ctx,

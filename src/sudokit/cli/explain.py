@@ -83,7 +83,7 @@ def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str,
     from ..pipeline import Job
     from .running import run_job
 
-    check_units(ctx, variant, regions)
+    check_units(ctx, variant, regions, logic=True)
     job = Job("rate", fmt=fmt, timeout=timeout, box=_box(box), variant=variant, regions=regions)
     if on_cluster(ctx, cluster, output, blocksize, merge, names):
         ctx.exit(run_on_cluster(ctx, job, paths, cluster, output, blocksize, merge))
@@ -114,7 +114,7 @@ def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[s
     Exit status: 0 all explained; 1 some puzzle unreadable, invalid or
     without a solution, or none found; 2 usage error; 130 interrupted.
     """
-    check_units(ctx, variant, regions)
+    check_units(ctx, variant, regions, logic=True)
     if fmt == "html":
         from .pictures import explain_html
 
@@ -179,7 +179,7 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: 
     from .. import variants
     from ..logic import Candidates, hint as next_step
 
-    check_units(ctx, variant, regions)
+    check_units(ctx, variant, regions, logic=True)
     try:
         if name is not None:
             state = Candidates.from_grid(variants.under(examples((name,))[0][1], variant, regions))

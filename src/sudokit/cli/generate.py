@@ -29,10 +29,11 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
               help="Box rows x box columns: 3x3 (9x9, the default), 2x3, 4x4, 5x5...")
 @click.option("--size", "size", type=click.IntRange(min=1, max=64), metavar="N",
               help="Grid size N; the box shape is the conventional one for N.")
-@click.option("--minimal", type=click.Choice(["unique", "logic", "preemptive"]), default="unique",
+@click.option("--minimal", type=click.Choice(["unique", "logic", "preemptive", "cages"]), default="unique",
               show_default=True,
               help="Every clue is needed for: a unique solution; solving by singles; "
-                   "solving by singles and preemptive sets.")
+                   "solving by singles and preemptive sets. A killer (no givens) is unique, or with "
+                   "cages: no two touching cages can be joined and keep it unique.")
 @click.option("--method", type=click.Choice(["fast", "clauses"]), default="fast", show_default=True,
               help="The generator: fast (compiled, any rule and filter, every core) or clauses "
                    "(the clauses write-up's own, pure Python: --minimal logic only; nothing to compile).")
@@ -58,7 +59,8 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
               help="Seconds for the whole run; stop with a message when they run out.")
 @click.option("--variant", callback=variant_option, metavar="NAMES",
               help="Extra rules, combinable: x (the two diagonals), hyper (windoku's windows), jigsaw "
-                   "(with --regions). No difficulty filter with a variant yet (docs/variants.md).")
+                   "(with --regions), killer (cages with sums, no givens; up to 16x16). No difficulty "
+                   "filter with a variant yet (docs/variants.md).")
 @click.option("--regions", callback=regions_option, metavar="LAYOUT",
               help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw; the size "
                    "comes from the layout), or random: a fresh layout drawn from each puzzle's seed.")
@@ -78,6 +80,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
       sudoku generate --difficulty fiendish --attempts 500
       sudoku generate --method clauses --minimal logic --format spaced
       sudoku generate -n 5 --variant x --format jsonl
+      sudoku generate -n 5 --variant killer --format jsonl --seed 1
     """
     import functools
 
@@ -92,6 +95,14 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
     if method == "clauses" and minimal != "logic":
         raise click.UsageError("--method clauses makes --minimal logic puzzles; add --minimal logic", ctx)
     check_units(ctx, variant, regions, generating=True)
+    killer = variant is not None and "killer" in variant.split(",")
+    if minimal == "cages" and not killer:
+        raise click.UsageError("--minimal cages is for killers: add --variant killer", ctx)
+    if killer and fmt != "jsonl":  # the cages are a field of the record: the grid alone is blank
+        if ctx.get_parameter_source("fmt") is not click.core.ParameterSource.DEFAULT:
+            raise click.UsageError(f"a killer is written as a jsonl record, with its cages; --format {fmt} "
+                                   "would print a blank grid", ctx)
+        fmt = "jsonl"
     shape = request_shape(box, size, regions)
     if on_cluster(ctx, cluster, output, blocksize, merge):
         from ..pipeline import GenerateJob

@@ -14,16 +14,19 @@ import click
 
 from ..errors import SudokuError
 from ..grid import Shape
-from .common import (EXIT_FAILED, Progress, box_option, check_units, open_input, read_puzzles, regions_option,
+from .common import (EXIT_FAILED, Progress, box_option, cages_option, check_units, open_input, read_puzzles, regions_option,
                      request_shape, seed_option, symbols_option, variant_option)
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "diabolical")
 
 
 def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, symbols: str | None,
-          failures: list[str], variant: str | None = None, regions: str | None = None) -> Iterator[tuple[Any, str]]:
+          failures: list[str], variant: str | None = None, regions: str | None = None,
+          cages: str | None = None) -> Iterator[tuple[Any, str]]:
     """(Item, source) for every readable puzzle, under the variant's units
-    when ``variant`` or ``regions`` name some; bad ones go to ``failures``."""
+    when ``variant`` or ``regions`` name some, with the killer ``cages`` (their
+    text form) when given; bad ones go to ``failures``."""
+    from ..killer import cages_for
     from .. import variants
     from ..examples import EXAMPLES
     from ..pictures.pdf import Item
@@ -41,7 +44,8 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
                     failures.append(f"{label}: {entry.error}")
                     continue
                 try:
-                    grid = variants.under(entry.grid, variant, regions)
+                    grid = variants.under(entry.grid, variant, regions,
+                                          None if cages is None else cages_for(cages, entry.grid.size))
                 except (SudokuError, ValueError) as exc:  # units that do not fit this puzzle
                     failures.append(f"{label}: puzzle {entry.number}: {exc}")
                     continue
@@ -69,8 +73,12 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
 @click.option("--box", callback=box_option, metavar="RxC",
               help="Box shape: of the puzzles to generate (default 3x3), or when it cannot be guessed.")
 @click.option("--variant", callback=variant_option, metavar="NAMES",
-              help="x, hyper, jigsaw (with --regions): the puzzles' extra rules, drawn (diagonals, shaded "
-                   "windows, thick region borders); jsonl records carry their own.")
+              help="x, hyper, jigsaw (with --regions), killer (with --cages, or generated): the puzzles' extra "
+                   "rules, drawn (diagonals, shaded windows, thick region borders, dotted cages with their "
+                   "totals); jsonl records carry their own.")
+@click.option("--cages", callback=cages_option, metavar="FILE",
+              help="Killer cages, one per line such as 'r1c1 r1c2 = 3', for the puzzles read "
+                   "(implies --variant killer).")
 @click.option("--regions", callback=regions_option, metavar="LAYOUT",
               help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
@@ -100,7 +108,8 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
 @click.pass_context
 def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names: tuple[str, ...],
            count: int | None, difficulty: str | None, minimal: str, symmetry: str, seed: int | None,
-           box: Shape | None, variant: str | None, regions: str | None, jobs: int, paper: str, per_page: str,
+           box: Shape | None, variant: str | None, regions: str | None, cages: str | None, jobs: int, paper: str,
+           per_page: str,
            solutions: bool,
            solutions_per_page: str | None, title: str, do_rate: bool, rate_timeout: float,
            symbols: str | None, svg_dir: str | None, png_dir: str | None, dpi: int) -> None:
@@ -123,7 +132,9 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
         raise click.UsageError("give puzzles to read or --generate N, not both")
     if count is None and difficulty is not None:
         raise click.UsageError("--difficulty goes with --generate")
-    check_units(ctx, variant, regions, generating=count is not None)
+    check_units(ctx, variant, regions, generating=count is not None, cages=cages)
+    if cages is not None and count is not None:
+        raise click.UsageError("--cages goes with puzzles read; generated killers draw their own (--variant killer)")
     failures: list[str] = []
     if count is not None:
         from ..generation import generate_many
@@ -152,7 +163,7 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
                 raise click.UsageError("give a file of puzzles, '-' for standard input, --example NAME "
                                        "or --generate N")
             paths = ("-",)
-        read = list(_read(paths, names, box, symbols, failures, variant, regions))
+        read = list(_read(paths, names, box, symbols, failures, variant, regions, cages))
         sources = list(dict.fromkeys(label for _, label in read))
         source = ", ".join(sources) if len(sources) <= 3 else f"{sources[0]} and {len(sources) - 1} more"
         raw = []

@@ -17,7 +17,7 @@ from ..grid import Shape
 from .cluster import cluster_options, on_cluster, run_on_cluster
 from .common import (
     box_option, jobs_option, limit_option, method_option, methods_help, nodes_option, render,
-    check_units, regions_option, symbols_option, timeout_option, variant_method, variant_option,
+    cages_option, check_units, regions_option, symbols_option, timeout_option, variant_method, variant_option,
 )
 
 #: Output formats of ``sudoku solve``.
@@ -71,9 +71,12 @@ def _check_options(ctx: click.Context, method: str, fmt: str, counting: bool, al
               help="The alphabet of values 1..N, such as 0-F or GODAKCUBE.")
 @click.option("--variant", callback=variant_option, metavar="NAMES",
               help="Extra rules, combinable: x (the two diagonals), hyper (windoku's windows), jigsaw (with "
-                   "--regions) (docs/variants.md).")
+                   "--regions), killer (with --cages) (docs/variants.md).")
 @click.option("--regions", callback=regions_option, metavar="LAYOUT",
               help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")
+@click.option("--cages", callback=cages_option, metavar="FILE",
+              help="Killer cages, one per line such as 'r1c1 r1c2 r2c1 = 15' (implies --variant killer; "
+                   "docs/variants.md); every puzzle is solved under them.")
 @click.option("--timeout", callback=timeout_option, default=None, metavar="SECONDS",
               help="Give up on a puzzle after this long (status timeout; a count is then a lower bound).")
 @click.option("--nodes", callback=nodes_option, default=None, metavar="N",
@@ -86,7 +89,7 @@ def _check_options(ctx: click.Context, method: str, fmt: str, counting: bool, al
 @click.pass_context
 def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, counting: bool, all_: bool,
           limit: int | None, box: Shape | None, symbols: str | None, variant: str | None, regions: str | None,
-          timeout: float | None,
+          cages: str | None, timeout: float | None,
           nodes: int | None, names: tuple[str, ...], jobs: int, cluster: str | None, output: str | None,
           blocksize: int | None, merge: str | None) -> None:
     """Solve every puzzle in PATHS (files, or - for standard input).
@@ -104,14 +107,15 @@ def solve(ctx: click.Context, paths: tuple[str, ...], method: str, fmt: str, cou
     from ..pipeline import Job
     from .running import examples, run_job
 
-    if variant is not None or regions is not None:
-        check_units(ctx, variant, regions)
-        method = variant_method(ctx, method)
+    if variant is not None or regions is not None or cages is not None:
+        check_units(ctx, variant, regions, cages=cages)
+        method = variant_method(ctx, method, killer=cages is not None)
     mode = _check_options(ctx, method, fmt, counting, all_, limit, len(paths) + len(names) > 1)
     if mode != "solve" and limit is None:
         limit = DEFAULT_LIMIT
     job = Job(mode, method, fmt, limit, timeout, nodes,
-              None if box is None else (box.box_rows, box.box_cols), symbols, variant=variant, regions=regions)
+              None if box is None else (box.box_rows, box.box_cols), symbols, variant=variant, regions=regions,
+              cages=cages)
     if on_cluster(ctx, cluster, output, blocksize, merge, names, single=fmt == "svg"):
         ctx.exit(run_on_cluster(ctx, job, paths, cluster, output, blocksize, merge))
     grids = None

@@ -97,8 +97,9 @@ def tables9u(geometry) -> tuple | None:
     """The tables of the 9x9 kernel over any units
     (:func:`sudokit.engine.kernel9u.tables_of`) for a 9x9 variant's geometry,
     or None when it is not one (another size, or units without the rows and
-    columns first): such a geometry goes to the general search."""
-    if geometry is None or geometry.n != 9:
+    columns first), or a killer's (its cages go to the killer search): such
+    a geometry goes to the general search."""
+    if geometry is None or geometry.n != 9 or geometry.cages:
         return None
     from .kernel9u import tables_of
 
@@ -159,6 +160,26 @@ def count_values(values: np.ndarray, shape, limit: int, budget: Budget,
 
         def so_far() -> int:
             return int(trail[_T_FOUND])
+    elif geometry is not None and geometry.cages:  # killer: the search with cage sums
+        from . import killer
+        from .kernelN import new_state
+
+        n = shape.size
+        tables = killer.args(killer.tables(geometry))
+        arrays = list(new_state(values, shape.box_rows, shape.box_cols))
+        state = arrays[4]
+
+        def step(cap: int) -> tuple[bool, int]:
+            stats[0] = stats[1] = 0
+            boards, flags, bcell, brem, _ = arrays
+            found, *grown = killer.count_more_k(boards, flags, bcell, brem, state, *tables, n, kernel_limit,
+                                                cap, solution, stats)
+            arrays[:4] = grown
+            budget.guesses += int(stats[1])
+            return found >= 0, int(stats[0])
+
+        def so_far() -> int:
+            return int(state[2])
     else:
         from .kernelN import count_more_n, new_state
 
@@ -263,7 +284,18 @@ def enumerate_values(values: np.ndarray, shape, budget: Budget, skip: tuple[int,
     from .kernelN import new_state, search_n
 
     n = shape.size
-    units, peers = _tables(shape, geometry)
+    if geometry is not None and geometry.cages:  # killer: the search with cage sums
+        from . import killer
+
+        tables = killer.args(killer.tables(geometry))
+
+        def search(boards, flags, bcell, brem, state, cap, solution, stats):
+            return killer.search_k(boards, flags, bcell, brem, state, *tables, n, cap, solution, stats)
+    else:
+        units, peers = _tables(shape, geometry)
+
+        def search(boards, flags, bcell, brem, state, cap, solution, stats):
+            return search_n(boards, flags, bcell, brem, state, units, peers, n, cap, solution, stats)
     arrays = list(new_state(values, shape.box_rows, shape.box_cols))
     state = arrays[4]
     solution = np.zeros_like(values)
@@ -274,7 +306,7 @@ def enumerate_values(values: np.ndarray, shape, budget: Budget, skip: tuple[int,
         # up to the next solution or the end of the tree, in slices
         stats[:] = 0
         boards, flags, bcell, brem, _ = arrays
-        status[0], *grown = search_n(boards, flags, bcell, brem, state, units, peers, n, cap, solution, stats)
+        status[0], *grown = search(boards, flags, bcell, brem, state, cap, solution, stats)
         arrays[:4] = grown
         budget.guesses += int(stats[1])
         return status[0] >= 0, int(stats[0])
@@ -328,7 +360,12 @@ def deduce(grid: Grid, budget: Budget) -> Grid:
     values = grid_values(grid)
     out = np.zeros_like(values)
     budget.tick()
-    if grid.is_variant:  # locked candidates work on a shape's boxes: a variant's deduction keeps to the singles
+    if grid.geometry.cages:  # killer: singles and cage sums
+        from . import killer
+
+        if not killer.deduce_k(values, *killer.args(killer.tables(grid.geometry)), grid.size, out):
+            raise Contradiction("singles and cage sums empty a cell, a unit or a cage: no solution")
+    elif grid.is_variant:  # locked candidates work on a shape's boxes: a variant's deduction keeps to the singles
         units, peers = _variant_tables(grid.geometry)
         if not deduce_singles(values, units, peers, out):
             raise Contradiction("singles empty a cell or a unit: no solution")

@@ -65,6 +65,9 @@ def generate(
     """
     seed, timeout = validate.seed(seed), validate.timeout(timeout)
     flt = make_filter(difficulty, rating, technique)
+    if _killer(variant, minimal, symmetry, flt):
+        return next(generate_many(1, shape=shape, minimal=minimal, seed=seed, timeout=timeout, variant=variant,
+                                  regions=regions))
     plan = make_plan(shape, minimal, symmetry, node_limit, variant, regions)
     _check_filter(plan, flt)
     base = fresh_seed() if seed is None else int(seed)
@@ -129,6 +132,13 @@ def generate_many(
     if attempts is not None and validate.count(attempts, "attempts") < 1:
         raise GenerationError(f"attempts must be at least 1, not {attempts}")
     flt = make_filter(difficulty, rating, technique)
+    if _killer(variant, minimal, symmetry, flt):  # killers: their own generator (sudokit.generation.killer)
+        from .killer import generate_killers
+
+        if method != "fast":
+            raise GenerationError("killers come from the fast generator")
+        return generate_killers(n, seed=seed, shape=shape, variant=variant, regions=regions, minimal=minimal,
+                                timeout=timeout, render=render, jobs=jobs)
     plan = make_plan(shape, minimal, symmetry, node_limit, variant, regions)
     _check_filter(plan, flt)
     base = fresh_seed() if seed is None else int(seed)
@@ -249,9 +259,37 @@ def from_seeds(
     [(3, True), (4, True)]
     """
     flt = make_filter(difficulty, rating, technique)
+    if _killer(variant, minimal, symmetry, flt):
+        from .killer import generate_killer
+
+        made = (generate_killer(validate.seed(s), shape=shape, variant=variant, regions=regions, minimal=minimal)
+                for s in seeds)
+        return [(p if render is None else render(p), True) for p in made]
     plan = make_plan(shape, minimal, symmetry, node_limit, variant, regions)
     _check_filter(plan, flt)
     return _work((plan, [validate.seed(s) for s in seeds], flt, None, render))
+
+
+def _killer(variant: str | None, minimal: str, symmetry: str, flt: Filter) -> bool:
+    """Whether the request is for killers (the ``--variant`` names hold killer); what a
+    killer cannot have raises GenerationError: a difficulty filter, a symmetry."""
+    from .. import variants
+
+    try:
+        if "killer" not in variants.parse(variant or ""):
+            return False
+    except ValueError:
+        return False  # make_plan names the bad variant
+    if flt.active:
+        raise GenerationError("difficulty, rating and technique filters need the logic, which does not take "
+                          "killers yet (docs/variants.md)")
+    if symmetry != "none":
+        raise GenerationError("a killer has no givens: a symmetry of the clue pattern does not apply")
+    from .killer import MINIMAL
+
+    if minimal not in MINIMAL:
+        raise GenerationError(f"a killer is minimal {' or '.join(repr(m) for m in MINIMAL)}, not {minimal!r}")
+    return True
 
 
 def _load(plan: Plan, rating: bool) -> None:

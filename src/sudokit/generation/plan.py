@@ -132,7 +132,8 @@ def make_plan(shape: "Shape | str | tuple[int, int] | None", minimal: str, symme
 
         try:
             if "killer" in variants.parse(variant or ""):
-                raise GenerationError("killer puzzles are not generated yet (docs/variants.md)")
+                raise GenerationError("killer puzzles have their own generator: sudokit.generation.killer "
+                                      "(generate_many routes variant='killer' there)")
             if regions == "random":  # each seed draws its layout: check the rest on the shape's boxes
                 random_regions = ",".join(n for n in variants.parse(variant or "") if n != "jigsaw")
                 geometry = variants.of(shape, random_regions)

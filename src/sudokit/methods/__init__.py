@@ -42,6 +42,9 @@ class MethodSpec:
     #: takes variants (X, hyper, jigsaw); the others read a shape's rows,
     #: columns and boxes, and refuse a variant's grid.
     any_units: bool = False
+    #: True when the method keeps killer cages (:attr:`sudokit.geometry.Geometry.cages`):
+    #: their digits differ and add up to their totals. The others refuse a killer.
+    cages: bool = False
     #: How the method holds a puzzle while it works, in a few words.
     representation: str = ""
     #: What it infers between guesses (or instead of them), in a few words.
@@ -83,13 +86,18 @@ def reading_units() -> list[str]:
     return sorted(name for name, spec in _REGISTRY.items() if spec.any_units)
 
 
+def reading_cages() -> list[str]:
+    """The names of the methods that keep killer cages (:attr:`MethodSpec.cages`)."""
+    return sorted(name for name, spec in _REGISTRY.items() if spec.cages)
+
+
 def available() -> dict[str, MethodSpec]:
     """Every registered method by name."""
     return dict(_REGISTRY)
 
 
 register(MethodSpec(
-    "fast", "sudokit.engine", complete=True, any_units=True,
+    "fast", "sudokit.engine", complete=True, any_units=True, cages=True,
     summary="numba-compiled bitboard search with singles and locked candidates (the default)",
     source="after tdoku and JCZSolve",
     clash_proof=True,
@@ -119,7 +127,7 @@ register(MethodSpec(
     inference="prune the singles out of rows, columns and boxes to a fixpoint; expand the first open cell",
 ))
 register(MethodSpec(
-    "mip", "sudokit.methods.mip", complete=True, any_units=True,
+    "mip", "sudokit.methods.mip", complete=True, any_units=True, cages=True,
     summary="0-1 integer program solved by HiGHS; no-good cuts to enumerate",
     source="the integer-programming Sudoku write-up",
     representation="N³ binary variables under 4N² exactly-one rows (a sparse matrix)",

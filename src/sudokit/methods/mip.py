@@ -13,6 +13,11 @@ and each given fixes its variable to 1. There is nothing to optimise, so the
 objective is 0: any feasible point is a solution. An infeasible program
 means the puzzle has no solution.
 
+A killer's cages add two families of linear rows over the same variables:
+
+* each value at most once in each cage: ``sum of x[cell, k] over the cage's cells <= 1``;
+* each cage with a total adds up to it: ``sum of k * x[cell, k] over its cells and k = total``.
+
 To enumerate solutions, each solution found is cut off by a *no-good*
 constraint, ``sum of x over the solution's ones <= N² - 1`` (at least one
 cell must differ), and the program is solved again.
@@ -102,6 +107,44 @@ def bounds(grid: Grid) -> "tuple[np.ndarray, np.ndarray]":
     return lb, ub
 
 
+@lru_cache(maxsize=16)
+def cage_rows(geometry: Geometry) -> "tuple[scipy.sparse.csr_array, np.ndarray, np.ndarray] | None":
+    """The killer rows of ``geometry``'s cages as (matrix, lower, upper), or None without cages:
+    per (cage, value) ``sum x <= 1``, then per cage with a total ``sum k * x[cell, k] == total``."""
+    import numpy as np
+    import scipy.sparse
+
+    if not geometry.cages:
+        return None
+    n = geometry.n
+    shape = geometry.shape
+    row_ids: list[int] = []
+    col_ids: list[int] = []
+    data: list[float] = []
+    lower: list[float] = []
+    upper: list[float] = []
+    for cage in geometry.cages:  # different digits
+        for value in range(1, n + 1):
+            for cell in cage.cells:
+                row_ids.append(len(lower))
+                col_ids.append(variable(shape, cell, value))
+                data.append(1.0)
+            lower.append(0.0)
+            upper.append(1.0)
+    for cage in geometry.cages:  # the total
+        if cage.total is None:
+            continue
+        for cell in cage.cells:
+            for value in range(1, n + 1):
+                row_ids.append(len(lower))
+                col_ids.append(variable(shape, cell, value))
+                data.append(float(value))
+        lower.append(float(cage.total))
+        upper.append(float(cage.total))
+    matrix = scipy.sparse.csr_array((data, (row_ids, col_ids)), shape=(len(lower), n**3))
+    return matrix, np.array(lower), np.array(upper)
+
+
 def _solve(grid: Grid, cuts: "list[np.ndarray]", budget: Budget) -> Grid | None:
     """One solution of the program with the no-good ``cuts``, or None if infeasible."""
     import numpy as np
@@ -113,6 +156,9 @@ def _solve(grid: Grid, cuts: "list[np.ndarray]", budget: Budget) -> Grid | None:
     n = grid.size
     a = constraint_matrix(grid.geometry)
     constraints = [LinearConstraint(a, 1, 1)]
+    killer = cage_rows(grid.geometry)
+    if killer is not None:
+        constraints.append(LinearConstraint(*killer))
     if cuts:
         cut_rows = scipy.sparse.csr_array(np.vstack(cuts))
         constraints.append(LinearConstraint(cut_rows, -np.inf, n * n - 1))
@@ -169,6 +215,10 @@ def infeasibility_message(grid: Grid) -> str:
     n = grid.size
     rows = n * n + len(grid.geometry.units) * n  # a cell's, then each (unit, value)'s
     units = "row/value, column/value, box/value" + (", and the variant's units" if grid.is_variant else "")
+    if grid.geometry.cages:
+        extra = cage_rows(grid.geometry)[0].shape[0]  # type: ignore[index]
+        return (f"infeasible: no 0-1 assignment meets the {rows} exactly-one constraints ({units}) and the "
+                f"{extra} rows of the {len(grid.geometry.cages)} killer cages with these {grid.clues} givens")
     return (
         f"infeasible: no 0-1 assignment meets the {rows} exactly-one constraints "
         f"(cells, {units}) with these {grid.clues} givens"

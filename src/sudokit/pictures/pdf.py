@@ -32,7 +32,7 @@ from typing import Any, Iterable, Sequence
 
 from ..errors import BadOption, InvalidPuzzle, SudokuError
 from ..formats import parse, parse_alphabet
-from ..drawing import DIAGONAL_COLOUR, WINDOW_SHADE, Marks, marks
+from ..drawing import CAGE_COLOUR, DIAGONAL_COLOUR, WINDOW_SHADE, Marks, cage_drawings, marks
 from ..grid import Grid
 
 #: Paper sizes in millimetres (portrait) and their margins.
@@ -328,6 +328,33 @@ class _Pdf:
         doc.line(x, y, x, y + side)
         doc.line(x, y, x + side, y)
 
+    def _cages(self, grid: Grid, x: float, y: float, cs: float, thin: float) -> None:
+        """A killer's cages (:func:`sudokit.drawing.cage_drawings`), as the SVG draws them:
+        dotted outlines inset in their cells, each total small in the top-left
+        corner of the cage's first cell on a white patch."""
+        doc = self.doc
+        drawings = cage_drawings(grid.geometry)
+        doc.set_draw_color(*_rgb(CAGE_COLOUR))
+        doc.set_line_width(max(thin, cs * 0.03))
+        dash = max(0.3, cs / 16)
+        doc.set_dash_pattern(dash=dash, gap=dash)
+        for d in drawings:
+            for x0, y0, x1, y1 in d.segments:
+                doc.line(x + x0 * cs, y + y0 * cs, x + x1 * cs, y + y1 * cs)
+        doc.set_dash_pattern()
+        size_pt = cs * 0.2 / CAP_HEIGHT / MM_PER_PT
+        doc.set_font("DejaVu", "", size_pt)
+        doc.set_text_color(*_rgb(CAGE_COLOUR))
+        doc.set_fill_color(255)
+        height = CAP_HEIGHT * size_pt * MM_PER_PT
+        for d in drawings:
+            if d.total is None:
+                continue
+            text = str(d.total)
+            left, top = x + d.corner[0] * cs + cs * 0.03, y + d.corner[1] * cs + cs * 0.03
+            doc.rect(left, top, doc.get_string_width(text) + cs * 0.05, height + cs * 0.06, style="F")
+            doc.text(left + cs * 0.025, top + cs * 0.03 + height, text)
+
     def grid(self, grid: Grid, x: float, y: float, side: float, *, solution: Grid | None = None,
              alphabet: str | None = None) -> None:
         """Draw ``grid`` with its top-left corner at (x, y), ``side`` mm wide;
@@ -357,6 +384,8 @@ class _Pdf:
                 doc.line(x + i * cs, y - half, x + i * cs, y + side + half)
             for i in range(0, n + 1, br):
                 doc.line(x - half, y + i * cs, x + side + half, y + i * cs)
+        if grid.geometry.cages:
+            self._cages(grid, x, y, cs, thin)
         size_pt = cs * 0.56 / CAP_HEIGHT / MM_PER_PT
         rise = CAP_HEIGHT * size_pt * MM_PER_PT / 2
         for bold, gray, source in ((True, 0, grid), (False, FILLED_GREY, solution)):

@@ -1,0 +1,428 @@
+"""Killer puzzles: cages cut from a random solution, no givens, one solution.
+
+A killer is made from its seed in four steps:
+
+1. **A random complete grid** under the geometry's units (X, hyper, jigsaw
+   combine with killer), by the same compiled fill as every other puzzle
+   (:func:`sudokit.engine.generate.random_grid`, seeded from the seed).
+2. **Cages.** The cells are visited in a random order; each cell not yet in a
+   cage starts one, with a size drawn from ``sizes`` (2 to 4 by default, :data:`SIZES`), and
+   the cage grows into random orthogonal neighbours that are in no cage and
+   whose digit in the solution is not in the cage yet (a cage's digits
+   differ). A cell left alone, with no free neighbour, joins a neighbouring
+   cage that lacks its digit and has room (``sizes``' top + 1 at most), else
+   stays a cage of one cell. Each cage's total is its digits' sum in the
+   solution. Every cell is in a cage.
+3. **One solution.** The killer search (:mod:`sudokit.engine.killer`) counts
+   up to two. When it finds another solution, the cages change where the two
+   disagree: a cell where they differ, in a cage with another such cell
+   (leaving a cage of three cells or more when it can), moves into a
+   neighbouring cage that lacks its digit and has room, preferably one where
+   the two solutions agree (its new total then tells them apart); what it
+   leaves falls into its connected pieces, and pieces of one cell join a
+   neighbour. After :data:`MOVES` moves, such a cell becomes a cage of its
+   own instead, which says strictly more, so this ends: at worst every cell is
+   a cage of one cell, which is the solution itself. Last, each cage of one
+   cell joins a neighbouring cage where the puzzle stays unique; a few stay
+   alone, as in some published killers.
+4. **Minimal in its cages** (on request, ``minimal="cages"``): neighbouring
+   cages are merged while the puzzle stays unique. The pairs of orthogonally
+   touching cages whose digits differ (and whose union has at most
+   ``max_merged`` cells) are tried in a random order; a merge is kept when the
+   puzzle with the two cages made one, with the sum of their totals, still has
+   one solution; the passes repeat until no pair can merge. So a minimal
+   killer is one where **no two neighbouring cages can be joined into one
+   cage without losing uniqueness**. (Dropping a cage's total would be the
+   other way to loosen a killer; sudokit's killers keep every total, as
+   published killers do.)
+
+The same seed gives the same killer on every machine: the fill takes numba's
+generator seeded from it, the cages Python's ``random.Random(seed)``.
+
+>>> p = generate_killer(seed=3, shape="2x2")
+>>> p.clues, p.solution.is_solution_of(p.puzzle), len(p.puzzle.geometry.cages) > 0
+(0, True, True)
+>>> generate_killer(seed=3, shape="2x2").puzzle == p.puzzle
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Callable, Iterator, Sequence
+
+from ..grid import Grid, Shape, shape_of
+from ..killer import Cage
+from .puzzle import GenerationError, GenerationTimeout, Puzzle
+
+__all__ = ["generate_killer", "generate_killers", "draw_cages", "is_minimal", "MINIMAL"]
+
+#: The ``minimal`` values a killer takes: ``unique`` (one solution), ``cages`` (also minimal in its cages).
+MINIMAL = ("unique", "cages")
+
+#: The cage sizes drawn by default, low and high: about 27 cages on a 9x9, as the published
+#: killers of the tests have (25 to 31).
+SIZES = (2, 4)
+
+#: How many times a killer's cages change by moving a cell before cells are cut off alone.
+MOVES = 12
+
+#: Node budget of one count while making a killer (a count that runs out is taken as not unique).
+COUNT_NODES = 200_000
+
+
+def draw_cages(solution: Sequence[int], n: int, rng: random.Random, sizes: tuple[int, int] = SIZES) -> list[list[int]]:
+    """Random connected cages covering the grid, sizes in ``sizes`` (low, high) where
+    the cells allow, each cage's digits in ``solution`` different (see the module)."""
+    low, high = sizes
+    owner = [-1] * (n * n)
+    cages: list[list[int]] = []
+    order = list(range(n * n))
+    rng.shuffle(order)
+    for start in order:
+        if owner[start] >= 0:
+            continue
+        target = rng.randint(low, high)
+        cage, digits = [start], {solution[start]}
+        owner[start] = len(cages)
+        while len(cage) < target:
+            free = [nb for c in cage for nb in _neighbours(c, n) if owner[nb] < 0 and solution[nb] not in digits]
+            if not free:
+                break
+            nb = rng.choice(sorted(set(free)))
+            owner[nb] = len(cages)
+            cage.append(nb)
+            digits.add(solution[nb])
+        cages.append(cage)
+    # a cell alone joins a neighbouring cage that lacks its digit and has room
+    for i, cage in enumerate(cages):
+        if len(cage) != 1 or low <= 1:
+            continue
+        cell = cage[0]
+        options = sorted({owner[nb] for nb in _neighbours(cell, n)
+                          if owner[nb] != i and len(cages[owner[nb]]) <= high
+                          and solution[cell] not in {solution[c] for c in cages[owner[nb]]}})
+        if options:
+            j = rng.choice(options)
+            cages[j].append(cell)
+            owner[cell] = j
+            cages[i] = []
+    return [sorted(c) for c in cages if c]
+
+
+def _neighbours(cell: int, n: int) -> list[int]:
+    r, c = divmod(cell, n)
+    out = []
+    if r > 0:
+        out.append(cell - n)
+    if r < n - 1:
+        out.append(cell + n)
+    if c > 0:
+        out.append(cell - 1)
+    if c < n - 1:
+        out.append(cell + 1)
+    return out
+
+
+def _pieces(cells: Sequence[int], n: int) -> list[list[int]]:
+    """The orthogonally connected pieces of ``cells``."""
+    left, out = set(cells), []
+    for start in sorted(cells):
+        if start not in left:
+            continue
+        left.discard(start)
+        piece, stack = [start], [start]
+        while stack:
+            for nb in _neighbours(stack.pop(), n):
+                if nb in left:
+                    left.discard(nb)
+                    piece.append(nb)
+                    stack.append(nb)
+        out.append(sorted(piece))
+    return out
+
+
+class _Counter:
+    """Counts up to two solutions of a grid's shape under the base geometry with given cages."""
+
+    def __init__(self, base, node_limit: int) -> None:
+        import numpy as np
+
+        self.base = base
+        self.node_limit = node_limit
+        n = base.n
+        self.blank = np.zeros(n * n, dtype=np.uint8)
+        self.first = np.zeros(n * n, dtype=np.uint8)
+        self.second = np.zeros(n * n, dtype=np.uint8)
+        self.stats = np.zeros(2, dtype=np.int64)
+        self.counts = 0
+        #: The solution the cages are cut from.
+        self.target: tuple[int, ...] = ()
+
+    def __call__(self, cages: list[Cage]) -> tuple[int, "tuple[int, ...] | None"]:
+        """(solutions up to 2, -1 when the node budget ran out; the second solution when 2)."""
+        from ..engine import killer as kernel
+
+        self.counts += 1
+        tables = kernel.build_tables(self.base.with_cages(cages))  # a new geometry each time: not cached
+        found = kernel.two_k(self.blank, *kernel.args(tables), tables.n, self.node_limit, self.first, self.second,
+                             self.stats)
+        if found == 2:  # the one of the two that is not the solution cut from (either may be)
+            first, second = tuple(int(v) for v in self.first), tuple(int(v) for v in self.second)
+            return 2, (second if first == self.target else first)
+        return int(found), None
+
+
+def _with_totals(groups: list[list[int]], solution: Sequence[int]) -> list[Cage]:
+    return [Cage(tuple(g), sum(solution[c] for c in g)) for g in groups]
+
+
+def _make_unique(groups: list[list[int]], solution: Sequence[int], n: int, rng: random.Random,
+                 count: _Counter, high: int, deadline: float | None) -> list[list[int]]:
+    """Change the cages where another solution disagrees, until the count is one: first by
+    moving a cell that differs into a neighbouring cage (:data:`MOVES` times at most), then
+    by making such a cell a cage of its own."""
+    moves = 0
+    while True:
+        found, other = count(_with_totals(groups, solution))
+        if found == 1:
+            return groups
+        if deadline is not None and time.perf_counter() > deadline:
+            raise GenerationTimeout("the time limit ran out while making a killer unique")
+        if found == 0:  # cannot be: the solution obeys every cage
+            raise GenerationError("internal error: a killer cut from its solution has no solution")
+        owner = {c: i for i, g in enumerate(groups) for c in g}
+        if other is None:  # the count ran out of nodes: cut at random
+            cells = [c for g in groups if len(g) > 1 for c in g]
+        else:  # cells that differ, in a cage with another that differs (a cage with one tells them apart)
+            cells = [c for c in range(n * n) if other[c] != solution[c] and len(groups[owner[c]]) > 1]
+        if not cells:
+            raise GenerationError("could not make the killer unique")
+        roomy = [c for c in cells if len(groups[owner[c]]) > 2]  # leaving, they leave no cage of one cell
+        cell = rng.choice(roomy or cells)
+        i = owner[cell]
+        rest = [c for c in groups[i] if c != cell]
+        moves += 1
+        differ = set(cells)
+        homes = sorted({owner[nb] for nb in _neighbours(cell, n) if owner[nb] != i and len(groups[owner[nb]]) <= high
+                        and solution[cell] not in {solution[c] for c in groups[owner[nb]]}})
+        clean = [j for j in homes if not differ.intersection(groups[j])]
+        homes = clean or homes  # a cage where the two agree: with the cell its total tells them apart
+        if homes and moves <= MOVES:  # the cell moves to a neighbouring cage
+            j = rng.choice(homes)
+            groups = ([g for k, g in enumerate(groups) if k not in (i, j)] + _pieces(rest, n)
+                      + [sorted(groups[j] + [cell])])
+            groups = _attach_single_cells(groups, solution, n, rng, high)
+        else:  # the cell becomes a cage of its own: strictly more said, so this ends
+            groups = [g for k, g in enumerate(groups) if k != i] + _pieces(rest, n) + [[cell]]
+
+
+def _merge_pass(groups: list[list[int]], solution: Sequence[int], n: int, rng: random.Random,
+                count: _Counter, max_merged: int, deadline: float | None) -> tuple[list[list[int]], bool]:
+    """Try each pair of touching cages once, keeping the merges that stay unique."""
+    owner = {c: i for i, g in enumerate(groups) for c in g}
+    pairs = sorted({(min(owner[c], owner[nb]), max(owner[c], owner[nb]))
+                    for c in range(n * n) for nb in _neighbours(c, n) if owner[c] != owner[nb]})
+    rng.shuffle(pairs)
+    alive = {i: g for i, g in enumerate(groups)}
+    merged_any = False
+    for a, b in pairs:
+        if a not in alive or b not in alive:
+            continue
+        ga, gb = alive[a], alive[b]
+        if len(ga) + len(gb) > max_merged or {solution[c] for c in ga} & {solution[c] for c in gb}:
+            continue
+        if deadline is not None and time.perf_counter() > deadline:
+            raise GenerationTimeout("the time limit ran out while merging a killer's cages")
+        trial = [g for i, g in alive.items() if i not in (a, b)] + [sorted(ga + gb)]
+        found, _ = count(_with_totals(trial, solution))
+        if found == 1:
+            alive[a] = sorted(ga + gb)
+            del alive[b]
+            merged_any = True
+    return list(alive.values()), merged_any
+
+
+def _attach_single_cells(groups: list[list[int]], solution: Sequence[int], n: int, rng: random.Random,
+                         high: int) -> list[list[int]]:
+    """Each cage of one cell joins a random neighbouring cage that lacks its digit and has room
+    (no count: the next one checks)."""
+    for single in [g for g in groups if len(g) == 1]:
+        owner = {c: i for i, g in enumerate(groups) for c in g}
+        cell = single[0]
+        i = owner[cell]
+        if len(groups[i]) != 1:
+            continue
+        homes = sorted({owner[nb] for nb in _neighbours(cell, n) if owner[nb] != i and len(groups[owner[nb]]) <= high
+                        and solution[cell] not in {solution[c] for c in groups[owner[nb]]}})
+        if homes:
+            j = rng.choice(homes)
+            groups = [g for k, g in enumerate(groups) if k not in (i, j)] + [sorted(groups[j] + [cell])]
+    return groups
+
+
+def _absorb_single_cells(groups: list[list[int]], solution: Sequence[int], n: int, rng: random.Random,
+                         count: _Counter, high: int, deadline: float | None) -> list[list[int]]:
+    """Cages of one cell (left by :func:`_make_unique`) join a neighbouring cage that lacks
+    their digit and has room (``high`` + 1 cells at most), where the puzzle stays unique."""
+    for single in [g for g in groups if len(g) == 1]:
+        cell = single[0]
+        owner = {c: i for i, g in enumerate(groups) for c in g}
+        i = owner[cell]
+        if len(groups[i]) != 1:  # another cage of one cell took it in already
+            continue
+        options = sorted({owner[nb] for nb in _neighbours(cell, n)
+                          if owner[nb] != i and len(groups[owner[nb]]) <= high
+                          and solution[cell] not in {solution[c] for c in groups[owner[nb]]}})
+        rng.shuffle(options)
+        for j in options:
+            if deadline is not None and time.perf_counter() > deadline:
+                raise GenerationTimeout("the time limit ran out while tidying a killer's cages")
+            trial = [g for k, g in enumerate(groups) if k not in (i, j)] + [sorted(groups[j] + [cell])]
+            if count(_with_totals(trial, solution))[0] == 1:
+                groups = trial
+                break
+    return groups
+
+
+def is_minimal(puzzle: Grid, solution: Grid, max_merged: int | None = None) -> bool:
+    """Whether no two touching cages of ``puzzle`` (a killer) can be joined without losing
+    uniqueness (the definition of ``minimal="cages"``); it must be unique itself."""
+    from ..engine import search
+    from ..budget import Budget
+
+    geo = puzzle.geometry
+    n = geo.n
+    max_merged = n if max_merged is None else max_merged
+    if search.count(puzzle, 2, Budget())[0] != 1:
+        return False
+    groups = [list(c.cells) for c in geo.cages]
+    owner = {c: i for i, g in enumerate(groups) for c in g}
+    values = solution.values
+    for a, b in sorted({(min(owner[c], owner[nb]), max(owner[c], owner[nb]))
+                        for c in owner for nb in _neighbours(c, n) if nb in owner and owner[c] != owner[nb]}):
+        ga, gb = groups[a], groups[b]
+        if len(ga) + len(gb) > max_merged or {values[c] for c in ga} & {values[c] for c in gb}:
+            continue
+        trial = [g for i, g in enumerate(groups) if i not in (a, b)] + [sorted(ga + gb)]
+        merged = puzzle.with_geometry(geo.with_cages(_with_totals(trial, values)))
+        if search.count(merged, 2, Budget())[0] == 1:
+            return False
+    return True
+
+
+def generate_killer(
+    seed: int,
+    *,
+    shape: "Shape | str | tuple[int, int] | None" = "3x3",
+    variant: str | None = None,
+    regions: str | None = None,
+    minimal: str = "unique",
+    sizes: tuple[int, int] = SIZES,
+    max_merged: int | None = None,
+    node_limit: int = COUNT_NODES,
+    deadline: float | None = None,
+) -> Puzzle:
+    """One killer from ``seed``: no givens, cages from a random solution, one solution
+    (``minimal="cages"``: also minimal in its cages; see the module). ``variant``
+    names other units to combine with (``"x"``, ``"hyper"``, ``"jigsaw"`` with
+    ``regions``); ``sizes`` the (low, high) cage sizes drawn; ``max_merged`` the
+    largest cage a merge may make (default N)."""
+    import numpy as np
+
+    from .. import variants
+    from ..engine import generate as kernels
+    from ..engine.generate import arrays_of
+    from .plan import _fill_limit, kernel_seed
+
+    if minimal not in MINIMAL:
+        raise GenerationError(f"a killer is minimal {' or '.join(MINIMAL)}, not {minimal!r}")
+    low, high = sizes
+    if not 1 <= low <= high:
+        raise GenerationError(f"cage sizes must be 1 <= low <= high, not {low}..{high}")
+    try:
+        names = tuple(v for v in variants.parse(variant or "") if v != "killer")
+    except ValueError as exc:
+        raise GenerationError(str(exc)) from None
+    if regions == "random":  # a fresh jigsaw layout from the seed
+        regions = variants.random_layout(shape_of(shape), seed)
+    s = shape_of(shape, None if regions is None else len("".join(regions.split())))
+    from ..engine.killer import MAX_N
+
+    if s.size > MAX_N:
+        raise GenerationError(f"killers are made up to {MAX_N}x{MAX_N}, not {s.size}x{s.size}")
+    try:
+        base = variants.of(s, names, regions=regions)
+    except ValueError as exc:  # a bad layout is a ShapeError, a ValueError too
+        raise GenerationError(str(exc)) from None
+    n = s.size
+    units, peers = arrays_of(base)
+    out = np.zeros(n * n, dtype=np.uint8)
+    stats = np.zeros(kernels.STATS, dtype=np.int64)
+    kernels.seed_rng(kernel_seed(seed))
+    if not kernels.random_grid(out, n, np.ascontiguousarray(units), np.ascontiguousarray(peers), _fill_limit(s), stats):
+        raise GenerationError(f"could not fill a {s} grid under these units")
+    solution = tuple(int(v) for v in out)
+    rng = random.Random(seed)
+    count = _Counter(base, node_limit)
+    count.target = solution
+    groups = draw_cages(solution, n, rng, (low, high))
+    groups = _make_unique(groups, solution, n, rng, count, high, deadline)
+    if low > 1:
+        groups = _absorb_single_cells(groups, solution, n, rng, count, high, deadline)
+    if minimal == "cages":
+        top = n if max_merged is None else max_merged
+        while True:
+            groups, merged = _merge_pass(groups, solution, n, rng, count, top, deadline)
+            if not merged:
+                break
+    groups.sort(key=lambda g: g[0])
+    geometry = base.with_cages(_with_totals(groups, solution))
+    puzzle = Grid.unchecked(s, (0,) * (n * n), geometry)
+    answer = Grid.unchecked(s, solution, geometry)
+    return Puzzle(puzzle, answer, seed, str(s), minimal, "none", 0,
+                  extra={"cages": len(groups), "counts": count.counts})
+
+
+def generate_killers(
+    count: int,
+    *,
+    seed: int | None = None,
+    shape: "Shape | str | tuple[int, int] | None" = "3x3",
+    variant: str | None = None,
+    regions: str | None = None,
+    minimal: str = "unique",
+    sizes: tuple[int, int] = SIZES,
+    timeout: float | None = None,
+    render: Callable[[Puzzle], object] | None = None,
+    jobs: int = 1,
+) -> Iterator[object]:
+    """``count`` killers from seeds ``seed, seed + 1, ...`` (a fresh seed when None),
+    in seed order, on ``jobs`` processes (the library's pool, :mod:`sudokit.pool`;
+    0 is every core; the killers are the same whatever the number); ``timeout``
+    bounds the whole run (:class:`GenerationTimeout` after the killers made so
+    far); ``render`` (picklable) turns each into what is yielded, in the worker
+    that made it."""
+    import functools
+
+    from ..pool import ordered_map
+    from .plan import fresh_seed
+
+    base = fresh_seed() if seed is None else int(seed)
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    make = functools.partial(_made, options=dict(shape=shape, variant=variant, regions=regions, minimal=minimal,
+                                                 sizes=sizes, deadline=deadline), render=render)
+    made = 0
+    try:
+        for out in ordered_map(make, range(base, base + count), jobs, deadline=deadline):
+            made += 1
+            yield out
+    except (GenerationTimeout, TimeoutError) as exc:
+        raise GenerationTimeout(f"time limit reached after {made} killer(s): {exc}") from None
+
+
+def _made(seed: int, options: dict, render: Callable[[Puzzle], object] | None) -> object:
+    """One killer, rendered: what a worker of :func:`generate_killers` hands back."""
+    made = generate_killer(seed, **options)
+    return made if render is None else render(made)

@@ -1,0 +1,117 @@
+"""Killers on the command line: ``--cages FILE`` and ``--variant killer`` on solve and print,
+``--variant killer`` on generate; bad cages are usage errors (exit 2) that name the file,
+line and column, or, for a cage that does not fit one puzzle, that puzzle's failure (exit 1)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_helpers import records, run
+
+PUBLISHED = Path(__file__).parent.parent / "data" / "published_killers.jsonl"
+BLANK = "." * 81
+
+
+def published() -> list[dict]:
+    return [json.loads(line) for line in PUBLISHED.read_text().splitlines()]
+
+
+def cage_file(tmp_path: Path, lines: list[str], name: str = "cages.txt") -> str:
+    path = tmp_path / name
+    path.write_text("# a killer's cages\n" + "\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_solve_with_cages_gives_the_published_solution(tmp_path):
+    for killer in published():
+        cages = cage_file(tmp_path, killer["cages"])
+        result = run("solve", "--cages", cages, "--format", "jsonl", "-", input=BLANK + "\n")
+        assert result.exit_code == 0, result.output
+        (record,) = records(result)
+        assert record["status"] == "solved" and record["solution"] == killer["solution"]
+        assert record["variant"] == "killer" and record["cages"] == killer["cages"]
+        counted = run("solve", "--variant", "killer", "--cages", cages, "--count", "-", input=BLANK + "\n")
+        assert counted.exit_code == 0 and "1" in counted.output
+
+
+def test_records_that_carry_their_cages_need_no_option():
+    result = run("solve", "--format", "line", str(PUBLISHED))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.split() == [k["solution"] for k in published()]
+
+
+def test_a_bad_cage_file_is_a_usage_error_naming_its_place(tmp_path):
+    cases = [
+        (["r1c1 r1c2 = 3", "r2c1 x9 = 4"], "line 3, column 6", "expected a cell"),
+        (["r1c1 r1c2 = three"], "line 2", "whole number"),
+        (["r1c1 r1c3 = 4"], "cage 1", "not connected"),
+        (["r1c1 r1c2 = 3", "r1c2 r2c2 = 5"], "cage 2", "in cage 1 too"),
+        ([], "", "holds no cage"),
+    ]
+    for lines, where, what in cases:
+        path = cage_file(tmp_path, lines)
+        result = run("solve", "--cages", path, "-", input=BLANK + "\n")
+        assert result.exit_code == 2, (lines, result.output)
+        assert "--cages" in result.output and "cages.txt" in result.output
+        assert where in result.output and what in result.output
+    missing = run("solve", "--cages", str(tmp_path / "none.txt"), "-", input=BLANK + "\n")
+    assert missing.exit_code == 2 and "cannot read" in missing.output
+
+
+def test_cages_that_do_not_fit_a_puzzle_fail_that_puzzle(tmp_path):
+    path = cage_file(tmp_path, ["r1c1 r1c2 = 3", "r5c5 r5c6 = 7"])  # r5c5 is outside a 4x4
+    result = run("solve", "--cages", path, "--format", "line", "-", input="." * 16 + "\n" + BLANK + "\n")
+    assert result.exit_code == 1
+    assert "puzzle 1" in result.output and "r5c5 is outside the 4x4 grid" in result.output
+    assert [len(line) for line in result.stdout.splitlines()] == [0, 81]  # the 4x4 gets an empty line
+
+
+def test_killer_options_that_do_not_go_together(tmp_path):
+    path = cage_file(tmp_path, published()[0]["cages"])
+    no_cages = run("solve", "--variant", "killer", "-", input=BLANK + "\n")
+    assert no_cages.exit_code == 2 and "--cages FILE" in no_cages.output
+    method = run("solve", "--cages", path, "--method", "dfs", "-", input=BLANK + "\n")
+    assert method.exit_code == 2 and "does not keep killer cages" in method.output and "fast, mip" in method.output
+    mip = run("solve", "--cages", path, "--method", "mip", "--format", "line", "-", input=BLANK + "\n")
+    assert mip.exit_code == 0 and mip.stdout.strip() == published()[0]["solution"]
+    generated = run("generate", "--variant", "killer", "--format", "line")
+    assert generated.exit_code == 2 and "jsonl" in generated.output
+    cages_alone = run("generate", "--minimal", "cages")
+    assert cages_alone.exit_code == 2 and "--variant killer" in cages_alone.output
+
+
+def test_generated_killers_read_back_and_solve(tmp_path):
+    made = run("generate", "-n", "3", "--variant", "killer", "--seed", "7", "--box", "2x3")
+    assert made.exit_code == 0, made.output
+    made_records = records(made)
+    assert [r["seed"] for r in made_records] == [7, 8, 9]
+    assert all(r["variant"] == "killer" and r["clues"] == 0 and r["cages"] for r in made_records)
+    path = tmp_path / "killers.jsonl"
+    path.write_text(made.stdout)
+    solved = run("solve", "--count", "--format", "jsonl", str(path))
+    assert solved.exit_code == 0, solved.output
+    for before, after in zip(made_records, records(solved)):
+        assert after["count"] == 1 and after["solution"] == before["solution"] and after["cages"] == before["cages"]
+    again = run("generate", "-n", "3", "--variant", "killer", "--seed", "7", "--box", "2x3")
+    assert again.stdout == made.stdout
+
+
+def test_print_draws_killers_read_or_generated(tmp_path):
+    path = cage_file(tmp_path, published()[0]["cages"])
+    pdf = tmp_path / "k.pdf"
+    printed = run("print", "--cages", path, "--no-rate", "-o", str(pdf), "--svg-dir", str(tmp_path / "svg"), "-",
+                  input=BLANK + "\n")
+    assert printed.exit_code == 0, printed.output
+    assert pdf.read_bytes().startswith(b"%PDF")
+    svg = (tmp_path / "svg" / "puzzle-0001.svg").read_text()
+    assert "29 killer cages" in svg and 'class="cages"' in svg
+    made = run("print", "--generate", "1", "--variant", "killer", "--seed", "2", "--no-rate", "-o", str(pdf))
+    assert made.exit_code == 0, made.output
+
+
+def test_the_logic_refuses_killers_by_name(tmp_path):
+    refused = run("rate", "--variant", "killer", "-", input=BLANK + "\n")
+    assert refused.exit_code == 2 and "does not keep killer cages" in refused.output
+    rated = run("rate", str(PUBLISHED))  # records that carry cages: each fails by name, none is rated blind
+    assert rated.exit_code == 1 and rated.output.count("does not keep killer cages") == 3
