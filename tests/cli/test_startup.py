@@ -202,6 +202,34 @@ def test_a_first_generator_run_compiles_the_uniqueness_search_in_a_helper_proces
     assert cold[0] == warm[0]
 
 
+def test_a_first_killer_compiles_the_killer_search_in_a_helper_process() -> None:
+    """In a fresh numba cache, a first killer hands the killer search to a
+    helper process: this process compiles the random grid and the sum rules
+    (which the helper then loads) but never the search itself, and the
+    killers are those of a warm run."""
+    code = (
+        "from numba.core import event\n"
+        "from sudokit.engine.compiling import load_numba\n"
+        "load_numba()\n"
+        "compiled = []\n"
+        "class Listen(event.Listener):\n"
+        "    def on_start(self, ev):\n"
+        "        compiled.append(ev.data['dispatcher'].py_func.__name__)\n"
+        "    def on_end(self, ev):\n"
+        "        pass\n"
+        "event.register('numba:compile', Listen())\n"
+        "from sudokit.generation.killer import generate_killers\n"
+        "print(' '.join(str(sorted((c.cells, c.total) for c in p.puzzle.geometry.cages)).replace(' ', '')\n"
+        "               for p in generate_killers(2, seed=7)))\n"
+        "print(sorted(set(compiled) & {'search_k', 'propagate_k', '_sum_pass', 'random_grid'}))\n"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        cold = _python(code, {"NUMBA_CACHE_DIR": cache}).split("\n")
+    warm = _python(code).split("\n")
+    assert cold[1] == "['_sum_pass', 'random_grid']"
+    assert cold[0] == warm[0]
+
+
 def test_printing_a_few_puzzles_loads_no_numba_and_prints_what_the_engine_solves(tmp_path) -> None:
     """A booklet of two puzzles is solved by Crook's method (no kernel to load
     or compile) and carries the engine's solutions."""

@@ -208,7 +208,16 @@ def _compile_notice(args: list[str]) -> Any:
         kernels = ("generate", _verdict(args))
     if name == "solve" and _other_shape(args):
         kernels = ("shapes",)
+    elif name == "solve" and ("--variant" in args or "--regions" in args):
+        kernels = ("variants",)  # the 9x9 solver over any units
+    if name in ("solve", "generate", "print") and _killer(args):
+        kernels = ("killer",)
     return compile_notice(kernels)
+
+
+def _killer(args: list[str]) -> bool:
+    """Whether the arguments ask for killer cages (for the notice only)."""
+    return "--cages" in args or any(a == "--variant" and "killer" in b for a, b in zip(args, args[1:]))
 
 
 def _verdict(args: list[str]) -> str:

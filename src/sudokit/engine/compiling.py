@@ -53,6 +53,8 @@ __all__ = ["KERNELS", "alongside", "background_ready", "compile_in_background", 
 KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "count": ("the 9x9 solver", ("kernel9.resume9",), 6.0),
     "variants": ("the 9x9 solver for X, hyper and jigsaw", ("kernel9u.resume9u",), 9.0),
+    # a first killer compiles it in a helper while the command compiles the random grid
+    "killer": ("the killer search", ("killer.search_k",), 9.0),
     "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
                                                "kernelN.search_n"), 4.5),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
@@ -367,6 +369,7 @@ def _warm_verdict(name: str) -> Callable[[], None]:
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
     "variants": lambda: importlib.import_module("sudokit.engine.kernel9u").warm(),
+    "killer": lambda: importlib.import_module("sudokit.engine.killer").warm(),
     "nested": _warm_nested,
     "generate": _warm_generator,
     **{group: _warm_verdict(name) for group, name in (

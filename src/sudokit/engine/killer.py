@@ -412,7 +412,7 @@ def _has_unit(cunits, cell, unit):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: about 2 s less to compile the search
 def _confine(masks, units, cunits, cells, count, b, skip, mark, stamp):
     """Digit bit ``b`` lies in ``cells[:count]``: remove it from the rest of every unit
     (other than ``skip``) that holds them all; cells marked ``stamp`` keep it. The
@@ -454,7 +454,11 @@ def _locked_pass(masks, units, cunits, ccells, csize, creq, mark):
     n = units.shape[1]
     cells = np.empty(max(n, ccells.shape[1]), dtype=np.int64)
     changed = 0
-    stamp = mark.max() + 1
+    stamp = mark[0]
+    for c in range(mark.shape[0]):  # a loop: numba's max() reduction costs about a second to compile
+        if mark[c] > stamp:
+            stamp = mark[c]
+    stamp += 1
     for u in range(units.shape[0]):
         stamp += 1
         for i in range(n):
@@ -653,30 +657,58 @@ def count_k(grid, units, peers, cunits, ccells, csize, cstart, cend, combos, lce
                         lcells, lsize, ltotal, n, limit, node_limit, solution_out, stats)[0]
 
 
-@njit(cache=True)
-def two_k(grid, units, peers, cunits, ccells, csize, cstart, cend, combos, lcells, lsize, ltotal, n, node_limit,
-          first_out, second_out, stats):
-    """The first two solutions of ``grid``: how many were found (0, 1 or 2; -1
-    when ``node_limit`` (> 0) nodes ran out first), into ``first_out`` and
-    ``second_out``. The generator cuts cages finer where the two differ."""
-    boards, flags, bcell, brem, state = new_state(grid, 1, n)
+def two(grid, t: "Tables", node_limit: int, first_out, second_out, stats) -> int:
+    """The first two solutions of ``grid`` under the tables ``t``: how many
+    were found (0, 1 or 2; -1 when ``node_limit`` (> 0) nodes ran out first),
+    into ``first_out`` and ``second_out``. The generator cuts cages finer
+    where the two differ. Two calls of :func:`search_k` from Python (a kernel
+    around them would be one more to compile on a first run, for nothing)."""
+    boards, flags, bcell, brem, state = new_state(grid, 1, t.n)
     before = stats[0]
-    status, boards, flags, bcell, brem = search_k(boards, flags, bcell, brem, state, units, peers, cunits, ccells, csize,
-                                                  cstart, cend, combos, lcells, lsize, ltotal, n, node_limit,
+    status, boards, flags, bcell, brem = search_k(boards, flags, bcell, brem, state, *args(t), t.n, node_limit,
                                                   first_out, stats)
     if status != 1:
-        return status
+        return int(status)
     left = 0
     if node_limit > 0:
-        left = node_limit - (stats[0] - before)
+        left = node_limit - int(stats[0] - before)
         if left <= 0:
             return -1
-    status, boards, flags, bcell, brem = search_k(boards, flags, bcell, brem, state, units, peers, cunits, ccells, csize,
-                                                  cstart, cend, combos, lcells, lsize, ltotal, n, left,
+    status, boards, flags, bcell, brem = search_k(boards, flags, bcell, brem, state, *args(t), t.n, left,
                                                   second_out, stats)
     if status == 1:
         return 2
     return 1 if status == 0 else -1
+
+
+def warm(part: str = "search") -> None:
+    """Compile (or load) the search the generator runs, with the types of its
+    calls, without running it. A first killer splits the work over two
+    processes: a helper compiles ``"search"`` (the locked digits first, then
+    :func:`search_k` and the rest of its propagation) while the command
+    compiles ``"parts"`` (the sum rules, which the helper then finds in the
+    cache, and the search's first state)."""
+    from ..geometry import Shape
+    from ..killer import Cage
+
+    geo = Shape(2, 2).geometry.with_cages((Cage((0, 1), 3),))
+    t = tables(geo)
+    grid = np.zeros(16, dtype=np.uint8)
+    masks = np.zeros(16, dtype=np.uint64)
+    mark = np.zeros(16, dtype=np.int64)
+    creq = np.zeros(1, dtype=np.uint64)
+    if part == "parts":
+        _compile(_sum_pass, masks, t.ccells, t.csize, t.cstart, t.cend, t.combos, t.lcells, t.lsize, t.ltotal, creq)
+        _compile(new_state, grid, 1, t.n)
+        return
+    _compile(_locked_pass, masks, t.units, t.cunits, t.ccells, t.csize, creq, mark)
+    state = new_state(grid, 1, t.n)
+    _compile(search_k, *state, *args(t), t.n, 0, grid, np.zeros(2, dtype=np.int64))
+
+
+def _compile(kernel, *values) -> None:
+    """Compile ``kernel`` for the types of ``values`` (or load it from the cache), without calling it."""
+    kernel.compile(tuple(kernel.typeof_pyval(v) for v in values))
 
 
 @njit(cache=True)

@@ -166,8 +166,7 @@ class _Counter:
 
         self.counts += 1
         tables = kernel.build_tables(self.base.with_cages(cages))  # a new geometry each time: not cached
-        found = kernel.two_k(self.blank, *kernel.args(tables), tables.n, self.node_limit, self.first, self.second,
-                             self.stats)
+        found = kernel.two(self.blank, tables, self.node_limit, self.first, self.second, self.stats)
         if found == 2:  # the one of the two that is not the solution cut from (either may be)
             first, second = tuple(int(v) for v in self.first), tuple(int(v) for v in self.second)
             return 2, (second if first == self.target else first)
@@ -358,6 +357,7 @@ def generate_killer(
         raise GenerationError(str(exc)) from None
     n = s.size
     units, peers = arrays_of(base)
+    _load()
     out = np.zeros(n * n, dtype=np.uint8)
     stats = np.zeros(kernels.STATS, dtype=np.int64)
     kernels.seed_rng(kernel_seed(seed))
@@ -383,6 +383,24 @@ def generate_killer(
     answer = Grid.unchecked(s, solution, geometry)
     return Puzzle(puzzle, answer, seed, str(s), minimal, "none", 0,
                   extra={"cages": len(groups), "counts": count.counts})
+
+
+_loaded = False
+
+
+def _load() -> None:
+    """The kernels a killer needs, before the first: on a first run the killer
+    search compiles in a helper process while this one compiles the random grid."""
+    global _loaded
+    if not _loaded:
+        from ..engine import generate as kernels
+        from ..engine import killer
+        from ..engine.compiling import alongside
+
+        with alongside(("killer",)):
+            killer.warm("parts")
+            kernels.load_grids(batch=False)
+        _loaded = True
 
 
 def generate_killers(
