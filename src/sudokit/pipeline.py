@@ -792,7 +792,13 @@ def _kernels_of(job: Job, lines: bool = True) -> str:
     puzzle needs it."""
     if lines and _bulk_ready(job):
         return "batch"
-    return "count" if job.box in (None, (3, 3)) else "shapes"
+    classic = job.box in (None, (3, 3))
+    if job.cages or (job.variant and "killer" in job.variant):
+        return "killer"
+    if job.variant or job.regions:  # a 9x9 goes to the 9x9 solver over any units
+        nine = len("".join(job.regions.split())) == 81 if job.regions else classic
+        return "variants" if nine else "shapes"
+    return "count" if classic else "shapes"
 
 
 def warm(job: Job, notice: Any = None, lines: bool = True) -> None:

@@ -53,8 +53,10 @@ __all__ = ["KERNELS", "alongside", "background_ready", "compile_in_background", 
 KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "count": ("the 9x9 solver", ("kernel9.resume9",), 6.0),
     "variants": ("the 9x9 solver for X, hyper and jigsaw", ("kernel9u.resume9u",), 9.0),
-    # a first killer compiles it in a helper while the command compiles the random grid
-    "killer": ("the killer search", ("killer.search_k",), 9.0),
+    # a first killer compiles the search in a helper ("killer-search") while
+    # the command compiles the sum rules (killer.load)
+    "killer": ("the killer search", ("killer.search_k", "killer.count_more_k"), 9.0),
+    "killer-search": ("the killer search", ("killer.search_k",), 9.0),
     "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
                                                "kernelN.search_n"), 4.5),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
@@ -369,7 +371,8 @@ def _warm_verdict(name: str) -> Callable[[], None]:
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
     "variants": lambda: importlib.import_module("sudokit.engine.kernel9u").warm(),
-    "killer": lambda: importlib.import_module("sudokit.engine.killer").warm(),
+    "killer": lambda: importlib.import_module("sudokit.engine.killer").load(count=True),
+    "killer-search": lambda: importlib.import_module("sudokit.engine.killer").warm("search"),
     "nested": _warm_nested,
     "generate": _warm_generator,
     **{group: _warm_verdict(name) for group, name in (

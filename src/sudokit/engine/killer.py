@@ -688,11 +688,7 @@ def warm(part: str = "search") -> None:
     :func:`search_k` and the rest of its propagation) while the command
     compiles ``"parts"`` (the sum rules, which the helper then finds in the
     cache, and the search's first state)."""
-    from ..geometry import Shape
-    from ..killer import Cage
-
-    geo = Shape(2, 2).geometry.with_cages((Cage((0, 1), 3),))
-    t = tables(geo)
+    t = tables(_example())
     grid = np.zeros(16, dtype=np.uint8)
     masks = np.zeros(16, dtype=np.uint64)
     mark = np.zeros(16, dtype=np.int64)
@@ -704,6 +700,36 @@ def warm(part: str = "search") -> None:
     _compile(_locked_pass, masks, t.units, t.cunits, t.ccells, t.csize, creq, mark)
     state = new_state(grid, 1, t.n)
     _compile(search_k, *state, *args(t), t.n, 0, grid, np.zeros(2, dtype=np.int64))
+
+
+_loaded: set[bool] = set()
+
+
+def load(count: bool = False) -> None:
+    """Load the killer search (``count``: and the count around it, for
+    ``solve``) before the first killer. On a first run the search compiles in
+    a helper process (:func:`warm`, ``"search"``) while this one compiles the
+    sum rules and the first state."""
+    from .compiling import alongside
+
+    if count in _loaded:
+        return
+    with alongside(("killer-search",)):
+        warm("parts")
+    if count:
+        geo = _example()
+        t = tables(geo)
+        grid = np.zeros(16, dtype=np.uint8)
+        _compile(count_more_k, *new_state(grid, 1, t.n), *args(t), t.n, 0, 0, grid, np.zeros(2, dtype=np.int64))
+    _loaded.add(count)
+
+
+def _example():
+    """A small killer's geometry, for compiling."""
+    from ..geometry import Shape
+    from ..killer import Cage
+
+    return Shape(2, 2).geometry.with_cages((Cage((0, 1), 3),))
 
 
 def _compile(kernel, *values) -> None:

@@ -164,6 +164,7 @@ def count_values(values: np.ndarray, shape, limit: int, budget: Budget,
         from . import killer
         from .kernelN import new_state
 
+        killer.load(count=True)  # a first run compiles on both cores
         n = shape.size
         tables = killer.args(killer.tables(geometry))
         arrays = list(new_state(values, shape.box_rows, shape.box_cols))

@@ -397,7 +397,7 @@ def _load() -> None:
         from ..engine import killer
         from ..engine.compiling import alongside
 
-        with alongside(("killer",)):
+        with alongside(("killer-search",)):
             killer.warm("parts")
             kernels.load_grids(batch=False)
         _loaded = True
