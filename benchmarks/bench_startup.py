@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n"
+#: An X puzzle (both diagonals hold every digit once) from the shared rated X set.
+X_PUZZLE = "......2..1.4............6...4.6.3.9.9...8.1..2.5...........5..9.9....7.....4.....\n"
 
 #: name -> (arguments of `sudoku`, standard input)
 COMMANDS: dict[str, tuple[list[str], str | None]] = {
@@ -49,6 +51,11 @@ COMMANDS: dict[str, tuple[list[str], str | None]] = {
     "count 50": (["solve", "-", "--count", "--format", "line"], PUZZLE * 50),
     "rate 20": (["rate", "-"], PUZZLE * 20),
     "explain 20": (["explain", "-", "--format", "jsonl"], PUZZLE * 20),
+    # variants: the 9x9 solver over any units, the generator's verdict for them, the killer search
+    "solve x 6": (["solve", "-", "--variant", "x", "--format", "line"], X_PUZZLE * 6),
+    "rate x": (["rate", "-", "--variant", "x"], X_PUZZLE),
+    "generate x": (["generate", "--variant", "x"], None),
+    "generate killer": (["generate", "--variant", "killer"], None),
 }
 
 

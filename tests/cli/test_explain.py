@@ -52,11 +52,15 @@ def test_rate_jsonl_from_stdin(easy_rows) -> None:
 
 
 def test_rate_marks_lower_bounds() -> None:
-    # Easter Monster needs nested forcing chains (SE 11.6), beyond the registry
+    # Easter Monster needs nested forcing chains (SE 11.6): a budget of one
+    # second's chain work ends there, and the rating says it is a lower bound,
+    # never above SE's
     hard = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
-    result = run("rate", "-", input=hard + "\n")
+    result = run("rate", "-", "--timeout", "1", input=hard + "\n")
     assert result.exit_code == 0
     assert "≥" in result.output
+    er = float(result.output.split()[1].split("/")[0].lstrip("≥"))
+    assert 9.0 <= er <= 11.6
 
 
 def test_rate_reports_bad_puzzles_and_goes_on(easy_rows) -> None:
