@@ -37,6 +37,21 @@ def _compiling_elsewhere(cache: str):
         os.unlink(path)
 
 
+#: The start of a script that lists, in ``compiled``, every function numba compiles in it.
+LISTEN = (
+    "from numba.core import event\n"
+    "from sudokit.engine.compiling import load_numba\n"
+    "load_numba()\n"
+    "compiled = []\n"
+    "class Listen(event.Listener):\n"
+    "    def on_start(self, ev):\n"
+    "        compiled.append(ev.data['dispatcher'].py_func.__name__)\n"
+    "    def on_end(self, ev):\n"
+    "        pass\n"
+    "event.register('numba:compile', Listen())\n"
+)
+
+
 def _python(code: str, env: dict[str, str] | None = None) -> str:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
                           env=None if env is None else dict(os.environ, **env))
@@ -180,17 +195,7 @@ def test_a_first_generator_run_compiles_the_uniqueness_search_in_a_helper_proces
     that search (it loads the helper's machine code, so the types agree), nor
     the fill on its own (it is inlined into the kernel that makes the grids),
     and the puzzles are those of a warm run."""
-    code = (
-        "from numba.core import event\n"
-        "from sudokit.engine.compiling import load_numba\n"
-        "load_numba()\n"
-        "compiled = []\n"
-        "class Listen(event.Listener):\n"
-        "    def on_start(self, ev):\n"
-        "        compiled.append(ev.data['dispatcher'].py_func.__name__)\n"
-        "    def on_end(self, ev):\n"
-        "        pass\n"
-        "event.register('numba:compile', Listen())\n"
+    code = LISTEN + (
         "from sudokit.generation import generate_many\n"
         "print(' '.join(p.puzzle.line() for p in generate_many(3, shape='2x3', seed=11)))\n"
         "print(sorted(set(compiled) & {'find_other', 'fill', 'random_grid', 'grids_kernel', 'minimise_rows'}))\n"
@@ -207,17 +212,7 @@ def test_a_first_killer_compiles_the_killer_search_in_a_helper_process() -> None
     helper process: this process compiles the random grid and the sum rules
     (which the helper then loads) but never the search itself, and the
     killers are those of a warm run."""
-    code = (
-        "from numba.core import event\n"
-        "from sudokit.engine.compiling import load_numba\n"
-        "load_numba()\n"
-        "compiled = []\n"
-        "class Listen(event.Listener):\n"
-        "    def on_start(self, ev):\n"
-        "        compiled.append(ev.data['dispatcher'].py_func.__name__)\n"
-        "    def on_end(self, ev):\n"
-        "        pass\n"
-        "event.register('numba:compile', Listen())\n"
+    code = LISTEN + (
         "from sudokit.generation.killer import generate_killers\n"
         "print(' '.join(str(sorted((c.cells, c.total) for c in p.puzzle.geometry.cages)).replace(' ', '')\n"
         "               for p in generate_killers(2, seed=7)))\n"

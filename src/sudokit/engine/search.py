@@ -62,33 +62,31 @@ def _scratch(cells: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _state9() -> tuple:
     """The 9x9 kernel and a per-thread search state for it: (resume9, g, stack, trail)."""
-    state = getattr(_local, "state9", None)
-    if state is None:
-        from . import kernel9
-        from .board import STORED, WORDS
-
-        if kernel9.T_PHASE != _T_PHASE or kernel9.T_FOUND != _T_FOUND or kernel9.NEW != 0:
-            raise AssertionError("the trail layout of kernel9 changed")
-        # a working board, one stored board per cell a search may branch on, and the trail
-        state = (kernel9.resume9, np.empty(WORDS, dtype=np.int64), np.empty((81, STORED), dtype=np.int64),
-                 np.empty(kernel9.TRAIL, dtype=np.int64))
-        _local.state9 = state
-    return state
+    return _search_state("kernel9", "resume9")
 
 
 def _state9u() -> tuple:
     """The 9x9 kernel over any units and a per-thread search state for it:
     (resume9u, g, stack, trail), the shapes of kernel9's."""
-    state = getattr(_local, "state9u", None)
+    return _search_state("kernel9u", "resume9u")
+
+
+def _search_state(module: str, entry: str) -> tuple:
+    """A 9x9 kernel's resumable search (``module.entry``) and a per-thread
+    state for it: a working board, one stored board per cell a search may
+    branch on, and the trail."""
+    state = getattr(_local, module, None)
     if state is None:
-        from . import kernel9u
+        import importlib
+
         from .board import STORED, WORDS
 
-        if kernel9u.T_PHASE != _T_PHASE or kernel9u.T_FOUND != _T_FOUND or kernel9u.NEW != 0:
-            raise AssertionError("the trail layout of kernel9u changed")
-        state = (kernel9u.resume9u, np.empty(WORDS, dtype=np.int64), np.empty((81, STORED), dtype=np.int64),
-                 np.empty(kernel9u.TRAIL, dtype=np.int64))
-        _local.state9u = state
+        kernel = importlib.import_module(f"{__package__}.{module}")
+        if kernel.T_PHASE != _T_PHASE or kernel.T_FOUND != _T_FOUND or kernel.NEW != 0:
+            raise AssertionError(f"the trail layout of {module} changed")
+        state = (getattr(kernel, entry), np.empty(WORDS, dtype=np.int64), np.empty((81, STORED), dtype=np.int64),
+                 np.empty(kernel.TRAIL, dtype=np.int64))
+        setattr(_local, module, state)
     return state
 
 
