@@ -52,29 +52,9 @@ def _scan(geo, kinds: tuple[int, ...]) -> list[int]:
 
 def _extra_singles(state: Candidates, alone: bool) -> Iterator[Step]:
     """Hidden singles (or last values, with ``alone``) in the extra units."""
-    geo, mask, values = state.geo, state.mask, state.values
-    rating = RATING_LAST if alone else RATING_LINE
-    for unit in extra_units(geo):
-        cells = geo.units[unit]
-        once = twice = 0
-        empty = 0
-        for c in cells:
-            m = mask[c]
-            twice |= once & m
-            once |= m
-            if not values[c]:
-                empty += 1
-        if (empty == 1) != alone:
-            continue
-        for v in iter_bits(once & ~twice):
-            bit = 1 << v
-            cell = next(c for c in cells if mask[c] & bit)
-            where = (f"last empty cell of {geo.unit_name(unit)}" if alone
-                     else f"only place for {geo.symbol(v + 1)} in {geo.unit_name(unit)}")
-            yield Step(
-                "Hidden Single", rating, placements=((cell, v + 1),), cells=(cell,), units=(unit,),
-                values=(v + 1,), text=f"Hidden Single: {geo.cell_name(cell)}={geo.symbol(v + 1)} ({where})",
-            )
+    from .singles import hidden_singles_in
+
+    return hidden_singles_in(state, extra_units(state.geo), RATING_LAST if alone else RATING_LINE, alone)
 
 
 def find_last_value_extra(state: Candidates) -> Iterator[Step]:

@@ -27,9 +27,17 @@ RATING_NAKED = 2.3
 def _hidden_singles(state: Candidates, kind: int, alone: bool) -> Iterator[Step]:
     """Hidden singles in the units of ``kind``; ``alone`` picks only those
     whose cell is the unit's last empty cell (and only those: else the rest)."""
-    geo, mask, values = state.geo, state.mask, state.values
+    geo = state.geo
     units = (geo.rows, geo.cols, geo.boxes)[kind]
     rating = RATING_LAST if alone else (RATING_BOX if kind == BOX else RATING_LINE)
+    return hidden_singles_in(state, units, rating, alone)
+
+
+def hidden_singles_in(state: Candidates, units, rating: float, alone: bool) -> Iterator[Step]:
+    """Hidden singles in ``units`` (indices into the geometry's units), each
+    rated ``rating``; ``alone`` as in :func:`_hidden_singles` (a variant's
+    extra units use it too, :mod:`~sudokit.logic.generalized`)."""
+    geo, mask, values = state.geo, state.mask, state.values
     for unit in units:
         cells = geo.units[unit]
         once = twice = 0
@@ -46,25 +54,18 @@ def _hidden_singles(state: Candidates, kind: int, alone: bool) -> Iterator[Step]
         v = 0
         while single:
             if single & 1:
-                bit = 1 << v
-                cell = next(c for c in cells if mask[c] & bit)
-                where = (
-                    f"last empty cell of {geo.unit_name(unit)}"
-                    if alone
-                    else f"only place for {geo.symbol(v + 1)} in {geo.unit_name(unit)}"
-                )
-                yield Step(
-                    "Hidden Single", rating, placements=((cell, v + 1),), cells=(cell,), units=(unit,),
-                    values=(v + 1,), text=f"Hidden Single: {geo.cell_name(cell)}={geo.symbol(v + 1)} ({where})",
-                )
+                cell = next(c for c in cells if mask[c] & (1 << v))
+                yield single_step(geo, cell, v + 1, unit, alone, rating)
             single >>= 1
             v += 1
 
 
-def single_step(geo, cell: int, value: int, unit: int, alone: bool) -> Step:
-    """The Step of a hidden single (or last value) found elsewhere (a kernel)."""
-    kind = geo.kind[unit]
-    rating = RATING_LAST if alone else (RATING_BOX if kind == BOX else RATING_LINE)
+def single_step(geo, cell: int, value: int, unit: int, alone: bool, rating: float | None = None) -> Step:
+    """The Step of a hidden single (or last value): ``rating`` by default
+    the one of the unit's kind (a kernel finds them too)."""
+    if rating is None:
+        kind = geo.kind[unit]
+        rating = RATING_LAST if alone else (RATING_BOX if kind == BOX else RATING_LINE)
     where = (
         f"last empty cell of {geo.unit_name(unit)}"
         if alone
