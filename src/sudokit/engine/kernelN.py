@@ -242,7 +242,7 @@ def new_state(grid, box_rows, box_cols):
 
 
 @njit(cache=True, inline="always")
-def _copy_board(boards, flags, src, dst):
+def copy_board(boards, flags, src, dst):
     """Row ``src`` of the board stack onto row ``dst`` (an element loop: a
     slice copy makes numba compile its shape-mismatch message, seconds of a
     first run)."""
@@ -252,7 +252,9 @@ def _copy_board(boards, flags, src, dst):
 
 
 @njit(cache=True)
-def _grow(boards, flags, bcell, brem):
+def grow_stack(boards, flags, bcell, brem):
+    """The search's stacks at twice their depth, the rows so far copied (a search
+    that branches deeper than it first allowed)."""
     cap = boards.shape[0]
     nb = np.empty((2 * cap, boards.shape[1]), dtype=np.uint64)
     nf = np.zeros((2 * cap, boards.shape[1]), dtype=np.uint8)
@@ -300,7 +302,7 @@ def search_n(boards, flags, bcell, brem, state, units, peers, n, node_limit, sol
                     state[1] = BACKTRACK
                     return 1, boards, flags, bcell, brem
                 if depth + 1 >= boards.shape[0]:
-                    boards, flags, bcell, brem = _grow(boards, flags, bcell, brem)
+                    boards, flags, bcell, brem = grow_stack(boards, flags, bcell, brem)
                     cur = boards[depth]
                     fl = flags[depth]
                 stats[1] += 1
@@ -308,7 +310,7 @@ def search_n(boards, flags, bcell, brem, state, units, peers, n, node_limit, sol
                 low = m & (ZERO - m)
                 bcell[depth] = cell
                 brem[depth] = m ^ low
-                _copy_board(boards, flags, depth, depth + 1)
+                copy_board(boards, flags, depth, depth + 1)
                 boards[depth + 1, cell] = low
                 state[0] = depth + 1
                 continue
@@ -323,7 +325,7 @@ def search_n(boards, flags, bcell, brem, state, units, peers, n, node_limit, sol
         m = brem[d]
         low = m & (ZERO - m)
         brem[d] = m ^ low
-        _copy_board(boards, flags, d, d + 1)
+        copy_board(boards, flags, d, d + 1)
         boards[d + 1, bcell[d]] = low
         state[0] = d + 1
         state[1] = PROPAGATE
@@ -643,7 +645,7 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, lk, node_limit,
             stats[1] += 1
             bcell[depth] = cell
             brem[depth] = cur[cell] ^ first
-            _copy_board(boards, flags, depth, depth + 1)
+            copy_board(boards, flags, depth, depth + 1)
             boards[depth + 1, cell] = first
             depth += 1
             continue
@@ -653,7 +655,7 @@ def find_other(masks0, units, peers, box_rows, box_cols, prefer, lk, node_limit,
             d -= 1
         if d < 0:
             return 0
-        _copy_board(boards, flags, d, d + 1)
+        copy_board(boards, flags, d, d + 1)
         boards[d + 1, bcell[d]] = brem[d]
         brem[d] = ZERO
         depth = d + 1

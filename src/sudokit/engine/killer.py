@@ -68,7 +68,7 @@ from .compiling import load_numba
 
 load_numba()  # before the first kernel loads: numba without its BLAS probe
 
-from .kernelN import DONE, PROPAGATE, _copy_board, _grow, new_state, propagate_n  # noqa: E402
+from .kernelN import DONE, PROPAGATE, copy_board, grow_stack, new_state, propagate_n  # noqa: E402
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -586,7 +586,7 @@ def search_k(boards, flags, bcell, brem, state, units, peers, cunits, ccells, cs
                     state[1] = 1  # BACKTRACK
                     return 1, boards, flags, bcell, brem
                 if depth + 1 >= boards.shape[0]:
-                    boards, flags, bcell, brem = _grow(boards, flags, bcell, brem)
+                    boards, flags, bcell, brem = grow_stack(boards, flags, bcell, brem)
                     cur = boards[depth]
                     fl = flags[depth]
                 stats[1] += 1
@@ -594,7 +594,7 @@ def search_k(boards, flags, bcell, brem, state, units, peers, cunits, ccells, cs
                 low = m & (ZERO - m)
                 bcell[depth] = cell
                 brem[depth] = m ^ low
-                _copy_board(boards, flags, depth, depth + 1)
+                copy_board(boards, flags, depth, depth + 1)
                 boards[depth + 1, cell] = low
                 state[0] = depth + 1
                 continue
@@ -608,7 +608,7 @@ def search_k(boards, flags, bcell, brem, state, units, peers, cunits, ccells, cs
         m = brem[d]
         low = m & (ZERO - m)
         brem[d] = m ^ low
-        _copy_board(boards, flags, d, d + 1)
+        copy_board(boards, flags, d, d + 1)
         boards[d + 1, bcell[d]] = low
         state[0] = d + 1
         state[1] = PROPAGATE
