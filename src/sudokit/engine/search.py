@@ -120,84 +120,59 @@ def count_values(values: np.ndarray, shape, limit: int, budget: Budget,
     """
     solution, stats = _scratch(values.shape[0])
     kernel_limit = limit if 0 < limit <= _INT64 else 0
+    trail = None
     if geometry is None and (shape is CLASSIC or shape == CLASSIC):
         resume9, g, stack, trail = _state9()
-        trail[_T_PHASE] = 0  # NEW
-        if budget.timeout is None and budget.nodes is None:  # the common case, kept short
-            stats[0] = stats[1] = 0
-            found = resume9(values, g, stack, trail, kernel_limit, FIRST_SLICE, solution, stats)
-            budget.nodes_used += int(stats[0])
-            budget.guesses += int(stats[1])
-            if found >= 0:
-                return found, (solution if found > 0 else None)
 
-        def step(cap: int) -> tuple[bool, int]:
-            stats[0] = stats[1] = 0
-            found = resume9(values, g, stack, trail, kernel_limit, cap, solution, stats)
-            budget.guesses += int(stats[1])
-            return found >= 0, int(stats[0])
-
-        def so_far() -> int:
-            return int(trail[_T_FOUND])
+        def run(cap: int) -> int:
+            return resume9(values, g, stack, trail, kernel_limit, cap, solution, stats)
     elif (tables := tables9u(geometry)) is not None:
         resume9u, g, stack, trail = _state9u()
+
+        def run(cap: int) -> int:
+            return resume9u(values, g, stack, trail, *tables, kernel_limit, cap, False, solution, stats)
+    else:  # the searches on masks: a killer's (cage sums), else kernelN's
+        from .kernelN import new_state
+
+        n = shape.size
+        if geometry is not None and geometry.cages:
+            from . import killer
+
+            killer.load(count=True)  # a first run compiles on both cores
+            more, more_args = killer.count_more_k, killer.args(killer.tables(geometry))
+        else:
+            from .kernelN import count_more_n
+
+            more, more_args = count_more_n, _tables(shape, geometry)
+        arrays = list(new_state(values, shape.box_rows, shape.box_cols))
+        state = arrays[4]
+
+        def run(cap: int) -> int:
+            boards, flags, bcell, brem, _ = arrays
+            found, *grown = more(boards, flags, bcell, brem, state, *more_args, n, kernel_limit, cap, solution,
+                                 stats)
+            arrays[:4] = grown
+            return found
+
+    if trail is not None:  # the 9x9 kernels' resumable search
         trail[_T_PHASE] = 0  # NEW
         if budget.timeout is None and budget.nodes is None:  # the common case, kept short
             stats[0] = stats[1] = 0
-            found = resume9u(values, g, stack, trail, *tables, kernel_limit, FIRST_SLICE, False, solution, stats)
+            found = run(FIRST_SLICE)
             budget.nodes_used += int(stats[0])
             budget.guesses += int(stats[1])
             if found >= 0:
                 return found, (solution if found > 0 else None)
 
-        def step(cap: int) -> tuple[bool, int]:
-            stats[0] = stats[1] = 0
-            found = resume9u(values, g, stack, trail, *tables, kernel_limit, cap, False, solution, stats)
-            budget.guesses += int(stats[1])
-            return found >= 0, int(stats[0])
+    def step(cap: int) -> tuple[bool, int]:
+        stats[0] = stats[1] = 0
+        found = run(cap)
+        budget.guesses += int(stats[1])
+        return found >= 0, int(stats[0])
 
-        def so_far() -> int:
-            return int(trail[_T_FOUND])
-    elif geometry is not None and geometry.cages:  # killer: the search with cage sums
-        from . import killer
-        from .kernelN import new_state
+    def so_far() -> int:
+        return int(trail[_T_FOUND] if trail is not None else state[2])
 
-        killer.load(count=True)  # a first run compiles on both cores
-        n = shape.size
-        tables = killer.args(killer.tables(geometry))
-        arrays = list(new_state(values, shape.box_rows, shape.box_cols))
-        state = arrays[4]
-
-        def step(cap: int) -> tuple[bool, int]:
-            stats[0] = stats[1] = 0
-            boards, flags, bcell, brem, _ = arrays
-            found, *grown = killer.count_more_k(boards, flags, bcell, brem, state, *tables, n, kernel_limit,
-                                                cap, solution, stats)
-            arrays[:4] = grown
-            budget.guesses += int(stats[1])
-            return found >= 0, int(stats[0])
-
-        def so_far() -> int:
-            return int(state[2])
-    else:
-        from .kernelN import count_more_n, new_state
-
-        n = shape.size
-        units, peers = _tables(shape, geometry)
-        arrays = list(new_state(values, shape.box_rows, shape.box_cols))
-        state = arrays[4]
-
-        def step(cap: int) -> tuple[bool, int]:
-            stats[0] = stats[1] = 0
-            boards, flags, bcell, brem, _ = arrays
-            found, *grown = count_more_n(boards, flags, bcell, brem, state, units, peers, n, kernel_limit,
-                                         cap, solution, stats)
-            arrays[:4] = grown
-            budget.guesses += int(stats[1])
-            return found >= 0, int(stats[0])
-
-        def so_far() -> int:
-            return int(state[2])
     try:
         run_in_slices(step, budget)
     except LimitReached as exc:
