@@ -705,17 +705,20 @@ def warm(part: str = "search") -> None:
 _loaded: set[bool] = set()
 
 
-def load(count: bool = False) -> None:
+def load(count: bool = False, beside=None) -> None:
     """Load the killer search (``count``: and the count around it, for
     ``solve``) before the first killer. On a first run the search compiles in
     a helper process (:func:`warm`, ``"search"``) while this one compiles the
-    sum rules and the first state."""
+    sum rules and the first state, and runs ``beside`` (more of its own
+    loading, such as the generator's random grid)."""
     from .compiling import alongside
 
     if count in _loaded:
         return
     with alongside(("killer-search",)):
         warm("parts")
+        if beside is not None:
+            beside()
     if count:
         geo = _example()
         t = tables(geo)

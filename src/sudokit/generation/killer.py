@@ -385,22 +385,13 @@ def generate_killer(
                   extra={"cages": len(groups), "counts": count.counts})
 
 
-_loaded = False
-
-
 def _load() -> None:
     """The kernels a killer needs, before the first: on a first run the killer
     search compiles in a helper process while this one compiles the random grid."""
-    global _loaded
-    if not _loaded:
-        from ..engine import generate as kernels
-        from ..engine import killer
-        from ..engine.compiling import alongside
+    from ..engine import generate as kernels
+    from ..engine import killer
 
-        with alongside(("killer-search",)):
-            killer.warm("parts")
-            kernels.load_grids(batch=False)
-        _loaded = True
+    killer.load(beside=lambda: kernels.load_grids(batch=False))
 
 
 def generate_killers(
