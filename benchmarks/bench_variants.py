@@ -148,7 +148,8 @@ def verdicts(made: dict[str, list[Grid]], count: int) -> None:
     import numpy as np
 
     from sudokit.engine.generate import arrays_of
-    from sudokit.engine.kernel9u import count9u, tables_of
+    from sudokit.engine.kernel9u import count9u
+    from sudokit.engine.search import tables9u
     from sudokit.engine.kernelN import find_other
 
     print(f"\nmachine: {machine()}\n")
@@ -162,7 +163,7 @@ def verdicts(made: dict[str, list[Grid]], count: int) -> None:
             continue
         geo = grids[0].geometry
         units, peers = arrays_of(geo)
-        tables = tables_of(geo)
+        tables = tables9u(geo)
         stats = np.zeros(2, dtype=np.int64)
         out = np.zeros(81, dtype=np.uint8)
         masks = np.zeros(81, dtype=np.uint64)

@@ -191,10 +191,10 @@ def test_a_first_batch_rating_compiles_in_the_background_and_the_next_run_loads_
 def test_a_first_generator_run_compiles_the_uniqueness_search_in_a_helper_process() -> None:
     """In a fresh numba cache, the generator for 6x6 puzzles hands its
     uniqueness verdict (kernelN's search) to a helper process and compiles the
-    random grids and then the minimiser itself: this process never compiles
-    that search (it loads the helper's machine code, so the types agree), nor
-    the fill on its own (it is inlined into the kernel that makes the grids),
-    and the puzzles are those of a warm run."""
+    random grids (the fill, and the kernel that makes a grid per seed) and
+    then the minimiser itself: this process never compiles that search (it
+    loads the helper's machine code, so the types agree), and the puzzles are
+    those of a warm run."""
     code = LISTEN + (
         "from sudokit.generation import generate_many\n"
         "print(' '.join(p.puzzle.line() for p in generate_many(3, shape='2x3', seed=11)))\n"
@@ -203,7 +203,7 @@ def test_a_first_generator_run_compiles_the_uniqueness_search_in_a_helper_proces
     with tempfile.TemporaryDirectory() as cache:
         cold = _python(code, {"NUMBA_CACHE_DIR": cache}).split("\n")
     warm = _python(code).split("\n")
-    assert cold[1] == "['grids_kernel', 'minimise_rows']"
+    assert cold[1] == "['fill', 'grids_kernel', 'minimise_rows', 'random_grid']"
     assert cold[0] == warm[0]
 
 
@@ -223,6 +223,37 @@ def test_a_first_killer_compiles_the_killer_search_in_a_helper_process() -> None
     warm = _python(code).split("\n")
     assert cold[1] == "['_sum_pass', 'random_grid']"
     assert cold[0] == warm[0]
+
+
+def test_a_first_variant_solve_compiles_the_propagation_in_a_helper_process() -> None:
+    """In a fresh numba cache, the 9x9 solver over any units hands its
+    propagation to a helper process: this process compiles the search, which
+    calls the propagation by address, but never the propagation itself, and
+    the solutions and counts are those of a warm run."""
+    x_puzzle = "......2..1.4............6...4.6.3.9.9...8.1..2.5...........5..9.9....7.....4....."
+    code = LISTEN + (
+        "from sudokit import variants\n"
+        "from sudokit.budget import Budget\n"
+        "from sudokit.engine import search\n"
+        "from sudokit.grid import Grid\n"
+        f"grid = Grid({x_puzzle!r}).with_geometry(variants.x())\n"
+        "found, solution = search.count(grid, 2, Budget())[:2]\n"
+        "more = search.count(Grid.empty().with_geometry(variants.hyper()), 5, Budget())[0]\n"
+        "print(found, solution.line(), more)\n"
+        "print(sorted(set(compiled) & {'propagate9u', '_search9u', 'resume9u'}))\n"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        cold = _python(code, {"NUMBA_CACHE_DIR": cache}).split("\n")
+    warm = _python(code).split("\n")
+    assert cold[1] == "['_search9u', 'resume9u']"
+    assert cold[0] == warm[0]
+    found, solution, more = cold[0].split()
+    assert (found, more) == ("1", "5")
+    from sudokit import variants
+    from sudokit.grid import Grid
+
+    puzzle = Grid(x_puzzle).with_geometry(variants.x())
+    assert Grid(solution).with_geometry(variants.x()).is_solution_of(puzzle)  # the diagonals' rules too
 
 
 def test_printing_a_few_puzzles_loads_no_numba_and_prints_what_the_engine_solves(tmp_path) -> None:

@@ -52,7 +52,10 @@ __all__ = ["KERNELS", "alongside", "background_ready", "compile_in_background", 
 #: seconds a cold compile takes on an idle machine).
 KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "count": ("the 9x9 solver", ("kernel9.resume9",), 6.0),
-    "variants": ("the 9x9 solver for X, hyper and jigsaw", ("kernel9u.resume9u",), 9.0),
+    # a first run compiles the propagation in a helper ("variants-propagation")
+    # while the command compiles the search (kernel9u.load)
+    "variants": ("the 9x9 solver for X, hyper and jigsaw", ("kernel9u.resume9u", "kernel9u.propagate9u"), 6.0),
+    "variants-propagation": ("the 9x9 solver for X, hyper and jigsaw", ("kernel9u.propagate9u",), 5.0),
     # a first killer compiles the search in a helper ("killer-search") while
     # the command compiles the sum rules (killer.load)
     "killer": ("the killer search", ("killer.search_k", "killer.count_more_k"), 9.0),
@@ -371,6 +374,7 @@ def _warm_verdict(name: str) -> Callable[[], None]:
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
     "variants": lambda: importlib.import_module("sudokit.engine.kernel9u").warm(),
+    "variants-propagation": lambda: importlib.import_module("sudokit.engine.kernel9u").load_propagation(),
     "killer": lambda: importlib.import_module("sudokit.engine.killer").load(count=True),
     "killer-search": lambda: importlib.import_module("sudokit.engine.killer").warm("search"),
     "nested": _warm_nested,

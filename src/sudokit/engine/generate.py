@@ -38,10 +38,11 @@ kernels, picked in Python by :func:`verdict_of` from the rule and the shape:
 
 Each verdict is a kernel of its own with one signature (:data:`VERDICT_SIG`),
 and the minimiser (:func:`minimise_rows`) calls it through a function pointer
-(a :class:`Verdict`): numba compiles the minimiser once for every rule and
-shape, and each verdict once. A first run compiles the verdict in a helper
-process while this one compiles the random grids and the minimiser
-(:func:`load`): both cores work, and no kernel waits to link another.
+(its address, :func:`verdict`; :mod:`sudokit.engine.pointers`): numba
+compiles the minimiser once for every rule and shape, and each verdict once.
+A first run compiles the verdict in a helper process while this one compiles
+the random grids and the minimiser (:func:`load`): both cores work, and no
+kernel waits to link another.
 
 Nothing here prints or imports the CLI.
 """
@@ -56,10 +57,9 @@ from .compiling import load_numba
 load_numba()  # before numba loads: numba without its BLAS probe
 
 from numba import njit, types  # noqa: E402
-from numba.core.types import WrapperAddressProtocol  # noqa: E402
-from numba.experimental.function_type import _get_wrapper_address  # noqa: E402
 
 from .board import WORDS, pop, tz  # noqa: E402
+from .pointers import address_of, compile_for, function_at  # noqa: E402
 from .kernel9 import NEW, STORED, T_PHASE, TRAIL, resume9  # noqa: E402
 from ..methods.preemptive_kernel import fixpoint as preemptive_fixpoint  # noqa: E402
 from .kernelN import COMPLETE, find_other, load_n, locked_candidates, propagate_n, singles_n  # noqa: E402
@@ -155,7 +155,7 @@ def seed_rng(seed: int) -> None:
 # on their own.
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def fill(out, n, units, peers, node_limit, stats) -> bool:
     """A random complete grid into ``out``: backtracking from an empty grid.
 
@@ -231,7 +231,7 @@ def fill(out, n, units, peers, node_limit, stats) -> bool:
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def relabel(grid, n) -> None:
     """Apply a random permutation of the values 1..N in place."""
     perm = np.empty(n, dtype=np.int64)
@@ -248,12 +248,6 @@ def relabel(grid, n) -> None:
 @njit(cache=True)
 def random_grid(out, n, units, peers, node_limit, stats) -> bool:
     """Fill (restarting when a fill runs past ``node_limit``) and relabel."""
-    return _random_grid(out, n, units, peers, node_limit, stats)
-
-
-@njit(inline="always")
-def _random_grid(out, n, units, peers, node_limit, stats) -> bool:
-    """:func:`random_grid`, inlined where a kernel makes grids itself (:func:`grids_kernel`)."""
     for attempt in range(1000):
         if fill(out, n, units, peers, node_limit, stats):
             relabel(out, n)
@@ -319,6 +313,7 @@ VERDICT_SIG = types.int64(
     _GRID, _INTS, types.int64, types.int64, _GRID, _GRID, types.int64, types.int64, types.int64,
     types.int32[:, ::1], types.int32[:, ::1], types.int64, types.uint64[::1], _GRID, _INTS, _INTS,
     types.int64[:, ::1], _INTS, _GRID, types.int64, _INTS, _INTS)
+_verdict_at = function_at(VERDICT_SIG)
 
 
 @njit(cache=True)
@@ -374,32 +369,11 @@ _VERDICT_KERNELS = {COUNT9: count9_verdict, OTHER: other_verdict, OTHER_LOCKED: 
                     SINGLES9: singles9_verdict, SINGLES: singles_verdict, PREEMPTIVE: preemptive_verdict}
 
 
-class Verdict(WrapperAddressProtocol):
-    """A compiled verdict kernel as the minimiser takes it: a function
-    pointer of :data:`VERDICT_SIG` (numba's wrapper address protocol), made
-    once per process by :func:`verdict`."""
-
-    def __init__(self, code: int) -> None:
-        kernel = _VERDICT_KERNELS[code]
-        kernel.compile(VERDICT_SIG.args)
-        self.code = code
-        self._address = _get_wrapper_address(kernel, VERDICT_SIG)
-
-    def __wrapper_address__(self) -> int:
-        return self._address
-
-    def signature(self):
-        return VERDICT_SIG
-
-
-_verdicts: dict[int, Verdict] = {}
-
-
-def verdict(code: int) -> Verdict:
-    """The verdict kernel ``code`` (COUNT9, OTHER...), compiled or loaded from the cache."""
-    if code not in _verdicts:
-        _verdicts[code] = Verdict(code)
-    return _verdicts[code]
+def verdict(code: int) -> int:
+    """The verdict kernel ``code`` (COUNT9, OTHER...) as the minimiser takes
+    it: its address (:func:`~sudokit.engine.pointers.address_of`), compiled
+    or loaded from the cache once per process."""
+    return address_of(_VERDICT_KERNELS[code], VERDICT_SIG)
 
 
 @njit(cache=True)
@@ -480,16 +454,17 @@ def shuffle(order) -> None:
 def minimise_rows(puzzles, solutions, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
                   orders, lo, hi, keeps, node_limit, stats) -> None:
     """Minimise each row of ``puzzles`` (its solution the same row of
-    ``solutions``), visiting orbits ``orders[i, lo:hi]``, with the verdict
-    ``keeps`` (a :class:`Verdict`): one kernel for every rule and shape, for a
+    ``solutions``), visiting orbits ``orders[i, lo:hi]``, with the verdict at
+    the address ``keeps`` (:func:`verdict`): one kernel for every rule and shape, for a
     batch (:func:`generate_batch`) and for one puzzle in slices
     (:func:`minimise`).
     A row whose grid could not be filled (``stats[i, STAT_UNDECIDED] < 0``)
     is skipped."""
+    rule = _verdict_at(keeps)
     for i in range(puzzles.shape[0]):
         if stats[i, STAT_UNDECIDED] >= 0:
             _minimise_loop(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells,
-                           orbit_start, orders[i], lo, hi, keeps, node_limit, stats[i])
+                           orbit_start, orders[i], lo, hi, rule, node_limit, stats[i])
 
 
 @njit(inline="always")
@@ -588,7 +563,7 @@ def grids_kernel(seeds, n, units, peers, fill_limit, solutions, puzzles, orders,
     orbits = orders.shape[1]
     for i in range(seeds.shape[0]):
         np.random.seed(seeds[i])
-        if not _random_grid(solutions[i], n, units, peers, fill_limit, stats[i]):
+        if not random_grid(solutions[i], n, units, peers, fill_limit, stats[i]):
             stats[i, STAT_UNDECIDED] = -1
             continue
         for c in range(n * n):
@@ -637,23 +612,13 @@ def load_grids(batch: bool = True) -> None:
     units, peers = geometry(2, 2)
     if batch:
         grids = np.zeros((0, n * n), dtype=np.uint8)
-        _compile(grids_kernel, np.zeros(0, dtype=np.int64), n, units, peers, 0, grids, grids,
+        compile_for(grids_kernel, np.zeros(0, dtype=np.int64), n, units, peers, 0, grids, grids,
                  np.zeros((0, 0), dtype=np.int64), np.zeros((0, STATS), dtype=np.int64))
         return
     grid = np.zeros(n * n, dtype=np.uint8)
-    _compile(seed_rng, 1)
-    _compile(random_grid, grid, n, units, peers, 0, np.zeros(STATS, dtype=np.int64))
-    _compile(shuffle, np.zeros(2, dtype=np.int64))
-
-
-class _AnyVerdict(WrapperAddressProtocol):
-    """Stands for a :class:`Verdict` where only its type counts (compiling)."""
-
-    def __wrapper_address__(self) -> int:
-        return -1
-
-    def signature(self):
-        return VERDICT_SIG
+    compile_for(seed_rng, 1)
+    compile_for(random_grid, grid, n, units, peers, 0, np.zeros(STATS, dtype=np.int64))
+    compile_for(shuffle, np.zeros(2, dtype=np.int64))
 
 
 def load_minimiser() -> None:
@@ -662,19 +627,14 @@ def load_minimiser() -> None:
     units, peers = geometry(2, 2)
     grids = np.zeros((0, n * n), dtype=np.uint8)
     ints = np.zeros(0, dtype=np.int64)
-    _compile(minimise_rows, grids, grids, n, 2, 2, units, peers, ints, ints, np.zeros((0, 0), dtype=np.int64), 0,
-             0, _AnyVerdict(), 0, np.zeros((0, STATS), dtype=np.int64))
+    compile_for(minimise_rows, grids, grids, n, 2, 2, units, peers, ints, ints, np.zeros((0, 0), dtype=np.int64), 0,
+             0, 0, 0, np.zeros((0, STATS), dtype=np.int64))
 
 
 def load_verdict(name: str) -> None:
     """Compile (or load) the verdict kernel named ("COUNT9", "OTHER"...; for a
     helper process, see :func:`load`)."""
     _VERDICT_KERNELS[globals()[name]].compile(VERDICT_SIG.args)
-
-
-def _compile(kernel, *args) -> None:
-    """Compile ``kernel`` for the types of ``args`` (or load it from the cache), without calling it."""
-    kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
 
 
 @njit(cache=True)

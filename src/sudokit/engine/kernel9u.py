@@ -4,16 +4,17 @@ Contract (the same as :func:`sudokit.engine.kernel9.count9`, with the
 geometry's tables after the grid)::
 
     count9u(grid: uint8[81], peers: int64[81, 3], units: int64[U, 4], partners: int64[K, 6],
-            mode: int64, limit: int64, node_limit: int64,
+            mode: int64, propagate: int64, limit: int64, node_limit: int64,
             solution_out: uint8[81], stats: int64[2]) -> int64
 
-The tables come from :func:`tables_of` (cached per geometry by
-:func:`sudokit.engine.search.tables9u`). The result is the number of
+The tables come from :func:`tables_of`, and ``propagate`` is the address
+of :func:`propagate9u` (:func:`propagator`): both together, cached per
+geometry, from :func:`sudokit.engine.search.tables9u`. The result is the number of
 solutions found up to ``limit`` (``<= 0``: all), or -1 when ``node_limit``
 (> 0) nodes ran out; ``stats`` as in kernel9. :func:`resume9u` runs the
 search in slices that resume, with kernel9's trail layout, and can stop after
 each solution (``each``), so that it also enumerates. For the generator,
-``count9u(puzzle, *tables, 2, node_limit, ...) == 1`` is a uniqueness
+``count9u(puzzle, *tables9u(geo), 2, node_limit, ...) == 1`` is a uniqueness
 verdict, as ``count9`` is for classic puzzles.
 
 Representation
@@ -67,7 +68,7 @@ on an explicit stack, the digits not tried in the trail.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from .board import BAND, BIVALUE, COLS, ONE, OPEN, PERM, ROW, SEEN, STORED, WORDS
 from .board import pop, tz
@@ -76,6 +77,8 @@ from .kernel9 import DONE, FAILED, NEW, RUNNING, SOLVED, T_BAND, T_CELL, T_DEPTH
     T_PHASE, T_WHERE, TRAIL, _filter_band, _fewest, unload9
 
 load_numba()  # before the first kernel loads: numba without its BLAS probe
+
+from .pointers import address_of, compile_for, function_at  # noqa: E402
 
 BOXES = 1    #: mode bit: the nine classic boxes are units (kernel9's filters)
 WINDOWS = 2  #: mode bit: the four windows of hyper are units (the same filters in window coordinates)
@@ -96,9 +99,16 @@ def _permuted_rows() -> tuple[np.ndarray, np.ndarray]:
 #: ``TO_WINDOWS[row]``: a 9-bit row with its columns in window order; ``FROM_WINDOWS`` undoes it.
 TO_WINDOWS, FROM_WINDOWS = _permuted_rows()
 
+#: The propagation's signature: the search takes its address
+#: (:mod:`sudokit.engine.pointers`), so that the two compile apart.
+PROPAGATE_SIG = types.int64(types.int64[::1], types.int64, types.int64, types.int64, types.int64[:, ::1],
+                            types.int64[:, ::1], types.int64[:, ::1], types.int64)
+_propagation_at = function_at(PROPAGATE_SIG)
+
 __all__ = ["count9u", "resume9u", "tables_of", "TRAIL", "T_PHASE", "T_FOUND", "NEW"]
 
 PLACED = 1
+UNSEEN = np.int64(-1)  #: as last seen: never (a typed -1, so that the filter compiles once)
 
 
 @njit(cache=True)
@@ -166,7 +176,7 @@ def place_u(g, d, b, low, peers):
     g[OPEN + b] &= ~low
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _naked_singles_u(g, peers):
     """kernel9's naked singles (FAILED, SOLVED, PLACED or 0 with the bivalue
     cells noted), with placements that clear every unit's peers."""
@@ -209,7 +219,7 @@ def _naked_singles_u(g, peers):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _place_all(g, d, s0, s1, s2, peers):
     """Place ``d`` in the open cells of ``s0..s2`` (band words) still open to
     it; whether it placed any."""
@@ -293,7 +303,7 @@ def propagate9u(g, digit, band, cell, peers, units, partners, mode):
                 q0 = TO_WINDOWS[a0 & ROW] | (TO_WINDOWS[(a1 >> 9) & ROW] << 9) | (TO_WINDOWS[a2 >> 18] << 18)
                 q1 = TO_WINDOWS[(a0 >> 9) & ROW] | (TO_WINDOWS[a0 >> 18] << 9) | (TO_WINDOWS[a1 & ROW] << 18)
                 q2 = TO_WINDOWS[a1 >> 18] | (TO_WINDOWS[a2 & ROW] << 9) | (TO_WINDOWS[(a2 >> 9) & ROW] << 18)
-                q0, q1, q2 = _classic_filter(q0, q1, q2, -1, -1, -1)
+                q0, q1, q2 = _classic_filter(q0, q1, q2, UNSEEN, UNSEEN, UNSEEN)
                 if q0 == 0:
                     return FAILED
                 a0 = FROM_WINDOWS[q0 & ROW] | (FROM_WINDOWS[q1 & ROW] << 9) | (FROM_WINDOWS[(q1 >> 9) & ROW] << 18)
@@ -435,7 +445,7 @@ def _start9u(grid, g, trail, peers):
 
 
 @njit(cache=True)
-def _search9u(g, stack, trail, peers, units, partners, mode, limit, node_limit, each, solution_out, stats):
+def _search9u(g, stack, trail, peers, units, partners, mode, propagate, limit, node_limit, each, solution_out, stats):
     """kernel9's resumable search over the tables. With ``each``, it also
     returns after every solution (in ``solution_out``), the trail set to go
     on from the next branch: -2."""
@@ -444,6 +454,7 @@ def _search9u(g, stack, trail, peers, units, partners, mode, limit, node_limit, 
     band = trail[T_BAND]
     cell = trail[T_CELL]
     found = trail[T_FOUND]
+    step = _propagation_at(propagate)
     nodes = 0
     guesses = 0
     done = True
@@ -453,7 +464,7 @@ def _search9u(g, stack, trail, peers, units, partners, mode, limit, node_limit, 
             done = False
             break
         nodes += 1
-        r = propagate9u(g, digit, band, cell, peers, units, partners, mode)
+        r = step(g, digit, band, cell, peers, units, partners, mode)
         if r == SOLVED:
             if found == 0 or each:
                 unload9(g, solution_out)
@@ -516,7 +527,7 @@ def _search9u(g, stack, trail, peers, units, partners, mode, limit, node_limit, 
 
 
 @njit(cache=True)
-def count9u(grid, peers, units, partners, mode, limit, node_limit, solution_out, stats):
+def count9u(grid, peers, units, partners, mode, propagate, limit, node_limit, solution_out, stats):
     """Count the solutions of a 9x9 ``grid`` under the tables, up to ``limit``
     (see the module docstring)."""
     g = np.empty(WORDS, dtype=np.int64)
@@ -524,11 +535,13 @@ def count9u(grid, peers, units, partners, mode, limit, node_limit, solution_out,
     if not _start9u(grid, g, trail, peers):
         return 0
     stack = np.empty((81, STORED), dtype=np.int64)
-    return _search9u(g, stack, trail, peers, units, partners, mode, limit, node_limit, False, solution_out, stats)
+    return _search9u(g, stack, trail, peers, units, partners, mode, propagate, limit, node_limit, False, solution_out,
+                     stats)
 
 
 @njit(cache=True)
-def resume9u(grid, g, stack, trail, peers, units, partners, mode, limit, node_limit, each, solution_out, stats):
+def resume9u(grid, g, stack, trail, peers, units, partners, mode, propagate, limit, node_limit, each, solution_out,
+             stats):
     """count9u in slices, as :func:`~sudokit.engine.kernel9.resume9`: set
     ``trail[T_PHASE] = NEW`` before the first call. Returns the count when the
     search is over, -1 when the slice of ``node_limit`` nodes ran out, and,
@@ -539,7 +552,44 @@ def resume9u(grid, g, stack, trail, peers, units, partners, mode, limit, node_li
             return 0
     elif trail[T_PHASE] == DONE:
         return trail[T_FOUND]
-    return _search9u(g, stack, trail, peers, units, partners, mode, limit, node_limit, each, solution_out, stats)
+    return _search9u(g, stack, trail, peers, units, partners, mode, propagate, limit, node_limit, each, solution_out,
+                     stats)
+
+
+# -- loading --------------------------------------------------------------------------
+
+_propagator: list[int] = []
+
+
+def propagator() -> int:
+    """The address of :func:`propagate9u`, as the search takes it (compiled
+    or loaded from the cache once per process)."""
+    if not _propagator:
+        _propagator.append(address_of(propagate9u, PROPAGATE_SIG))
+    return _propagator[0]
+
+
+def load_propagation() -> None:
+    """Compile (or load) :func:`propagate9u` (a helper's half of :func:`load`)."""
+    propagate9u.compile(PROPAGATE_SIG.args)
+
+
+def load() -> None:
+    """Load the search and its propagation before the first puzzle. On a first
+    run a helper process compiles the propagation (the ``variants-propagation``
+    kernel group) while this one compiles the search; then it loads the
+    helper's machine code. Later calls cost nothing."""
+    if _propagator:
+        return
+    from .compiling import alongside
+
+    with alongside(("variants-propagation",)):
+        ints = np.zeros(1, dtype=np.int64)
+        table = np.zeros((1, 1), dtype=np.int64)
+        compile_for(resume9u, np.zeros(81, dtype=np.uint8), ints, np.zeros((81, STORED), dtype=np.int64), ints,
+                    table, table, table, 0, 0, 0, 0, False, np.zeros(81, dtype=np.uint8),
+                    ints)
+    propagator()
 
 
 # -- the tables of a geometry (plain Python) --------------------------------------------
@@ -631,5 +681,6 @@ def warm() -> None:
     from .search import count, solutions
 
     grid = Grid.empty().with_geometry(variants.x())
+    load()
     count(grid, 1, Budget())
     next(solutions(grid, Budget()))

@@ -69,6 +69,7 @@ from .compiling import load_numba
 load_numba()  # before the first kernel loads: numba without its BLAS probe
 
 from .kernelN import DONE, PROPAGATE, copy_board, grow_stack, new_state, propagate_n  # noqa: E402
+from .pointers import compile_for  # noqa: E402
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -694,12 +695,12 @@ def warm(part: str = "search") -> None:
     mark = np.zeros(16, dtype=np.int64)
     creq = np.zeros(1, dtype=np.uint64)
     if part == "parts":
-        _compile(_sum_pass, masks, t.ccells, t.csize, t.cstart, t.cend, t.combos, t.lcells, t.lsize, t.ltotal, creq)
-        _compile(new_state, grid, 1, t.n)
+        compile_for(_sum_pass, masks, t.ccells, t.csize, t.cstart, t.cend, t.combos, t.lcells, t.lsize, t.ltotal, creq)
+        compile_for(new_state, grid, 1, t.n)
         return
-    _compile(_locked_pass, masks, t.units, t.cunits, t.ccells, t.csize, creq, mark)
+    compile_for(_locked_pass, masks, t.units, t.cunits, t.ccells, t.csize, creq, mark)
     state = new_state(grid, 1, t.n)
-    _compile(search_k, *state, *args(t), t.n, 0, grid, np.zeros(2, dtype=np.int64))
+    compile_for(search_k, *state, *args(t), t.n, 0, grid, np.zeros(2, dtype=np.int64))
 
 
 _loaded: set[bool] = set()
@@ -723,7 +724,7 @@ def load(count: bool = False, beside=None) -> None:
         geo = _example()
         t = tables(geo)
         grid = np.zeros(16, dtype=np.uint8)
-        _compile(count_more_k, *new_state(grid, 1, t.n), *args(t), t.n, 0, 0, grid, np.zeros(2, dtype=np.int64))
+        compile_for(count_more_k, *new_state(grid, 1, t.n), *args(t), t.n, 0, 0, grid, np.zeros(2, dtype=np.int64))
     _loaded.add(count)
 
 
@@ -733,11 +734,6 @@ def _example():
     from ..killer import Cage
 
     return Shape(2, 2).geometry.with_cages((Cage((0, 1), 3),))
-
-
-def _compile(kernel, *values) -> None:
-    """Compile ``kernel`` for the types of ``values`` (or load it from the cache), without calling it."""
-    kernel.compile(tuple(kernel.typeof_pyval(v) for v in values))
 
 
 @njit(cache=True)

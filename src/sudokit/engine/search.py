@@ -94,14 +94,19 @@ def _search_state(module: str, entry: str) -> tuple:
 def tables9u(geometry) -> tuple | None:
     """The tables of the 9x9 kernel over any units
     (:func:`sudokit.engine.kernel9u.tables_of`) for a 9x9 variant's geometry,
+    and its propagation (:func:`~sudokit.engine.kernel9u.propagator`),
     or None when it is not one (another size, or units without the rows and
     columns first), or a killer's (its cages go to the killer search): such
     a geometry goes to the general search."""
     if geometry is None or geometry.n != 9 or geometry.cages:
         return None
-    from .kernel9u import tables_of
+    from .kernel9u import load, propagator, tables_of
 
-    return tables_of(geometry)
+    tables = tables_of(geometry)
+    if tables is None:
+        return None
+    load()  # the search and its propagation: on a first run, both cores compile
+    return (*tables, propagator())
 
 
 def count_values(values: np.ndarray, shape, limit: int, budget: Budget,
