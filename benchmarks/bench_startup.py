@@ -95,14 +95,30 @@ def cold(names: list[str]) -> dict[str, tuple[float, float, str, int]]:
     for name in names:
         args, stdin = COMMANDS[name]
         cache = tempfile.mkdtemp(prefix="numba-cold-")
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         try:
-            wall, cpu, err, code = run(args, stdin, dict(os.environ, NUMBA_CACHE_DIR=cache))
+            wall, cpu, err, code = run(args, stdin, env)
+            # a command that compiles in the background (rate, explain) leaves that
+            # compilation running: wait for it, so that it does not share the cores
+            # with the next command's first run
+            wait_for_background(env)
         finally:
             shutil.rmtree(cache, ignore_errors=True)
         notice = next((line for line in err.splitlines() if "compiling" in line), "")
         said = re.search(r"about (\d+) s", notice)
         out[name] = (wall, cpu, said.group(1) + " s" if said else ("(no notice)" if not notice else notice), code)
     return out
+
+
+def wait_for_background(env: dict[str, str], limit: float = 600.0) -> None:
+    """Until no background compilation holds the lock of ``env``'s numba cache."""
+    check = "from sudokit.engine.compiling import _compiling_elsewhere as busy; print(busy())"
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, env=env)
+        if done.stdout.strip() != "True":
+            return
+        time.sleep(1.0)
 
 
 def machine() -> str:
