@@ -106,3 +106,19 @@ def test_random_jigsaw_layouts_are_drawn_from_the_seed_and_have_puzzles() -> Non
     assert [p.puzzle for p in again] == [p.puzzle for p in made[2:4]]
     plan = make_plan("2x3", "unique", "none", None, None, "random")
     assert make_one(plan, 41).puzzle == made[1].puzzle
+
+
+@pytest.mark.parametrize("name", ["x 9x9", "hyper 9x9", "jigsaw-x 9x9"])
+def test_the_two_uniqueness_verdicts_make_the_same_puzzles(name: str, monkeypatch) -> None:
+    """A 9x9 variant's verdict counts to 2 on the 9x9 solver over any units
+    (COUNT9U); the general search's (OTHER, one search per clue for a
+    solution without it) must take the very same clues away."""
+    from sudokit.engine import generate as kernels
+
+    case = CASES[name]
+    plan = make_plan(case["shape"], "unique", "none", None, case.get("variant"), case.get("regions"))
+    assert kernels.verdict_of(kernels.RULE_UNIQUE, 3, 3, plan.geometry) == kernels.COUNT9U
+    fast = [p.puzzle for p in make_batch(plan, [3, 4, 5])]
+    monkeypatch.setattr(kernels, "_tables9u", lambda geometry: None)
+    assert kernels.verdict_of(kernels.RULE_UNIQUE, 3, 3, plan.geometry) == kernels.OTHER
+    assert [p.puzzle for p in make_batch(plan, [3, 4, 5])] == fast

@@ -76,6 +76,7 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     **{group: (f"the generator's verdict, {what}", (f"generate.{kernel}",), seconds)
        for group, what, kernel, seconds in (
            ("unique-9x9", "unique, 9x9", "count9_verdict", 2.0),
+           ("unique-9x9-variant", "unique, 9x9 variants", "count9u_verdict", 3.0),
            ("unique-other", "unique, other shapes", "other_verdict", 2.0),
            ("unique-16x16", "unique, 16x16 and up", "other_locked_verdict", 3.0),
            ("logic-9x9", "logic, 9x9", "singles9_verdict", 1.0),
@@ -380,7 +381,7 @@ _WARMERS: dict[str, Callable[[], None]] = {
     "nested": _warm_nested,
     "generate": _warm_generator,
     **{group: _warm_verdict(name) for group, name in (
-        ("unique-9x9", "COUNT9"), ("unique-other", "OTHER"), ("unique-16x16", "OTHER_LOCKED"),
+        ("unique-9x9", "COUNT9"), ("unique-9x9-variant", "COUNT9U"), ("unique-other", "OTHER"), ("unique-16x16", "OTHER_LOCKED"),
         ("logic-9x9", "SINGLES9"), ("logic-other", "SINGLES"), ("preemptive", "PREEMPTIVE"))},
 }
 

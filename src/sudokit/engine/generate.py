@@ -22,7 +22,11 @@ kernels, picked in Python by :func:`verdict_of` from the rule and the shape:
     the solver's own count with limit 2 (:func:`sudokit.engine.kernel9.resume9`,
     the very function and types ``sudoku solve`` uses, so each command finds
     it compiled when the other ran first).
-``OTHER`` (``unique``, other shapes), ``OTHER_LOCKED`` (from 16x16 up)
+``COUNT9U`` (``unique``, a 9x9 variant: X, hyper, jigsaw and their combinations)
+    the count with limit 2 of the 9x9 solver over any units
+    (:func:`sudokit.engine.kernel9u.resume9u`), its tables and the address of
+    its propagation packed in one array (:func:`verdict_tables`).
+``OTHER`` (``unique``, other shapes and variants), ``OTHER_LOCKED`` (from 16x16 up)
     for each removed cell, a search for a solution with another value there
     (:func:`unique_without`, :func:`sudokit.engine.kernelN.find_other`), with
     locked candidates beside the singles on the big grids.
@@ -49,6 +53,8 @@ Nothing here prints or imports the CLI.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ..geometry import Geometry, Shape
@@ -61,6 +67,7 @@ from numba import njit, types  # noqa: E402
 from .board import WORDS, pop, tz  # noqa: E402
 from .pointers import address_of, compile_for, function_at  # noqa: E402
 from .kernel9 import NEW, STORED, T_PHASE, TRAIL, resume9  # noqa: E402
+from .kernel9u import resume9u  # noqa: E402
 from ..methods.preemptive_kernel import fixpoint as preemptive_fixpoint  # noqa: E402
 from .kernelN import COMPLETE, find_other, load_n, locked_candidates, propagate_n, singles_n  # noqa: E402
 from .singles9 import singles_verdict9  # noqa: E402
@@ -76,6 +83,7 @@ SINGLES9 = 2
 SINGLES = 3
 PREEMPTIVE = 4
 OTHER_LOCKED = 5
+COUNT9U = 6
 
 #: Slots of the ``stats`` array the kernels fill in.
 STAT_NODES = 0      #: search nodes used by the fill and the counts
@@ -120,19 +128,22 @@ def arrays_of(geo: Geometry) -> tuple[np.ndarray, np.ndarray]:
     return units, peers
 
 
-def verdict_of(rule: int, box_rows: int, box_cols: int, variant: bool = False) -> int:
-    """The verdict kernel of a rule on a shape (``variant``: with a variant's
-    units, which only the verdicts on the masks read).
+def verdict_of(rule: int, box_rows: int, box_cols: int, geometry=None) -> int:
+    """The verdict kernel of a rule on a shape (``geometry``: a variant's
+    units; None for the shape's own).
 
     >>> verdict_of(RULE_UNIQUE, 3, 3) == COUNT9, verdict_of(RULE_LOGIC, 2, 3) == SINGLES
     (True, True)
     >>> verdict_of(RULE_UNIQUE, 2, 3) == OTHER, verdict_of(RULE_UNIQUE, 4, 4) == OTHER_LOCKED
     (True, True)
     """
+    variant = geometry is not None
     classic = box_rows == 3 and box_cols == 3 and not variant
     if rule == RULE_UNIQUE:
         if classic:
             return COUNT9
+        if variant and _tables9u(geometry) is not None:
+            return COUNT9U
         # locked candidates work on a shape's boxes: a variant's search keeps to the singles
         return OTHER_LOCKED if box_rows * box_cols >= LOCKED_FROM and not variant else OTHER
     if rule == RULE_LOGIC:
@@ -312,13 +323,13 @@ _INTS = types.int64[::1]
 VERDICT_SIG = types.int64(
     _GRID, _INTS, types.int64, types.int64, _GRID, _GRID, types.int64, types.int64, types.int64,
     types.int32[:, ::1], types.int32[:, ::1], types.int64, types.uint64[::1], _GRID, _INTS, _INTS,
-    types.int64[:, ::1], _INTS, _GRID, types.int64, _INTS, _INTS)
+    types.int64[:, ::1], _INTS, _GRID, types.int64, _INTS, _INTS, types.int64[:, ::1])
 _verdict_at = function_at(VERDICT_SIG)
 
 
 @njit(cache=True)
 def count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-                    masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
+                    masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats, tables):
     count_stats[0] = 0
     count_stats[1] = 0
     trail[T_PHASE] = NEW
@@ -331,8 +342,26 @@ def count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_
 
 
 @njit(cache=True)
+def count9u_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+                    masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats, tables):
+    count_stats[0] = 0
+    count_stats[1] = 0
+    trail[T_PHASE] = NEW
+    u = tables[0, 2]
+    k = tables[0, 3]
+    each = count_stats[0] < 0  # False, as a bool (a literal would compile resume9u again for it)
+    found = resume9u(puzzle, board, stack, trail, tables[1:82], tables[82:82 + u], tables[82 + u:82 + u + k],
+                     tables[0, 0], tables[0, 1], limit, node_limit, each, scratch, count_stats)
+    stats[STAT_COUNTS] += 1
+    stats[STAT_NODES] += count_stats[0]
+    if found < 0:
+        return -1
+    return 1 if found == 1 else 0
+
+
+@njit(cache=True)
 def other_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-                   masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
+                   masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats, tables):
     return unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                           node_limit, None, masks, scratch, count_stats, stats)
 
@@ -340,33 +369,72 @@ def other_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_c
 @njit(cache=True)
 def other_locked_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                           node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats,
-                          stats):
+                          stats, tables):
     return unique_without(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                           node_limit, locked_candidates(box_rows, box_cols), masks, scratch, count_stats, stats)
 
 
 @njit(cache=True)
 def singles9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-                      masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
+                      masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats, tables):
     return 1 if singles_verdict9(puzzle, board) == COMPLETE else 0
 
 
 @njit(cache=True)
 def singles_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-                     masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
+                     masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats, tables):
     load_n(puzzle, n, masks, assigned)
     return 1 if singles_n(masks, assigned, units, peers, queue) == COMPLETE else 0
 
 
 @njit(cache=True)
 def preemptive_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
-                        node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats):
+                        node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats, tables):
     load_n(puzzle, n, masks, assigned)
     return 1 if preemptive_fixpoint(masks, assigned, units, peers, queue) == COMPLETE else 0
 
 
-_VERDICT_KERNELS = {COUNT9: count9_verdict, OTHER: other_verdict, OTHER_LOCKED: other_locked_verdict,
+_VERDICT_KERNELS = {COUNT9: count9_verdict, COUNT9U: count9u_verdict, OTHER: other_verdict,
+                    OTHER_LOCKED: other_locked_verdict,
                     SINGLES9: singles9_verdict, SINGLES: singles_verdict, PREEMPTIVE: preemptive_verdict}
+
+
+_NO_TABLES = np.zeros((0, 6), dtype=np.int64)
+
+
+@lru_cache(maxsize=64)  # bounded: random jigsaw layouts bring a new geometry each
+def _tables9u(geometry) -> np.ndarray | None:
+    """The tables of the 9x9 solver over any units
+    (:func:`sudokit.engine.kernel9u.tables_of`) for a 9x9 variant, packed in
+    one array of 6 columns for :func:`count9u_verdict`: a header (the mode,
+    the propagation's address, the number of units, of partners), then the
+    peers, the units and the partners; None for another geometry."""
+    from .kernel9u import tables_of
+
+    tables = tables_of(geometry)
+    if tables is None:
+        return None
+    peers, units, partners, mode = tables
+    u, k = units.shape[0], partners.shape[0]
+    out = np.zeros((82 + u + k, 6), dtype=np.int64)
+    out[0, 0], out[0, 2], out[0, 3] = mode, u, k
+    out[1:82, :3] = peers
+    out[82:82 + u, :4] = units
+    out[82 + u:] = partners
+    return out
+
+
+def verdict_tables(code: int, geometry=None) -> np.ndarray:
+    """The last argument of verdict ``code``: for ``COUNT9U`` the packed
+    tables of ``geometry`` with the address of the propagation (loaded or
+    compiled here), else an empty array."""
+    if code != COUNT9U:
+        return _NO_TABLES
+    from .kernel9u import propagator
+
+    tables = _tables9u(geometry)
+    tables[0, 1] = propagator()
+    return tables
 
 
 def verdict(code: int) -> int:
@@ -452,10 +520,11 @@ def shuffle(order) -> None:
 
 @njit(cache=True)
 def minimise_rows(puzzles, solutions, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                  orders, lo, hi, keeps, node_limit, stats) -> None:
+                  orders, lo, hi, keeps, node_limit, stats, tables) -> None:
     """Minimise each row of ``puzzles`` (its solution the same row of
     ``solutions``), visiting orbits ``orders[i, lo:hi]``, with the verdict at
-    the address ``keeps`` (:func:`verdict`): one kernel for every rule and shape, for a
+    the address ``keeps`` (:func:`verdict`, its last argument ``tables``,
+    :func:`verdict_tables`): one kernel for every rule and shape, for a
     batch (:func:`generate_batch`) and for one puzzle in slices
     (:func:`minimise`).
     A row whose grid could not be filled (``stats[i, STAT_UNDECIDED] < 0``)
@@ -464,12 +533,12 @@ def minimise_rows(puzzles, solutions, n, box_rows, box_cols, units, peers, orbit
     for i in range(puzzles.shape[0]):
         if stats[i, STAT_UNDECIDED] >= 0:
             _minimise_loop(puzzles[i], solutions[i], n, box_rows, box_cols, units, peers, orbit_cells,
-                           orbit_start, orders[i], lo, hi, rule, node_limit, stats[i])
+                           orbit_start, orders[i], lo, hi, rule, node_limit, stats[i], tables)
 
 
 @njit(inline="always")
 def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                   order, lo, hi, keeps, node_limit, stats) -> None:
+                   order, lo, hi, keeps, node_limit, stats, tables) -> None:
     """The minimising pass over one puzzle (inlined into :func:`minimise_rows`,
     its one caller, so that numba compiles it once, there)."""
     cells = n * n
@@ -511,7 +580,7 @@ def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_
             continue
         verdict = keeps(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
                          node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats,
-                         stats)
+                         stats, tables)
         if verdict != 1:
             if verdict < 0:
                 stats[STAT_UNDECIDED] += 1
@@ -522,20 +591,20 @@ def _minimise_loop(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_
 
 
 def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-             order, lo, hi, rule, node_limit, stats, variant: bool = False) -> None:
+             order, lo, hi, rule, node_limit, stats, geometry=None) -> None:
     """Visit orbits ``order[lo:hi]`` and take each one's clues away when the rule still holds.
 
-    ``variant``: the units are a variant's. A clue that a single in its row,
+    ``geometry``: a variant's, whose units ``units`` and ``peers`` are. A clue that a single in its row,
     column or box (or jigsaw region) puts back is taken away without asking
     the verdict."""
-    code = verdict_of(rule, box_rows, box_cols, variant)
+    code = verdict_of(rule, box_rows, box_cols, geometry)
     minimise_rows(puzzle.reshape(1, -1), solution.reshape(1, -1), n, box_rows, box_cols, units, peers,
                   orbit_cells, orbit_start, order.reshape(1, -1), lo, hi, verdict(code), node_limit,
-                  stats.reshape(1, -1))
+                  stats.reshape(1, -1), verdict_tables(code, geometry))
 
 
 def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start,
-                   rule, node_limit, fill_limit, puzzles, solutions, stats, variant: bool = False) -> None:
+                   rule, node_limit, fill_limit, puzzles, solutions, stats, geometry=None) -> None:
     """One puzzle per seed: seed, random grid, random orbit order, minimise.
 
     Row i of ``puzzles``/``solutions``/``stats`` belongs to ``seeds[i]`` and
@@ -543,14 +612,14 @@ def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbi
     The random grids and orders come first for all seeds (:func:`grids_kernel`),
     then the minimising (:func:`minimise_rows`); nothing random happens while
     minimising, so a seed gives the same puzzle as :func:`minimise` on its own.
-    ``variant`` as in :func:`minimise`.
+    ``geometry`` as in :func:`minimise`.
     """
-    code = verdict_of(rule, box_rows, box_cols, variant)
+    code = verdict_of(rule, box_rows, box_cols, geometry)
     orbits = orbit_start.shape[0] - 1
     orders = np.empty((seeds.shape[0], orbits), dtype=np.int64)
     grids_kernel(seeds, n, units, peers, fill_limit, solutions, puzzles, orders, stats)
     minimise_rows(puzzles, solutions, n, box_rows, box_cols, units, peers, orbit_cells, orbit_start, orders,
-                  0, orbits, verdict(code), node_limit, stats)
+                  0, orbits, verdict(code), node_limit, stats, verdict_tables(code, geometry))
 
 
 @njit(cache=True)
@@ -576,13 +645,13 @@ def grids_kernel(seeds, n, units, peers, fill_limit, solutions, puzzles, orders,
 # -- loading ---------------------------------------------------------------------------
 
 #: The kernel group (:data:`~sudokit.engine.compiling.KERNELS`) of each verdict.
-VERDICT_GROUPS = {COUNT9: "unique-9x9", OTHER: "unique-other", OTHER_LOCKED: "unique-16x16",
+VERDICT_GROUPS = {COUNT9: "unique-9x9", COUNT9U: "unique-9x9-variant", OTHER: "unique-other", OTHER_LOCKED: "unique-16x16",
                   SINGLES9: "logic-9x9", SINGLES: "logic-other", PREEMPTIVE: "preemptive"}
 #: The (verdict, batch) pairs this process has loaded.
 _loaded: set[tuple[int, bool]] = set()
 
 
-def load(rule: int, box_rows: int, box_cols: int, batch: bool = True, variant: bool = False) -> None:
+def load(rule: int, box_rows: int, box_cols: int, batch: bool = True, geometry=None) -> None:
     """Load the kernels that generate many puzzles (``batch``) or one in
     slices, for ``rule`` on this shape, before the first puzzle.
 
@@ -590,17 +659,21 @@ def load(rule: int, box_rows: int, box_cols: int, batch: bool = True, variant: b
     rule's verdict (with the solver's :func:`~sudokit.engine.kernel9.resume9`,
     kernelN's search, or a fixpoint) while this one compiles the random grids
     and the minimiser (the same for every rule and shape); then it loads the
-    helper's machine code. Later calls cost nothing.
+    helper's machine code. Later calls cost nothing. (``geometry``: a
+    variant's; for a 9x9 one the helper compiles the propagation of the
+    solver over any units too.)
     """
-    code = verdict_of(rule, box_rows, box_cols, variant)
+    code = verdict_of(rule, box_rows, box_cols, geometry)
     if (code, batch) in _loaded:
         return
     from .compiling import alongside
 
-    with alongside((VERDICT_GROUPS[code],)):
+    helped = (VERDICT_GROUPS[code], "variants-propagation") if code == COUNT9U else (VERDICT_GROUPS[code],)
+    with alongside(helped):
         load_grids(batch)
         load_minimiser()
     verdict(code)
+    verdict_tables(code, geometry)
     _loaded.add((code, batch))
 
 
@@ -628,7 +701,7 @@ def load_minimiser() -> None:
     grids = np.zeros((0, n * n), dtype=np.uint8)
     ints = np.zeros(0, dtype=np.int64)
     compile_for(minimise_rows, grids, grids, n, 2, 2, units, peers, ints, ints, np.zeros((0, 0), dtype=np.int64), 0,
-             0, 0, 0, np.zeros((0, STATS), dtype=np.int64))
+             0, 0, 0, np.zeros((0, STATS), dtype=np.int64), _NO_TABLES)
 
 
 def load_verdict(name: str) -> None:

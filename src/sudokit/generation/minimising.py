@@ -43,7 +43,7 @@ def make_one(plan: Plan, seed: int, progress: Callable[[float], None] | None = N
     plan = plan.for_seed(seed)
     shape = plan.shape
     n = shape.size
-    kernels.load(plan.rule, shape.box_rows, shape.box_cols, batch=False, variant=plan.variant)
+    kernels.load(plan.rule, shape.box_rows, shape.box_cols, batch=False, geometry=plan.geometry)
     units, peers, cells, starts = arrays(shape, plan.symmetry, plan.geometry)
     stats = np.zeros(kernels.STATS, dtype=np.int64)
     solution = np.zeros(n * n, dtype=np.uint8)
@@ -63,7 +63,7 @@ def make_one(plan: Plan, seed: int, progress: Callable[[float], None] | None = N
     for lo in range(0, orbits, step):
         hi = min(orbits, lo + step)
         kernels.minimise(puzzle, solution, n, shape.box_rows, shape.box_cols, units, peers, cells, starts,
-                         order, lo, hi, plan.rule, engine_limit(plan), stats, plan.variant)
+                         order, lo, hi, plan.rule, engine_limit(plan), stats, plan.geometry)
         if progress is not None:
             progress(share * hi / orbits)
         if out_of_time(deadline) and hi < orbits:
@@ -86,7 +86,7 @@ def make_batch(plan: Plan, seeds: list[int], deadline: float | None = None) -> l
         return [make_batch(plan.for_seed(seed), [seed], deadline)[0] for seed in seeds]
     shape = plan.shape
     n = shape.size
-    kernels.load(plan.rule, shape.box_rows, shape.box_cols, variant=plan.variant)
+    kernels.load(plan.rule, shape.box_rows, shape.box_cols, geometry=plan.geometry)
     units, peers, cells, starts = arrays(shape, plan.symmetry, plan.geometry)
     k = len(seeds)
     puzzles = np.zeros((k, n * n), dtype=np.uint8)
@@ -95,7 +95,7 @@ def make_batch(plan: Plan, seeds: list[int], deadline: float | None = None) -> l
     kernel_seeds = np.array([kernel_seed(s) for s in seeds], dtype=np.int64)
     kernels.generate_batch(kernel_seeds, n, shape.box_rows, shape.box_cols, units, peers, cells, starts,
                            plan.rule, engine_limit(plan), plan.fill_limit, puzzles, solutions, stats,
-                           plan.variant)
+                           plan.geometry)
     out = []
     for i, seed in enumerate(seeds):
         if stats[i, kernels.STAT_UNDECIDED] < 0:
