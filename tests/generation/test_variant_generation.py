@@ -114,11 +114,19 @@ def test_the_two_uniqueness_verdicts_make_the_same_puzzles(name: str, monkeypatc
     (COUNT9U); the general search's (OTHER, one search per clue for a
     solution without it) must take the very same clues away."""
     from sudokit.engine import generate as kernels
+    from sudokit.engine import kernel9u
 
     case = CASES[name]
     plan = make_plan(case["shape"], "unique", "none", None, case.get("variant"), case.get("regions"))
     assert kernels.verdict_of(kernels.RULE_UNIQUE, 3, 3, plan.geometry) == kernels.COUNT9U
+    # the counting verdict itself, even on a first run (which leaves it to the other
+    # while it compiles in the background): compiled here
+    kernels.load_verdict("COUNT9U")
+    kernel9u.load_propagation()
+    monkeypatch.setattr(kernels, "_instead", set())
+    monkeypatch.setattr(kernels, "_ready", {kernels.COUNT9U})
     fast = [p.puzzle for p in make_batch(plan, [3, 4, 5])]
+    assert kernels._in_use(kernels.COUNT9U) == kernels.COUNT9U and (kernels.COUNT9U, True) in kernels._loaded
     monkeypatch.setattr(kernels, "_tables9u", lambda geometry: None)
     assert kernels.verdict_of(kernels.RULE_UNIQUE, 3, 3, plan.geometry) == kernels.OTHER
     assert [p.puzzle for p in make_batch(plan, [3, 4, 5])] == fast

@@ -445,8 +445,9 @@ def _compiling_elsewhere() -> bool:
     return False
 
 
-#: The groups that have a pure-Python stand-in, hence may compile in the background.
-_BACKGROUND = ("count", "logic", "chains", "nested")
+#: The groups that have a stand-in (pure Python, or for the generator's variant
+#: verdict another verdict), hence may compile in the background.
+_BACKGROUND = ("count", "logic", "chains", "nested", "unique-9x9-variant", "variants-propagation")
 #: The groups this process (or its parent, before a fork) handed to a background compilation.
 _handed: set[str] = set()
 

@@ -597,7 +597,7 @@ def minimise(puzzle, solution, n, box_rows, box_cols, units, peers, orbit_cells,
     ``geometry``: a variant's, whose units ``units`` and ``peers`` are. A clue that a single in its row,
     column or box (or jigsaw region) puts back is taken away without asking
     the verdict."""
-    code = verdict_of(rule, box_rows, box_cols, geometry)
+    code = _in_use(verdict_of(rule, box_rows, box_cols, geometry))
     minimise_rows(puzzle.reshape(1, -1), solution.reshape(1, -1), n, box_rows, box_cols, units, peers,
                   orbit_cells, orbit_start, order.reshape(1, -1), lo, hi, verdict(code), node_limit,
                   stats.reshape(1, -1), verdict_tables(code, geometry))
@@ -614,7 +614,7 @@ def generate_batch(seeds, n, box_rows, box_cols, units, peers, orbit_cells, orbi
     minimising, so a seed gives the same puzzle as :func:`minimise` on its own.
     ``geometry`` as in :func:`minimise`.
     """
-    code = verdict_of(rule, box_rows, box_cols, geometry)
+    code = _in_use(verdict_of(rule, box_rows, box_cols, geometry))
     orbits = orbit_start.shape[0] - 1
     orders = np.empty((seeds.shape[0], orbits), dtype=np.int64)
     grids_kernel(seeds, n, units, peers, fill_limit, solutions, puzzles, orders, stats)
@@ -649,6 +649,17 @@ VERDICT_GROUPS = {COUNT9: "unique-9x9", COUNT9U: "unique-9x9-variant", OTHER: "u
                   SINGLES9: "logic-9x9", SINGLES: "logic-other", PREEMPTIVE: "preemptive"}
 #: The (verdict, batch) pairs this process has loaded.
 _loaded: set[tuple[int, bool]] = set()
+#: Verdicts that another makes the same puzzles as: {verdict: stand-in}.
+_INSTEAD = {COUNT9U: OTHER}
+#: Those this process leaves to their stand-in while they compile in the background,
+#: and those it found cached.
+_instead: set[int] = set()
+_ready: set[int] = set()
+
+
+def _in_use(code: int) -> int:
+    """The verdict this process runs for ``code``: its stand-in while ``code`` compiles in the background."""
+    return _INSTEAD[code] if code in _instead else code
 
 
 def load(rule: int, box_rows: int, box_cols: int, batch: bool = True, geometry=None) -> None:
@@ -660,20 +671,36 @@ def load(rule: int, box_rows: int, box_cols: int, batch: bool = True, geometry=N
     kernelN's search, or a fixpoint) while this one compiles the random grids
     and the minimiser (the same for every rule and shape); then it loads the
     helper's machine code. Later calls cost nothing. (``geometry``: a
-    variant's; for a 9x9 one the helper compiles the propagation of the
-    solver over any units too.)
+    variant's. A 9x9 one's verdict, ``COUNT9U``, needs the solver over any
+    units; until that is cached, this process uses ``OTHER``, which takes the
+    same clues away, and compiles it in the background for the next run.)
     """
+    from .compiling import KERNELS, alongside, background_ready, compile_in_background, is_cached
+
     code = verdict_of(rule, box_rows, box_cols, geometry)
+    later: tuple[str, ...] = ()
+    if code in _INSTEAD and code not in _ready:
+        groups = (VERDICT_GROUPS[code], "variants-propagation")
+        if code in _instead and background_ready(groups):
+            _instead.discard(code)
+        if code not in _instead:
+            if all(is_cached(e) for g in groups for e in KERNELS[g][1]):
+                _ready.add(code)
+            else:
+                # a first run: the general search's verdict, which takes the same clues
+                # away and compiles in half the time, while these compile in the background
+                _instead.add(code)
+                later = groups
+        code = _in_use(code)
     if (code, batch) in _loaded:
         return
-    from .compiling import alongside
-
-    helped = (VERDICT_GROUPS[code], "variants-propagation") if code == COUNT9U else (VERDICT_GROUPS[code],)
-    with alongside(helped):
+    with alongside((VERDICT_GROUPS[code],)):
         load_grids(batch)
         load_minimiser()
     verdict(code)
     verdict_tables(code, geometry)
+    if later:
+        compile_in_background(later)
     _loaded.add((code, batch))
 
 
