@@ -188,6 +188,13 @@ def test_a_first_batch_rating_compiles_in_the_background_and_the_next_run_loads_
         assert second.stdout == first.stdout
 
 
+def _cold_and_warm(code: str) -> tuple[list[str], list[str]]:
+    """The lines ``code`` prints in a fresh numba cache, and in the warm one."""
+    with tempfile.TemporaryDirectory() as cache:
+        cold = _python(code, {"NUMBA_CACHE_DIR": cache}).split("\n")
+    return cold, _python(code).split("\n")
+
+
 def test_a_first_generator_run_compiles_the_uniqueness_search_in_a_helper_process() -> None:
     """In a fresh numba cache, the generator for 6x6 puzzles hands its
     uniqueness verdict (kernelN's search) to a helper process and compiles the
@@ -200,9 +207,7 @@ def test_a_first_generator_run_compiles_the_uniqueness_search_in_a_helper_proces
         "print(' '.join(p.puzzle.line() for p in generate_many(3, shape='2x3', seed=11)))\n"
         "print(sorted(set(compiled) & {'find_other', 'fill', 'random_grid', 'grids_kernel', 'minimise_rows'}))\n"
     )
-    with tempfile.TemporaryDirectory() as cache:
-        cold = _python(code, {"NUMBA_CACHE_DIR": cache}).split("\n")
-    warm = _python(code).split("\n")
+    cold, warm = _cold_and_warm(code)
     assert cold[1] == "['fill', 'grids_kernel', 'minimise_rows', 'random_grid']"
     assert cold[0] == warm[0]
 
@@ -218,9 +223,7 @@ def test_a_first_killer_compiles_the_killer_search_in_a_helper_process() -> None
         "               for p in generate_killers(2, seed=7)))\n"
         "print(sorted(set(compiled) & {'search_k', 'propagate_k', '_sum_pass', 'random_grid'}))\n"
     )
-    with tempfile.TemporaryDirectory() as cache:
-        cold = _python(code, {"NUMBA_CACHE_DIR": cache}).split("\n")
-    warm = _python(code).split("\n")
+    cold, warm = _cold_and_warm(code)
     assert cold[1] == "['_sum_pass', 'random_grid']"
     assert cold[0] == warm[0]
 
@@ -242,9 +245,7 @@ def test_a_first_variant_solve_compiles_the_propagation_in_a_helper_process() ->
         "print(found, solution.line(), more)\n"
         "print(sorted(set(compiled) & {'propagate9u', '_search9u', 'resume9u'}))\n"
     )
-    with tempfile.TemporaryDirectory() as cache:
-        cold = _python(code, {"NUMBA_CACHE_DIR": cache}).split("\n")
-    warm = _python(code).split("\n")
+    cold, warm = _cold_and_warm(code)
     assert cold[1] == "['_search9u', 'resume9u']"
     assert cold[0] == warm[0]
     found, solution, more = cold[0].split()

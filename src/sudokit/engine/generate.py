@@ -327,13 +327,9 @@ VERDICT_SIG = types.int64(
 _verdict_at = function_at(VERDICT_SIG)
 
 
-@njit(cache=True)
-def count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
-                    masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats, tables):
-    count_stats[0] = 0
-    count_stats[1] = 0
-    trail[T_PHASE] = NEW
-    found = resume9(puzzle, board, stack, trail, limit, node_limit, scratch, count_stats)
+@njit(inline="always")
+def _unique(found, count_stats, stats):
+    """A count to 2 as a verdict (1 unique, 0 not, -1 out of nodes), with its work in ``stats``."""
     stats[STAT_COUNTS] += 1
     stats[STAT_NODES] += count_stats[0]
     if found < 0:
@@ -342,21 +338,24 @@ def count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_
 
 
 @njit(cache=True)
+def count9_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
+                    masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats, tables):
+    count_stats[:] = 0
+    trail[T_PHASE] = NEW
+    return _unique(resume9(puzzle, board, stack, trail, limit, node_limit, scratch, count_stats), count_stats, stats)
+
+
+@njit(cache=True)
 def count9u_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers, node_limit,
                     masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats, tables):
-    count_stats[0] = 0
-    count_stats[1] = 0
+    count_stats[:] = 0
     trail[T_PHASE] = NEW
     u = tables[0, 2]
     k = tables[0, 3]
     each = count_stats[0] < 0  # False, as a bool (a literal would compile resume9u again for it)
     found = resume9u(puzzle, board, stack, trail, tables[1:82], tables[82:82 + u], tables[82 + u:82 + u + k],
                      tables[0, 0], tables[0, 1], limit, node_limit, each, scratch, count_stats)
-    stats[STAT_COUNTS] += 1
-    stats[STAT_NODES] += count_stats[0]
-    if found < 0:
-        return -1
-    return 1 if found == 1 else 0
+    return _unique(found, count_stats, stats)
 
 
 @njit(cache=True)
