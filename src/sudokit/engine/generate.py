@@ -648,8 +648,10 @@ VERDICT_GROUPS = {COUNT9: "unique-9x9", COUNT9U: "unique-9x9-variant", OTHER: "u
                   SINGLES9: "logic-9x9", SINGLES: "logic-other", PREEMPTIVE: "preemptive"}
 #: The (verdict, batch) pairs this process has loaded.
 _loaded: set[tuple[int, bool]] = set()
-#: Verdicts that another makes the same puzzles as: {verdict: stand-in}.
-_INSTEAD = {COUNT9U: OTHER}
+#: Verdicts that another makes the same puzzles as, which compiles in about half
+#: the time: {verdict: (stand-in, the verdict's kernel groups)}. Both count to 2
+#: exactly, so they take the same clues away.
+_INSTEAD = {COUNT9: (OTHER, ("unique-9x9",)), COUNT9U: (OTHER, ("unique-9x9-variant", "variants-propagation"))}
 #: Those this process leaves to their stand-in while they compile in the background,
 #: and those it found cached.
 _instead: set[int] = set()
@@ -658,7 +660,7 @@ _ready: set[int] = set()
 
 def _in_use(code: int) -> int:
     """The verdict this process runs for ``code``: its stand-in while ``code`` compiles in the background."""
-    return _INSTEAD[code] if code in _instead else code
+    return _INSTEAD[code][0] if code in _instead else code
 
 
 def load(rule: int, box_rows: int, box_cols: int, batch: bool = True, geometry=None) -> None:
@@ -670,16 +672,19 @@ def load(rule: int, box_rows: int, box_cols: int, batch: bool = True, geometry=N
     kernelN's search, or a fixpoint) while this one compiles the random grids
     and the minimiser (the same for every rule and shape); then it loads the
     helper's machine code. Later calls cost nothing. (``geometry``: a
-    variant's. A 9x9 one's verdict, ``COUNT9U``, needs the solver over any
-    units; until that is cached, this process uses ``OTHER``, which takes the
-    same clues away, and compiles it in the background for the next run.)
+    variant's.)
+
+    The 9x9 uniqueness verdicts (``COUNT9``, ``COUNT9U``) count on a solver
+    whose compilation takes twice as long as ``OTHER``'s search, which takes
+    the same clues away: until they are cached, this process uses ``OTHER``
+    and they compile in the background, for the next run.
     """
     from .compiling import KERNELS, alongside, background_ready, compile_in_background, is_cached
 
     code = verdict_of(rule, box_rows, box_cols, geometry)
     later: tuple[str, ...] = ()
     if code in _INSTEAD and code not in _ready:
-        groups = (VERDICT_GROUPS[code], "variants-propagation")
+        groups = _INSTEAD[code][1]
         if code in _instead and background_ready(groups):
             _instead.discard(code)
         if code not in _instead:
