@@ -203,6 +203,10 @@ def finish(grid: Grid, state: Candidates) -> Step:
     if broken(state) or any(state.mask[c] and not state.mask[c] >> (solution[c] - 1) & 1 for c in open_cells):
         raise Contradiction(f"{grid.line()}: the candidates rule out every solution")
     floor = rating_floor()
+    if grid.geometry.cages:  # a killer's ladder stops below the nested chains (logic.cages)
+        from .cages import KILLER_FLOOR
+
+        floor = KILLER_FLOOR
     return Step(
         "Search", floor, placements=tuple((c, solution[c]) for c in open_cells), cells=tuple(open_cells),
         text=f"Search: the implemented techniques stop here; the engine fills the {len(open_cells)} open cells "
@@ -383,7 +387,7 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     """
     timeout = validate.timeout(timeout)
     grid = as_grid(grid)
-    registry = exact_registry(grid.geometry) if extra_units(grid.geometry) else exact_registry()
+    registry = exact_registry(grid.geometry) if extra_units(grid.geometry) or grid.geometry.cages else exact_registry()
     # where SE's tiers under a variant's options are not reproduced, the
     # ladder stops before them and a puzzle that needs them is a lower bound
     # at the first one's base (never above SE)
@@ -391,6 +395,10 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     cut_floor = None
     if cut is not None and extra_units(grid.geometry):
         cut_floor, registry = registry[cut].rating, registry[:cut]
+    if grid.geometry.cages:  # a killer's ladder stops below the nested chains (logic.cages)
+        from .cages import KILLER_FLOOR
+
+        cut_floor = KILLER_FLOOR
     state = Candidates.from_grid(grid)
     known = truth(grid, unique=True)
     puzzle = grid.line()
