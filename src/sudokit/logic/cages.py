@@ -53,8 +53,11 @@ from .step import Step, Technique, cells_text, elims_text
 
 RATING_COMBINATIONS = 1.6
 RATING_45 = {1: 2.0, 2: 2.4, 3: 2.8, 4: 3.2}
+#: The 45 rule's innies less outies (a crossing cage's inner cells traded for its outer ones).
+RATING_45_MIXED = {1: 2.2, 2: 2.6, 3: 3.0, 4: 3.4}
 RATING_POINTING = 2.6
 RATING_CLAIMING = 2.8
+RATING_CLASH = 3.0
 
 #: The most cells of a 45-rule remainder whose digits may repeat (cells that do not all see each
 #: other) that is pruned by trying every assignment; a remainder of cells that all see each other
@@ -68,76 +71,92 @@ MAX_LOOSE = 4
 def distinct_support(cands: Sequence[int], total: int, n: int) -> tuple[list[int], list[int]]:
     """For open cells with candidate masks ``cands`` that take different digits adding up to
     ``total``: the possible digit sets (masks) and, per cell, the digits some possible
-    assignment puts there.
-
-    A set D is possible when the cells can take its digits one each; the layers ``ahead[i]``
-    (the digit sets the first i cells can take) and ``behind[i]`` (the last ones) tell which
-    cell can hold which digit of D.
+    assignment puts there (:func:`set_support` for each set of that size and total).
 
     >>> distinct_support([0b111, 0b011], 4, 3)     # two cells, 4 = 1+3: the second cannot be 3
     ([5], [4, 1])
     """
-    k = len(cands)
     union = 0
     for m in cands:
         union |= m
-    support = [0] * k
+    support = [0] * len(cands)
     possible = []
-    for digits in sum_sets(n, k, total):
+    for digits in sum_sets(n, len(cands), total):
         if digits & ~union:
             continue
-        ahead = [{0}]
-        for m in cands:
-            layer = set()
-            for s in ahead[-1]:
-                avail = m & digits & ~s
-                while avail:
-                    b = avail & -avail
-                    layer.add(s | b)
-                    avail ^= b
-            ahead.append(layer)
-        if digits not in ahead[k]:
-            continue
-        possible.append(digits)
-        behind = [set() for _ in range(k + 1)]
-        behind[k] = {0}
-        for i in range(k - 1, -1, -1):
-            layer = behind[i]
-            for s in behind[i + 1]:
-                avail = cands[i] & digits & ~s
-                while avail:
-                    b = avail & -avail
-                    layer.add(s | b)
-                    avail ^= b
-        for i in range(k):
-            got = support[i]
-            for s in ahead[i]:
-                avail = cands[i] & digits & ~s & ~got
-                while avail:
-                    b = avail & -avail
-                    if digits & ~s & ~b in behind[i + 1]:
-                        got |= b
-                    avail ^= b
-            support[i] = got
+        got = set_support(cands, digits)
+        if got is not None:
+            possible.append(digits)
+            support = [a | b for a, b in zip(support, got)]
     return possible, support
 
 
-def loose_support(cands: Sequence[int], total: int, apart: Sequence[int]) -> list[int]:
-    """Per cell, the digits some assignment puts there, for cells adding up to ``total`` where
-    cell i differs only from the cells in the bit set ``apart[i]`` (those it sees): every
-    assignment is tried, cut by the least and most the cells left can make.
+def set_support(cands: Sequence[int], digits: int) -> list[int] | None:
+    """Per cell, the digits of the set ``digits`` it can hold when the cells take them one each
+    from their candidates ``cands``; None when they cannot.
+
+    The layers ``ahead[i]`` (the digit sets the first i cells can take) and ``behind[i]`` (the
+    last ones) tell which cell can hold which digit.
+    """
+    k = len(cands)
+    ahead = [{0}]
+    for m in cands:
+        layer = set()
+        for s in ahead[-1]:
+            avail = m & digits & ~s
+            while avail:
+                b = avail & -avail
+                layer.add(s | b)
+                avail ^= b
+        ahead.append(layer)
+    if digits not in ahead[k]:
+        return None
+    behind = [set() for _ in range(k + 1)]
+    behind[k] = {0}
+    for i in range(k - 1, -1, -1):
+        layer = behind[i]
+        for s in behind[i + 1]:
+            avail = cands[i] & digits & ~s
+            while avail:
+                b = avail & -avail
+                layer.add(s | b)
+                avail ^= b
+    support = [0] * k
+    for i in range(k):
+        got = 0
+        for s in ahead[i]:
+            avail = cands[i] & digits & ~s & ~got
+            while avail:
+                b = avail & -avail
+                if digits & ~s & ~b in behind[i + 1]:
+                    got |= b
+                avail ^= b
+        support[i] = got
+    return support
+
+
+def loose_support(cands: Sequence[int], total: int, apart: Sequence[int],
+                  signs: Sequence[int] | None = None) -> list[int]:
+    """Per cell, the digits some assignment puts there, for cells whose digits, each times its
+    sign (+1 by default, -1 for a cell taken away), add up to ``total``, where cell i differs
+    only from the cells in the bit set ``apart[i]`` (those it sees): every assignment is tried,
+    cut by the least and most the cells left can make.
 
     >>> [bin(m) for m in loose_support([0b1111, 0b1111], 2, [0, 0])]   # 2 = 1+1: both may be 1
     ['0b1', '0b1']
+    >>> [bin(m) for m in loose_support([0b1111, 0b0011], 2, [0, 0], [1, -1])]  # a - b = 2
+    ['0b1100', '0b11']
     """
     k = len(cands)
-    lows = [(m & -m).bit_length() for m in cands]
-    highs = [m.bit_length() for m in cands]
+    if signs is None:
+        signs = [1] * k
+    lo = [min(s * (m & -m).bit_length(), s * m.bit_length()) for m, s in zip(cands, signs)]
+    hi = [max(s * (m & -m).bit_length(), s * m.bit_length()) for m, s in zip(cands, signs)]
     low_after = [0] * (k + 1)
     high_after = [0] * (k + 1)
     for i in range(k - 1, -1, -1):
-        low_after[i] = low_after[i + 1] + lows[i]
-        high_after[i] = high_after[i + 1] + highs[i]
+        low_after[i] = low_after[i + 1] + lo[i]
+        high_after[i] = high_after[i + 1] + hi[i]
     support = [0] * k
     chosen = [0] * k
 
@@ -153,7 +172,7 @@ def loose_support(cands: Sequence[int], total: int, apart: Sequence[int]) -> lis
         found = False
         for b in iter_bits(m):
             chosen[i] = b + 1
-            if walk(i + 1, left - b - 1):
+            if walk(i + 1, left - signs[i] * (b + 1)):
                 support[i] |= 1 << b
                 found = True
         return found
@@ -312,6 +331,91 @@ def find_cage_claiming(state: Candidates) -> Iterator[Step]:
             )
 
 
+# -- combination clash ---------------------------------------------------------------------
+
+
+def _unit_parts(state: Candidates, unit: int) -> list[tuple[str, list[int], list[int]]]:
+    """The parts of a unit's open cells whose digits sets are known: each cage wholly inside it
+    (with a total and an open cell) and the rest of its open cells, whose sum the 45 rule gives:
+    ``(name, open cells, possible digit sets)``."""
+    geo, values = state.geo, state.values
+    cage_of, cages = geo.cage_of, geo.cages
+    cells = geo.units[unit]
+    here = set(cells)
+    parts = []
+    done = set()
+    rest_cells = []
+    rest = geo.n * (geo.n + 1) // 2
+    for c in cells:
+        number = cage_of[c]
+        if number >= 0 and cages[number].total is not None and all(x in here for x in cages[number].cells):
+            if number not in done:
+                done.add(number)
+                cage = cages[number]
+                rest -= cage.total
+                open_cells, possible, _, _ = _cage_support(state, cage)
+                if open_cells:
+                    parts.append((_cage_text(geo, cage), open_cells, possible))
+        elif values[c]:
+            rest -= values[c]
+        else:
+            rest_cells.append(c)
+    if rest_cells:
+        possible, _ = distinct_support([state.mask[c] for c in rest_cells], rest, geo.n)
+        parts.append((f"the rest {'+'.join(geo.cell_name(c) for c in rest_cells)}={rest}", rest_cells, possible))
+    return parts
+
+
+def find_combination_clash(state: Candidates) -> Iterator[Step]:
+    """Units in order: the cages wholly inside a unit and the rest of its open cells (a known sum
+    by the 45 rule) take different digits: a digit set of one that leaves the others no sets that
+    fit beside it goes, and with it the candidates only it gave."""
+    geo, mask, values = state.geo, state.mask, state.values
+    full = (1 << geo.n) - 1
+    for unit, cells in enumerate(geo.units):
+        if sum(1 for c in cells if not values[c]) < 3:
+            continue
+        parts = _unit_parts(state, unit)
+        if len(parts) < 2 or any(not possible for _, _, possible in parts):
+            continue
+        if all(len(possible) == 1 for _, _, possible in parts):
+            continue
+        free = full
+        for c in cells:
+            if values[c]:
+                free &= ~(1 << (values[c] - 1))
+        ahead = [{0}]
+        for _, _, possible in parts:
+            ahead.append({s | d for s in ahead[-1] for d in possible if not s & d})
+        behind = [set() for _ in parts] + [{0}]
+        for i in range(len(parts) - 1, -1, -1):
+            behind[i] = {s | d for s in behind[i + 1] for d in parts[i][2] if not s & d}
+        elims: set[tuple[int, int]] = set()
+        dropped = []
+        for i, (name, open_cells, possible) in enumerate(parts):
+            kept = [d for d in possible if any(not s & d and free & ~s & ~d in behind[i + 1] for s in ahead[i])]
+            if len(kept) == len(possible):
+                continue
+            dropped.append(f"{name}: {_combos_text(kept) if kept else 'no set'}")
+            support = [0] * len(open_cells)
+            for d in kept:
+                got = set_support([mask[c] for c in open_cells], d)
+                if got is not None:
+                    support = [a | b for a, b in zip(support, got)]
+            for c, sup in zip(open_cells, support):
+                for b in iter_bits(mask[c] & ~sup):
+                    elims.add((c, b + 1))
+        if elims:
+            out = tuple(sorted(elims))
+            yield Step(
+                "Combination Clash", RATING_CLASH, eliminations=out, cells=tuple(c for _, oc, _ in parts for c in oc),
+                units=(unit,), values=tuple(sorted({v for _, v in out})),
+                text=f"Combination Clash: in {geo.unit_name(unit)}, "
+                f"{'; '.join(f'{name} {_combos_text(p)}' for name, _, p in parts)} take different digits, "
+                f"which leaves {'; '.join(dropped)} ⇒ {elims_text(geo, out)}",
+            )
+
+
 # -- the 45 rule ----------------------------------------------------------------------------
 
 
@@ -358,142 +462,161 @@ def _apart(geo, cells: Sequence[int]) -> list[int]:
     return out
 
 
-def _sum_eliminations(state: Candidates, cells: list[int], total: int) -> tuple[tuple, str] | None:
-    """What ``cells`` adding up to ``total`` removes, and the digit sets when they all differ; None when
-    they are too many to try."""
+def _sum_eliminations(state: Candidates, plus: list[int], minus: list[int], total: int) -> tuple[tuple, str] | None:
+    """What the cells of ``plus`` less those of ``minus`` adding up to ``total`` removes, and the
+    digit sets when there is no minus and the cells all differ; None when they are too many to
+    try every assignment."""
     mask, geo = state.mask, state.geo
+    cells = plus + minus
     cands = [mask[c] for c in cells]
     apart = _apart(geo, cells)
     every = (1 << len(cells)) - 1
     sets = ""
-    if all(a | 1 << i == every for i, a in enumerate(apart)):
+    if not minus and all(a | 1 << i == every for i, a in enumerate(apart)):
         possible, support = distinct_support(cands, total, geo.n)
         sets = _combos_text(possible) if possible else "no digit set fits"
     elif len(cells) <= MAX_LOOSE:
-        support = loose_support(cands, total, apart)
+        support = loose_support(cands, total, apart, [1] * len(plus) + [-1] * len(minus))
     else:
         return None
-    elims = tuple((c, b + 1) for c, m, s in zip(cells, cands, support) for b in iter_bits(m & ~s))
+    elims = tuple(sorted((c, b + 1) for c, m, s in zip(cells, cands, support) for b in iter_bits(m & ~s)))
     return elims, sets
 
 
-def _find_45(state: Candidates, units: int) -> Iterator[Step]:
-    geo, mask, values = state.geo, state.mask, state.values
-    if not geo.cages:
-        return
+def _remainders(state: Candidates, k: int, name: str, cells: tuple[int, ...]):
+    """The 45 rule's remainders of one group of ``k`` units: ``(kind, plus, minus, total, why)``,
+    open cells whose digits (less those of ``minus``) add up to ``total``: the innies; the outies
+    when every open cell of the group is caged; and, when some crossing cage has fewer open cells
+    outside the group than inside, the innies with those cages' inner cells traded for their
+    outer ones (innies less outies)."""
+    geo, values = state.geo, state.values
     cage_of, cages = geo.cage_of, geo.cages
     whole = geo.n * (geo.n + 1) // 2
-    rating = RATING_45[units]
+    group = set(cells)
+    touched: dict[int, int] = {}  # cage -> its cells in the group
+    free_open: list[int] = []  # open cells of the group in no cage with a total
+    free_sum = 0
+    for c in cells:
+        number = cage_of[c]
+        if number >= 0 and cages[number].total is not None:
+            touched[number] = touched.get(number, 0) + 1
+        elif values[c]:
+            free_sum += values[c]
+        else:
+            free_open.append(c)
+    inside = [i for i, count in touched.items() if count == len(cages[i].cells)]
+    crossing = sorted(i for i, count in touched.items() if count < len(cages[i].cells))
+    total = whole * k
+    inside_sum = sum(cages[i].total for i in inside)
+    # per crossing cage: (open cells in, placed sum in, open cells out, placed sum out)
+    parts = {}
+    for i in crossing:
+        o_in, p_in, o_out, p_out = [], 0, [], 0
+        for c in cages[i].cells:
+            if c in group:
+                if values[c]:
+                    p_in += values[c]
+                else:
+                    o_in.append(c)
+            elif values[c]:
+                p_out += values[c]
+            else:
+                o_out.append(c)
+        parts[i] = (o_in, p_in, o_out, p_out)
+    base = total - inside_sum - free_sum
+    head = (f"{name} adds up to {total}" + (f"; the cages inside make {inside_sum}" if inside else "")
+            + (f"; placed digits {free_sum}" if free_sum else ""))
+
+    def form(switched: list[int]) -> tuple[list[int], list[int], int]:
+        plus, minus, rest = list(free_open), [], base
+        for i in crossing:
+            o_in, p_in, o_out, p_out = parts[i]
+            if i in switched:  # its inner cells are its total less its outer ones
+                minus += o_out
+                rest += p_out - cages[i].total
+            else:
+                plus += o_in
+                rest -= p_in
+        return sorted(plus), sorted(minus), rest
+
+    plus, minus, rest = form([])
+    if plus:
+        yield "innies", plus, minus, rest, head
+    if not free_open and crossing:
+        plus, minus, rest = form(crossing)
+        if minus:
+            over = sum(cages[i].total for i in crossing)
+            yield ("outies", minus, [], -rest,
+                   f"{head}; the cages crossing it make {over}")
+    switched = [i for i in crossing if 0 < len(parts[i][2]) < len(parts[i][0])]
+    if switched and len(switched) < len(crossing) or switched and free_open:
+        plus, minus, rest = form(switched)
+        if plus and minus:
+            traded = ", ".join(_cage_text(geo, cages[i]) for i in switched)
+            yield "innies less outies", plus, minus, rest, f"{head}; {traded} trade inner cells for outer"
+
+
+def _find_45(state: Candidates, units: int, mixed: bool) -> Iterator[Step]:
+    geo = state.geo
+    if not geo.cages:
+        return
+    rating = (RATING_45_MIXED if mixed else RATING_45)[units]
     for k, name, cells in _groups(geo):
         if k != units:
             continue
-        group = set(cells)
-        touched: dict[int, int] = {}  # cage -> cells inside the group
-        free_open: list[int] = []  # open cells of the group in no cage with a total
-        free_sum = 0
-        for c in cells:
-            number = cage_of[c]
-            if number >= 0 and cages[number].total is not None:
-                touched[number] = touched.get(number, 0) + 1
-            elif values[c]:
-                free_sum += values[c]
-            else:
-                free_open.append(c)
-        inside = [i for i, count in touched.items() if count == len(cages[i].cells)]
-        crossing = [i for i, count in touched.items() if count < len(cages[i].cells)]
-        total = whole * k
-        # innies: the group less its cages wholly inside
-        inside_sum = sum(cages[i].total for i in inside)
-        innies = list(free_open)
-        known = free_sum
-        for i in crossing:
-            for c in cages[i].cells:
-                if c in group:
-                    if values[c]:
-                        known += values[c]
-                    else:
-                        innies.append(c)
-        innies.sort()
-        if innies:
-            rest = total - inside_sum - known
-            why = (f"{name} adds up to {total}; "
-                   + (f"the cages inside make {inside_sum}" if inside else "no cage lies inside")
-                   + (f", placed digits {known}" if known else ""))
-            step = _remainder_step(state, "innies", innies, rest, why, rating, k)
+        for kind, plus, minus, total, why in _remainders(state, k, name, cells):
+            if (kind == "innies less outies") != mixed:
+                continue
+            step = _remainder_step(state, kind, plus, minus, total, why, rating)
             if step is not None:
                 yield step
-        # outies: every open cell of the group caged; the cages' cells outside it
-        if not free_open and crossing:
-            over = sum(cages[i].total for i in touched)
-            outies = []
-            placed_out = 0
-            for i in crossing:
-                for c in cages[i].cells:
-                    if c not in group:
-                        if values[c]:
-                            placed_out += values[c]
-                        else:
-                            outies.append(c)
-            outies.sort()
-            if outies:
-                rest = over - (total - free_sum) - placed_out
-                why = (f"the cages over {name} add up to {over}, {name} to {total}"
-                       + (f", placed digits {free_sum + placed_out}" if free_sum + placed_out else ""))
-                step = _remainder_step(state, "outies", outies, rest, why, rating, k)
-                if step is not None:
-                    yield step
 
 
-def _remainder_step(state: Candidates, what: str, cells: list[int], total: int, why: str, rating: float,
-                    units: int) -> Step | None:
+def _remainder_step(state: Candidates, what: str, plus: list[int], minus: list[int], total: int, why: str,
+                    rating: float) -> Step | None:
     geo, mask = state.geo, state.mask
-    label = "45 Rule"
-    if len(cells) == 1:
-        cell = cells[0]
+    if not minus and len(plus) == 1:
+        cell = plus[0]
         if not 1 <= total <= geo.n or not mask[cell] >> (total - 1) & 1:
             return None  # impossible: a contradiction other steps will meet
         return Step(
-            label, rating, placements=((cell, total),), cells=(cell,), values=(total,),
+            "45 Rule", rating, placements=((cell, total),), cells=(cell,), values=(total,),
             text=f"45 Rule: {why}, so the one cell of the {what} {geo.cell_name(cell)}={total}",
         )
-    got = _sum_eliminations(state, cells, total)
+    got = _sum_eliminations(state, plus, minus, total)
     if got is None or not got[0]:
         return None
     elims, sets = got
+    expr = "+".join(geo.cell_name(c) for c in plus) + "".join(f"-{geo.cell_name(c)}" for c in minus)
     return Step(
-        label, rating, eliminations=elims, cells=tuple(cells), values=tuple(sorted({v for _, v in elims})),
-        text=f"45 Rule: {why}, so the {what} {'+'.join(geo.cell_name(c) for c in cells)} = {total}"
-        f"{' (' + sets + ')' if sets else ''} ⇒ {elims_text(geo, elims)}",
+        "45 Rule", rating, eliminations=elims, cells=tuple(plus + minus), values=tuple(sorted({v for _, v in elims})),
+        text=f"45 Rule: {why}, so the {what} {expr} = {total}{' (' + sets + ')' if sets else ''} ⇒ "
+        f"{elims_text(geo, elims)}",
     )
 
 
-def find_innies_one(state: Candidates) -> Iterator[Step]:
-    return _find_45(state, 1)
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 
-def find_innies_two(state: Candidates) -> Iterator[Step]:
-    return _find_45(state, 2)
+def _rule_45(units: int, mixed: bool) -> Technique:
+    def find(state: Candidates) -> Iterator[Step]:
+        return _find_45(state, units, mixed)
 
-
-def find_innies_three(state: Candidates) -> Iterator[Step]:
-    return _find_45(state, 3)
-
-
-def find_innies_four(state: Candidates) -> Iterator[Step]:
-    return _find_45(state, 4)
+    find.__name__ = f"find_45_{_WORDS[units]}{'_mixed' if mixed else ''}"
+    where = f"{_WORDS[units]} unit{'s' if units > 1 else ''}"
+    return Technique("45 Rule", (RATING_45_MIXED if mixed else RATING_45)[units], "cages", find,
+                     f"{where}, innies less outies" if mixed else where)
 
 
 CAGE_COMBINATIONS = Technique("Cage Combinations", RATING_COMBINATIONS, "cages", find_cage_combinations)
-RULE_45_ONE = Technique("45 Rule", RATING_45[1], "cages", find_innies_one, "one unit")
-RULE_45_TWO = Technique("45 Rule", RATING_45[2], "cages", find_innies_two, "two units")
-RULE_45_THREE = Technique("45 Rule", RATING_45[3], "cages", find_innies_three, "three units")
-RULE_45_FOUR = Technique("45 Rule", RATING_45[4], "cages", find_innies_four, "four units")
+RULE_45 = {(k, mixed): _rule_45(k, mixed) for k in RATING_45 for mixed in (False, True)}
 CAGE_POINTING = Technique("Cage Pointing", RATING_POINTING, "cages", find_cage_pointing)
 CAGE_CLAIMING = Technique("Cage Claiming", RATING_CLAIMING, "cages", find_cage_claiming)
+COMBINATION_CLASH = Technique("Combination Clash", RATING_CLASH, "cages", find_combination_clash)
 
 #: The killer techniques, each inserted in a killer's ladder after the techniques rated the same or lower.
-TECHNIQUES = (CAGE_COMBINATIONS, RULE_45_ONE, RULE_45_TWO, CAGE_POINTING, RULE_45_THREE, CAGE_CLAIMING,
-              RULE_45_FOUR)
+TECHNIQUES = tuple(sorted((CAGE_COMBINATIONS, *RULE_45.values(), CAGE_POINTING, CAGE_CLAIMING, COMBINATION_CLASH),
+                          key=lambda t: t.rating))
 
 #: Families and techniques a killer's ladder leaves out: the uniqueness patterns (a deadly
 #: pattern's two solutions may differ in a cage's sum) and the nested forcing chains (their
