@@ -182,8 +182,9 @@ def loose_support(cands: Sequence[int], total: int, apart: Sequence[int],
 
 
 def _combos_text(possible: Sequence[int], limit: int = 6) -> str:
-    """``{1,5} {2,4}``: the possible digit sets, the first ``limit``."""
-    shown = ["{" + ",".join(str(b + 1) for b in iter_bits(d)) + "}" for d in possible[:limit]]
+    """``{1,5} {2,4}``: the possible digit sets in the order of their digits, the first ``limit``."""
+    ordered = sorted(tuple(b + 1 for b in iter_bits(d)) for d in possible)
+    shown = ["{" + ",".join(map(str, digits)) + "}" for digits in ordered[:limit]]
     return " ".join(shown) + (" ..." if len(possible) > limit else "")
 
 
