@@ -76,6 +76,13 @@ def distinct_support(cands: Sequence[int], total: int, n: int) -> tuple[list[int
     >>> distinct_support([0b111, 0b011], 4, 3)     # two cells, 4 = 1+3: the second cannot be 3
     ([5], [4, 1])
     """
+    possible, support = _distinct(tuple(cands), total, n)
+    return list(possible), list(support)
+
+
+@lru_cache(maxsize=1 << 16)
+def _distinct(cands: tuple[int, ...], total: int, n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:func:`distinct_support`, cached: a cage's candidates seldom change from one step to the next."""
     union = 0
     for m in cands:
         union |= m
@@ -88,7 +95,7 @@ def distinct_support(cands: Sequence[int], total: int, n: int) -> tuple[list[int
         if got is not None:
             possible.append(digits)
             support = [a | b for a, b in zip(support, got)]
-    return possible, support
+    return tuple(possible), tuple(support)
 
 
 def set_support(cands: Sequence[int], digits: int) -> list[int] | None:
@@ -147,9 +154,13 @@ def loose_support(cands: Sequence[int], total: int, apart: Sequence[int],
     >>> [bin(m) for m in loose_support([0b1111, 0b0011], 2, [0, 0], [1, -1])]  # a - b = 2
     ['0b1100', '0b11']
     """
+    return list(_loose(tuple(cands), total, tuple(apart), tuple([1] * len(cands) if signs is None else signs)))
+
+
+@lru_cache(maxsize=1 << 14)
+def _loose(cands: tuple[int, ...], total: int, apart: tuple[int, ...], signs: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`loose_support`, cached."""
     k = len(cands)
-    if signs is None:
-        signs = [1] * k
     lo = [min(s * (m & -m).bit_length(), s * m.bit_length()) for m, s in zip(cands, signs)]
     hi = [max(s * (m & -m).bit_length(), s * m.bit_length()) for m, s in zip(cands, signs)]
     low_after = [0] * (k + 1)
@@ -178,7 +189,7 @@ def loose_support(cands: Sequence[int], total: int, apart: Sequence[int],
         return found
 
     walk(0, total)
-    return support
+    return tuple(support)
 
 
 def _combos_text(possible: Sequence[int], limit: int = 6) -> str:
