@@ -36,10 +36,10 @@ only). Ratings are sudokit's own: SE has no killer ladder (docs/variants.md,
 >>> from sudokit.grid import Grid
 >>> from sudokit.killer import Cage
 >>> from sudokit.logic.state import Candidates
->>> geo = Geometry.of(Shape(2, 2)).with_cages([Cage((0, 1), 3), Cage((2, 3), 7)])
+>>> geo = Geometry.of(Shape(2, 2)).with_cages([Cage((0, 1), 3), Cage((2, 6), 4), Cage((3, 7), 6)])
 >>> state = Candidates.from_grid(Grid.empty((2, 2)).with_geometry(geo))
->>> str(next(find_innies_one(state)))
-'45 Rule: row 1 adds up to 10; no cage lies inside... '
+>>> print(next(RULE_45[1, False].find(state)))
+45 Rule: row 1 adds up to 10; the cages inside make 3, so the innies r1c3+r1c4 = 7 ({3,4}) ⇒ r1c3<>1, r1c4<>2
 """
 
 from __future__ import annotations
@@ -190,6 +190,27 @@ def _loose(cands: tuple[int, ...], total: int, apart: tuple[int, ...], signs: tu
 
     walk(0, total)
     return tuple(support)
+
+
+def bound_support(cands: Sequence[int], total: int, signs: Sequence[int]) -> list[int]:
+    """Per cell, its candidates whose value, each cell times its sign, leaves the rest a total
+    between the least and the most they can make (digits may repeat).
+
+    >>> [bin(m) for m in bound_support([0b111111111] * 5, 41, [1] * 5)]   # 41 = 9+9+9+9+5 at least 5
+    ['0b111110000', '0b111110000', '0b111110000', '0b111110000', '0b111110000']
+    """
+    lo = [min(s * (m & -m).bit_length(), s * m.bit_length()) for m, s in zip(cands, signs)]
+    hi = [max(s * (m & -m).bit_length(), s * m.bit_length()) for m, s in zip(cands, signs)]
+    low, high = sum(lo), sum(hi)
+    out = []
+    for m, s, a, b in zip(cands, signs, lo, hi):
+        keep = 0
+        for bit in iter_bits(m):
+            v = s * (bit + 1)
+            if low - a <= total - v <= high - b:
+                keep |= 1 << bit
+        out.append(keep)
+    return out
 
 
 def _combos_text(possible: Sequence[int], limit: int = 6) -> str:
@@ -476,8 +497,8 @@ def _apart(geo, cells: Sequence[int]) -> list[int]:
 
 def _sum_eliminations(state: Candidates, plus: list[int], minus: list[int], total: int) -> tuple[tuple, str] | None:
     """What the cells of ``plus`` less those of ``minus`` adding up to ``total`` removes, and the
-    digit sets when there is no minus and the cells all differ; None when they are too many to
-    try every assignment."""
+    digit sets when there is no minus and the cells all differ (pruned by bounds alone when they
+    are more than :data:`MAX_LOOSE` cells that may repeat a digit)."""
     mask, geo = state.mask, state.geo
     cells = plus + minus
     cands = [mask[c] for c in cells]
@@ -489,8 +510,8 @@ def _sum_eliminations(state: Candidates, plus: list[int], minus: list[int], tota
         sets = _combos_text(possible) if possible else "no digit set fits"
     elif len(cells) <= MAX_LOOSE:
         support = loose_support(cands, total, apart, [1] * len(plus) + [-1] * len(minus))
-    else:
-        return None
+    else:  # too many to try: bounds, each cell between the total less the most and the least the rest make
+        support = bound_support(cands, total, [1] * len(plus) + [-1] * len(minus))
     elims = tuple(sorted((c, b + 1) for c, m, s in zip(cells, cands, support) for b in iter_bits(m & ~s)))
     return elims, sets
 

@@ -60,6 +60,8 @@ HODOKU_SCORES: dict[str, int] = {
     "Skyscraper": 130, "2-String Kite": 150, "Turbot Fish": 120, "XY-Wing": 160, "XYZ-Wing": 180,
     "W-Wing": 150, "Unique Rectangle": 100, "Unique Loop": 100, "BUG": 100, "WXYZ-Wing": 200,
     "Search": 10000,
+    # killers (sudokit's own, docs/variants.md "Killer logic"; HoDoKu has no killer steps)
+    "Cage Combinations": 10, "45 Rule": 40, "Cage Pointing": 50, "Cage Claiming": 50, "Combination Clash": 80,
 }
 #: HoDoKu's level per technique (1 easy .. 5 extreme) and score ceilings.
 HODOKU_TECHNIQUE_LEVEL: dict[str, int] = {
@@ -67,6 +69,7 @@ HODOKU_TECHNIQUE_LEVEL: dict[str, int] = {
     "Pointing": 2, "Claiming": 2, "Direct Pointing": 2, "Direct Claiming": 2,
     "Naked Pair": 2, "Hidden Pair": 2, "Direct Hidden Pair": 2, "Naked Triplet": 2, "Hidden Triplet": 2,
     "Direct Hidden Triplet": 2,
+    "Cage Combinations": 1, "45 Rule": 2, "Cage Pointing": 2, "Cage Claiming": 2,
 }
 HODOKU_LEVELS = ((800, "easy"), (1000, "medium"), (1600, "hard"), (1800, "unfair"), (float("inf"), "extreme"))
 
