@@ -319,8 +319,26 @@ def test_a_wrong_cage_step_is_caught(monkeypatch) -> None:
         explain(grid)
 
 
-def test_a_killer_the_ladder_cannot_finish_is_a_lower_bound() -> None:
-    puzzle = generate_killer(10).puzzle  # stuck after some 30 steps
+def _without_trial(monkeypatch) -> None:
+    """The killer ladder without its trial (Cage Contradiction)."""
+    from sudokit.logic import generalized
+
+    monkeypatch.setattr(cages, "TECHNIQUES", tuple(t for t in cages.TECHNIQUES if t is not cages.CAGE_CONTRADICTION))
+    monkeypatch.setattr(cages, "_LADDERS", {})
+    monkeypatch.setattr(generalized, "_KILLERS", {})
+
+
+def test_a_hard_killer_needs_the_trial() -> None:
+    puzzle = generate_killer(10).puzzle  # the ladder stops after some 30 steps without the trial
+    r = rate(puzzle, timeout=20)
+    assert not r.lower_bound and r.er == cages.RATING_CONTRADICTION and r.hardest == "Cage Contradiction"
+    path = explain(puzzle, timeout=20)
+    assert path[-1].technique != "Search" and any(s.technique == "Cage Contradiction" for s in path)
+
+
+def test_a_killer_the_ladder_cannot_finish_is_a_lower_bound(monkeypatch) -> None:
+    _without_trial(monkeypatch)
+    puzzle = generate_killer(10).puzzle
     r = rate(puzzle, timeout=20)
     assert r.lower_bound and r.er == cages.KILLER_FLOOR and str(r).startswith("≥9.0")
     path = explain(puzzle, timeout=20)

@@ -58,6 +58,8 @@ RATING_45_MIXED = {1: 2.2, 2: 2.6, 3: 3.0, 4: 3.4}
 RATING_POINTING = 2.6
 RATING_CLAIMING = 2.8
 RATING_CLASH = 3.0
+#: A trial of the killer rules' propagation: after the classic chains, below :data:`KILLER_FLOOR`.
+RATING_CONTRADICTION = 8.8
 
 #: The most cells of a 45-rule remainder whose digits may repeat (cells that do not all see each
 #: other) that is pruned by trying every assignment; a remainder of cells that all see each other
@@ -449,6 +451,62 @@ def find_combination_clash(state: Candidates) -> Iterator[Step]:
             )
 
 
+# -- cage contradiction (a trial) ------------------------------------------------------------
+
+
+def _propagator(geo):
+    """A function ``(masks) -> bool`` running the killer search's propagation
+    (:func:`sudokit.engine.killer.propagate_k`: singles with cage-mates as peers, cage
+    combinations, the 45 rule's innie cages and bounded sums, locked digits) on a copy of the
+    masks; False on a contradiction. None when the compiled search is not available here."""
+    try:
+        import numpy as np
+
+        from ..engine import killer as kernel
+    except Exception:  # numba missing or broken: no trial
+        return None
+    if geo.n > kernel.MAX_N:
+        return None
+    t = kernel.tables(geo)
+    nn = geo.n * geo.n
+
+    def run(masks) -> bool:
+        work = np.array(masks, dtype=np.uint64)
+        return bool(kernel.propagate_k(
+            work, np.zeros(nn, dtype=np.uint8), t.units, t.peers, t.cunits, np.empty(nn, dtype=np.int64), t.ccells,
+            t.csize, t.cstart, t.cend, t.combos, t.lcells, t.lsize, t.ltotal,
+            np.zeros(max(1, t.ccells.shape[0]), dtype=np.uint64), np.zeros(nn, dtype=np.int64)))
+
+    return run
+
+
+def find_cage_contradiction(state: Candidates) -> Iterator[Step]:
+    """A trial: a candidate that, placed, leads the propagation of the killer rules (singles,
+    cage combinations, the 45 rule, locked digits) to a cell or unit with no digit left goes.
+    Cells with the fewest candidates first, then in order; digits ascending."""
+    geo, mask, values = state.geo, state.mask, state.values
+    if not geo.cages:
+        return
+    run = _propagator(geo)
+    if run is None:
+        return
+    base = [1 << (v - 1) if v else m for v, m in zip(values, mask)]
+    order = sorted((c for c in range(len(values)) if not values[c] and mask[c]),
+                   key=lambda c: (mask[c].bit_count(), c))
+    for cell in order:
+        for b in iter_bits(mask[cell]):
+            trial = list(base)
+            trial[cell] = 1 << b
+            if not run(trial):
+                yield Step(
+                    "Cage Contradiction", RATING_CONTRADICTION, eliminations=((cell, b + 1),), cells=(cell,),
+                    values=(b + 1,),
+                    text=f"Cage Contradiction: {geo.cell_name(cell)}={b + 1} leaves some cell or unit without a "
+                    f"digit once singles, the cage sums, the 45 rule and locked digits follow from it ⇒ "
+                    f"{geo.cell_name(cell)}<>{b + 1}",
+                )
+
+
 # -- the 45 rule ----------------------------------------------------------------------------
 
 
@@ -646,9 +704,11 @@ RULE_45 = {(k, mixed): _rule_45(k, mixed) for k in RATING_45 for mixed in (False
 CAGE_POINTING = Technique("Cage Pointing", RATING_POINTING, "cages", find_cage_pointing)
 CAGE_CLAIMING = Technique("Cage Claiming", RATING_CLAIMING, "cages", find_cage_claiming)
 COMBINATION_CLASH = Technique("Combination Clash", RATING_CLASH, "cages", find_combination_clash)
+CAGE_CONTRADICTION = Technique("Cage Contradiction", RATING_CONTRADICTION, "cages", find_cage_contradiction)
 
 #: The killer techniques, each inserted in a killer's ladder after the techniques rated the same or lower.
-TECHNIQUES = tuple(sorted((CAGE_COMBINATIONS, *RULE_45.values(), CAGE_POINTING, CAGE_CLAIMING, COMBINATION_CLASH),
+TECHNIQUES = tuple(sorted((CAGE_COMBINATIONS, *RULE_45.values(), CAGE_POINTING, CAGE_CLAIMING, COMBINATION_CLASH,
+                           CAGE_CONTRADICTION),
                           key=lambda t: t.rating))
 
 #: Families and techniques a killer's ladder leaves out: the uniqueness patterns (a deadly
