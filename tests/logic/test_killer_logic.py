@@ -116,15 +116,15 @@ def test_45_rule_innies_and_outies_by_hand() -> None:
     state = _state(FOUR, [Cage((0, 1), 3), Cage((2, 6), 4), Cage((3, 7), 6)])
     step = next(cages.RULE_45[1, False].find(state))
     assert set(step.eliminations) == _pairs("r1c3<>1 r1c4<>2", 4)
-    assert "innies r1c3+r1c4 = 7 ({3,4})" in step.text
+    assert "innies r1c3+r1c4 = 10 - 3 (cages inside) = 7 ({3,4})" in step.text
     # a cage of three cells inside row 1 makes 6: the last cell is 4
     state = _state(FOUR, [Cage((0, 1, 2), 6)])
     step = next(cages.RULE_45[1, False].find(state))
-    assert step.placements == ((3, 4),) and "innies r1c4=4" in step.text
+    assert step.placements == ((3, 4),) and "innies r1c4 = 10 - 6 (cages inside) = 4" in step.text
     # row 1 all caged, 3 + (r1c3+r1c4+r2c4 = 9) = 12: the outie r2c4 is 2
     state = _state(FOUR, [Cage((0, 1), 3), Cage((2, 3, 7), 9)])
     placed = [s for s in cages.RULE_45[1, False].find(state) if s.placements]
-    assert placed[0].placements == ((7, 2),) and "outies r2c4=2" in placed[0].text
+    assert placed[0].placements == ((7, 2),) and "outies r2c4 = 12 (cages over it) - 10 = 2" in placed[0].text
 
 
 def test_45_rule_innies_less_outies_by_hand() -> None:
@@ -133,7 +133,7 @@ def test_45_rule_innies_less_outies_by_hand() -> None:
     state = _state(FOUR, [Cage((1, 2, 6), 8)], givens=(4,) + (0,) * 15)
     steps_ = list(cages.RULE_45[1, True].find(state))
     row = [s for s in steps_ if "row 1" in s.text]
-    assert row and "r1c4-r2c3 = -2" in row[0].text
+    assert row and "r1c4-r2c3 = 10 - 8 (cages traded) - 4 (placed) = -2" in row[0].text
     assert set(row[0].eliminations) == _pairs("r1c4<>3 r2c3<>1", 4)  # r1c4, r2c3 share box 2: 1,3 or 2,4
 
 

@@ -39,7 +39,7 @@ only). Ratings are sudokit's own: SE has no killer ladder (docs/variants.md,
 >>> geo = Geometry.of(Shape(2, 2)).with_cages([Cage((0, 1), 3), Cage((2, 6), 4), Cage((3, 7), 6)])
 >>> state = Candidates.from_grid(Grid.empty((2, 2)).with_geometry(geo))
 >>> print(next(RULE_45[1, False].find(state)))
-45 Rule: row 1 adds up to 10; the cages inside make 3, so the innies r1c3+r1c4 = 7 ({3,4}) ⇒ r1c3<>1, r1c4<>2
+45 Rule: row 1 adds up to 10, so the innies r1c3+r1c4 = 10 - 3 (cages inside) = 7 ({3,4}) ⇒ r1c3<>1, r1c4<>2
 """
 
 from __future__ import annotations
@@ -614,37 +614,58 @@ def _remainders(state: Candidates, k: int, name: str, cells: tuple[int, ...]):
             else:
                 o_out.append(c)
         parts[i] = (o_in, p_in, o_out, p_out)
-    base = total - inside_sum - free_sum
-    head = (f"{name} adds up to {total}" + (f"; the cages inside make {inside_sum}" if inside else "")
-            + (f"; placed digits {free_sum}" if free_sum else ""))
+    lead = f"{name} {'adds' if k == 1 else 'add'} up to {total}"
 
-    def form(switched: list[int]) -> tuple[list[int], list[int], int]:
-        plus, minus, rest = list(free_open), [], base
+    def form(switched: list[int]) -> tuple[list[int], list[int], int, str]:
+        """The cells, the total and its sum as text, with the cages of ``switched`` counted by
+        their outer cells (a crossing cage's inner cells add up to its total less its outer ones)."""
+        plus, minus = list(free_open), []
+        traded = placed = 0
         for i in crossing:
             o_in, p_in, o_out, p_out = parts[i]
-            if i in switched:  # its inner cells are its total less its outer ones
+            if i in switched:
                 minus += o_out
-                rest += p_out - cages[i].total
+                traded += cages[i].total
+                placed -= p_out
             else:
                 plus += o_in
-                rest -= p_in
-        return sorted(plus), sorted(minus), rest
+                placed += p_in
+        placed += free_sum
+        rest = total - inside_sum - traded - placed
+        return sorted(plus), sorted(minus), rest, _terms(
+            (total, ""), (-inside_sum, "cages inside"), (-traded, "cages traded"), (-placed, "placed"))
 
-    plus, minus, rest = form([])
+    plus, minus, rest, arith = form([])
     if plus:
-        yield "innies", plus, minus, rest, head
+        yield "innies", plus, minus, rest, lead, arith
     if not free_open and crossing:
-        plus, minus, rest = form(crossing)
+        plus, minus, rest, _ = form(crossing)
         if minus:
-            over = sum(cages[i].total for i in crossing)
-            yield ("outies", minus, [], -rest,
-                   f"{head}; the cages crossing it make {over}")
+            over = inside_sum + sum(cages[i].total for i in crossing)
+            placed_out = -rest - (over - total + free_sum)
+            arith = _terms((over, "cages over it"), (-total, ""), (free_sum, "placed in no cage"),
+                           (placed_out, "placed"))
+            yield "outies", minus, [], -rest, lead, arith
     switched = [i for i in crossing if 0 < len(parts[i][2]) < len(parts[i][0])]
     if switched and len(switched) < len(crossing) or switched and free_open:
-        plus, minus, rest = form(switched)
+        plus, minus, rest, arith = form(switched)
         if plus and minus:
             traded = ", ".join(_cage_text(geo, cages[i]) for i in switched)
-            yield "innies less outies", plus, minus, rest, f"{head}; {traded} trade inner cells for outer"
+            word = "counts" if len(switched) == 1 else "count"
+            yield ("innies less outies", plus, minus, rest, f"{lead}; {traded} {word} as its total less its "
+                   "outer cells", arith)
+
+
+def _terms(*terms: tuple[int, str]) -> str:
+    """``90 - 70 (cages inside) - 4 (placed)``: the non-zero terms of a sum, signed."""
+    out = ""
+    for value, what in terms:
+        if not value and out:
+            continue
+        sign = "-" if value < 0 else "+"
+        text = f"{abs(value)}{f' ({what})' if what else ''}"
+        out = (f"-{text}" if value < 0 else text) if not out else f"{out} {sign} {text}"
+    return out
 
 
 def _find_45(state: Candidates, units: int, mixed: bool) -> Iterator[Step]:
@@ -655,16 +676,16 @@ def _find_45(state: Candidates, units: int, mixed: bool) -> Iterator[Step]:
     for k, name, cells in _groups(geo):
         if k != units:
             continue
-        for kind, plus, minus, total, why in _remainders(state, k, name, cells):
+        for kind, plus, minus, total, lead, arith in _remainders(state, k, name, cells):
             if (kind == "innies less outies") != mixed:
                 continue
-            step = _remainder_step(state, kind, plus, minus, total, why, rating)
+            step = _remainder_step(state, kind, plus, minus, total, lead, arith, rating)
             if step is not None:
                 yield step
 
 
-def _remainder_step(state: Candidates, what: str, plus: list[int], minus: list[int], total: int, why: str,
-                    rating: float) -> Step | None:
+def _remainder_step(state: Candidates, what: str, plus: list[int], minus: list[int], total: int, lead: str,
+                    arith: str, rating: float) -> Step | None:
     geo, mask = state.geo, state.mask
     if not minus and len(plus) == 1:
         cell = plus[0]
@@ -672,7 +693,7 @@ def _remainder_step(state: Candidates, what: str, plus: list[int], minus: list[i
             return None  # impossible: a contradiction other steps will meet
         return Step(
             "45 Rule", rating, placements=((cell, total),), cells=(cell,), values=(total,),
-            text=f"45 Rule: {why}, so the one cell of the {what} {geo.cell_name(cell)}={total}",
+            text=f"45 Rule: {lead}, so the one cell of the {what} {geo.cell_name(cell)} = {arith} = {total}",
         )
     got = _sum_eliminations(state, plus, minus, total)
     if got is None or not got[0]:
@@ -681,7 +702,7 @@ def _remainder_step(state: Candidates, what: str, plus: list[int], minus: list[i
     expr = "+".join(geo.cell_name(c) for c in plus) + "".join(f"-{geo.cell_name(c)}" for c in minus)
     return Step(
         "45 Rule", rating, eliminations=elims, cells=tuple(plus + minus), values=tuple(sorted({v for _, v in elims})),
-        text=f"45 Rule: {why}, so the {what} {expr} = {total}{' (' + sets + ')' if sets else ''} ⇒ "
+        text=f"45 Rule: {lead}, so the {what} {expr} = {arith} = {total}{' (' + sets + ')' if sets else ''} ⇒ "
         f"{elims_text(geo, elims)}",
     )
 
