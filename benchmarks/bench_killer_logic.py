@@ -9,7 +9,9 @@ For each killer (the generator's, no givens, seeds 1..n; and the three published
 engine finds, so a wrong step would stop the run. A killer is *solved* when the ladder fills the
 grid (the rating is not a lower bound). The rows: the share solved, the mean and median time
 per killer (all of them, and the solved ones), the ratings' spread, and which technique set ER.
-Then, over the 9x9 row, how often each technique is taken on the path (``solve_path``).
+Then, over the 9x9 row, how often each technique is taken on the path (``solve_path``) and on
+how many paths: those using Cage Contradiction are the killers the ladder solves only with its
+trial.
 """
 
 from __future__ import annotations
@@ -70,12 +72,15 @@ def measure(label: str, grids: list[Grid]) -> tuple[str, Counter]:
     return row, hardest
 
 
-def techniques(grids: list[Grid]) -> Counter:
+def techniques(grids: list[Grid]) -> tuple[Counter, Counter]:
+    """How often each technique is taken on the paths, and on how many paths."""
     used: Counter = Counter()
+    paths: Counter = Counter()
     for grid in grids:
         path, _, _ = solve_path(grid, truth=truth(grid))
         used.update(step.technique for step in path)
-    return used
+        paths.update({step.technique for step in path})
+    return used, paths
 
 
 def main() -> None:
@@ -100,12 +105,12 @@ def main() -> None:
         row, _ = measure(label, grids)
         print(row, flush=True)
     print()
-    used = techniques(rows["9x9 killer"])
+    used, paths = techniques(rows["9x9 killer"])
     total = sum(used.values())
-    print("| technique (9x9 killer paths) | steps | share |")
-    print("|---|---:|---:|")
+    print(f"| technique ({len(rows['9x9 killer'])} 9x9 killers' paths) | steps | share of steps | paths using it |")
+    print("|---|---:|---:|---:|")
     for name, k in used.most_common():
-        print(f"| {name} | {k} | {100 * k / total:.1f}% |")
+        print(f"| {name} | {k} | {100 * k / total:.1f}% | {paths[name]} |")
     print()
     print(machine())
 

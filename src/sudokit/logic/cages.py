@@ -1,36 +1,45 @@
-"""Killer techniques: cage combinations, cage locked digits and the 45 rule.
+"""Killer techniques: cage combinations, the 45 rule, cage pointing and claiming, combination
+clash, and a trial.
 
 A killer cage (:class:`sudokit.killer.Cage`) holds different digits that add
 up to its total. The candidate state already keeps only each cage's sum
 digits (:meth:`Candidates.from_grid`) and a placed digit leaves its cage
 (:meth:`Candidates.place`); these techniques do the rest, as steps of the
-ladder (:func:`killer_ladder`):
+ladder (:func:`killer_ladder`; docs/variants.md, "Killer logic"):
 
 * **Cage Combinations** (1.6): a digit set of the cage's size and total is
   *possible* when the open cells can take its digits one each from their
   candidates; a candidate that no possible set can put in its cell (given
   the others) goes. It covers a cage's own naked and hidden subsets and its
   hidden single.
-* **45 Rule** (2.0 for one unit, 2.4 / 2.8 / 3.2 for two / three / four):
-  a unit adds up to N(N+1)/2 (45 on a 9x9), k units to k times that. The
-  cages wholly inside a group of units leave its other cells, the *innies*,
-  a known sum; when every cell of the group is caged, the cells of its
-  cages that stick out, the *outies*, have a known sum too. One such cell is
-  placed; several are a virtual cage (different digits where they see each
-  other) pruned like a cage. The groups are each unit, runs of 2 to 4
-  consecutive rows or columns, and two neighbouring boxes.
+* **45 Rule** (2.0 for one unit, 2.4 / 2.8 / 3.2 for two / three / four;
+  innies less outies 0.2 more): a unit adds up to N(N+1)/2 (45 on a 9x9), k
+  units to k times that. The cages wholly inside a group of units leave its
+  other cells, the *innies*, a known sum; when every cell of the group is
+  caged, the cells of its cages that stick out, the *outies*, have a known
+  sum too; a crossing cage with fewer cells outside than inside may count as
+  its total less its outer cells (*innies less outies*). One cell is placed;
+  several are a virtual cage, pruned like a cage when they all see each
+  other, by trying every assignment when they are at most :data:`MAX_LOOSE`,
+  by bounds beyond. The groups are each unit, runs of 2 to 4 consecutive
+  rows or columns, and two neighbouring boxes.
 * **Cage Pointing** (2.6): a digit that every possible set of a cage needs,
   whose places in the cage all see some cells outside it (they lie in one
   unit), leaves those cells.
 * **Cage Claiming** (2.8): a digit whose places in a unit all lie in one
   cage must be in that cage: the cage's sets without it are impossible, and
   it leaves the cage's cells outside the unit.
+* **Combination Clash** (3.0): the cages wholly inside a unit and the rest
+  of its open cells (a known sum) take different digits; a set of one part
+  that leaves the others nothing that fits goes.
+* **Cage Contradiction** (8.8), a trial: a candidate whose placing makes the
+  killer search's propagation (:func:`sudokit.engine.killer.propagate_k`)
+  meet a contradiction goes.
 
 The classic techniques keep running over the geometry's units; the
 uniqueness techniques do not (a cage can tell the two halves of a deadly
 pattern apart), nor the nested forcing chains (their helpers read units
-only). Ratings are sudokit's own: SE has no killer ladder (docs/variants.md,
-"Killer logic").
+only). Ratings are sudokit's own: SE has no killer ladder.
 
 >>> from sudokit.geometry import Geometry, Shape
 >>> from sudokit.grid import Grid
