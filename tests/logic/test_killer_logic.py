@@ -385,4 +385,6 @@ def test_cli_rate_explain_hint_take_killers(tmp_path) -> None:
     no_cages = run("rate", "--variant", "killer", "-", input=blank)
     assert no_cages.exit_code == 2 and "--cages FILE" in no_cages.output
     page = run("explain", "--cages", str(path), "-f", "html", "-", input=blank)
-    assert page.exit_code == 0 and "Cage Combinations" in page.stdout
+    assert page.exit_code == 0 and "Cage Combinations" in page.stdout and 'class="cages"' in page.stdout
+    picture = run("hint", "--cages", str(path), "-f", "svg", "-", input=blank)
+    assert picture.exit_code == 0 and 'class="cages"' in picture.stdout and ">27<" in picture.stdout
