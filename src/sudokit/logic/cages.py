@@ -54,6 +54,7 @@ only). Ratings are sudokit's own: SE has no killer ladder.
 from __future__ import annotations
 
 from functools import lru_cache
+from math import comb
 from typing import Iterator, Sequence
 
 from ..killer import sum_sets
@@ -69,6 +70,10 @@ RATING_CLAIMING = 2.8
 RATING_CLASH = 3.0
 #: A trial of the killer rules' propagation: after the classic chains, below :data:`KILLER_FLOOR`.
 RATING_CONTRADICTION = 8.8
+
+#: The most work (digit sets times the widest layer of partial sets) a cage or remainder of
+#: different digits is matched with; beyond it, each cell keeps its digits of the possible sets.
+MATCH_WORK = 2000
 
 #: The most cells of a 45-rule remainder whose digits may repeat (cells that do not all see each
 #: other) that is pruned by trying every assignment; a remainder of cells that all see each other
@@ -99,9 +104,15 @@ def _distinct(cands: tuple[int, ...], total: int, n: int) -> tuple[tuple[int, ..
         union |= m
     support = [0] * len(cands)
     possible = []
-    for digits in sum_sets(n, len(cands), total):
-        if digits & ~union:
-            continue
+    sets = [d for d in sum_sets(n, len(cands), total) if not d & ~union and all(m & d for m in cands)]
+    if len(sets) * comb(len(cands), len(cands) // 2) > MATCH_WORK:
+        # too many to match (a long remainder on a big grid): each cell keeps its digits of the sets
+        # that every cell meets, a superset of what the matching would keep
+        every = 0
+        for d in sets:
+            every |= d
+        return tuple(sets), tuple(m & every for m in cands)
+    for digits in sets:
         got = set_support(cands, digits)
         if got is not None:
             possible.append(digits)
@@ -431,6 +442,13 @@ def find_combination_clash(state: Candidates) -> Iterator[Step]:
         ahead = [{0}]
         for _, _, possible in parts:
             ahead.append({s | d for s in ahead[-1] for d in possible if not s & d})
+            if len(ahead[-1]) * len(possible) > MATCH_WORK:
+                break
+        else:
+            ahead.append(set())  # marks a unit followed to the end
+        if len(ahead) != len(parts) + 2:
+            continue  # too many partial sets to follow (a big grid's open unit)
+        ahead.pop()
         behind = [set() for _ in parts] + [{0}]
         for i in range(len(parts) - 1, -1, -1):
             behind[i] = {s | d for s in behind[i + 1] for d in parts[i][2] if not s & d}
