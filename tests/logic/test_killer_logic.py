@@ -333,7 +333,9 @@ def test_a_hard_killer_needs_the_trial() -> None:
     r = rate(puzzle, timeout=20)
     assert not r.lower_bound and r.er == cages.RATING_CONTRADICTION and r.hardest == "Cage Contradiction"
     path = explain(puzzle, timeout=20)
-    assert path[-1].technique != "Search" and any(s.technique == "Cage Contradiction" for s in path)
+    assert path[-1].technique != "Search"
+    trials = [s for s in path if s.technique == "Cage Contradiction"]
+    assert trials and all("has no" in s.text and s.text.startswith("Cage Contradiction: if r") for s in trials)
 
 
 def test_a_killer_the_ladder_cannot_finish_is_a_lower_bound(monkeypatch) -> None:

@@ -497,14 +497,35 @@ def _propagator(geo):
     t = kernel.tables(geo)
     nn = geo.n * geo.n
 
-    def run(masks) -> bool:
+    def run(masks) -> "tuple[bool, list[int]]":
         work = np.array(masks, dtype=np.uint64)
         return bool(kernel.propagate_k(
             work, np.zeros(nn, dtype=np.uint8), t.units, t.peers, t.cunits, np.empty(nn, dtype=np.int64), t.ccells,
             t.csize, t.cstart, t.cend, t.combos, t.lcells, t.lsize, t.ltotal,
-            np.zeros(max(1, t.ccells.shape[0]), dtype=np.uint64), np.zeros(nn, dtype=np.int64)))
+            np.zeros(max(1, t.ccells.shape[0]), dtype=np.uint64), np.zeros(nn, dtype=np.int64))), \
+            [int(m) for m in work]
 
     return run
+
+
+def _emptied(geo, masks: list[int]) -> str:
+    """What a propagation that failed left empty, as far as its masks show: a cell without a
+    digit, a unit without a place for one, or a cage without a digit set."""
+    for cell, m in enumerate(masks):
+        if not m:
+            return f"{geo.cell_name(cell)} has no digit left"
+    for unit, cells in enumerate(geo.units):
+        seen = 0
+        for c in cells:
+            seen |= masks[c]
+        missing = ((1 << geo.n) - 1) & ~seen
+        if missing:
+            return f"{geo.unit_name(unit)} has no place left for {(missing & -missing).bit_length()}"
+    for cage in geo.cages:
+        if cage.total is not None:
+            if not distinct_support([masks[c] for c in cage.cells], cage.total, geo.n)[0]:
+                return f"{_cage_text(geo, cage)} has no digit set left"
+    return "the digits left contradict each other"
 
 
 def find_cage_contradiction(state: Candidates) -> Iterator[Step]:
@@ -524,12 +545,13 @@ def find_cage_contradiction(state: Candidates) -> Iterator[Step]:
         for b in iter_bits(mask[cell]):
             trial = list(base)
             trial[cell] = 1 << b
-            if not run(trial):
+            ok, after = run(trial)
+            if not ok:
                 yield Step(
                     "Cage Contradiction", RATING_CONTRADICTION, eliminations=((cell, b + 1),), cells=(cell,),
                     values=(b + 1,),
-                    text=f"Cage Contradiction: {geo.cell_name(cell)}={b + 1} leaves some cell or unit without a "
-                    f"digit once singles, the cage sums, the 45 rule and locked digits follow from it ⇒ "
+                    text=f"Cage Contradiction: if {geo.cell_name(cell)}={b + 1}, the singles, cage sums, 45 rule "
+                    f"and locked digits that follow leave a contradiction ({_emptied(geo, after)}) ⇒ "
                     f"{geo.cell_name(cell)}<>{b + 1}",
                 )
 
