@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..errors import InvalidPuzzle, SudokuError
+from ..errors import InvalidPuzzle
 from ..geometry import BOX, COLUMN, KIND_NAMES, ROW, Geometry
 from ..grid import Grid, Shape
 
