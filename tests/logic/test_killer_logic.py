@@ -297,6 +297,14 @@ def test_killer_x_steps_are_checked() -> None:
     explain(puzzle)
 
 
+def test_jigsaw_killer_steps_are_checked() -> None:
+    puzzle = generate_killer(2, regions="random").puzzle
+    assert variants.is_jigsaw(puzzle.geometry) and puzzle.geometry.cages
+    r = rate(puzzle)
+    assert not r.lower_bound
+    explain(puzzle)
+
+
 def test_a_wrong_cage_step_is_caught(monkeypatch) -> None:
     from sudokit.logic.step import Step
 
