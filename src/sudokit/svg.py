@@ -93,7 +93,12 @@ def cage_lines(grid: "Grid", cs: float, margin: float) -> list[str]:
     """A killer's cages (:func:`sudokit.drawing.cage_drawings`): dotted outlines inset
     in their cells, and each total small in the top-left corner of the cage's
     first cell, on a white patch that breaks the outline there."""
-    drawings = cage_drawings(grid.geometry)
+    return geometry_cage_lines(grid.geometry, cs, margin)
+
+
+def geometry_cage_lines(geometry, cs: float, margin: float) -> list[str]:  # type: ignore[no-untyped-def]
+    """:func:`cage_lines` of a geometry's cages (the step pictures draw them on a candidates grid)."""
+    drawings = cage_drawings(geometry)
     dash = max(1.5, cs / 16)
     lines = "".join(
         f'<line x1="{_num(margin + x0 * cs)}" y1="{_num(margin + y0 * cs)}" '

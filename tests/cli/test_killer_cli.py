@@ -110,8 +110,13 @@ def test_print_draws_killers_read_or_generated(tmp_path):
     assert made.exit_code == 0, made.output
 
 
-def test_the_logic_refuses_killers_by_name(tmp_path):
-    refused = run("rate", "--variant", "killer", "-", input=BLANK + "\n")
-    assert refused.exit_code == 2 and "does not keep killer cages" in refused.output
-    rated = run("rate", str(PUBLISHED))  # records that carry cages: each fails by name, none is rated blind
-    assert rated.exit_code == 1 and rated.output.count("does not keep killer cages") == 3
+def test_the_logic_takes_killers(tmp_path):
+    """rate, explain and hint take a killer's cages as solve does (tests/logic/test_killer_logic.py
+    has the rest)."""
+    needs_cages = run("rate", "--variant", "killer", "-", input=BLANK + "\n")
+    assert needs_cages.exit_code == 2 and "--cages FILE" in needs_cages.output
+    rated = run("rate", str(PUBLISHED))  # records that carry their cages
+    assert rated.exit_code == 0 and len(rated.stdout.splitlines()) == 3, rated.output
+    path = cage_file(tmp_path, published()[1]["cages"])
+    hinted = run("hint", "--cages", path, "-", input=BLANK + "\n")
+    assert hinted.exit_code == 0 and hinted.stdout.strip(), hinted.output

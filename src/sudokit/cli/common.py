@@ -206,12 +206,9 @@ def check_units(ctx: click.Context, variant: str | None, regions: str | None, *,
     """``--variant``, ``--regions`` and ``--cages`` together: a jigsaw needs its regions,
     ``--regions random`` (a layout drawn per puzzle) is for generating, and a
     killer to solve or draw needs its cages (``--cages``, or records that carry them:
-    then leave ``--variant killer`` out); the ``logic`` commands take no killer."""
+    then leave ``--variant killer`` out), for the ``logic`` commands too."""
     if variant is not None and "jigsaw" in variant.split(",") and regions is None:
         raise click.UsageError("--variant jigsaw needs its regions: --regions LAYOUT", ctx)
-    if logic and variant is not None and "killer" in variant.split(","):
-        raise click.UsageError("the logic (rate, explain, hint) does not keep killer cages yet; solve killers "
-                               "with sudoku solve --cages (docs/variants.md)", ctx)
     if variant is not None and "killer" in variant.split(",") and cages is None and not generating:
         raise click.UsageError("--variant killer needs its cages: --cages FILE (records that carry "
                                "their cages need neither option)", ctx)

@@ -19,8 +19,8 @@ from ..errors import ParseError, SudokuError
 from ..grid import Shape
 from .cluster import cluster_options, on_cluster, run_on_cluster
 from .common import (
-    EXIT_FAILED, Output, box_option, check_units, jobs_option, open_input, regions_option, timeout_option,
-    variant_option,
+    EXIT_FAILED, Output, box_option, cages_option, check_units, jobs_option, open_input, regions_option,
+    timeout_option, variant_option,
 )
 from .running import examples
 
@@ -47,12 +47,17 @@ def _box(box: Shape | None) -> tuple[int, int] | None:
 
 
 def _units_options(command):  # type: ignore[no-untyped-def]
-    """``--variant`` and ``--regions``: the units every puzzle is rated, explained or hinted under."""
+    """``--variant``, ``--regions`` and ``--cages``: the units and cages every puzzle is rated,
+    explained or hinted under."""
+    command = click.option("--cages", callback=cages_option, metavar="FILE",
+                           help="Killer cages, one per line such as 'r1c1 r1c2 r2c1 = 15' (implies --variant "
+                                "killer); records that carry their cages need no option (docs/variants.md).")(command)
     command = click.option("--regions", callback=regions_option, metavar="LAYOUT",
                            help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")(command)
     return click.option("--variant", callback=variant_option, metavar="NAMES",
-                        help="x (both diagonals), hyper (windoku), jigsaw (with --regions); comma-separated. "
-                             "X and hyper follow SukakuExplainer's X and Windows options (docs/variants.md).")(command)
+                        help="x (both diagonals), hyper (windoku), jigsaw (with --regions), killer (with "
+                             "--cages); comma-separated. X and hyper follow SukakuExplainer's X and Windows "
+                             "options; killers take the killer ladder (docs/variants.md).")(command)
 
 
 @click.command("rate")
@@ -67,8 +72,8 @@ def _units_options(command):  # type: ignore[no-untyped-def]
 @cluster_options
 @click.pass_context
 def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], box: Shape | None,
-         variant: str | None, regions: str | None, jobs: int, timeout: float | None, cluster: str | None,
-         output: str | None, blocksize: int | None, merge: str | None) -> None:
+         variant: str | None, regions: str | None, cages: str | None, jobs: int, timeout: float | None,
+         cluster: str | None, output: str | None, blocksize: int | None, merge: str | None) -> None:
     """Rate every puzzle in PATHS (files, or - for standard input) as Sudoku
     Explainer does: ER (hardest step), EP (hardest up to the first placement),
     ED (first step), and a level.
@@ -83,8 +88,8 @@ def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str,
     from ..pipeline import Job
     from .running import run_job
 
-    check_units(ctx, variant, regions, logic=True)
-    job = Job("rate", fmt=fmt, timeout=timeout, box=_box(box), variant=variant, regions=regions)
+    check_units(ctx, variant, regions, cages=cages, logic=True)
+    job = Job("rate", fmt=fmt, timeout=timeout, box=_box(box), variant=variant, regions=regions, cages=cages)
     if on_cluster(ctx, cluster, output, blocksize, merge, names):
         ctx.exit(run_on_cluster(ctx, job, paths, cluster, output, blocksize, merge))
     run_job(ctx, job, paths, names, jobs, "rating")
@@ -105,8 +110,8 @@ def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str,
 @_timeout_option
 @click.pass_context
 def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], grids: bool,
-            marks: bool, box: Shape | None, variant: str | None, regions: str | None, jobs: int,
-            timeout: float | None) -> None:
+            marks: bool, box: Shape | None, variant: str | None, regions: str | None, cages: str | None,
+            jobs: int, timeout: float | None) -> None:
     """Explain how to solve each puzzle in PATHS step by step, always taking
     the easiest step (in Sudoku Explainer's order).
 
@@ -114,34 +119,43 @@ def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[s
     Exit status: 0 all explained; 1 some puzzle unreadable, invalid or
     without a solution, or none found; 2 usage error; 130 interrupted.
     """
-    check_units(ctx, variant, regions, logic=True)
+    check_units(ctx, variant, regions, cages=cages, logic=True)
     if fmt == "html":
         from .pictures import explain_html
 
-        explain_html(ctx, paths, names, box, timeout, variant=variant, regions=regions)
+        explain_html(ctx, paths, names, box, timeout, variant=variant, regions=regions, cages=cages)
         return
     from ..pipeline import Job
     from .running import run_job
 
     job = Job("explain", fmt=fmt, timeout=timeout, box=_box(box), grids=grids, marks=marks, variant=variant,
-              regions=regions)
+              regions=regions, cages=cages)
     run_job(ctx, job, paths, names, jobs, "explaining")
 
 
-def _hint_state(text: str, box: Shape | None, variant: str | None = None, regions: str | None = None):
-    """A candidates state from text that may carry pencil marks, under the named units."""
-    from .. import formats, variants
+def _under(grid, variant: str | None, regions: str | None, cages: str | None):  # type: ignore[no-untyped-def]
+    """``grid`` under the named units and the ``--cages`` text, read for its size."""
+    from .. import variants
+    from ..killer import cages_for
+
+    return variants.under(grid, variant, regions, None if cages is None else cages_for(cages, grid.size))
+
+
+def _hint_state(text: str, box: Shape | None, variant: str | None = None, regions: str | None = None,
+                cages: str | None = None):
+    """A candidates state from text that may carry pencil marks, under the named units and cages."""
+    from .. import formats
     from ..logic import Candidates
 
     try:
         grid, masks = formats.parse_candidates(text, shape=box)
-        if variant or regions is not None:
+        if variant or regions is not None or cages is not None:
             # a plain grid gets the classic candidates from the reader: under a
-            # variant's units only real pencil marks are kept
+            # variant's units (or cages) only real pencil marks are kept
             plain = Candidates.from_grid(grid).mask
             if all(m == p for v, m, p in zip(grid.values, masks, plain) if not v):
-                return Candidates.from_grid(variants.under(grid, variant, regions))
-        return Candidates.from_masks(variants.under(grid, variant, regions), masks)
+                return Candidates.from_grid(_under(grid, variant, regions, cages))
+        return Candidates.from_masks(_under(grid, variant, regions, cages), masks)
     except SudokuError:
         # not a pencil-mark grid: read it as `solve` does, so both say the same about it
         import io
@@ -154,7 +168,7 @@ def _hint_state(text: str, box: Shape | None, variant: str | None = None, region
             if isinstance(error, ParseError):  # the label "puzzle 1" is added when it is shown
                 raise ParseError(error.reason, line=error.line, column=error.column) from None
             raise error if isinstance(error, SudokuError) else ParseError(str(error)) from None
-        return Candidates.from_grid(variants.under(first.grid, variant, regions))
+        return Candidates.from_grid(_under(first.grid, variant, regions, cages))
 
 
 @click.command("hint")
@@ -167,7 +181,7 @@ def _hint_state(text: str, box: Shape | None, variant: str | None = None, region
 @_timeout_option
 @click.pass_context
 def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: Shape | None,
-         variant: str | None, regions: str | None, timeout: float | None) -> None:
+         variant: str | None, regions: str | None, cages: str | None, timeout: float | None) -> None:
     """Show the next logical step for one puzzle in PATH (or - for standard
     input). The grid may carry pencil marks (the candidates format); then
     the step works on those marks.
@@ -176,13 +190,12 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: 
     Exit status: 0 a step was found; 1 no technique applies or the puzzle is
     unreadable; 2 usage error.
     """
-    from .. import variants
     from ..logic import Candidates, hint as next_step
 
-    check_units(ctx, variant, regions, logic=True)
+    check_units(ctx, variant, regions, cages=cages, logic=True)
     try:
         if name is not None:
-            state = Candidates.from_grid(variants.under(examples((name,))[0][1], variant, regions))
+            state = Candidates.from_grid(_under(examples((name,))[0][1], variant, regions, cages))
         else:
             if path is None:
                 if sys.stdin is None or sys.stdin.isatty():
@@ -198,7 +211,7 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: 
                 click.echo(f"no puzzle found in {'standard input' if path == '-' else repr(path)}", err=True)
                 ctx.exit(EXIT_FAILED)
                 return
-            state = _hint_state(text, box, variant, regions)
+            state = _hint_state(text, box, variant, regions, cages)
         step = next_step(state, timeout=timeout)
     except SudokuError as exc:
         _fail("puzzle 1", str(exc))

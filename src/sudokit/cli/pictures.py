@@ -16,7 +16,8 @@ from .common import EXIT_FAILED, Output, open_input
 
 
 def explain_html(ctx: click.Context, paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None,
-                 timeout: float | None, *, variant: str | None = None, regions: str | None = None) -> None:
+                 timeout: float | None, *, variant: str | None = None, regions: str | None = None,
+                 cages: str | None = None) -> None:
     """Write one self-contained HTML page explaining every puzzle asked for."""
     import sys
 
@@ -31,9 +32,10 @@ def explain_html(ctx: click.Context, paths: tuple[str, ...], names: tuple[str, .
     def add(label: str, grid: Any) -> None:
         nonlocal failed
         try:
+            from ..killer import cages_for
             from ..variants import under
 
-            grid = under(grid, variant, regions)
+            grid = under(grid, variant, regions, None if cages is None else cages_for(cages, grid.size))
             path = explain(grid, timeout=timeout)
             rating = rate(grid, timeout=timeout)
         except SudokuError as exc:

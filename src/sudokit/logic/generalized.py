@@ -220,16 +220,29 @@ GENERALIZED_NAKED_QUAD = Technique("Generalized Naked Quad", 5.0, "subsets",
 
 
 _LADDERS: dict = {}
+_KILLERS: dict = {}
 
 
 def ladder(geo) -> list[Technique]:
     """SE's techniques in its order for ``geo`` (do not change the list): the registry itself for a
-    geometry without extra units (classic, jigsaw), else SE's variant ladder
+    geometry without extra units (classic, jigsaw); for a killer, the ladder of its units with
+    the killer techniques (:func:`sudokit.logic.cages.killer_ladder`); else SE's variant ladder
     (``Settings.initVariants``): the singles over every region, no Pointing &
     Claiming and no plain naked sets, Generalized Intersections and the
     generalized naked sets at their places."""
     from . import registry, singles, subsets, intersections
 
+    if geo.cages:  # a killer: the ladder of its units with the cage techniques (logic.cages)
+        from .cages import killer_ladder
+
+        key = (geo, tuple(id(t) for t in registry.REGISTRY))
+        got = _KILLERS.get(key)
+        if got is None:
+            if len(_KILLERS) > 256:  # a stream of killers: each brings its cages
+                _KILLERS.clear()
+            got = _KILLERS[key] = killer_ladder(ladder(geo.with_cages(())) if extra_units(geo)
+                                                else registry.REGISTRY)
+        return got
     if not extra_units(geo):
         return registry.REGISTRY
     key = (geo, tuple(id(t) for t in registry.REGISTRY))

@@ -60,6 +60,8 @@ HODOKU_SCORES: dict[str, int] = {
     "Skyscraper": 130, "2-String Kite": 150, "Turbot Fish": 120, "XY-Wing": 160, "XYZ-Wing": 180,
     "W-Wing": 150, "Unique Rectangle": 100, "Unique Loop": 100, "BUG": 100, "WXYZ-Wing": 200,
     "Search": 10000,
+    # killers (sudokit's own, docs/variants.md "Killer logic"; HoDoKu has no killer steps)
+    "Cage Combinations": 10, "45 Rule": 40, "Cage Pointing": 50, "Cage Claiming": 50, "Combination Clash": 80,
 }
 #: HoDoKu's level per technique (1 easy .. 5 extreme) and score ceilings.
 HODOKU_TECHNIQUE_LEVEL: dict[str, int] = {
@@ -67,6 +69,7 @@ HODOKU_TECHNIQUE_LEVEL: dict[str, int] = {
     "Pointing": 2, "Claiming": 2, "Direct Pointing": 2, "Direct Claiming": 2,
     "Naked Pair": 2, "Hidden Pair": 2, "Direct Hidden Pair": 2, "Naked Triplet": 2, "Hidden Triplet": 2,
     "Direct Hidden Triplet": 2,
+    "Cage Combinations": 1, "45 Rule": 2, "Cage Pointing": 2, "Cage Claiming": 2,
 }
 HODOKU_LEVELS = ((800, "easy"), (1000, "medium"), (1600, "hard"), (1800, "unfair"), (float("inf"), "extreme"))
 
@@ -203,6 +206,10 @@ def finish(grid: Grid, state: Candidates) -> Step:
     if broken(state) or any(state.mask[c] and not state.mask[c] >> (solution[c] - 1) & 1 for c in open_cells):
         raise Contradiction(f"{grid.line()}: the candidates rule out every solution")
     floor = rating_floor()
+    if grid.geometry.cages:  # a killer's ladder stops below the nested chains (logic.cages)
+        from .cages import KILLER_FLOOR
+
+        floor = KILLER_FLOOR
     return Step(
         "Search", floor, placements=tuple((c, solution[c]) for c in open_cells), cells=tuple(open_cells),
         text=f"Search: the implemented techniques stop here; the engine fills the {len(open_cells)} open cells "
@@ -383,7 +390,7 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     """
     timeout = validate.timeout(timeout)
     grid = as_grid(grid)
-    registry = exact_registry(grid.geometry) if extra_units(grid.geometry) else exact_registry()
+    registry = exact_registry(grid.geometry) if extra_units(grid.geometry) or grid.geometry.cages else exact_registry()
     # where SE's tiers under a variant's options are not reproduced, the
     # ladder stops before them and a puzzle that needs them is a lower bound
     # at the first one's base (never above SE)
@@ -391,6 +398,10 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     cut_floor = None
     if cut is not None and extra_units(grid.geometry):
         cut_floor, registry = registry[cut].rating, registry[:cut]
+    if grid.geometry.cages:  # a killer's ladder stops below the nested chains (logic.cages)
+        from .cages import KILLER_FLOOR
+
+        cut_floor = KILLER_FLOOR
     state = Candidates.from_grid(grid)
     known = truth(grid, unique=True)
     puzzle = grid.line()

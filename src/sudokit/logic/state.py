@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..errors import InvalidPuzzle, SudokuError
+from ..errors import InvalidPuzzle
 from ..geometry import BOX, COLUMN, KIND_NAMES, ROW, Geometry
 from ..grid import Grid, Shape
 
@@ -91,6 +91,24 @@ def se_cells(geo: Geometry, unit: int) -> tuple[int, ...]:
     return cells
 
 
+def _cage_masks(geo: Geometry, values: list[int], masks: list[int]) -> None:
+    """Narrow ``masks`` (in place) by the killer cages of ``geo``: a digit placed in a cage
+    leaves its other cells, and an open cell keeps only the digits of the sets of different
+    digits that make up the rest of its cage's total (:func:`sudokit.killer.sum_mask`)."""
+    from ..killer import sum_mask
+
+    for cage in geo.cages:
+        placed = [values[c] for c in cage.cells if values[c]]
+        keep = (1 << geo.n) - 1
+        for v in placed:
+            keep &= ~(1 << (v - 1))
+        if cage.total is not None:
+            keep &= sum_mask(geo.n, len(cage.cells) - len(placed), cage.total - sum(placed))
+        for c in cage.cells:
+            if not values[c]:
+                masks[c] &= keep
+
+
 def iter_bits(mask: int) -> "Iterator[int]":
     """The indices of the set bits of ``mask``, ascending.
 
@@ -127,9 +145,6 @@ class Candidates:
         """
         if geo is None:
             geo = grid.geometry
-        if geo.cages:  # the techniques read units; a killer's cages would be left out
-            raise SudokuError("the logic (rate, explain, hint) does not keep killer cages yet; solve, count and "
-                              "generate killers with the engine (docs/variants.md)")
         values = list(grid.values)
         used = [0] * len(geo.units)  # per unit: the values placed in it
         clash = False
@@ -143,8 +158,13 @@ class Candidates:
                         clash = True
                     seen |= bit
             used[unit] = seen
+        if geo.cages and not clash:  # a killer: no digit twice in a cage, no full cage off its total
+            clash = not all(cage.allows(values) for cage in geo.cages)
         if clash:
             conflicts = grid.conflicts(geo)
+            if not conflicts:  # a cage whose digits differ but miss its total
+                bad = next(i for i, cage in enumerate(geo.cages, 1) if not cage.allows(values))
+                raise InvalidPuzzle(f"cage {bad} ({geo.cages[bad - 1].name(geo.n)}) does not add up to its total")
             raise InvalidPuzzle("; ".join(str(c) for c in conflicts), conflicts)
         full = (1 << geo.n) - 1
         if len(geo.units) == 3 * geo.n:  # rows, columns and boxes only: three units a cell
@@ -157,6 +177,8 @@ class Candidates:
                     for u in units:
                         m &= ~used[u]
                     masks[cell] = m
+        if geo.cages:  # a killer: each cage's digits differ and its open cells make the rest of its total
+            _cage_masks(geo, values, masks)
         return cls(geo, values, masks)
 
     @classmethod
@@ -210,13 +232,20 @@ class Candidates:
     # -- changing -------------------------------------------------------------
 
     def place(self, cell: int, value: int) -> None:
-        """Set ``value`` at ``cell`` and clear it from the peers."""
+        """Set ``value`` at ``cell`` and clear it from the peers (and, in a killer, from the
+        cell's cage: a cage's digits differ too)."""
         self.values[cell] = value
         self.mask[cell] = 0
         clear = ~(1 << (value - 1))
         mask = self.mask
         for p in self.geo.peers[cell]:
             mask[p] &= clear
+        geo = self.geo
+        if geo.cages:
+            cage = geo.cage_of[cell]
+            if cage >= 0:
+                for p in geo.cages[cage].cells:
+                    mask[p] &= clear
 
     def eliminate(self, cell: int, value: int) -> None:
         self.mask[cell] &= ~(1 << (value - 1))

@@ -36,12 +36,13 @@ def next_step(state: Candidates, registry: Iterable[Technique] | None = None) ->
 
 
 def _ladder(state: Candidates) -> list[Technique]:
-    """The techniques for ``state``'s geometry: the registry, or SE's variant
-    ladder for a geometry with extra units (diagonals, windows)."""
+    """The techniques for ``state``'s geometry: the registry, SE's variant
+    ladder for a geometry with extra units (diagonals, windows), or a killer's
+    ladder (:func:`sudokit.logic.cages.killer_ladder`)."""
     from .generalized import ladder
     from .state import extra_units
 
-    return ladder(state.geo) if extra_units(state.geo) else REGISTRY
+    return ladder(state.geo) if extra_units(state.geo) or state.geo.cages else REGISTRY
 
 
 def broken(state: Candidates) -> bool:

@@ -46,12 +46,13 @@ FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
 def board_of(state: Any, givens: "Grid | Sequence[int] | None" = None) -> tuple:
     """A picture's snapshot of a :class:`~sudokit.logic.Candidates` state:
-    ``(shape, givens, values, masks)``."""
+    ``(shape, givens, values, masks)``, and the geometry last for a killer (its cages are drawn)."""
     if givens is None:
         given_values = tuple(state.values)
     else:
         given_values = tuple(givens.values if isinstance(givens, Grid) else givens)
-    return (state.geo.shape, given_values, tuple(state.values), tuple(state.mask))
+    board = (state.geo.shape, given_values, tuple(state.values), tuple(state.mask))
+    return board + (state.geo,) if state.geo.cages else board  # a killer's cages are drawn too
 
 
 def cell_size_for(n: int) -> int:
@@ -82,7 +83,8 @@ def _board(step: Any, state: Any, givens: Any) -> tuple:
 
 def board_svg(board: tuple, *, step: Any = None, cell_size: int | None = None, title: str | None = None) -> str:
     """The candidates grid of ``board`` with ``step`` (if any) drawn on it."""
-    shape, givens, values, masks = board
+    shape, givens, values, masks = board[:4]
+    cages_of = board[4] if len(board) > 4 else None
     n, br, bc = shape.size, shape.box_rows, shape.box_cols
     symbols = shape.symbols
     cs = cell_size or cell_size_for(n)
@@ -169,6 +171,10 @@ def board_svg(board: tuple, *, step: Any = None, cell_size: int | None = None, t
                    f'fill="{PLACE_FILL}"/>')
     # grid lines
     out.extend(grid_lines(n, br, bc, cs, margin, thick, THIN, THICK))
+    if cages_of is not None:
+        from ..svg import geometry_cage_lines
+
+        out.extend(geometry_cage_lines(cages_of, cs, margin))
     # candidate rings: named (blue), placed (green), removed (red)
     rings = []
     for (c, v) in sorted(named):
