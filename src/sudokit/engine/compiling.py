@@ -60,7 +60,8 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
                                                "kernelN.search_n"), 4.5),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
-    "logic": ("the logic kernels", ("logic_kernels.run_steps",), 10.0),
+    "logic": ("the logic kernels", ("logic_kernels.run_steps", "logic_kernels.aligned_next",
+                                    "logic_kernels.als_wings"), 12.0),
     "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
     "nested": ("the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
                                                   "logic.nested_kernels.basic_helpers",
@@ -322,13 +323,22 @@ def _warm_batch() -> None:
 
 
 def _warm_logic() -> None:
-    from ..grid import CLASSIC
+    from ..grid import CLASSIC, Grid
     from .logic_kernels import LEVEL_SUBSETS, easy, singles
 
     full = (1 << 9) - 1
     values = [0] * 81
     singles(CLASSIC, list(values), [full] * 81)
     easy(CLASSIC, list(values), [full] * 81, LEVEL_SUBSETS)
+    from ..logic import aligned, wings
+    from ..logic.state import Candidates
+
+    state = Candidates.from_grid(Grid(_CHAIN_PUZZLE))  # the aligned exclusions' and wings' searches
+    for compiled in (aligned.compiled_tables(state.geo), wings.compiled_tables(state.geo)):
+        if compiled is None:
+            return
+    next(aligned.find_compiled(state, 3, aligned.compiled_tables(state.geo)), None)
+    wings.compiled_sets(state, 3, wings.compiled_tables(state.geo))
 
 
 #: A puzzle whose rating reaches a forcing chain (SE 7.1), to compile the chain searches.
