@@ -61,7 +61,7 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
                                                "kernelN.search_n"), 4.5),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels.run_steps", "logic_kernels.aligned_next",
-                                    "logic_kernels.als_wings"), 12.0),
+                                    "logic_kernels.als_wings", "logic_kernels.has_step"), 12.0),
     "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
     "nested": ("the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
                                                   "logic.nested_kernels.basic_helpers",
@@ -339,6 +339,9 @@ def _warm_logic() -> None:
             return
     next(aligned.find_compiled(state, 3, aligned.compiled_tables(state.geo)), None)
     wings.compiled_sets(state, 3, wings.compiled_tables(state.geo))
+    from .logic_kernels import NAKED_SET, any_step
+
+    any_step(CLASSIC, state.mask, NAKED_SET, 4)
 
 
 #: A puzzle whose rating reaches a forcing chain (SE 7.1), to compile the chain searches.

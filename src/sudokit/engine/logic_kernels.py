@@ -853,3 +853,27 @@ def als_wings(masks, peer, k, out):
             for i in range(k):
                 inset[chosen[i]] = False
     return count
+
+
+# -- whether a subset or fish of any size has a step ------------------------------------
+
+#: The kinds :func:`has_step` answers for.
+NAKED_SET, HIDDEN_SET, FISH = range(3)
+
+
+@njit(cache=True)
+def has_step(masks, units, order, units_of, peers, kind, k):
+    """Whether a naked set, hidden set or fish (``kind``) of size ``k``
+    removes something, as SE scans them (the same searches as the easy
+    ladder's); ``masks`` is changed."""
+    t = Tables(units, order, units_of, peers)
+    if kind == NAKED_SET:
+        return _naked_apply(masks, t, k)
+    if kind == HIDDEN_SET:
+        return _hidden(masks, t, k, False)[0] > 0
+    return _fish_apply(masks, t, k)
+
+
+def any_step(shape: Shape, masks: list[int], kind: int, k: int) -> bool:
+    """:func:`has_step` on a list of masks (left as it is)."""
+    return has_step(np.array(masks, dtype=np.int64), *_tables(shape), kind, k)
