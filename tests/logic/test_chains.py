@@ -227,3 +227,20 @@ def test_compiled_aligned_exclusion_gives_the_python_steps() -> None:
             assert list(aligned.find_compiled(state, degree, tables)) == python
             count += len(python)
     assert count > 30  # states where a set removes something
+
+
+def test_counting_static_chains_by_depth_gives_the_same_steps(monkeypatch) -> None:
+    """Multiple Forcing Chains count a static chain by its depth and stop
+    counting one that cannot beat the best (chains.PRUNE): the same steps as
+    counting every chain in full, on SE's states from 7.5 up."""
+    states = [state for _, _, state in _states(lambda s: s["rating"] >= 7.5)][::4]
+    assert len(states) > 90
+
+    def found(prune: bool) -> list:
+        monkeypatch.setattr(chains, "PRUNE", prune)
+        return [[(s.technique, s.rating, s.placements, s.eliminations, s.text, s.links)
+                 for s in chains.find_multiple(state.copy())] for state in states]
+
+    full = found(False)
+    assert sum(map(bool, full)) > 60
+    assert found(True) == full
