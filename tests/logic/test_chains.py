@@ -230,17 +230,19 @@ def test_compiled_aligned_exclusion_gives_the_python_steps() -> None:
 
 
 def test_counting_static_chains_by_depth_gives_the_same_steps(monkeypatch) -> None:
-    """Multiple Forcing Chains count a static chain by its depth and stop
-    counting one that cannot beat the best (chains.PRUNE): the same steps as
-    counting every chain in full, on SE's states from 7.5 up."""
+    """Multiple Forcing Chains count a static chain by its depth, and they and
+    the Nishio and dynamic chains stop counting one that cannot beat the best
+    (chains.PRUNE): the same steps as counting every chain in full, on SE's
+    states from 7.5 up."""
     states = [state for _, _, state in _states(lambda s: s["rating"] >= 7.5)][::4]
     assert len(states) > 90
 
     def found(prune: bool) -> list:
         monkeypatch.setattr(chains, "PRUNE", prune)
         return [[(s.technique, s.rating, s.placements, s.eliminations, s.text, s.links)
-                 for s in chains.find_multiple(state.copy())] for state in states]
+                 for s in find(state.copy())] for state in states
+                for find in (chains.find_nishio, chains.find_multiple, chains.find_dynamic)]
 
     full = found(False)
-    assert sum(map(bool, full)) > 60
+    assert sum(map(bool, full)) > 150
     assert found(True) == full
