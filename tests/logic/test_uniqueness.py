@@ -90,3 +90,29 @@ def test_bug3_regression_rating_matches_sudoku_explainer() -> None:
     assert (r.er, r.ep, r.ed) == BUG3_SE and not r.lower_bound
     path = explain(BUG3_PUZZLE)
     assert path[-1].technique != "Search"
+
+
+def test_remembered_loops_give_the_same_steps() -> None:
+    """The loops of a pair are remembered by the cells holding it and their
+    candidates: along SE's paths (each state after the one before), the unique
+    loops found with what was remembered are those found from scratch."""
+    from conftest import apply_se_step
+    from sudokit.logic import links
+    from sudokit.logic.uniqueness import find_unique_loops
+
+    def listed(state) -> list:
+        return [(s.technique, s.rating, s.eliminations, s.cells, s.text) for s in find_unique_loops(state)]
+
+    checked = found = 0
+    for row in traces()[::4]:
+        links.clear_caches()
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for s in row["steps"]:
+            if s["rating"] >= 4.0:
+                warm = listed(state)
+                links.clear_caches()
+                assert warm == listed(state)
+                checked += 1
+                found += bool(warm)
+            apply_se_step(state, s)
+    assert checked > 300 and found > 10

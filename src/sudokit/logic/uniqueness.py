@@ -34,7 +34,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
-from .state import Candidates, Geometry, extra_units
+from .links import _memo
+from .state import Candidates, Geometry, extra_units, iter_bits
 from .step import Step, Technique, cells_text, elims_text
 
 UR_RATING, BUG1_RATING, BUG2_RATING = 4.5, 5.6, 5.7
@@ -193,6 +194,22 @@ def _loop_cores(geo: Geometry, mask: list[int]) -> dict[int, tuple[int, int]]:
     return cores
 
 
+def _pair_loops(geo: Geometry, mask: list[int], pair: int, core: int, holding: int) -> dict[int, list[list[int]]]:
+    """Per bivalue cell of ``pair`` that may lie on a loop (``core``): its valid loops
+    (:func:`_find_loops`). They depend only on the cells holding both values and their
+    candidates, so they are remembered by those (:func:`sudokit.logic.links.clear_caches`
+    forgets them)."""
+    loops: dict[int, list[list[int]]] = {}
+    rest = core
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        start = low.bit_length() - 1
+        if mask[start] == pair:
+            loops[start] = [loop for loop in _find_loops(geo, mask, start, pair, holding) if _valid_loop(geo, loop)]
+    return loops
+
+
 def find_unique_loops(state: Candidates) -> Iterator[Step]:
     geo, mask = state.geo, state.mask
     found: list[tuple[float, int, int, Step]] = []
@@ -200,15 +217,19 @@ def find_unique_loops(state: Candidates) -> Iterator[Step]:
     order = 0
     cores = _loop_cores(geo, mask)
     type3: dict[tuple[int, int, int], list] = {}
+    by_pair: dict[int, dict[int, list[list[int]]]] = {}
     for start in range(len(mask)):
         pair = mask[start]
         if _popcount(pair) != 2 or not cores[pair][0] >> start & 1:
             continue
         v1 = (pair & -pair).bit_length()
         v2 = (pair & ~(pair & -pair)).bit_length()
-        for loop in _find_loops(geo, mask, start, pair, cores[pair][1]):
-            if not _valid_loop(geo, loop):
-                continue
+        loops = by_pair.get(pair)
+        if loops is None:
+            core, holding = cores[pair]
+            key = ("loops", geo, pair, holding, tuple(mask[c] for c in iter_bits(holding)))
+            loops = by_pair[pair] = _memo(key, _pair_loops, geo, mask, pair, core, holding)
+        for loop in loops[start]:
             extras = [c for c in loop if _popcount(mask[c]) > 2]
             hints: list[tuple[int, tuple, str, float]] = []
             if len(extras) == 1:
