@@ -990,7 +990,8 @@ class Multi:
         #: for this class's own hints offered to a plain :class:`Best` (a subclass may add to
         #: the complexity, a collector keeps every hint).
         self.prune = PRUNE and type(self) is Multi and type(best) is Best
-        self._depths: dict = {}  # id of a static graph -> (graph, depth of each potential or None)
+        self._depths: dict = {}  # id of a static graph -> (graph, {potential: its chain's count})
+        self._paths: dict = {}  # id of a graph -> (graph, {potential: length of its first-parent path})
 
     def _count(self, node: int, parents: tuple, graph: dict) -> int:
         """:func:`_ancestors` of a static chain: a potential of a static propagation has one
@@ -1024,6 +1025,32 @@ class Multi:
             depths[q] = d
         return d
 
+    def _first_path(self, node: int, parents: tuple, graph: dict) -> int:
+        """How many potentials the path from ``node`` back through first parents holds: at most
+        :func:`_ancestors` (every potential's parents were found before it, so the path never
+        comes back). The lengths from the potentials of a graph are remembered per graph."""
+        if not parents or (node in graph and parents is not graph[node]):
+            return 1  # (a chain given other parents than its graph's: only the potential itself is sure)
+        got = self._paths.get(id(graph))
+        if got is None or got[0] is not graph:
+            got = self._paths[id(graph)] = (graph, {})
+        lengths = got[1]
+        q = parents[0]
+        path = []
+        d = lengths.get(q)
+        while d is None:
+            path.append(q)
+            ps = graph[q]
+            if not ps:
+                d = 0
+                break
+            q = ps[0]
+            d = lengths.get(q)
+        for q in reversed(path):
+            d += 1
+            lengths[q] = d
+        return d + 1
+
     def hint(self, name, key, chains, target, text_head, unit: int | None = None) -> Hint:
         """``chains``: ``[(node, parents, graph), ...]`` ending at the target;
         ``text_head`` a string or a function that makes it (the text and
@@ -1037,13 +1064,16 @@ class Multi:
             complexity = sum(_ancestors(n, ps, g) for n, ps, g in chains)
         else:
             # every hint here has this base, and the rating grows with the complexity: one more
-            # complex than the best so far is never kept, so its count may stop past it
+            # complex than the best so far is never kept, so its count may stop past it; each
+            # chain holds at least the path through its first parents
             most = best.complexity
-            complexity = 0
-            for n, ps, g in chains:
-                complexity += len(chain_nodes(n, ps, g, None, most - complexity))
-                if complexity > most:
-                    break
+            complexity = sum(self._first_path(n, ps, g) for n, ps, g in chains)
+            if complexity <= most:
+                complexity = 0
+                for n, ps, g in chains:
+                    complexity += len(chain_nodes(n, ps, g, None, most - complexity))
+                    if complexity > most:
+                        break
         removals = _removals_on(state, target)
         placement = (target >> 6, (target >> 1) & 31) if target & 1 else None
 
