@@ -61,7 +61,8 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
                                                "kernelN.search_n"), 4.5),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels.run_steps", "logic_kernels.aligned_next",
-                                    "logic_kernels.als_wings", "logic_kernels.has_step"), 12.0),
+                                    "logic_kernels.als_wings", "logic_kernels.has_step",
+                                    "logic_kernels.unique_loops"), 12.0),
     "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
     "nested": ("the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
                                                   "logic.nested_kernels.basic_helpers",
@@ -342,6 +343,11 @@ def _warm_logic() -> None:
     from .logic_kernels import NAKED_SET, any_step
 
     any_step(CLASSIC, state.mask, NAKED_SET, 4)
+    from ..logic import uniqueness
+
+    loops = uniqueness.compiled_tables(state.geo)
+    if loops is not None:
+        uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 0), 0, 3)
 
 
 #: A puzzle whose rating reaches a forcing chain (SE 7.1), to compile the chain searches.

@@ -877,3 +877,94 @@ def has_step(masks, units, order, units_of, peers, kind, k):
 def any_step(shape: Shape, masks: list[int], kind: int, k: int) -> bool:
     """:func:`has_step` on a list of masks (left as it is)."""
     return has_step(np.array(masks, dtype=np.int64), *_tables(shape), kind, k)
+
+
+# -- unique loops: the walk from one bivalue cell (4.5 and up) ---------------------------
+
+
+@njit(cache=True)
+def unique_loops(masks, start, pair, holding, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell_units,
+                 out):
+    """The closed paths of :func:`sudokit.logic.uniqueness._find_loops` from
+    ``start``, in its order: cells holding both values of ``pair``
+    (``holding``), through the units of ``plan_*`` (per cell: kind and unit
+    in SE's order; a step never leaves by the kind it came in by), at most
+    two cells with extra candidates (more while their extras are one value),
+    never meeting a unit twice at the same parity (``cell_units``: bits over
+    the units). Row ``i`` of ``out``: the loop's length, then its cells.
+    Returns the count, or -1 when ``out`` is full."""
+    ncells = masks.shape[0]
+    f_cell = np.empty(ncells + 1, dtype=np.int64)
+    f_allowed = np.empty(ncells + 1, dtype=np.int64)
+    f_extra = np.empty(ncells + 1, dtype=np.int64)
+    f_last = np.empty(ncells + 1, dtype=np.int64)
+    f_plan = np.empty(ncells + 1, dtype=np.int64)
+    f_pos = np.empty(ncells + 1, dtype=np.int64)
+    f_units = np.empty(ncells + 1, dtype=np.int64)  # the units the frame's cell added to its parity
+    in_loop = np.zeros(ncells, dtype=np.bool_)
+    met = np.zeros(2, dtype=np.int64)
+    met[0] = cell_units[start]
+    in_loop[start] = True
+    f_cell[0] = start
+    f_allowed[0] = 2
+    f_extra[0] = 0
+    f_last[0] = -1
+    f_plan[0] = 0
+    f_pos[0] = 0
+    depth = 0
+    count = 0
+    while depth >= 0:
+        cell = f_cell[depth]
+        j = f_plan[depth]
+        if j >= plan_len[cell]:
+            # back to the parent: undo this cell
+            if depth > 0:
+                in_loop[cell] = False
+                met[depth & 1] &= ~f_units[depth]  # the cell at place ``depth`` of the loop
+            depth -= 1
+            continue
+        if plan_kind[cell, j] == f_last[depth]:
+            f_plan[depth] = j + 1
+            f_pos[depth] = 0
+            continue
+        unit = plan_unit[cell, j]
+        i = f_pos[depth]
+        if i >= unit_len[unit]:
+            f_plan[depth] = j + 1
+            f_pos[depth] = 0
+            continue
+        f_pos[depth] = i + 1
+        nxt = unit_cells[unit, i]
+        if not holding[nxt]:
+            continue
+        size = depth + 1  # cells on the loop
+        if nxt == start and size >= 4:
+            if count >= out.shape[0]:
+                return -1
+            out[count, 0] = size
+            for k in range(size):
+                out[count, 1 + k] = f_cell[k]
+            count += 1
+            continue
+        if in_loop[nxt]:
+            continue
+        m = masks[nxt]
+        f_extra[depth] |= m & ~pair
+        card = pop(m)
+        if card == 2 or pop(f_extra[depth]) == 1 or f_allowed[depth] > 0:
+            parity = size & 1
+            units = cell_units[nxt]
+            if met[parity] & units:
+                continue
+            met[parity] |= units
+            in_loop[nxt] = True
+            d = depth + 1
+            f_cell[d] = nxt
+            f_allowed[d] = f_allowed[depth] - (1 if card > 2 else 0)
+            f_extra[d] = f_extra[depth]
+            f_last[d] = plan_kind[cell, j]
+            f_plan[d] = 0
+            f_pos[d] = 0
+            f_units[d] = units
+            depth = d
+    return count

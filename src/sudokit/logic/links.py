@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from .state import BOX, Candidates, Geometry, extra_units, geometry, iter_bits, se_cells
+from .state import BOX, Candidates, Geometry, extra_units, geometry, se_cells
 from .step import STRONG, WEAK, Step, Technique, elims_text
 
 SKYSCRAPER_RATING, KITE_RATING, TURBOT_RATING, GROUPED_RATING = 4.0, 4.1, 4.1, 4.3
@@ -38,7 +38,12 @@ def cell_masks(shape) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def cells_of(bits: int) -> list[int]:
     """The cells of a bitboard (bit ``c`` for cell ``c``), ascending."""
-    return list(iter_bits(bits))
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -75,8 +80,10 @@ def seen_by_all(peer_bits: tuple[int, ...], bits: int) -> int:
 def _meet(table: Sequence[int], bits: int) -> int:
     """The AND of ``table[c]`` over the cells ``c`` of ``bits`` (-1, every bit, for none)."""
     m = -1
-    for c in iter_bits(bits):
-        m &= table[c]
+    while bits:
+        low = bits & -bits
+        m &= table[low.bit_length() - 1]
+        bits ^= low
     return m
 
 

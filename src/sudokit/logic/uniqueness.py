@@ -200,14 +200,90 @@ def _pair_loops(geo: Geometry, mask: list[int], pair: int, core: int, holding: i
     candidates, so they are remembered by those (:func:`sudokit.logic.links.clear_caches`
     forgets them)."""
     loops: dict[int, list[list[int]]] = {}
+    compiled = _compiled(geo)
+    arrays = None if compiled is None else loop_arrays(mask, holding)
     rest = core
     while rest:
         low = rest & -rest
         rest ^= low
         start = low.bit_length() - 1
         if mask[start] == pair:
-            loops[start] = [loop for loop in _find_loops(geo, mask, start, pair, holding) if _valid_loop(geo, loop)]
+            found = None if compiled is None else compiled_loops(compiled, arrays, start, pair)
+            if found is None:
+                found = _find_loops(geo, mask, start, pair, holding)
+            loops[start] = [loop for loop in found if _valid_loop(geo, loop)]
     return loops
+
+
+#: Whether the loops may be walked compiled (:func:`sudokit.engine.logic_kernels.unique_loops`, the
+#: same loops in the same order); False: always :func:`_find_loops`.
+COMPILED = True
+
+_TABLES: dict = {}
+
+
+def _compiled(geo: Geometry):
+    """The compiled walk and its tables for ``geo``, or None (numba not loaded yet, or not here)."""
+    if not COMPILED or geo.n > 62 or len(geo.units) > 62:
+        return None
+    from ..engine import prefer_compiled
+
+    if not prefer_compiled("logic", geo.n):
+        return None
+    return compiled_tables(geo)
+
+
+def compiled_tables(geo: Geometry):
+    """``(kernel, tables...)`` of the compiled walk for ``geo``, or None where it cannot load."""
+    got = _TABLES.get(geo)
+    if got is None:
+        try:
+            import numpy as np
+
+            from ..engine.logic_kernels import unique_loops
+        except Exception:  # numba missing or broken: the Python walk
+            return None
+        plan = _walk_plan(geo)
+        ncells = len(plan)
+        width = max(len(p) for p in plan)
+        kinds = np.full((ncells, width), -2, dtype=np.int64)
+        units = np.zeros((ncells, width), dtype=np.int64)
+        for c, steps in enumerate(plan):
+            for j, (kind, unit) in enumerate(steps):
+                kinds[c, j], units[c, j] = kind, unit
+        lengths = np.array([len(p) for p in plan], dtype=np.int64)
+        cells = np.zeros((len(geo.units), max(len(u) for u in geo.units)), dtype=np.int64)
+        for u, members in enumerate(geo.units):
+            cells[u, :len(members)] = sorted(members)  # ascending, as the walk takes them
+        unit_len = np.array([len(u) for u in geo.units], dtype=np.int64)
+        cell_units = np.array(_unit_sets(geo), dtype=np.int64)
+        got = _TABLES[geo] = (unique_loops, kinds, units, lengths, cells, unit_len, cell_units)
+    return got
+
+
+def loop_arrays(mask: list[int], holding: int) -> tuple:
+    """The candidates, the cells holding both values (as flags) and room for the loops found,
+    as :func:`compiled_loops` takes them."""
+    import numpy as np
+
+    held = np.zeros(len(mask), dtype=np.bool_)
+    rest = holding
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        held[low.bit_length() - 1] = True
+    return np.array(mask, dtype=np.int64), held, np.empty((1024, len(mask) + 1), dtype=np.int64)
+
+
+def compiled_loops(compiled, arrays: tuple, start: int, pair: int) -> list[list[int]] | None:
+    """What :func:`_find_loops` finds from ``start``, walked by the compiled kernel on
+    :func:`loop_arrays`; None when there are too many."""
+    kernel, kinds, units, lengths, cells, unit_len, cell_units = compiled
+    masks, held, out = arrays
+    count = kernel(masks, start, pair, held, kinds, units, lengths, cells, unit_len, cell_units, out)
+    if count < 0:
+        return None
+    return [row[1:1 + row[0]] for row in out[:count].tolist()]
 
 
 def find_unique_loops(state: Candidates) -> Iterator[Step]:
