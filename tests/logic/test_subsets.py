@@ -37,7 +37,7 @@ def test_compiled_answer_of_none_keeps_the_python_steps(monkeypatch) -> None:
 
     from conftest import apply_se_step, rated_traces
 
-    monkeypatch.setattr(engine, "_loaded", engine._loaded | {"logic"})  # the kernels, from the first call
+    monkeypatch.setattr(engine, "_loaded", engine._loaded | {"producers"})  # the kernels, from the first call
     states = []
     for row in rated_traces()[::10]:
         state = Candidates.from_grid(Grid(row["puzzle"]))

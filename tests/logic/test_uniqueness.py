@@ -126,7 +126,7 @@ def test_compiled_loop_walk_gives_the_python_steps(monkeypatch) -> None:
     from conftest import apply_se_step
     from sudokit.logic import links, uniqueness
 
-    monkeypatch.setattr(engine, "_loaded", engine._loaded | {"logic"})  # the kernels, from the first call
+    monkeypatch.setattr(engine, "_loaded", engine._loaded | {"producers"})  # the kernels, from the first call
     states = []
     for row in traces()[::5]:
         state = Candidates.from_grid(Grid(row["puzzle"]))

@@ -60,9 +60,10 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
                                                "kernelN.search_n"), 4.5),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
-    "logic": ("the logic kernels", ("logic_kernels.run_steps", "logic_kernels.aligned_next",
-                                    "logic_kernels.als_wings", "logic_kernels.has_step",
-                                    "logic_kernels.unique_loops"), 12.0),
+    "logic": ("the logic kernels", ("logic_kernels.run_steps",), 10.0),
+    # the searches of the producers from 4.0 to 7.5 (logic_kernels too), loaded when a puzzle gets there
+    "producers": ("the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
+                                          "logic_kernels.has_step", "logic_kernels.unique_loops"), 10.0),
     "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
     "nested": ("the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
                                                   "logic.nested_kernels.basic_helpers",
@@ -324,13 +325,17 @@ def _warm_batch() -> None:
 
 
 def _warm_logic() -> None:
-    from ..grid import CLASSIC, Grid
+    from ..grid import CLASSIC
     from .logic_kernels import LEVEL_SUBSETS, easy, singles
 
     full = (1 << 9) - 1
     values = [0] * 81
     singles(CLASSIC, list(values), [full] * 81)
     easy(CLASSIC, list(values), [full] * 81, LEVEL_SUBSETS)
+
+
+def _warm_producers() -> None:
+    from ..grid import CLASSIC, Grid
     from ..logic import aligned, wings
     from ..logic.state import Candidates
 
@@ -389,6 +394,7 @@ def _warm_verdict(name: str) -> Callable[[], None]:
 
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
+    "producers": _warm_producers,
     "variants": lambda: importlib.import_module("sudokit.engine.kernel9u").warm(),
     "killer": lambda: importlib.import_module("sudokit.engine.killer").load(count=True),
     "killer-search": lambda: importlib.import_module("sudokit.engine.killer").warm("search"),
@@ -460,7 +466,7 @@ def _compiling_elsewhere() -> bool:
 
 
 #: The groups that have a pure-Python stand-in, hence may compile in the background.
-_BACKGROUND = ("count", "logic", "chains", "nested")
+_BACKGROUND = ("count", "logic", "producers", "chains", "nested")
 #: The groups this process (or its parent, before a fork) handed to a background compilation.
 _handed: set[str] = set()
 

@@ -61,9 +61,9 @@ def _compiled(geo):
     the Python search then runs (numba not loaded yet, or not here)."""
     if not COMPILED or geo.n > 62:
         return None
-    from ..engine import prefer_compiled
+    from ..engine import prefer_compiled_after
 
-    if not prefer_compiled("logic", geo.n):
+    if not prefer_compiled_after("producers", geo.n):
         return None
     return compiled_tables(geo)
 

@@ -57,9 +57,9 @@ def none_compiled(state: Candidates, kind: int, k: int) -> bool:
     geo = state.geo
     if not COMPILED or geo.n > 62 or not is_classic(geo):
         return False
-    from ..engine import prefer_compiled
+    from ..engine import prefer_compiled_after
 
-    if not prefer_compiled("logic", geo.n):
+    if not prefer_compiled_after("producers", geo.n):
         return False
     try:
         from ..engine.logic_kernels import any_step

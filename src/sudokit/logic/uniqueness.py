@@ -226,9 +226,9 @@ def _compiled(geo: Geometry):
     """The compiled walk and its tables for ``geo``, or None (numba not loaded yet, or not here)."""
     if not COMPILED or geo.n > 62 or len(geo.units) > 62:
         return None
-    from ..engine import prefer_compiled
+    from ..engine import prefer_compiled_after
 
-    if not prefer_compiled("logic", geo.n):
+    if not prefer_compiled_after("producers", geo.n):
         return None
     return compiled_tables(geo)
 

@@ -117,9 +117,9 @@ def _compiled(geo):
     """``(kernel, peer matrix)`` for ``geo``, or None: the Python search then runs."""
     if not COMPILED or geo.n > 62:
         return None
-    from ..engine import prefer_compiled
+    from ..engine import prefer_compiled_after
 
-    if not prefer_compiled("logic", geo.n):
+    if not prefer_compiled_after("producers", geo.n):
         return None
     return compiled_tables(geo)
 
