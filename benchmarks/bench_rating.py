@@ -26,7 +26,9 @@ from pathlib import Path
 from sudokit.grid import Grid
 from sudokit.logic import aligned, links, nested, rate
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "rated" / "se_dev.tsv"
+SHARED = Path(os.environ["SUDOKIT_SHARED"]) if os.environ.get("SUDOKIT_SHARED") \
+    else Path(__file__).resolve().parents[2] / "shared"  # SUDOKIT_SHARED: the directory that holds data/
+DATA = SHARED / "data" / "rated" / "se_dev.tsv"
 HARD = DATA.with_name("hard_dev.tsv")
 
 

@@ -210,3 +210,39 @@ def test_compiled_searches_give_the_python_steps(monkeypatch) -> None:
         return out
 
     assert steps(chain_kernels) == steps(False)
+
+
+def test_compiled_aligned_exclusion_gives_the_python_steps() -> None:
+    """The compiled aligned exclusions (logic_kernels.aligned_next) yield the
+    same steps, in the same order, as the Python search, on SE's states from
+    6.2 up, pairs and triplets."""
+    pytest.importorskip("numba")
+    states = [state for _, _, state in _states(lambda s: s["rating"] >= 6.2)][::5]
+    assert len(states) > 150
+    tables = aligned.compiled_tables(states[0].geo)
+    count = 0
+    for state in states:
+        for degree in (2, 3):
+            python = list(aligned._find_python(state, degree))
+            assert list(aligned.find_compiled(state, degree, tables)) == python
+            count += len(python)
+    assert count > 30  # states where a set removes something
+
+
+def test_counting_static_chains_by_depth_gives_the_same_steps(monkeypatch) -> None:
+    """Multiple Forcing Chains count a static chain by its depth, and they and
+    the Nishio and dynamic chains stop counting one that cannot beat the best
+    (chains.PRUNE): the same steps as counting every chain in full, on SE's
+    states from 7.5 up."""
+    states = [state for _, _, state in _states(lambda s: s["rating"] >= 7.5)][::4]
+    assert len(states) > 90
+
+    def found(prune: bool) -> list:
+        monkeypatch.setattr(chains, "PRUNE", prune)
+        return [[(s.technique, s.rating, s.placements, s.eliminations, s.text, s.links)
+                 for s in find(state.copy())] for state in states
+                for find in (chains.find_nishio, chains.find_multiple, chains.find_dynamic)]
+
+    full = found(False)
+    assert sum(map(bool, full)) > 150
+    assert found(True) == full

@@ -22,3 +22,39 @@ def test_first_se_use_is_our_step(technique: str, rating: float) -> None:
     """Replay SE's path to its first use of the form: our stepper, on that
     state, must take SE's step (name, rating, placement, removals)."""
     check_first_use(technique, rating)
+
+
+def test_compiled_answer_of_none_keeps_the_python_steps(monkeypatch) -> None:
+    """Where the compiled search says a naked set, hidden set or fish has no
+    step, the Python search finds none either; elsewhere it finds the same
+    steps: on SE's states, sizes 2 to 4, the steps with and without the
+    compiled answer are the same."""
+    pytest.importorskip("numba")
+    import sudokit.engine as engine
+    from sudokit.grid import Grid
+    from sudokit.logic import fish, subsets
+    from sudokit.logic.state import Candidates
+
+    from conftest import apply_se_step, rated_traces
+
+    monkeypatch.setattr(engine, "_loaded", engine._loaded | {"producers"})  # the kernels, from the first call
+    states = []
+    for row in rated_traces()[::10]:
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for s in row["steps"]:
+            if s["rating"] >= 2.6:
+                states.append(state.copy())
+            apply_se_step(state, s)
+    assert len(states) > 300
+    finders = [lambda s, k=k: subsets.find_naked(s, k) for k in (2, 3, 4)] + \
+        [lambda s, k=k: subsets.find_hidden(s, k) for k in (2, 3, 4)] + \
+        [lambda s, k=k: fish.find_fish(s, k) for k in (2, 3, 4)]
+
+    def found(compiled: bool) -> list:
+        monkeypatch.setattr(subsets, "COMPILED", compiled)
+        return [[(s.technique, s.eliminations, s.cells, s.text) for s in find(state)]
+                for state in states for find in finders]
+
+    python = found(False)
+    assert sum(map(bool, python)) > 100
+    assert found(True) == python

@@ -90,3 +90,61 @@ def test_bug3_regression_rating_matches_sudoku_explainer() -> None:
     assert (r.er, r.ep, r.ed) == BUG3_SE and not r.lower_bound
     path = explain(BUG3_PUZZLE)
     assert path[-1].technique != "Search"
+
+
+def test_remembered_loops_give_the_same_steps() -> None:
+    """The loops of a pair are remembered by the cells holding it and their
+    candidates: along SE's paths (each state after the one before), the unique
+    loops found with what was remembered are those found from scratch."""
+    from conftest import apply_se_step
+    from sudokit.logic import links
+    from sudokit.logic.uniqueness import find_unique_loops
+
+    def listed(state) -> list:
+        return [(s.technique, s.rating, s.eliminations, s.cells, s.text) for s in find_unique_loops(state)]
+
+    checked = found = 0
+    for row in traces()[::4]:
+        links.clear_caches()
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for s in row["steps"]:
+            if s["rating"] >= 4.0:
+                warm = listed(state)
+                links.clear_caches()
+                assert warm == listed(state)
+                checked += 1
+                found += bool(warm)
+            apply_se_step(state, s)
+    assert checked > 300 and found > 10
+
+
+def test_compiled_loop_walk_gives_the_python_steps(monkeypatch) -> None:
+    """The compiled walk (logic_kernels.unique_loops) finds the loops of the
+    Python walk, in its order: the same unique-loop steps on SE's states."""
+    pytest.importorskip("numba")
+    import sudokit.engine as engine
+    from conftest import apply_se_step
+    from sudokit.logic import links, uniqueness
+
+    monkeypatch.setattr(engine, "_loaded", engine._loaded | {"producers"})  # the kernels, from the first call
+    states = []
+    for row in traces()[::5]:
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for s in row["steps"]:
+            if s["rating"] >= 4.0:
+                states.append(state.copy())
+            apply_se_step(state, s)
+    assert len(states) > 300
+
+    def found(compiled: bool) -> list:
+        monkeypatch.setattr(uniqueness, "COMPILED", compiled)
+        out = []
+        for state in states:
+            links.clear_caches()
+            out.append([(s.technique, s.rating, s.eliminations, s.cells, s.text)
+                        for s in uniqueness.find_unique_loops(state)])
+        return out
+
+    python = found(False)
+    assert sum(map(bool, python)) > 20
+    assert found(True) == python

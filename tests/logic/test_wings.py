@@ -75,3 +75,32 @@ def test_big_wing_ratings_and_ladder() -> None:
     assert _floor(set(names) - {"UVWXYZ-Wing"}) <= 6.6
     assert _floor(set(names) - {"TUVWXYZ-Wing"}) <= 7.5
     assert _floor(set(names) - {"TUVWXYZ-Wing"}) <= rating_floor()
+
+
+def _se_states(every: int, least: float):
+    """The state before each SE step rated ``least`` or more, on every ``every``-th trace."""
+    for row in traces()[::every]:
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for s in row["steps"]:
+            if s["rating"] >= least:
+                yield state.copy()
+            apply_se_step(state, s)
+
+
+def test_compiled_wing_search_gives_the_python_steps(monkeypatch) -> None:
+    """The compiled search of the big wings (logic_kernels.als_wings) leads to
+    the same steps, in the same order, as the Python one, on SE's states."""
+    pytest.importorskip("numba")
+    from sudokit.logic import wings
+
+    states = list(_se_states(6, 4.0))
+    assert len(states) > 300
+
+    def found(compiled: bool) -> list:
+        monkeypatch.setattr(wings, "_compiled", wings.compiled_tables if compiled else lambda geo: None)
+        return [[(s.technique, s.rating, s.eliminations, s.cells, s.links, s.text)
+                 for s in wings.find_als_wing(state, k)] for state in states for k in (3, 4, 5, 6)]
+
+    python = found(False)
+    assert sum(map(bool, python)) > 100  # many states have wings to order
+    assert found(True) == python

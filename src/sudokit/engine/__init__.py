@@ -111,8 +111,19 @@ def prefer_compiled(kind: str, size: int = 9) -> bool:
     return True
 
 
+def prefer_compiled_after(kind: str, size: int = 9) -> bool:
+    """:func:`prefer_compiled` for code called many times per puzzle (the
+    logic producers): never the one to load numba for a 9x9 grid, which the
+    rating's own kernels do from the third puzzle on; once they have, as
+    :func:`prefer_compiled`."""
+    if size <= 9 and kind not in _loaded and "numba" not in sys.modules:
+        return False
+    return prefer_compiled(kind, size)
+
+
 #: The kernel groups (:data:`KERNELS`) behind each kind of request of :func:`prefer_compiled`.
-_GROUPS: dict[str, tuple[str, ...]] = {"logic": ("logic",), "count": ("count",), "chains": ("chains",),
+_GROUPS: dict[str, tuple[str, ...]] = {"logic": ("logic",), "producers": ("producers",), "count": ("count",),
+                                       "chains": ("chains",),
                                        "nested": ("nested",)}
 #: The kinds whose kernels this process has loaded.
 _loaded: set[str] = set()

@@ -64,6 +64,9 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
                                                "kernelN.search_n"), 4.5),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels.run_steps",), 10.0),
+    # the searches of the producers from 4.0 to 7.5 (logic_kernels too), loaded when a puzzle gets there
+    "producers": ("the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
+                                          "logic_kernels.has_step", "logic_kernels.unique_loops"), 10.0),
     "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
     "nested": ("the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
                                                   "logic.nested_kernels.basic_helpers",
@@ -335,6 +338,27 @@ def _warm_logic() -> None:
     easy(CLASSIC, list(values), [full] * 81, LEVEL_SUBSETS)
 
 
+def _warm_producers() -> None:
+    from ..grid import CLASSIC, Grid
+    from ..logic import aligned, wings
+    from ..logic.state import Candidates
+
+    state = Candidates.from_grid(Grid(_CHAIN_PUZZLE))  # the aligned exclusions' and wings' searches
+    for compiled in (aligned.compiled_tables(state.geo), wings.compiled_tables(state.geo)):
+        if compiled is None:
+            return
+    next(aligned.find_compiled(state, 3, aligned.compiled_tables(state.geo)), None)
+    wings.compiled_sets(state, 3, wings.compiled_tables(state.geo))
+    from .logic_kernels import NAKED_SET, any_step
+
+    any_step(CLASSIC, state.mask, NAKED_SET, 4)
+    from ..logic import uniqueness
+
+    loops = uniqueness.compiled_tables(state.geo)
+    if loops is not None:
+        uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 0), 0, 3)
+
+
 #: A puzzle whose rating reaches a forcing chain (SE 7.1), to compile the chain searches.
 _CHAIN_PUZZLE = "4...9518.5.14..3.9...231..565..492..1425..89....12..54395..2...8769145..21435.9.."
 
@@ -374,6 +398,7 @@ def _warm_verdict(name: str) -> Callable[[], None]:
 
 _WARMERS: dict[str, Callable[[], None]] = {
     "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
+    "producers": _warm_producers,
     "variants": lambda: importlib.import_module("sudokit.engine.kernel9u").warm(),
     "variants-propagation": lambda: importlib.import_module("sudokit.engine.kernel9u").load_propagation(),
     "killer": lambda: importlib.import_module("sudokit.engine.killer").load(count=True),
@@ -445,9 +470,10 @@ def _compiling_elsewhere() -> bool:
     return False
 
 
-#: The groups that have a stand-in (pure Python, or for the generator's variant
-#: verdict another verdict), hence may compile in the background.
-_BACKGROUND = ("count", "logic", "chains", "nested", "unique-9x9-variant", "variants-propagation")
+#: The groups that have a stand-in (pure Python, or for the generator's 9x9
+#: verdicts another verdict), hence may compile in the background.
+_BACKGROUND = ("count", "logic", "producers", "chains", "nested", "unique-9x9", "unique-9x9-variant",
+               "variants-propagation")
 #: The groups this process (or its parent, before a fork) handed to a background compilation.
 _handed: set[str] = set()
 

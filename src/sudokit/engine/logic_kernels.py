@@ -523,3 +523,448 @@ def easy(shape: Shape, values: list[int], masks: list[int], level: int = LEVEL_S
     :data:`EASY_RATINGS` gives each code's rating. (Direct claiming, 1.9,
     never fires in SE.)"""
     return _run(shape, values, masks, level, shape.cell_count * (shape.size + 1), 3)
+
+
+# -- aligned exclusions (6.2, 7.5) ---------------------------------------------------
+# (``houses[c, :hlen[c]]``: the cells of cell ``c``'s units in SE's order, box, row, column,
+# then a variant's units, without ``c``; ``inh[c, p]``: ``p`` is one of them; see
+# :mod:`sudokit.logic.aligned`)
+
+
+@njit(cache=True)
+def _aligned_check(masks, inh, cells, k, common, ncommon, allowed):
+    """The candidates of the aligned set ``cells[:k]`` that some possible
+    combination uses, per cell, into ``allowed`` (the removals are the rest):
+    two cells of the head that see each other differ, the last cell may not
+    take a value of a head cell it sees nor the last value left to an
+    excluder, and no excluder runs dry."""
+    last = cells[k - 1]
+    last_mask = masks[last]
+    for i in range(k):
+        allowed[i] = 0
+    h0 = cells[0]
+    h1 = cells[1] if k == 3 else -1
+    clash = k == 3 and inh[h0, h1]
+    see0 = inh[h0, last]
+    see1 = k == 3 and inh[h1, last]
+    m0 = masks[h0]
+    while m0:
+        b0 = m0 & -m0
+        m0 ^= b0
+        m1 = masks[h1] if k == 3 else np.int64(1)
+        while m1:
+            b1 = m1 & -m1
+            m1 ^= b1
+            if k == 3:
+                if clash and b0 == b1:
+                    continue
+                used = b0 | b1
+            else:
+                used = b0
+            free = last_mask
+            if see0:
+                free &= ~b0
+            if see1:
+                free &= ~b1
+            for j in range(ncommon):
+                rest = masks[common[j]] & ~used
+                if rest == 0:
+                    free = 0
+                    break
+                if not rest & (rest - 1):
+                    free &= ~rest
+            if free:
+                allowed[0] |= b0
+                if k == 3:
+                    allowed[1] |= b1
+                allowed[k - 1] |= free
+
+
+@njit(cache=True)
+def aligned_next(masks, houses, hlen, inh, degree, start, out):
+    """The first aligned pair (``degree`` 2) or triplet (3) exclusion that
+    removes something, in SE's order, from the position ``start`` (pair
+    ``start[0]``, ``start[1]`` of the base cells, tail ``start[2]``) on.
+    Returns the number of common excluders, 0 when there is none; ``out``:
+    the position found, the cells (third -1 for a pair), then the excluders,
+    ascending, then per cell the candidates some combination uses."""
+    ncells = masks.shape[0]
+    pops = np.empty(ncells, dtype=np.int64)
+    for c in range(ncells):
+        pops[c] = pop(masks[c])
+    # base cells: two or more candidates, an excluder among the house cells and no naked single
+    ex = np.zeros((ncells, ncells), dtype=np.bool_)
+    cands = np.empty(ncells, dtype=np.int64)
+    is_cand = np.zeros(ncells, dtype=np.bool_)
+    ncands = 0
+    for c in range(ncells):
+        if pops[c] < 2:
+            continue
+        single = False
+        any_ex = False
+        for j in range(hlen[c]):
+            p = houses[c, j]
+            if pops[p] == 1:
+                single = True
+                break
+            if 2 <= pops[p] <= degree:
+                any_ex = True
+        if single or not any_ex:
+            continue
+        for j in range(hlen[c]):
+            p = houses[c, j]
+            if 2 <= pops[p] <= degree:
+                ex[c, p] = True
+        cands[ncands] = c
+        is_cand[c] = True
+        ncands += 1
+    cells = np.empty(3, dtype=np.int64)
+    common = np.empty(ncells, dtype=np.int64)
+    common01 = np.empty(ncells, dtype=np.int64)
+    tails = np.empty(2 * ncells, dtype=np.int64)
+    allowed = np.zeros(3, dtype=np.int64)
+    for i2 in range(max(1, start[0]), ncands):
+        c1 = cands[i2]
+        for i1 in range(start[1] if i2 == start[0] else 0, i2):
+            c0 = cands[i1]
+            n01 = 0
+            for e in range(ncells):
+                if ex[c0, e] and ex[c1, e]:
+                    common01[n01] = e
+                    n01 += 1
+            if n01 < 2:
+                continue
+            # tails in SE's order: the excluders of c0, then of c1, that are base cells too
+            ntails = 0
+            if degree == 2:
+                tails[0] = -1
+                ntails = 1
+            else:
+                for side in range(2):
+                    c = c0 if side == 0 else c1
+                    for j in range(hlen[c]):
+                        t = houses[c, j]
+                        if not ex[c, t] or not is_cand[t] or t == c0 or t == c1:
+                            continue
+                        if side == 1 and inh[c0, t]:  # listed with c0's already
+                            continue
+                        shared = 0
+                        for x in range(n01):
+                            if ex[t, common01[x]]:
+                                shared += 1
+                        if shared >= 2:
+                            tails[ntails] = t
+                            ntails += 1
+            first = start[2] if (i2 == start[0] and i1 == start[1]) else 0
+            for ti in range(first, ntails):
+                t = tails[ti]
+                k = 2 if t < 0 else 3
+                cells[0] = c0
+                cells[1] = c1
+                cells[2] = t
+                union = masks[c0] | masks[c1]
+                if k == 3:
+                    union |= masks[t]
+                ncommon = 0
+                usable = False
+                for x in range(n01):
+                    e = common01[x]
+                    if k == 3 and not ex[t, e]:
+                        continue
+                    common[ncommon] = e
+                    ncommon += 1
+                    if not masks[e] & ~union:
+                        usable = True
+                if ncommon < 2 or not usable:
+                    continue
+                _aligned_check(masks, inh, cells, k, common, ncommon, allowed)
+                removes = False
+                for i in range(k):
+                    if masks[cells[i]] & ~allowed[i]:
+                        removes = True
+                if not removes:
+                    continue
+                out[0] = i2
+                out[1] = i1
+                out[2] = ti
+                out[3] = c0
+                out[4] = c1
+                out[5] = t
+                for i in range(3):
+                    out[6 + i] = allowed[i]
+                for x in range(ncommon):
+                    out[9 + x] = common[x]
+                return ncommon
+    return 0
+
+
+# -- WXYZ- to TUVWXYZ-Wings (5.5 to 7.5) -----------------------------------------------
+# (``peer[c, p]``: cells ``c`` and ``p`` see each other; see :func:`sudokit.logic.wings.find_als_wing`)
+
+
+@njit(cache=True)
+def _sees_all(masks, peer, bit, inset, yz, cells, ncells_in):
+    """Whether a cell holding ``bit`` outside the set and ``yz`` sees every cell of ``cells[:ncells_in]``."""
+    for x in range(masks.shape[0]):
+        if not masks[x] & bit or inset[x] or x == yz:
+            continue
+        ok = True
+        for i in range(ncells_in):
+            if not peer[cells[i], x]:
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _restricted(masks, peer, bit, yz, als, k):
+    """Every place of the value ``bit`` in the set sees ``yz``."""
+    for i in range(k):
+        if masks[als[i]] & bit and not peer[yz, als[i]]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _wing_removes(masks, peer, als, k, union, inset, yz, work):
+    """Whether the set ``als[:k]`` (candidates ``union``) and the bivalue cell
+    ``yz`` make a wing that removes something (SE's rules, as
+    :func:`sudokit.logic.wings.find_als_wing` applies them)."""
+    my = masks[yz]
+    xb = my & -my
+    zb = my ^ xb
+    double = _restricted(masks, peer, zb, yz, als, k)
+    if _restricted(masks, peer, xb, yz, als, k):
+        if double:
+            rest = union & ~my
+            while rest:
+                wb = rest & -rest
+                rest ^= wb
+                n = 0
+                for i in range(k):
+                    if masks[als[i]] & wb:
+                        work[n] = als[i]
+                        n += 1
+                if _sees_all(masks, peer, wb, inset, yz, work, n):
+                    return True
+        for j in range(2 if double else 1):
+            vb = zb if j == 0 else xb
+            n = 0
+            for i in range(k):
+                if masks[als[i]] & vb:
+                    work[n] = als[i]
+                    n += 1
+            work[n] = yz
+            if _sees_all(masks, peer, vb, inset, yz, work, n + 1):
+                return True
+        return False
+    if double:
+        n = 0
+        for i in range(k):
+            if masks[als[i]] & xb:
+                work[n] = als[i]
+                n += 1
+        work[n] = yz
+        return _sees_all(masks, peer, xb, inset, yz, work, n + 1)
+    return False
+
+
+@njit(cache=True)
+def als_wings(masks, peer, k, out):
+    """The wings of SE's ``k``-cell sets (WXYZ ``k`` = 3 to TUVWXYZ 6) that
+    remove something, in SE's order of search: the sets of ``k`` mutually
+    seeing cells, each with two or more candidates, ``k + 1`` values among
+    them, grown through forward peers from each cell in turn; then the
+    bivalue cells ``yz`` that see one of the set, ascending. Rows of ``out``:
+    the set's cells, then ``yz``. Returns the count, or -1 when ``out`` is full."""
+    ncells = masks.shape[0]
+    pops = np.empty(ncells, dtype=np.int64)
+    for c in range(ncells):
+        pops[c] = pop(masks[c])
+    most = k + 1
+    cand = np.empty((k, ncells), dtype=np.int64)
+    ncand = np.zeros(k, dtype=np.int64)
+    pos = np.zeros(k, dtype=np.int64)
+    chosen = np.empty(k, dtype=np.int64)
+    unions = np.zeros(k, dtype=np.int64)
+    inset = np.zeros(ncells, dtype=np.bool_)
+    work = np.empty(k + 1, dtype=np.int64)
+    count = 0
+    for a in range(ncells):
+        if not 1 < pops[a] <= most:
+            continue
+        chosen[0] = a
+        unions[0] = masks[a]
+        n = 0
+        for p in range(a + 1, ncells):
+            if peer[a, p]:
+                cand[1, n] = p
+                n += 1
+        ncand[1] = n
+        pos[1] = 0
+        depth = 1
+        while depth >= 1:
+            if pos[depth] >= ncand[depth]:
+                depth -= 1
+                continue
+            c = cand[depth, pos[depth]]
+            pos[depth] += 1
+            m = unions[depth - 1] | masks[c]
+            if pops[c] < 2 or pop(m) > most:
+                continue
+            chosen[depth] = c
+            if depth + 1 < k:
+                nn = 0
+                for j in range(pos[depth], ncand[depth]):
+                    d = cand[depth, j]
+                    if peer[c, d]:
+                        cand[depth + 1, nn] = d
+                        nn += 1
+                unions[depth] = m
+                ncand[depth + 1] = nn
+                pos[depth + 1] = 0
+                depth += 1
+                continue
+            if pop(m) != most:
+                continue
+            # a set: the bivalue cells outside it that see one of its cells
+            for i in range(k):
+                inset[chosen[i]] = True
+            for yz in range(ncells):
+                if pops[yz] != 2 or inset[yz] or masks[yz] & m != masks[yz]:
+                    continue
+                near = False
+                for i in range(k):
+                    if peer[chosen[i], yz]:
+                        near = True
+                        break
+                if not near or not _wing_removes(masks, peer, chosen, k, m, inset, yz, work):
+                    continue
+                if count >= out.shape[0]:
+                    for i in range(k):
+                        inset[chosen[i]] = False
+                    return -1
+                for i in range(k):
+                    out[count, i] = chosen[i]
+                out[count, k] = yz
+                count += 1
+            for i in range(k):
+                inset[chosen[i]] = False
+    return count
+
+
+# -- whether a subset or fish of any size has a step ------------------------------------
+
+#: The kinds :func:`has_step` answers for.
+NAKED_SET, HIDDEN_SET, FISH = range(3)
+
+
+@njit(cache=True)
+def has_step(masks, units, order, units_of, peers, kind, k):
+    """Whether a naked set, hidden set or fish (``kind``) of size ``k``
+    removes something, as SE scans them (the same searches as the easy
+    ladder's); ``masks`` is changed."""
+    t = Tables(units, order, units_of, peers)
+    if kind == NAKED_SET:
+        return _naked_apply(masks, t, k)
+    if kind == HIDDEN_SET:
+        return _hidden(masks, t, k, False)[0] > 0
+    return _fish_apply(masks, t, k)
+
+
+def any_step(shape: Shape, masks: list[int], kind: int, k: int) -> bool:
+    """:func:`has_step` on a list of masks (left as it is)."""
+    return has_step(np.array(masks, dtype=np.int64), *_tables(shape), kind, k)
+
+
+# -- unique loops: the walk from one bivalue cell (4.5 and up) ---------------------------
+
+
+@njit(cache=True)
+def unique_loops(masks, start, pair, holding, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell_units,
+                 out):
+    """The closed paths of :func:`sudokit.logic.uniqueness._find_loops` from
+    ``start``, in its order: cells holding both values of ``pair``
+    (``holding``), through the units of ``plan_*`` (per cell: kind and unit
+    in SE's order; a step never leaves by the kind it came in by), at most
+    two cells with extra candidates (more while their extras are one value),
+    never meeting a unit twice at the same parity (``cell_units``: bits over
+    the units). Row ``i`` of ``out``: the loop's length, then its cells.
+    Returns the count, or -1 when ``out`` is full."""
+    ncells = masks.shape[0]
+    f_cell = np.empty(ncells + 1, dtype=np.int64)
+    f_allowed = np.empty(ncells + 1, dtype=np.int64)
+    f_extra = np.empty(ncells + 1, dtype=np.int64)
+    f_last = np.empty(ncells + 1, dtype=np.int64)
+    f_plan = np.empty(ncells + 1, dtype=np.int64)
+    f_pos = np.empty(ncells + 1, dtype=np.int64)
+    f_units = np.empty(ncells + 1, dtype=np.int64)  # the units the frame's cell added to its parity
+    in_loop = np.zeros(ncells, dtype=np.bool_)
+    met = np.zeros(2, dtype=np.int64)
+    met[0] = cell_units[start]
+    in_loop[start] = True
+    f_cell[0] = start
+    f_allowed[0] = 2
+    f_extra[0] = 0
+    f_last[0] = -1
+    f_plan[0] = 0
+    f_pos[0] = 0
+    depth = 0
+    count = 0
+    while depth >= 0:
+        cell = f_cell[depth]
+        j = f_plan[depth]
+        if j >= plan_len[cell]:
+            # back to the parent: undo this cell
+            if depth > 0:
+                in_loop[cell] = False
+                met[depth & 1] &= ~f_units[depth]  # the cell at place ``depth`` of the loop
+            depth -= 1
+            continue
+        if plan_kind[cell, j] == f_last[depth]:
+            f_plan[depth] = j + 1
+            f_pos[depth] = 0
+            continue
+        unit = plan_unit[cell, j]
+        i = f_pos[depth]
+        if i >= unit_len[unit]:
+            f_plan[depth] = j + 1
+            f_pos[depth] = 0
+            continue
+        f_pos[depth] = i + 1
+        nxt = unit_cells[unit, i]
+        if not holding[nxt]:
+            continue
+        size = depth + 1  # cells on the loop
+        if nxt == start and size >= 4:
+            if count >= out.shape[0]:
+                return -1
+            out[count, 0] = size
+            for k in range(size):
+                out[count, 1 + k] = f_cell[k]
+            count += 1
+            continue
+        if in_loop[nxt]:
+            continue
+        m = masks[nxt]
+        f_extra[depth] |= m & ~pair
+        card = pop(m)
+        if card == 2 or pop(f_extra[depth]) == 1 or f_allowed[depth] > 0:
+            parity = size & 1
+            units = cell_units[nxt]
+            if met[parity] & units:
+                continue
+            met[parity] |= units
+            in_loop[nxt] = True
+            d = depth + 1
+            f_cell[d] = nxt
+            f_allowed[d] = f_allowed[depth] - (1 if card > 2 else 0)
+            f_extra[d] = f_extra[depth]
+            f_last[d] = plan_kind[cell, j]
+            f_plan[d] = 0
+            f_pos[d] = 0
+            f_units[d] = units
+            depth = d
+    return count

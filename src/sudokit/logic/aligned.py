@@ -49,7 +49,87 @@ def _houses(geo) -> list[tuple[int, ...]]:
     return h
 
 
+#: Whether the search may run compiled (:func:`sudokit.engine.logic_kernels.aligned_next`,
+#: the same steps in the same order); False: always the Python search below.
+COMPILED = True
+
+_TABLES: dict = {}
+
+
+def _compiled(geo):
+    """``(kernel, houses, lengths, in-house matrix)`` for ``geo``, or None:
+    the Python search then runs (numba not loaded yet, or not here)."""
+    if not COMPILED or geo.n > 62:
+        return None
+    from ..engine import prefer_compiled_after
+
+    if not prefer_compiled_after("producers", geo.n):
+        return None
+    return compiled_tables(geo)
+
+
+def compiled_tables(geo):
+    """``(kernel, houses, lengths, in-house matrix)`` for ``geo``, or None
+    where the kernel cannot load."""
+    got = _TABLES.get(geo)
+    if got is None:
+        try:
+            import numpy as np
+
+            from ..engine.logic_kernels import aligned_next
+        except Exception:  # numba missing or broken: the Python search
+            return None
+        houses = _houses(geo)
+        ncells = len(houses)
+        table = np.full((ncells, max(len(h) for h in houses)), -1, dtype=np.int32)
+        inh = np.zeros((ncells, ncells), dtype=np.bool_)
+        for c, h in enumerate(houses):
+            table[c, :len(h)] = h
+            inh[c, list(h)] = True
+        got = _TABLES[geo] = (aligned_next, table, np.array([len(h) for h in houses], dtype=np.int32), inh)
+    return got
+
+
 def _find(state: Candidates, degree: int) -> Iterator[Step]:
+    geo = state.geo
+    compiled = _compiled(geo)
+    if compiled is not None:
+        yield from find_compiled(state, degree, compiled)
+        return
+    yield from _find_python(state, degree)
+
+
+def _step(geo, degree: int, cells, ex_cells, elims) -> Step:
+    name, rating = ("Aligned Pair Exclusion", APE_RATING) if degree == 2 else ("Aligned Triplet Exclusion", ATE_RATING)
+    return Step(
+        name, rating, eliminations=elims, cells=tuple(cells) + tuple(ex_cells),
+        text=f"{name}: {cells_text(geo, cells)} with {cells_text(geo, ex_cells)} ⇒ {elims_text(geo, elims)}",
+    )
+
+
+def find_compiled(state: Candidates, degree: int, compiled) -> Iterator[Step]:
+    import numpy as np
+
+    kernel, houses, lengths, inh = compiled
+    masks = np.array(state.mask, dtype=np.int64)
+    start = np.zeros(3, dtype=np.int64)
+    out = np.empty(9 + len(masks), dtype=np.int64)
+    while True:
+        count = kernel(masks, houses, lengths, inh, degree, start, out)
+        if not count:
+            return
+        got = out[:9 + count].tolist()
+        start[:] = (got[0], got[1], got[2] + 1)
+        cells = tuple(c for c in got[3:6] if c >= 0)
+        elims = []
+        for i, c in enumerate(cells):
+            for v in iter_bits(state.mask[c] & ~got[6 + i]):
+                elims.append((c, v + 1))
+        elims.sort()
+        yield _step(state.geo, degree, cells, got[9:], tuple(elims))
+
+
+def _find_python(state: Candidates, degree: int) -> Iterator[Step]:
     geo, masks = state.geo, state.mask
     houses = _houses(geo)
     peer_sets = [frozenset(p) for p in houses]
@@ -80,7 +160,6 @@ def _find(state: Candidates, degree: int) -> Iterator[Step]:
         exb[c] = b
     # tail cells in SE's order: the pair's excluders that are base cells too
     excl_cands = {c: [e for e in ex if e in cand_set] for c, ex in excl.items()}
-    name, rating = ("Aligned Pair Exclusion", APE_RATING) if degree == 2 else ("Aligned Triplet Exclusion", ATE_RATING)
     for i2 in range(1, len(cands)):
         c1 = cands[i2]
         b1 = exb[c1]
@@ -123,11 +202,7 @@ def _find(state: Candidates, degree: int) -> Iterator[Step]:
                         _CHECKED.clear()
                     elims = _CHECKED[key] = _check(state, cells, ex_cells, peer_sets)
                 if elims:
-                    yield Step(
-                        name, rating, eliminations=elims, cells=tuple(cells) + tuple(ex_cells),
-                        text=f"{name}: {cells_text(geo, cells)} with {cells_text(geo, ex_cells)} ⇒ "
-                        f"{elims_text(geo, elims)}",
-                    )
+                    yield _step(geo, degree, cells, ex_cells, elims)
 
 
 #: What :func:`_check` found, by the cells, excluders and their candidates: it

@@ -628,10 +628,12 @@ class Chainer:
         return None
 
 
-def chain_nodes(node: int, parents: tuple, graph: dict, seen: set | None = None) -> set:
+def chain_nodes(node: int, parents: tuple, graph: dict, seen: set | None = None, most: int | None = None) -> set:
     """The potentials of the chain ending in ``node`` (``parents`` its
     parents, ``graph`` the parents of every potential met), added to ``seen``
-    when one is given (SE's ``getChain``)."""
+    when one is given (SE's ``getChain``). With ``most``, the walk may stop
+    once ``seen`` holds more than ``most`` potentials (the set is then only
+    part of the chain, larger than ``most``)."""
     seen = set() if seen is None else seen
     seen.add(node)
     todo = list(parents)
@@ -642,6 +644,8 @@ def chain_nodes(node: int, parents: tuple, graph: dict, seen: set | None = None)
                 seen.add(p)
                 nxt.extend(graph[p])
         todo = nxt
+        if most is not None and len(seen) > most:
+            break
     return seen
 
 
@@ -971,12 +975,81 @@ def find_forcing_chains(state: Candidates) -> Iterator[Step]:
 # -- producers 2-4: Nishio, multiple and dynamic forcing chains -------------------
 
 
+#: Whether the multiple chains may count a static chain by its depth and stop counting one that
+#: cannot beat the best so far (:meth:`Multi.hint`; the same steps); False: count every chain in full.
+PRUNE = True
+
+
 class Multi:
     def __init__(self, ch: Chainer, best: Best, multiple: bool, dynamic: bool, nishio: bool, base: float,
                  prefix: str) -> None:
         self.ch, self.best = ch, best
         self.multiple, self.dynamic, self.nishio = multiple, dynamic, nishio
         self.base, self.prefix = base, prefix
+        #: Whether :meth:`hint` may stop counting a chain that cannot beat the best hint: only
+        #: for this class's own hints offered to a plain :class:`Best` (a subclass may add to
+        #: the complexity, a collector keeps every hint).
+        self.prune = PRUNE and type(self) is Multi and type(best) is Best
+        self._depths: dict = {}  # id of a static graph -> (graph, {potential: its chain's count})
+        self._paths: dict = {}  # id of a graph -> (graph, {potential: length of its first-parent path})
+
+    def _count(self, node: int, parents: tuple, graph: dict) -> int:
+        """:func:`_ancestors` of a static chain: a potential of a static propagation has one
+        parent, found before it, so the chain is the path back to the assumption, and its count
+        that path's length. The lengths are remembered per graph; a chain through a potential
+        with more parents is walked as :func:`_ancestors` does."""
+        if parents is not graph.get(node):
+            return _ancestors(node, parents, graph)
+        got = self._depths.get(id(graph))
+        if got is None or got[0] is not graph:
+            got = self._depths[id(graph)] = (graph, {})
+        depths = got[1]
+        d = depths.get(node)
+        if d is not None:
+            return d
+        path = [node]
+        ps = parents
+        d = 0
+        while ps:
+            if len(ps) > 1:
+                return _ancestors(node, parents, graph)
+            q = ps[0]
+            known = depths.get(q)
+            if known is not None:
+                d = known
+                break
+            path.append(q)
+            ps = graph[q]
+        for q in reversed(path):
+            d += 1
+            depths[q] = d
+        return d
+
+    def _first_path(self, node: int, parents: tuple, graph: dict) -> int:
+        """How many potentials the path from ``node`` back through first parents holds: at most
+        :func:`_ancestors` (every potential's parents were found before it, so the path never
+        comes back). The lengths from the potentials of a graph are remembered per graph."""
+        if not parents or (node in graph and parents is not graph[node]):
+            return 1  # (a chain given other parents than its graph's: only the potential itself is sure)
+        got = self._paths.get(id(graph))
+        if got is None or got[0] is not graph:
+            got = self._paths[id(graph)] = (graph, {})
+        lengths = got[1]
+        q = parents[0]
+        path = []
+        d = lengths.get(q)
+        while d is None:
+            path.append(q)
+            ps = graph[q]
+            if not ps:
+                d = 0
+                break
+            q = ps[0]
+            d = lengths.get(q)
+        for q in reversed(path):
+            d += 1
+            lengths[q] = d
+        return d + 1
 
     def hint(self, name, key, chains, target, text_head, unit: int | None = None) -> Hint:
         """``chains``: ``[(node, parents, graph), ...]`` ending at the target;
@@ -984,7 +1057,23 @@ class Multi:
         links are made only when asked for); ``unit``: a region chain's."""
         state = self.ch.state
         geo = state.geo
-        complexity = sum(_ancestors(n, ps, g) for n, ps, g in chains)
+        best = self.best.hint if self.prune else None
+        if self.prune and not self.dynamic:
+            complexity = sum(self._count(n, ps, g) for n, ps, g in chains)
+        elif best is None:
+            complexity = sum(_ancestors(n, ps, g) for n, ps, g in chains)
+        else:
+            # every hint here has this base, and the rating grows with the complexity: one more
+            # complex than the best so far is never kept, so its count may stop past it; each
+            # chain holds at least the path through its first parents
+            most = best.complexity
+            complexity = sum(self._first_path(n, ps, g) for n, ps, g in chains)
+            if complexity <= most:
+                complexity = 0
+                for n, ps, g in chains:
+                    complexity += len(chain_nodes(n, ps, g, None, most - complexity))
+                    if complexity > most:
+                        break
         removals = _removals_on(state, target)
         placement = (target >> 6, (target >> 1) & 31) if target & 1 else None
 

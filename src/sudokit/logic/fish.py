@@ -13,6 +13,7 @@ from typing import Iterator
 
 from .state import Candidates, iter_bits
 from .step import STRONG, WEAK, Step, Technique, elims_text
+from .subsets import FISH_KIND, none_compiled
 
 NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 RATINGS = {2: 3.2, 3: 3.8, 4: 5.2}
@@ -21,6 +22,8 @@ RATINGS = {2: 3.2, 3: 3.8, 4: 5.2}
 def find_fish(state: Candidates, k: int) -> Iterator[Step]:
     """Fish of ``k`` base lines: columns as base first, then rows (SE's order);
     values ascending; base-line combinations in lexicographic order."""
+    if none_compiled(state, FISH_KIND, k):
+        return
     geo = state.geo
     n = geo.n
     name, rating = NAMES[k], RATINGS[k]

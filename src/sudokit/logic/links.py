@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from .state import BOX, Candidates, Geometry, extra_units, geometry, iter_bits, se_cells
+from .state import BOX, Candidates, Geometry, extra_units, geometry, se_cells
 from .step import STRONG, WEAK, Step, Technique, elims_text
 
 SKYSCRAPER_RATING, KITE_RATING, TURBOT_RATING, GROUPED_RATING = 4.0, 4.1, 4.1, 4.3
@@ -38,7 +38,12 @@ def cell_masks(shape) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def cells_of(bits: int) -> list[int]:
     """The cells of a bitboard (bit ``c`` for cell ``c``), ascending."""
-    return list(iter_bits(bits))
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -74,9 +79,13 @@ def seen_by_all(peer_bits: tuple[int, ...], bits: int) -> int:
 
 def _meet(table: Sequence[int], bits: int) -> int:
     """The AND of ``table[c]`` over the cells ``c`` of ``bits`` (-1, every bit, for none)."""
+    if not bits & (bits - 1):  # one cell, or none
+        return table[bits.bit_length() - 1] if bits else -1
     m = -1
-    for c in iter_bits(bits):
-        m &= table[c]
+    while bits:
+        low = bits & -bits
+        m &= table[low.bit_length() - 1]
+        bits ^= low
     return m
 
 
@@ -281,9 +290,9 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
                 info.append((kind, index, orientation, u, start, bridge, grouped))
                 start_bits.append(sb)
                 inner_bits.append(ib)
-                sees.append(seen_by_all(peer_bits, sb))
+                sees.append(_meet(peer_bits, sb))
                 cells.append(ab | bb | hb)
-                inner_units = units_holding(cell_units, ib) & ~(1 << u)
+                inner_units = _meet(cell_units, ib) & ~(1 << u)
                 while inner_units:
                     low = inner_units & -inner_units
                     buckets.setdefault(low, []).append(side)
@@ -303,10 +312,10 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
                 closing = 0
                 if extra:  # a variant: the outer ends may share a unit too (an X-Loop)
                     u1, u2 = info[one][3], info[two][3]
-                    closing = units_holding(cell_units, sb | eb) & ~((1 << u1) | (1 << u2))
+                    closing = _meet(cell_units, sb | eb) & ~((1 << u1) | (1 << u2))
                     if closing:
                         b1b, b2b = inner_bits[one], inner_bits[two]
-                        shared = units_holding(cell_units, b1b | b2b) & ~((1 << u1) | (1 << u2))
+                        shared = _meet(cell_units, b1b | b2b) & ~((1 << u1) | (1 << u2))
                         low_s, low_c = shared & -shared, closing & -closing
                         victims = ((unit_bits[low_s.bit_length() - 1] | unit_bits[low_c.bit_length() - 1])
                                    & holders & ~(sb | b1b | b2b | eb))
@@ -318,7 +327,7 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
                 k1, i1, o1, u1, start, bridge1, g1 = info[one]
                 k2, i2, o2, u2, end, bridge2, g2 = info[two]
                 b1b, b2b = inner_bits[one], inner_bits[two]
-                shared = units_holding(cell_units, b1b | b2b) & ~((1 << u1) | (1 << u2))
+                shared = _meet(cell_units, b1b | b2b) & ~((1 << u1) | (1 << u2))
                 order = (pairs.index((k1, k2)), v, i1, i2, o1, o2)
                 hits.append((order, start, bridge1, bridge2, end, u1, u2,
                              (shared & -shared).bit_length() - 1, sb | b1b | b2b | eb, victims, int(g1) + int(g2),
@@ -447,8 +456,8 @@ def _chain_links_of(state: Candidates, k: int, v: int, holders: int) -> list[tup
         return []
     ubit = [1 << o[0] for o in oriented]
     every = [o[3] | o[4] | o[5] for o in oriented]
-    entry_units = [units_holding(cell_units, o[3] | o[5]) for o in oriented]
-    exit_units = [units_holding(cell_units, o[4]) for o in oriented]
+    entry_units = [_meet(cell_units, o[3] | o[5]) for o in oriented]
+    exit_units = [_meet(cell_units, o[4]) for o in oriented]
     entering: dict[int, list[int]] = {}  # unit -> links whose entry lies in it
     for j, m in enumerate(entry_units):
         while m:
@@ -475,7 +484,7 @@ def _chain_links_of(state: Candidates, k: int, v: int, holders: int) -> list[tup
         return out
 
     middle: list = [None] * count
-    exit_sees = [seen_by_all(peer_bits, o[4]) for o in oriented]
+    exit_sees = [_meet(peer_bits, o[4]) for o in oriented]
     order = 0
     path: list[int] = []
     weak: list[int] = []
@@ -539,8 +548,8 @@ def _chain_links_of(state: Candidates, k: int, v: int, holders: int) -> list[tup
         weak.clear()
         parts[:] = [start, inner]
         units[:] = [u1]
-        grow(successors(ubit[i], inner, units_holding(cell_units, inner)), start | inner,
-             start, units_holding(cell_units, start), seen_by_all(peer_bits, start))
+        grow(successors(ubit[i], inner, _meet(cell_units, inner)), start | inner,
+             start, _meet(cell_units, start), _meet(peer_bits, start))
     return found
 
 

@@ -417,7 +417,7 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
         else:
             ratings, placing, names = fast
     stuck = not state.solved
-    if stuck or _assumes_uniqueness(names):
+    if known is None and (stuck or _assumes_uniqueness(names)):  # (a known solution is the only one)
         check_unique(grid)
     bound = min(limited, key=lambda exc: exc.rating, default=None)
     floors = [f for f in (cut_floor, None if bound is None else bound.rating) if f is not None]

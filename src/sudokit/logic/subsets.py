@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
-from .state import BOX, COLUMN, ROW, Candidates, extra_units
+from .state import BOX, COLUMN, ROW, Candidates, extra_units, is_classic
 from .step import Step, Technique, cells_text, elims_text, values_text
 
 NAMES = {2: "Pair", 3: "Triplet", 4: "Quad"}
@@ -43,7 +43,34 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+#: The kinds of search :func:`none_compiled` asks about (the kernel's ``NAKED_SET``, ``HIDDEN_SET``, ``FISH``).
+NAKED_KIND, HIDDEN_KIND, FISH_KIND = range(3)
+
+#: Whether a search may first ask the compiled one if it has any step (False: never).
+COMPILED = True
+
+
+def none_compiled(state: Candidates, kind: int, k: int) -> bool:
+    """True when the compiled search (:func:`sudokit.engine.logic_kernels.has_step`, the easy ladder's
+    own) says that the naked sets, hidden sets or fish (``kind``) of size ``k`` remove nothing here;
+    False when they do, or where it does not run (numba not loaded yet, a variant's units)."""
+    geo = state.geo
+    if not COMPILED or geo.n > 62 or not is_classic(geo):
+        return False
+    from ..engine import prefer_compiled_after
+
+    if not prefer_compiled_after("producers", geo.n):
+        return False
+    try:
+        from ..engine.logic_kernels import any_step
+    except Exception:  # numba missing or broken
+        return False
+    return not any_step(geo.shape, state.mask, kind, k)
+
+
 def find_naked(state: Candidates, k: int) -> Iterator[Step]:
+    if none_compiled(state, NAKED_KIND, k):
+        return
     geo, mask = state.geo, state.mask
     name, rating = f"Naked {NAMES[k]}", NAKED_RATING[k]
     for unit in _units(state):
@@ -96,6 +123,8 @@ def _hidden_sets(state: Candidates, k: int):
 
 
 def find_hidden(state: Candidates, k: int) -> Iterator[Step]:
+    if none_compiled(state, HIDDEN_KIND, k):
+        return
     geo, mask = state.geo, state.mask
     name, rating = f"Hidden {NAMES[k]}", HIDDEN_RATING[k]
     for unit, combo, set_cells, _, _ in _hidden_sets(state, k):

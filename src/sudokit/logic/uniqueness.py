@@ -34,7 +34,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
-from .state import Candidates, Geometry, extra_units
+from .links import _memo
+from .state import Candidates, Geometry, extra_units, iter_bits
 from .step import Step, Technique, cells_text, elims_text
 
 UR_RATING, BUG1_RATING, BUG2_RATING = 4.5, 5.6, 5.7
@@ -193,6 +194,98 @@ def _loop_cores(geo: Geometry, mask: list[int]) -> dict[int, tuple[int, int]]:
     return cores
 
 
+def _pair_loops(geo: Geometry, mask: list[int], pair: int, core: int, holding: int) -> dict[int, list[list[int]]]:
+    """Per bivalue cell of ``pair`` that may lie on a loop (``core``): its valid loops
+    (:func:`_find_loops`). They depend only on the cells holding both values and their
+    candidates, so they are remembered by those (:func:`sudokit.logic.links.clear_caches`
+    forgets them)."""
+    loops: dict[int, list[list[int]]] = {}
+    compiled = _compiled(geo)
+    arrays = None if compiled is None else loop_arrays(mask, holding)
+    rest = core
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        start = low.bit_length() - 1
+        if mask[start] == pair:
+            found = None if compiled is None else compiled_loops(compiled, arrays, start, pair)
+            if found is None:
+                found = _find_loops(geo, mask, start, pair, holding)
+            loops[start] = [loop for loop in found if _valid_loop(geo, loop)]
+    return loops
+
+
+#: Whether the loops may be walked compiled (:func:`sudokit.engine.logic_kernels.unique_loops`, the
+#: same loops in the same order); False: always :func:`_find_loops`.
+COMPILED = True
+
+_TABLES: dict = {}
+
+
+def _compiled(geo: Geometry):
+    """The compiled walk and its tables for ``geo``, or None (numba not loaded yet, or not here)."""
+    if not COMPILED or geo.n > 62 or len(geo.units) > 62:
+        return None
+    from ..engine import prefer_compiled_after
+
+    if not prefer_compiled_after("producers", geo.n):
+        return None
+    return compiled_tables(geo)
+
+
+def compiled_tables(geo: Geometry):
+    """``(kernel, tables...)`` of the compiled walk for ``geo``, or None where it cannot load."""
+    got = _TABLES.get(geo)
+    if got is None:
+        try:
+            import numpy as np
+
+            from ..engine.logic_kernels import unique_loops
+        except Exception:  # numba missing or broken: the Python walk
+            return None
+        plan = _walk_plan(geo)
+        ncells = len(plan)
+        width = max(len(p) for p in plan)
+        kinds = np.full((ncells, width), -2, dtype=np.int64)
+        units = np.zeros((ncells, width), dtype=np.int64)
+        for c, steps in enumerate(plan):
+            for j, (kind, unit) in enumerate(steps):
+                kinds[c, j], units[c, j] = kind, unit
+        lengths = np.array([len(p) for p in plan], dtype=np.int64)
+        cells = np.zeros((len(geo.units), max(len(u) for u in geo.units)), dtype=np.int64)
+        for u, members in enumerate(geo.units):
+            cells[u, :len(members)] = sorted(members)  # ascending, as the walk takes them
+        unit_len = np.array([len(u) for u in geo.units], dtype=np.int64)
+        cell_units = np.array(_unit_sets(geo), dtype=np.int64)
+        got = _TABLES[geo] = (unique_loops, kinds, units, lengths, cells, unit_len, cell_units)
+    return got
+
+
+def loop_arrays(mask: list[int], holding: int) -> tuple:
+    """The candidates, the cells holding both values (as flags) and room for the loops found,
+    as :func:`compiled_loops` takes them."""
+    import numpy as np
+
+    held = np.zeros(len(mask), dtype=np.bool_)
+    rest = holding
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        held[low.bit_length() - 1] = True
+    return np.array(mask, dtype=np.int64), held, np.empty((1024, len(mask) + 1), dtype=np.int64)
+
+
+def compiled_loops(compiled, arrays: tuple, start: int, pair: int) -> list[list[int]] | None:
+    """What :func:`_find_loops` finds from ``start``, walked by the compiled kernel on
+    :func:`loop_arrays`; None when there are too many."""
+    kernel, kinds, units, lengths, cells, unit_len, cell_units = compiled
+    masks, held, out = arrays
+    count = kernel(masks, start, pair, held, kinds, units, lengths, cells, unit_len, cell_units, out)
+    if count < 0:
+        return None
+    return [row[1:1 + row[0]] for row in out[:count].tolist()]
+
+
 def find_unique_loops(state: Candidates) -> Iterator[Step]:
     geo, mask = state.geo, state.mask
     found: list[tuple[float, int, int, Step]] = []
@@ -200,15 +293,19 @@ def find_unique_loops(state: Candidates) -> Iterator[Step]:
     order = 0
     cores = _loop_cores(geo, mask)
     type3: dict[tuple[int, int, int], list] = {}
+    by_pair: dict[int, dict[int, list[list[int]]]] = {}
     for start in range(len(mask)):
         pair = mask[start]
         if _popcount(pair) != 2 or not cores[pair][0] >> start & 1:
             continue
         v1 = (pair & -pair).bit_length()
         v2 = (pair & ~(pair & -pair)).bit_length()
-        for loop in _find_loops(geo, mask, start, pair, cores[pair][1]):
-            if not _valid_loop(geo, loop):
-                continue
+        loops = by_pair.get(pair)
+        if loops is None:
+            core, holding = cores[pair]
+            key = ("loops", geo, pair, holding, tuple(mask[c] for c in iter_bits(holding)))
+            loops = by_pair[pair] = _memo(key, _pair_loops, geo, mask, pair, core, holding)
+        for loop in loops[start]:
             extras = [c for c in loop if _popcount(mask[c]) > 2]
             hints: list[tuple[int, tuple, str, float]] = []
             if len(extras) == 1:

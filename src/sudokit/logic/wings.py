@@ -106,44 +106,51 @@ def big_wing_rating(k: int, biggest: int) -> float:
     return round(base + ((values_in_set - middle_size) - abs(middle_size - biggest)) * 0.1, 1)
 
 
-def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
-    """WXYZ-Wing (``k = 3``), VWXYZ-Wing (``k = 4``), UVWXYZ-Wing (``k = 5``)
-    and TUVWXYZ-Wing (``k = 6``) as SE finds them: an
-    almost locked set of ``k`` mutually seeing cells with ``k + 1`` values, and a bivalue cell ``{x, z}`` whose ``x``
-    sees every ``x`` of the set (restricted common): ``z`` is in the set or in
-    the bivalue cell, so it leaves the cells that see all those ``z``. When
-    ``z`` is restricted too (doubly linked), the set's other two values also
-    leave the cells that see all their places in the set.
+#: Whether the wing search may run compiled (:func:`sudokit.engine.logic_kernels.als_wings` finds the
+#: sets and bivalue cells that remove something; the steps are made here all the same); False: Python only.
+COMPILED = True
 
-    SE rates a WXYZ-Wing 5.5, or 5.6 when the set's largest cell has three
-    candidates (VWXYZ: 6.2 to 6.4, easiest at the extreme cell sizes;
-    UVWXYZ 6.6 and TUVWXYZ 7.5 flat, see :func:`big_wing_rating`), and
-    names it ``WXYZ-Wing <1 or 2 links><largest cell><candidates in the
-    set>``; it sorts by rating, removals (most first), name (descending).
-    """
-    name_base = BIG_WINGS[k][0]
+_PEERS: dict = {}
+
+
+def _compiled(geo):
+    """``(kernel, peer matrix)`` for ``geo``, or None: the Python search then runs."""
+    if not COMPILED or geo.n > 62:
+        return None
+    from ..engine import prefer_compiled_after
+
+    if not prefer_compiled_after("producers", geo.n):
+        return None
+    return compiled_tables(geo)
+
+
+def compiled_tables(geo):
+    """``(kernel, peer matrix)`` for ``geo``, or None where the kernel cannot load."""
+    got = _PEERS.get(geo)
+    if got is None:
+        try:
+            import numpy as np
+
+            from ..engine.logic_kernels import als_wings
+        except Exception:  # numba missing or broken: the Python search
+            return None
+        peer = np.zeros((len(geo.peers), len(geo.peers)), dtype=np.bool_)
+        for c, ps in enumerate(geo.peers):
+            peer[c, list(ps)] = True
+        got = _PEERS[geo] = (als_wings, peer)
+    return got
+
+
+def _als_sets(state: Candidates, k: int) -> Iterator[tuple[tuple[int, ...], int, int]]:
+    """``(set, its candidates, bivalue cell)`` in SE's order of search: sets of ``k`` mutually seeing
+    cells with ``k + 1`` values, grown through forward peers, then the bivalue cells outside the set
+    that see one of its cells and hold only values of the set, ascending."""
     values_in_set = k + 1
     geo, mask = state.geo, state.mask
     peers = geo.peers
     peer_sets = [set(p) for p in peers]
-    found: list[tuple[float, int, str, int, Step]] = []
-    order = 0
-    ncells = len(mask)
-
-    # bit sets over the cells: peers, holders of each value, bivalue cells
     peer_bits, _ = cell_masks(geo)
-    boards = value_boards(state)
     bivalue = _bivalue_cells(mask)
-
-    def restricted(value_bit: int, yz: int, als_bits: int) -> bool:
-        """Every place of the value in the set sees ``yz``."""
-        return not als_bits & boards[value_bit.bit_length()] & ~peer_bits[yz]
-
-    def victims(value_bit: int, cells: int, als_bits: int, yz: int) -> list[int]:
-        """The cells holding the value that see all of ``cells``, outside the
-        set and ``yz``, ascending."""
-        common = seen_by_all(peer_bits, cells) & ~als_bits & ~(1 << yz) & boards[value_bit.bit_length()]
-        return cells_of(common)
 
     def sets(prefix: list[int], candidates: list[int], union: int):
         """Mutually seeing cells in increasing order, ``k`` of them with
@@ -158,19 +165,15 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
             else:
                 yield from sets(prefix + [c], [d for d in candidates if d > c and d in peer_sets[c]], m)
 
-    for a in range(ncells):
+    for a in range(len(mask)):
         ma = mask[a]
         if not 1 < _popcount(ma) <= values_in_set:
             continue
         for als_list, union in sets([a], sorted(p for p in peers[a] if p > a), ma):
             if union:
-                als = tuple(als_list)
-                biggest = max(_popcount(mask[x]) for x in als)
-                size = sum(_popcount(mask[x]) for x in als)
-                rating = big_wing_rating(k, biggest)
                 als_bits = 0
                 seen_any = 0
-                for x in als:
+                for x in als_list:
                     als_bits |= 1 << x
                     seen_any |= peer_bits[x]
                 targets = seen_any & ~als_bits & bivalue
@@ -179,63 +182,134 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
                     targets ^= low
                     yz = low.bit_length() - 1
                     my = mask[yz]
-                    if my & union != my:
-                        continue
-                    xb = my & -my
-                    zb = my ^ xb
-                    yzb = 1 << yz
-                    double = restricted(zb, yz, als_bits)
-                    if restricted(xb, yz, als_bits):
-                        if double:
-                            elims: list[tuple[int, int]] = []
-                            weak = strong_x = strong_z = False
-                            rest = union & ~my
-                            while rest:
-                                wb = rest & -rest
-                                rest ^= wb
-                                hit = victims(wb, als_bits & boards[wb.bit_length()], als_bits, yz)
-                                elims += [(x, wb.bit_length()) for x in hit]
-                                weak = weak or bool(hit)
-                            hit = victims(xb, yzb | (als_bits & boards[xb.bit_length()]), als_bits, yz)
-                            elims += [(x, xb.bit_length()) for x in hit]
-                            strong_x = bool(hit)
-                            hit = victims(zb, yzb | (als_bits & boards[zb.bit_length()]), als_bits, yz)
-                            elims += [(x, zb.bit_length()) for x in hit]
-                            strong_z = bool(hit)
-                            if not weak and (not strong_z or not strong_x):
-                                double = False
-                            kept, gone = (xb, zb)
-                        else:
-                            kept, gone = xb, zb
-                            hit = victims(zb, yzb | (als_bits & boards[zb.bit_length()]), als_bits, yz)
-                            elims = [(x, zb.bit_length()) for x in hit]
-                    elif double:
-                        double = False
-                        kept, gone = zb, xb
-                        hit = victims(xb, yzb | (als_bits & boards[xb.bit_length()]), als_bits, yz)
-                        elims = [(x, xb.bit_length()) for x in hit]
-                    else:
-                        continue
-                    if not elims:
-                        continue
-                    suffix = f"{2 if double else 1}{biggest}{size}"
-                    name = f"{name_base} {suffix}"
-                    elims_t = tuple(sorted(elims))
-                    cells = als + (yz,)
-                    link = (f"{geo.symbol(kept.bit_length())} restricted" if not double else
-                            f"{geo.symbol(xb.bit_length())},{geo.symbol(zb.bit_length())} both restricted")
-                    # the bivalue cell's strong link, and weak links from it to the set on the restricted values
-                    links = [(yz, kept.bit_length(), yz, gone.bit_length())]
-                    for vb in ((xb, zb) if double else (kept,)):
-                        links += [(yz, vb.bit_length(), x, vb.bit_length()) for x in als if mask[x] & vb]
-                    kinds = (STRONG,) + (WEAK,) * (len(links) - 1)
-                    found.append((rating, -len(elims_t), suffix, order, Step(
-                        name, rating, eliminations=elims_t, cells=cells, values=(gone.bit_length(),),
-                        links=tuple(links), link_kinds=kinds,
-                        text=f"{name}: set {cells_text(geo, als)} and {geo.cell_name(yz)} ({link}) "
-                        f"⇒ {elims_text(geo, elims_t)}",
-                    )))
-                    order += 1
+                    if my & union == my:
+                        yield tuple(als_list), union, yz
+
+
+def compiled_sets(state: Candidates, k: int, compiled) -> list[tuple[tuple[int, ...], int, int]] | None:
+    """What :func:`_als_sets` yields, but only the sets and cells that remove something (the
+    compiled search); None when there are too many to hold."""
+    import numpy as np
+
+    kernel, peer = compiled
+    mask = state.mask
+    out = np.empty((4096, k + 1), dtype=np.int64)
+    count = kernel(np.array(mask, dtype=np.int64), peer, k, out)
+    if count < 0:
+        return None
+    found = []
+    for *als, yz in out[:count].tolist():
+        union = 0
+        for x in als:
+            union |= mask[x]
+        found.append((tuple(als), union, yz))
+    return found
+
+
+def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
+    """WXYZ-Wing (``k = 3``), VWXYZ-Wing (``k = 4``), UVWXYZ-Wing (``k = 5``)
+    and TUVWXYZ-Wing (``k = 6``) as SE finds them: an
+    almost locked set of ``k`` mutually seeing cells with ``k + 1`` values, and a bivalue cell ``{x, z}`` whose ``x``
+    sees every ``x`` of the set (restricted common): ``z`` is in the set or in
+    the bivalue cell, so it leaves the cells that see all those ``z``. When
+    ``z`` is restricted too (doubly linked), the set's other two values also
+    leave the cells that see all their places in the set.
+
+    SE rates a WXYZ-Wing 5.5, or 5.6 when the set's largest cell has three
+    candidates (VWXYZ: 6.2 to 6.4, easiest at the extreme cell sizes;
+    UVWXYZ 6.6 and TUVWXYZ 7.5 flat, see :func:`big_wing_rating`), and
+    names it ``WXYZ-Wing <1 or 2 links><largest cell><candidates in the
+    set>``; it sorts by rating, removals (most first), name (descending).
+
+    The sets and bivalue cells come from :func:`_als_sets`, or from the
+    compiled search, which leaves out those that remove nothing.
+    """
+    name_base = BIG_WINGS[k][0]
+    geo, mask = state.geo, state.mask
+    found: list[tuple[float, int, str, int, Step]] = []
+    order = 0
+
+    # bit sets over the cells: peers, holders of each value
+    peer_bits, _ = cell_masks(geo)
+    boards = value_boards(state)
+
+    def restricted(value_bit: int, yz: int, als_bits: int) -> bool:
+        """Every place of the value in the set sees ``yz``."""
+        return not als_bits & boards[value_bit.bit_length()] & ~peer_bits[yz]
+
+    def victims(value_bit: int, cells: int, als_bits: int, yz: int) -> list[int]:
+        """The cells holding the value that see all of ``cells``, outside the
+        set and ``yz``, ascending."""
+        common = seen_by_all(peer_bits, cells) & ~als_bits & ~(1 << yz) & boards[value_bit.bit_length()]
+        return cells_of(common)
+
+    compiled = _compiled(geo)
+    candidates = None if compiled is None else compiled_sets(state, k, compiled)
+    if candidates is None:
+        candidates = _als_sets(state, k)
+    for als, union, yz in candidates:
+        biggest = max(_popcount(mask[x]) for x in als)
+        size = sum(_popcount(mask[x]) for x in als)
+        rating = big_wing_rating(k, biggest)
+        als_bits = 0
+        for x in als:
+            als_bits |= 1 << x
+        my = mask[yz]
+        xb = my & -my
+        zb = my ^ xb
+        yzb = 1 << yz
+        double = restricted(zb, yz, als_bits)
+        if restricted(xb, yz, als_bits):
+            if double:
+                elims: list[tuple[int, int]] = []
+                weak = strong_x = strong_z = False
+                rest = union & ~my
+                while rest:
+                    wb = rest & -rest
+                    rest ^= wb
+                    hit = victims(wb, als_bits & boards[wb.bit_length()], als_bits, yz)
+                    elims += [(x, wb.bit_length()) for x in hit]
+                    weak = weak or bool(hit)
+                hit = victims(xb, yzb | (als_bits & boards[xb.bit_length()]), als_bits, yz)
+                elims += [(x, xb.bit_length()) for x in hit]
+                strong_x = bool(hit)
+                hit = victims(zb, yzb | (als_bits & boards[zb.bit_length()]), als_bits, yz)
+                elims += [(x, zb.bit_length()) for x in hit]
+                strong_z = bool(hit)
+                if not weak and (not strong_z or not strong_x):
+                    double = False
+                kept, gone = (xb, zb)
+            else:
+                kept, gone = xb, zb
+                hit = victims(zb, yzb | (als_bits & boards[zb.bit_length()]), als_bits, yz)
+                elims = [(x, zb.bit_length()) for x in hit]
+        elif double:
+            double = False
+            kept, gone = zb, xb
+            hit = victims(xb, yzb | (als_bits & boards[xb.bit_length()]), als_bits, yz)
+            elims = [(x, xb.bit_length()) for x in hit]
+        else:
+            continue
+        if not elims:
+            continue
+        suffix = f"{2 if double else 1}{biggest}{size}"
+        name = f"{name_base} {suffix}"
+        elims_t = tuple(sorted(elims))
+        cells = als + (yz,)
+        link = (f"{geo.symbol(kept.bit_length())} restricted" if not double else
+                f"{geo.symbol(xb.bit_length())},{geo.symbol(zb.bit_length())} both restricted")
+        # the bivalue cell's strong link, and weak links from it to the set on the restricted values
+        links = [(yz, kept.bit_length(), yz, gone.bit_length())]
+        for vb in ((xb, zb) if double else (kept,)):
+            links += [(yz, vb.bit_length(), x, vb.bit_length()) for x in als if mask[x] & vb]
+        kinds = (STRONG,) + (WEAK,) * (len(links) - 1)
+        found.append((rating, -len(elims_t), suffix, order, Step(
+            name, rating, eliminations=elims_t, cells=cells, values=(gone.bit_length(),),
+            links=tuple(links), link_kinds=kinds,
+            text=f"{name}: set {cells_text(geo, als)} and {geo.cell_name(yz)} ({link}) "
+            f"⇒ {elims_text(geo, elims_t)}",
+        )))
+        order += 1
     # rating ascending, removals descending, suffix descending, then found order
     found.sort(key=lambda t: (t[0], t[1], _Desc(t[2]), t[3]))
     for *_, step in found:
