@@ -26,8 +26,9 @@ from pathlib import Path
 from sudokit.grid import Grid
 from sudokit.logic import aligned, links, nested, rate
 
-SHARED = Path(os.environ["SUDOKIT_SHARED"]) if os.environ.get("SUDOKIT_SHARED") \
-    else Path(__file__).resolve().parents[2] / "shared"  # SUDOKIT_SHARED: the directory that holds data/
+#: The shared data: $SUDOKIT_SHARED when set (as for the tests), else ``shared`` beside the checkout.
+SHARED = Path(os.environ["SUDOKIT_SHARED"]) if os.environ.get("SUDOKIT_SHARED") else \
+    Path(__file__).resolve().parents[2] / "shared"
 DATA = SHARED / "data" / "rated" / "se_dev.tsv"
 HARD = DATA.with_name("hard_dev.tsv")
 

@@ -8,11 +8,12 @@ from the engine's search, not from logic.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from sudokit import solving
 from sudokit.grid import Grid
-from sudokit.logic import REGISTRY, Candidates, next_step
+from sudokit.logic import REGISTRY, Candidates, next_step, uniqueness
 
 from conftest import apply_se_step, rated_traces as traces, se_step
 
@@ -25,6 +26,20 @@ def implemented(s: dict) -> bool:
         if name == t.name or name.startswith(t.name + " ") or name.startswith("Grouped " + t.name):
             return True
     return False
+
+
+@contextmanager
+def se_dev_build() -> Iterator[None]:
+    """The rules of the SukakuExplainer build that made the step traces: it
+    looks for a unique rectangle type 3's sets from size 2 up (its lkSudoku
+    UR option), where 1.18.1, the reference of the ratings, starts at the
+    number of extra values (:data:`sudokit.logic.uniqueness.TYPE3_FROM_TWO`)."""
+    saved = uniqueness.TYPE3_FROM_TWO
+    uniqueness.TYPE3_FROM_TWO = True
+    try:
+        yield
+    finally:
+        uniqueness.TYPE3_FROM_TWO = saved
 
 
 def state_before(row: dict, index: int) -> Candidates:
@@ -51,7 +66,8 @@ def check_first_use(technique: str, rating: float) -> None:
     state = state_before(row, index)
     target = row["steps"][index]
     assert state.grid().line() == target["gridBefore"]
-    mine = next_step(state)
+    with se_dev_build():
+        mine = next_step(state)
     placements, removals = se_step(target)
     assert mine is not None, target["toString"]
     assert (mine.technique, mine.rating) == (technique, rating), (str(mine), target["toString"])
@@ -72,7 +88,8 @@ def replay(rows: list[dict], known: Callable[[dict], bool] = implemented, lowest
             if not known(s):
                 break  # SE used a technique we lack: our path would differ from here
             if lowest <= s["rating"] <= highest:
-                mine = next_step(state)
+                with se_dev_build():
+                    mine = next_step(state)
                 checked += 1
                 placements, removals = se_step(s)
                 if not (

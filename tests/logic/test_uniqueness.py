@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from sudokit.grid import Grid
-from sudokit.logic import Candidates, explain, rate
+from sudokit.logic import Candidates, explain, rate, uniqueness
 from sudokit.logic.stepper import next_step, steps
 
 from conftest import rated_traces as traces, se_step
@@ -148,3 +148,33 @@ def test_compiled_loop_walk_gives_the_python_steps(monkeypatch) -> None:
     python = found(False)
     assert sum(map(bool, python)) > 20
     assert found(True) == python
+
+# -- a type 3 hidden set smaller than the extras (SukakuExplainer 1.18.1) ---------------
+
+#: hard_dev's hd-0163: after a pointing and a hidden pair, r1c4,r2c4 hold 5,6 and r1c1,r2c1
+#: carry four extras (2,3,4,9); 5 and 6 lie only in r1c1, r2c1 and r4c1 of column 1, a hidden
+#: pair of size 2 < 4. SukakuExplainer 1.18.1 does not look for it (its search starts at the
+#: number of extras) and rates the puzzle 11.6/11.6/2.6; taking it gives 11.0/11.0/2.6.
+HD_0163 = ".......12.....13.4..1.2356.....14.23.1.3.54.6.4.26.15.1.......57...32...8.9.56..."
+HD_0163_SE = (11.6, 11.6, 2.6)
+
+
+def test_type3_looks_for_no_hidden_set_smaller_than_the_extras(monkeypatch) -> None:
+    state = Candidates.from_grid(Grid(HD_0163))
+    taken = []
+    for _ in range(2):
+        taken.append(next_step(state))
+        taken[-1].apply(state)
+    assert [s.technique for s in taken] == ["Pointing", "Hidden Pair"], [s.text for s in taken]
+    assert next(uniqueness.find_unique_loops(state.copy()), None) is None
+    # the later builds' rule (from size 2 up) finds the pair and removes r4c1's 9
+    monkeypatch.setattr(uniqueness, "TYPE3_FROM_TWO", True)
+    step = next(uniqueness.find_unique_loops(state.copy()))
+    assert (step.technique, step.rating, step.eliminations) == ("Unique Rectangle type 3", 4.5, ((27, 9),))
+    assert "5,6 hidden in" in step.text
+
+
+@pytest.mark.slow
+def test_type3_hidden_set_rule_gives_sukakuexplainers_hard_rating() -> None:
+    r = rate(HD_0163, timeout=None)
+    assert (r.er, r.ep, r.ed) == HD_0163_SE and not r.lower_bound

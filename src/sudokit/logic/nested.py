@@ -579,7 +579,25 @@ def _full_chain(h) -> tuple:
     their chains."""
     if h.cycle is not None:
         return ("cycle", tuple(cycle_nodes(h.cycle)))
-    return tuple((n, frozenset(_nodes_of([(n, ps, g)]))) for n, ps, g in h.chains)
+    return tuple((n, _chain_list(n, ps, g)) for n, ps, g in h.chains)
+
+
+def _chain_list(node: int, parents: tuple, graph: dict) -> tuple:
+    """SE's ``getChain``: the potentials of the chain ending in ``node``, in
+    the order of its breadth-first walk over the parents (``FullChain``
+    compares these lists, so the order counts)."""
+    out = [node]
+    done = {node}
+    todo = list(parents)
+    while todo:
+        nxt = []
+        for p in todo:
+            if p not in done:
+                done.add(p)
+                out.append(p)
+                nxt.extend(graph[p])
+        todo = nxt
+    return tuple(out)
 
 
 def _nested_complexity(chainer, chains) -> int:
@@ -650,9 +668,13 @@ class _LevelMulti(Multi):
 # -- SE's collectRuleParents ------------------------------------------------------
 
 
-def _link_unit(geo, p: int, q: int, masks, graph, dynamic: bool) -> int:
+def _link_unit(geo, p: int, q: int, masks, graph, dynamic: bool, order: dict | None = None) -> int:
     """The unit of an x-link p (off) -> q (on): the first of box, row,
-    column holding both where the value had two places left."""
+    column holding both where the value had two places left when the link
+    was made (SE's ``getOffToOn`` records that region as the cause of q).
+    In a dynamic chain, the places the chain had removed before it took up
+    p are gone (``order``: each potential's rank in ``graph``, the order
+    the chain found them in, which is the order it takes up the offs)."""
     a, b = p >> 6, q >> 6
     v = (q >> 1) & 31
     bit = 1 << (v - 1)
@@ -662,9 +684,12 @@ def _link_unit(geo, p: int, q: int, masks, graph, dynamic: bool) -> int:
     shared += [u for u in geo.units_of[a][3:] if u in geo.units_of[b]]  # a variant's diagonal or window
     if len(shared) == 1:
         return shared[0]
+    if dynamic and order is None:
+        order = {n: i for i, n in enumerate(graph)}
+    at = order.get(p, -1) if dynamic else -1
     for u in shared:
-        left = [c for c in geo.units[u] if masks[c] & bit and not (dynamic and ((c << 6) | (v << 1)) in graph
-                                                                   and c not in (a, b))]
+        left = [c for c in geo.units[u] if masks[c] & bit and not (
+            dynamic and c not in (a, b) and order.get((c << 6) | (v << 1), at) < at)]
         if len(left) == 2:
             return u
     return shared[0]
@@ -711,6 +736,7 @@ def _rule_parents(h: _XHint, base, cur, geo) -> tuple:
                     hidden(unit, (q >> 1) & 31)
         return tuple(out)
     for target, parents, graph in h.chains:
+        order = {n: i for i, n in enumerate(graph)} if h.dynamic else None
         done: set = set()
         todo = [(target, parents)]
         while todo:
@@ -731,7 +757,7 @@ def _rule_parents(h: _XHint, base, cur, geo) -> tuple:
                         if p >> 6 == q >> 6:
                             naked(q >> 6)
                         else:
-                            hidden(_link_unit(geo, p, q, cur, graph, h.dynamic), (q >> 1) & 31)
+                            hidden(_link_unit(geo, p, q, cur, graph, h.dynamic, order), (q >> 1) & 31)
                 for p in ps:
                     nxt.append((p, graph[p]))
             todo = nxt
