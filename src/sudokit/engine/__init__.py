@@ -55,7 +55,7 @@ every command does for its first-run notice) loads neither numpy nor numba.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["first", "solutions", "count", "deduce", "warm_up", "compiling", "KERNELS", "grid_values",
            "prefer_compiled"]
@@ -119,6 +119,19 @@ def prefer_compiled_after(kind: str, size: int = 9) -> bool:
     if size <= 9 and kind not in _loaded and "numba" not in sys.modules:
         return False
     return prefer_compiled(kind, size)
+
+
+def producer_tables(enabled: bool, geo, tables: Callable[[Any], Any], units: int = 0):
+    """``tables(geo)`` (a logic producer's compiled search and its tables)
+    when that search should answer now, else None: the Python search runs.
+    Not when ``enabled`` is off (a module's ``COMPILED`` switch), for a grid
+    or ``units`` count past the kernels' 62-bit sets, or before the rating's
+    own kernels have loaded numba (:func:`prefer_compiled_after`)."""
+    if not enabled or geo.n > 62 or units > 62:
+        return None
+    if not prefer_compiled_after("producers", geo.n):
+        return None
+    return tables(geo)
 
 
 #: The kernel groups (:data:`KERNELS`) behind each kind of request of :func:`prefer_compiled`.

@@ -59,13 +59,9 @@ _TABLES: dict = {}
 def _compiled(geo):
     """``(kernel, houses, lengths, in-house matrix)`` for ``geo``, or None:
     the Python search then runs (numba not loaded yet, or not here)."""
-    if not COMPILED or geo.n > 62:
-        return None
-    from ..engine import prefer_compiled_after
+    from ..engine import producer_tables
 
-    if not prefer_compiled_after("producers", geo.n):
-        return None
-    return compiled_tables(geo)
+    return producer_tables(COMPILED, geo, compiled_tables)
 
 
 def compiled_tables(geo):

@@ -55,17 +55,21 @@ def none_compiled(state: Candidates, kind: int, k: int) -> bool:
     own) says that the naked sets, hidden sets or fish (``kind``) of size ``k`` remove nothing here;
     False when they do, or where it does not run (numba not loaded yet, a variant's units)."""
     geo = state.geo
-    if not COMPILED or geo.n > 62 or not is_classic(geo):
+    if not is_classic(geo):
         return False
-    from ..engine import prefer_compiled_after
+    from ..engine import producer_tables
 
-    if not prefer_compiled_after("producers", geo.n):
-        return False
+    any_step = producer_tables(COMPILED, geo, _any_step)
+    return any_step is not None and not any_step(geo.shape, state.mask, kind, k)
+
+
+def _any_step(geo):
+    """The compiled "any step?" search, or None where it cannot load."""
     try:
         from ..engine.logic_kernels import any_step
     except Exception:  # numba missing or broken
-        return False
-    return not any_step(geo.shape, state.mask, kind, k)
+        return None
+    return any_step
 
 
 def find_naked(state: Candidates, k: int) -> Iterator[Step]:

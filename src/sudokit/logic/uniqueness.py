@@ -224,13 +224,9 @@ _TABLES: dict = {}
 
 def _compiled(geo: Geometry):
     """The compiled walk and its tables for ``geo``, or None (numba not loaded yet, or not here)."""
-    if not COMPILED or geo.n > 62 or len(geo.units) > 62:
-        return None
-    from ..engine import prefer_compiled_after
+    from ..engine import producer_tables
 
-    if not prefer_compiled_after("producers", geo.n):
-        return None
-    return compiled_tables(geo)
+    return producer_tables(COMPILED, geo, compiled_tables, len(geo.units))
 
 
 def compiled_tables(geo: Geometry):

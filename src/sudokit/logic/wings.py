@@ -115,13 +115,9 @@ _PEERS: dict = {}
 
 def _compiled(geo):
     """``(kernel, peer matrix)`` for ``geo``, or None: the Python search then runs."""
-    if not COMPILED or geo.n > 62:
-        return None
-    from ..engine import prefer_compiled_after
+    from ..engine import producer_tables
 
-    if not prefer_compiled_after("producers", geo.n):
-        return None
-    return compiled_tables(geo)
+    return producer_tables(COMPILED, geo, compiled_tables)
 
 
 def compiled_tables(geo):
