@@ -160,10 +160,9 @@ def seed_rng(seed: int) -> None:
 # -- random complete grids -----------------------------------------------------
 
 
-# fill and relabel are inlined into the random grid (a function numba compiles
-# on its own costs its own compilation, then again inside each caller); called
-# from Python (a fill per call, to read a deadline between them) they compile
-# on their own.
+# fill, relabel and random_grid are kernels of their own, compiled once and
+# called from grids_kernel and from Python alike (not inlined: numba would copy
+# and type their code again inside each caller).
 
 
 @njit(cache=True)
@@ -388,7 +387,8 @@ def singles_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box
 
 @njit(cache=True)
 def preemptive_verdict(puzzle, orbit_cells, a, b, saved, solution, n, box_rows, box_cols, units, peers,
-                        node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats, tables):
+                        node_limit, masks, assigned, queue, board, stack, trail, scratch, limit, count_stats, stats,
+                        tables):
     load_n(puzzle, n, masks, assigned)
     return 1 if preemptive_fixpoint(masks, assigned, units, peers, queue) == COMPLETE else 0
 
@@ -644,8 +644,8 @@ def grids_kernel(seeds, n, units, peers, fill_limit, solutions, puzzles, orders,
 # -- loading ---------------------------------------------------------------------------
 
 #: The kernel group (:data:`~sudokit.engine.compiling.KERNELS`) of each verdict.
-VERDICT_GROUPS = {COUNT9: "unique-9x9", COUNT9U: "unique-9x9-variant", OTHER: "unique-other", OTHER_LOCKED: "unique-16x16",
-                  SINGLES9: "logic-9x9", SINGLES: "logic-other", PREEMPTIVE: "preemptive"}
+VERDICT_GROUPS = {COUNT9: "unique-9x9", COUNT9U: "unique-9x9-variant", OTHER: "unique-other",
+                  OTHER_LOCKED: "unique-16x16", SINGLES9: "logic-9x9", SINGLES: "logic-other", PREEMPTIVE: "preemptive"}
 #: The (verdict, batch) pairs this process has loaded.
 _loaded: set[tuple[int, bool]] = set()
 #: Verdicts that another makes the same puzzles as, which compiles in about half
