@@ -1,9 +1,11 @@
 """Rating on a Dask LocalCluster with 1 and 2 single-threaded workers: speed-up, overhead, model.
 
-    python benchmarks/bench_cluster.py [--sample 2] [--per-partition K] [--workers 1 2]
+    python benchmarks/bench_cluster.py [--sample 2] [--copies 1] [--per-partition K] [--workers 1 2]
 
 The input mixes Sudoku Explainer bands: every ``sample``-th puzzle of
-rated/se_dev.tsv (ER 1.2 to 9.x), one per line. For each number of workers
+rated/se_dev.tsv (ER 1.2 to 9.x), one per line, the whole sample
+``copies`` times over (the file is sorted by ER, so one copy ends in its
+hardest partitions; more copies make a bigger file of the same mix). For each number of workers
 N, a fresh ``LocalCluster(n_workers=N, threads_per_worker=1)`` starts and
 warms up (not timed: the plugin, then a few easy puzzles a worker, whose
 first ratings load the logic kernels); then :func:`sudokit.distributed.run`
@@ -74,6 +76,8 @@ def makespan(costs: list[float], workers: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sample", type=int, default=2, help="take every SAMPLE-th puzzle of se_dev.tsv")
+    ap.add_argument("--copies", type=int, default=1,
+                    help="the sample written COPIES times one after the other (a bigger file of the same mix)")
     ap.add_argument("--per-partition", type=int, default=None, help="puzzles per partition (default: automatic)")
     ap.add_argument("--empty", type=int, default=40, help="partitions of the overhead run")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
@@ -83,7 +87,7 @@ def main() -> None:
     sample = rows[:: args.sample]
     tmp = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
     rated = tmp / "rated.txt"
-    rated.write_text("".join(r["puzzle"] + "\n" for r in sample))
+    rated.write_text("".join(r["puzzle"] + "\n" for r in sample) * args.copies)
     job = pipeline.Job("rate")
     # the same partitions for every N (the default size for the largest N), so that the model,
     # fitted on N = 1, predicts the others from the same pieces of work
@@ -97,7 +101,7 @@ def main() -> None:
 
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}; load average before: {load()}")
-    print(f"input: {len(sample)} puzzles of se_dev.tsv (every {args.sample}th, ER "
+    print(f"input: {len(sample) * args.copies} puzzles: {args.copies} x every {args.sample}th puzzle of se_dev.tsv (ER "
           f"{min(float(r['er']) for r in sample)}-{max(float(r['er']) for r in sample)}), "
           f"partitions of {blocksize} bytes")
     print()

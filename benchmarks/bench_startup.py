@@ -39,6 +39,9 @@ COMMANDS: dict[str, tuple[list[str], str | None]] = {
     "rate": (["rate", "-"], PUZZLE),
     "explain": (["explain", "--example", "gentle"], None),
     "hint": (["hint", "--example", "gentle"], None),
+    "print": (["print", "--example", "diabolical", "-o", "-"], None),
+    "print 4": (["print", "--generate", "4", "--seed", "1", "-o", "-"], None),
+    "examples": (["examples"], None),
     "sudoku": ([], None),
     "generate unique": (["generate", "--minimal", "unique"], None),
     "generate 2x3": (["generate", "--box", "2x3"], None),
@@ -69,7 +72,7 @@ def run(args: list[str], stdin: str | None, env: dict[str, str] | None = None) -
     """(wall s, CPU s of the child, stderr, exit status) of one run of `sudoku args`."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run([sudoku(), *args], input=stdin, capture_output=True, text=True, env=env)
+    done = subprocess.run([sudoku(), *args], input=stdin, capture_output=True, text=True, errors="replace", env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
