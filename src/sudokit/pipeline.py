@@ -64,7 +64,8 @@ class Job:
     ``symbols`` how to read the puzzles; ``variant`` (``--variant`` names)
     and ``regions`` (a jigsaw layout) the units every puzzle is solved under,
     when not just rows, columns and boxes; ``grids`` and ``marks`` what
-    ``explain`` shows between steps. ``quick`` is set by :func:`run` for a
+    ``explain`` shows between steps, ``inner`` whether its text shows the
+    inner chains of a nested forcing chain under its line. ``quick`` is set by :func:`run` for a
     run of a few puzzles: see :func:`_quick_result`.
     """
 
@@ -78,6 +79,7 @@ class Job:
     symbols: str | None = None
     grids: bool = False
     marks: bool = False
+    inner: bool = False
     quick: bool = False
     variant: str | None = None
     regions: str | None = None
@@ -491,7 +493,8 @@ def _do_explain(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
     for number, step in enumerate(path, 1):
         if job.grids and step.rating > 2.3 and number > 1:
             lines.append(show())
-        lines.append(f"{number:3d}. [{step.rating:.1f}] {step.text}")
+        text = step.details().replace("\n", "\n" + " " * 11) if job.inner else step.text
+        lines.append(f"{number:3d}. [{step.rating:.1f}] {text}")
         step.apply(state)
     if job.grids:
         lines.append(render(state.grid(), "boxed"))

@@ -208,3 +208,51 @@ def test_cli_hint_and_solve_agree_on_ten_rows(tmp_path) -> None:
         said[command] = result.output
     assert "10 rows; a 9x9 puzzle has only 9" in said["hint"]
     assert "10 rows; a 9x9 puzzle has only 9" in said["solve"]
+
+
+def _hard_trace(puzzle_id: str) -> dict:
+    import gzip
+
+    from conftest import RATED, require_shared
+
+    with gzip.open(require_shared(RATED / "hard_dev_traces.jsonl.gz"), "rt") as fh:
+        return next(row for row in map(json.loads, fh) if row["id"] == puzzle_id)
+
+
+def test_hint_inner_shows_the_inner_chains_of_se_nested_step() -> None:
+    # SE's step 5 of hd-0361 is a level-2 Dynamic Region Forcing Chains (+ Forcing Chains), 10.0:
+    # --inner puts the inner chains under its line, indented; the record carries the same chains
+    from sudokit.formats import render_marks
+    from sudokit.grid import Grid
+    from sudokit.logic.state import Candidates, geometry
+
+    se = _hard_trace("hd-0361")["steps"][4]
+    values, masks = [], []
+    for c in range(81):
+        m = sum(1 << k for k, ch in enumerate(se["candidates"][9 * c:9 * c + 9]) if ch != ".")
+        single = m & (m - 1) == 0
+        values.append(m.bit_length() if single else 0)
+        masks.append(0 if single else m)
+    state = Candidates(geometry(Grid("." * 81).shape), values, masks)
+    marks = render_marks(state.grid(), state.mask) + "\n"
+    plain = run("hint", "-", input=marks)
+    inner = run("hint", "-", "--inner", input=marks)
+    record = json.loads(run("hint", "-", "--format", "jsonl", input=marks).output)
+    assert plain.exit_code == inner.exit_code == 0
+    first, *rest = inner.output.strip().splitlines()
+    assert plain.output.strip() == first and "(+ Forcing Chains)" in first and record["rating"] == se["rating"]
+    assert rest and [line.strip() for line in rest] == [f"[{d['rating']:.1f}] {d['text']}" for d in record["nested"]]
+    assert all(line.startswith("  [") for line in rest)
+
+
+@pytest.mark.slow
+def test_explain_inner_lists_inner_chains_under_nested_steps(tmp_path) -> None:
+    # a whole hard puzzle (about 10 s): every nested step's inner chains follow its line, indented
+    puzzle = _hard_trace("hd-0361")["puzzle"]
+    plain = run("explain", "-", input=puzzle + "\n")
+    inner = run("explain", "-", "--inner", input=puzzle + "\n")
+    assert plain.exit_code == inner.exit_code == 0
+    numbered = [line for line in inner.output.splitlines() if line[:4].strip().rstrip(".").isdigit()]
+    assert numbered == [line for line in plain.output.splitlines() if line[:4].strip().rstrip(".").isdigit()]
+    extra = [line for line in inner.output.splitlines() if line.startswith(" " * 11 + "  [")]
+    assert extra, "no inner chain shown under a nested step"

@@ -42,6 +42,12 @@ _jobs_option = click.option(
     help="Work on this many processes, 0 for every core (the output is the same whatever N).")
 
 
+_inner_option = click.option(
+    "--inner", is_flag=True,
+    help="text: under a nested forcing chain (rated 9.5 and up), the inner chains it relies on, one a line, "
+         "indented by depth (jsonl always carries them as 'nested').")
+
+
 def _box(box: Shape | None) -> tuple[int, int] | None:
     return None if box is None else (box.box_rows, box.box_cols)
 
@@ -104,13 +110,14 @@ def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str,
 @click.option("--grids", is_flag=True,
               help="Show the grid at the start, before every step harder than a single, and at the end.")
 @click.option("--marks", is_flag=True, help="With --grids: show pencil marks (the candidates) in those grids.")
+@_inner_option
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
 @_units_options
 @_jobs_option
 @_timeout_option
 @click.pass_context
 def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str, ...], grids: bool,
-            marks: bool, box: Shape | None, variant: str | None, regions: str | None, cages: str | None,
+            marks: bool, inner: bool, box: Shape | None, variant: str | None, regions: str | None, cages: str | None,
             jobs: int, timeout: float | None) -> None:
     """Explain how to solve each puzzle in PATHS step by step, always taking
     the easiest step (in Sudoku Explainer's order).
@@ -128,7 +135,7 @@ def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[s
     from ..pipeline import Job
     from .running import run_job
 
-    job = Job("explain", fmt=fmt, timeout=timeout, box=_box(box), grids=grids, marks=marks, variant=variant,
+    job = Job("explain", fmt=fmt, timeout=timeout, box=_box(box), grids=grids, marks=marks, inner=inner, variant=variant,
               regions=regions, cages=cages)
     run_job(ctx, job, paths, names, jobs, "explaining")
 
@@ -176,11 +183,12 @@ def _hint_state(text: str, box: Shape | None, variant: str | None = None, region
 @click.option("-f", "--format", "fmt", type=click.Choice(HINT_FORMATS), default="text", show_default=True,
               help="text: the step; jsonl: its record; svg: the step drawn on the grid.")
 @click.option("--example", "name", metavar="NAME", help="Hint for a named example puzzle.")
+@_inner_option
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
 @_units_options
 @_timeout_option
 @click.pass_context
-def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: Shape | None,
+def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, inner: bool, box: Shape | None,
          variant: str | None, regions: str | None, cages: str | None, timeout: float | None) -> None:
     """Show the next logical step for one puzzle in PATH (or - for standard
     input). The grid may carry pencil marks (the candidates format); then
@@ -228,4 +236,4 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, box: 
     elif fmt == "jsonl":
         Output().write(json.dumps(step.as_dict(state.geo), ensure_ascii=False))
     else:
-        Output().write(step.text)
+        Output().write(step.details() if inner else step.text)

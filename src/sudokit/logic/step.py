@@ -73,6 +73,11 @@ class Step:
     def __str__(self) -> str:
         return self.text or self.technique
 
+    def details(self) -> str:
+        """The step's text and, for a nested forcing chain, the inner chains
+        it relies on on the lines after it (:class:`sudokit.logic.nested.NestedStep`)."""
+        return self.text
+
     def kinded_links(self) -> tuple[tuple[int, int, int, int, str], ...]:
         """``(cell, value, cell, value, kind)`` per link; kind ``""`` when unknown."""
         kinds = self.link_kinds + ("",) * (len(self.links) - len(self.link_kinds))
