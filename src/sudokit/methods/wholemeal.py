@@ -13,8 +13,8 @@ treated alike, as rows of some *view* of the matrix:
 ``fix prune``
     prune again until nothing changes.
 ``blocked``
-    *void* (some cell has no choices) or not *safe* (some row, column or box
-    holds the same single twice).
+    *void* (some cell has no choices) or not *safe* (some row, column, box,
+    or other unit of a variant, holds the same single twice).
 ``search``
     expand one open cell into one matrix per choice, prune each, drop the
     blocked ones and go on. Bird expands a cell with the fewest choices
@@ -25,11 +25,13 @@ The units come from the grid's geometry (:mod:`sudokit.geometry`), and
 :func:`views` reads them kind by kind. A kind whose units are the shape's
 rows, columns or boxes goes through Bird's view of them, so a classic
 puzzle is pruned exactly as in the pearl. Any other kind is pruned unit by
-unit, ``reduce`` on each unit's cells (:func:`prune_units`): a jigsaw's
-regions in place of ``boxs``, and after them the extra units of a variant
-(the diagonals of X, the windows of hyper), which need not cover the grid
-and may overlap, so they make no view of the matrix. ``safe`` checks every
-unit of the geometry.
+unit, ``reduce`` on each unit's cells (:func:`prune_units`). A jigsaw's
+regions replace ``boxs`` so: read as rows they are no view that is its own
+inverse, and for units that do not overlap, reducing them in turn is
+``pruneBy`` itself. A variant's extra units come after them (the diagonals
+of X, the windows of hyper); they need not cover the grid and may overlap
+(the two diagonals of an odd size share the centre), so they make no view
+at all. ``safe`` checks every unit of the geometry.
 
 Haskell's lazy lists become Python generators, so the first solution
 arrives without the others being computed.
@@ -93,18 +95,18 @@ def single(cs: Choices) -> bool:
     return len(cs) == 1
 
 
+def geometry(where: Where) -> Geometry:
+    """The units: a shape's rows, columns and boxes, or a variant's geometry."""
+    return where if isinstance(where, Geometry) else where.geometry
+
+
 def collapse(m: Matrix, where: Where) -> Grid:
     """The grid of a matrix in which every cell is a single choice."""
     geo = geometry(where)
     return Grid.unchecked(geo.shape, tuple(cs[0] for row in m for cs in row), geo)
 
 
-def geometry(where: Where) -> Geometry:
-    """The units: a shape's rows, columns and boxes, or a variant's geometry."""
-    return where if isinstance(where, Geometry) else where.geometry
-
-
-# -- views: rows, columns and boxes as rows -----------------------------------
+# -- views: rows, columns and boxes as rows; the units of a geometry ------------
 
 
 def rows(m: Matrix, shape: Shape) -> Matrix:
@@ -136,7 +138,7 @@ def boxs(m: Matrix, shape: Shape) -> Matrix:
     ]
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=256)
 def views(geo: Geometry) -> tuple[View | Units, ...]:
     """Each kind of unit of ``geo``, in order: Bird's view when its units are
     the shape's rows, columns or boxes, else the units themselves.
@@ -177,6 +179,8 @@ def prune_by(view: View, m: Matrix, shape: Shape) -> Matrix:
 
 def prune_units(units: Units, m: Matrix) -> Matrix:
     """``reduce`` on each unit's cells in turn, for units that make no view.
+
+    The main diagonal of a 2x2 matrix, cells 0 and 3:
 
     >>> prune_units(((0, 3),), [[(1,), (1, 2)], [(1, 2), (1, 2)]])
     [[(1,), (1, 2)], [(1, 2), (2,)]]
