@@ -284,12 +284,22 @@ def test_variants_are_solved_under_their_units_and_their_records_say_so(tmp_path
         assert back.exit_code == 0 and back.output.split() == ["1"] * len(cases), back.output
 
 
-def test_variant_options_are_checked_before_any_puzzle() -> None:
+def test_variant_options_are_checked_before_any_puzzle(monkeypatch) -> None:
+    import dataclasses
+
+    import reference_variants as ref
+    from sudokit import methods
+
     puzzle = "." * 36 + "\n"
     missing = run("solve", "--box", "2x3", "--variant", "jigsaw", "-", input=puzzle)
     assert missing.exit_code == 2 and "--variant jigsaw needs its regions" in missing.output
-    bird = run("solve", "--variant", "x", "--method", "wholemeal", "-", input=puzzle)
-    assert bird.exit_code == 2 and "method 'wholemeal' takes rows, columns and boxes only" in bird.output
+    bird = run("solve", "--variant", "x", "--method", "wholemeal", "--format", "line", "-", input=puzzle)
+    x_units = ref.rows(6) + ref.columns(6) + ref.boxes(2, 3) + ref.diagonals(6)
+    assert bird.exit_code == 0 and ref.obeys(values_of(bird.output.strip()), 6, x_units), bird.output
+    narrow = dataclasses.replace(methods.get("dfs"), name="rows-only", any_units=False)  # no method is, today
+    monkeypatch.setitem(methods._REGISTRY, narrow.name, narrow)
+    refused = run("solve", "--variant", "x", "--method", "rows-only", "-", input=puzzle)
+    assert refused.exit_code == 2 and "method 'rows-only' takes rows, columns and boxes only" in refused.output
     unknown = run("solve", "--variant", "diagonalish", "-", input=puzzle)
     assert unknown.exit_code == 2 and "unknown variant 'diagonalish'" in unknown.output
     broken = run("solve", "--regions", "1221 1221 3344 3344", "-", input="." * 16 + "\n")

@@ -184,7 +184,7 @@ def test_mip_solves_a_published_killer():
 
 def test_every_other_method_refuses_a_killer_by_name():
     puzzle = published()[0][0]
-    for method in ("dfs", "bfs", "preemptive", "wholemeal", "clauses"):
+    for method in ("dfs", "bfs", "preemptive", "wholemeal", "wholemeal-first", "clauses"):
         with pytest.raises(SudokuError, match=f"method '{method}' does not keep killer cages.*fast, mip"):
             solving.solve(puzzle, method=method)
 

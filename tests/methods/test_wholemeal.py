@@ -1,4 +1,9 @@
-"""Bird's wholemeal solver (methods 'wholemeal' and 'wholemeal-first') against independent truth."""
+"""Bird's wholemeal solver (methods 'wholemeal' and 'wholemeal-first') against independent truth.
+
+Its counts and solutions on X, hyper and jigsaw puzzles are held to the independent
+variant solver with every other method's in tests/methods/test_variant_methods.py;
+here are the pieces: which views a geometry gives, and that pruning and ``blocked``
+see a variant's units."""
 
 from __future__ import annotations
 
@@ -6,10 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sudokit import Budget, Grid, Shape, Status, count, example, solutions, solve
+from sudokit import Budget, Grid, Shape, Status, count, example, solutions, solve, variants
 from sudokit.examples import EXAMPLES
+from sudokit.geometry import Geometry
 from sudokit.methods import wholemeal
 
+import reference_variants as ref
 from conftest import load_counts, load_multisize
 from reference import reference_count
 from puzzles import (check_against_reference, check_count, check_multisize_solution, check_named_example, clues,
@@ -41,6 +48,51 @@ def test_blocked_sees_void_and_unsafe_matrices() -> None:
     unsafe = [row[:] for row in m]
     unsafe[0][0], unsafe[1][1] = (2,), (2,)  # same box, different row and column
     assert wholemeal.blocked(unsafe, shape)
+
+
+def test_a_geometry_gives_birds_views_for_the_shapes_units_and_its_other_units_as_they_are() -> None:
+    layout = "1112 1222 3444 3334"
+    bird = (wholemeal.rows, wholemeal.cols, wholemeal.boxs)
+    assert wholemeal.views(Geometry.of(Shape(3, 3))) == bird
+    x = variants.x("2x2")
+    assert wholemeal.views(x) == bird + (x.units[-2:],)
+    jigsaw = variants.jigsaw(None, layout)
+    assert wholemeal.views(jigsaw) == bird[:2] + (tuple(jigsaw.units[u] for u in jigsaw.boxes),)
+    hyper = variants.hyper()
+    assert wholemeal.views(hyper) == bird + (hyper.units[27:31], hyper.units[31:])
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_the_diagonals_prune_and_block(method: str) -> None:
+    corner = Grid.empty((2, 2)).place(0, 0, 1)  # r3c3 shares no row, column or box with r1c1
+    x = corner.with_geometry(variants.x("2x2"))
+    assert wholemeal.fix(wholemeal.prune, wholemeal.choices(corner), corner.geometry)[2][2] == (1, 2, 3, 4)
+    assert wholemeal.fix(wholemeal.prune, wholemeal.choices(x), x.geometry)[2][2] == (2, 3, 4)
+    clash = wholemeal.choices(Grid.empty().place(0, 0, 5).place(8, 8, 5))
+    assert not wholemeal.blocked(clash, Shape(3, 3)) and wholemeal.blocked(clash, variants.x())
+    assert count(x.place(2, 2, 1), 2, method=method).status is Status.INVALID
+    for line in ("...4.3.....2....", "1.............24"):  # the reference counts 3+ and 0, 3+ and 1
+        grid = Grid(line, (2, 2))
+        for geo in (grid.geometry, x.geometry):
+            expected = ref.count(4, [list(u) for u in geo.units], list(grid.values), limit=3)[0]
+            assert count(grid.with_geometry(geo), 3, method=method).count == expected, (line, geo)
+
+
+def test_prune_units_reduces_overlapping_units_in_turn() -> None:
+    centre = [[(1, 2, 3)] * 3 for _ in range(3)]
+    centre[0][0], centre[0][2] = (1,), (2,)
+    pruned = wholemeal.prune_units(variants.diagonals(Shape(1, 3)), centre)
+    assert pruned[1][1] == (3,) and pruned[2][2] == (2, 3) and pruned[2][0] == (1, 3)
+
+
+def test_deduce_on_a_variant_keeps_its_geometry() -> None:
+    geo = variants.jigsaw(None, "1112 1222 3444 3334")
+    grid = Grid("1..4..2..3..3..2", geometry=geo)
+    found, truth = ref.count(4, [list(u) for u in geo.units], list(grid.values), limit=2)
+    assert found == 1
+    partial = wholemeal.deduce(grid, Budget())  # the regions' singles alone fill it
+    assert partial.geometry == geo and list(partial.values) == truth
+    assert [s.geometry for s in solutions(grid, method="wholemeal")] == [geo]
 
 
 def test_prune_alone_solves_easy_but_not_diabolical() -> None:

@@ -112,14 +112,14 @@ register(MethodSpec(
     inference="assert, deny, a clause with one variable left asserts it (naked and hidden singles); no guessing",
 ))
 register(MethodSpec(
-    "wholemeal", "sudokit.methods.wholemeal", complete=True,
+    "wholemeal", "sudokit.methods.wholemeal", complete=True, any_units=True,
     summary="matrix of choices, prune, expand the cell with the fewest choices",
     source="Bird, 'A program to solve Sudoku' (JFP 2006); Hutton's lecture version",
     representation="a matrix of choices: N rows of N tuples of values",
     inference="prune the singles out of rows, columns and boxes to a fixpoint; expand the cell with the fewest choices",
 ))
 register(MethodSpec(
-    "wholemeal-first", "sudokit.methods.wholemeal", complete=True,
+    "wholemeal-first", "sudokit.methods.wholemeal", complete=True, any_units=True,
     summary="wholemeal with the original expansion of the first open cell",
     source="Bird, 'A program to solve Sudoku' (JFP 2006)",
     options={"expand": "first"},

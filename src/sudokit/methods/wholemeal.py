@@ -13,13 +13,25 @@ treated alike, as rows of some *view* of the matrix:
 ``fix prune``
     prune again until nothing changes.
 ``blocked``
-    *void* (some cell has no choices) or not *safe* (some row, column or box
-    holds the same single twice).
+    *void* (some cell has no choices) or not *safe* (some row, column, box,
+    or other unit of a variant, holds the same single twice).
 ``search``
     expand one open cell into one matrix per choice, prune each, drop the
     blocked ones and go on. Bird expands a cell with the fewest choices
     (``expand="fewest"``, the default); the simple version in Hutton's
     lectures expands the first open cell (``expand="first"``).
+
+The units come from the grid's geometry (:mod:`sudokit.geometry`), and
+:func:`views` reads them kind by kind. A kind whose units are the shape's
+rows, columns or boxes goes through Bird's view of them, so a classic
+puzzle is pruned exactly as in the pearl. Any other kind is pruned unit by
+unit, ``reduce`` on each unit's cells (:func:`prune_units`). A jigsaw's
+regions replace ``boxs`` so: read as rows they are no view that is its own
+inverse, and for units that do not overlap, reducing them in turn is
+``pruneBy`` itself. A variant's extra units come after them (the diagonals
+of X, the windows of hyper); they need not cover the grid and may overlap
+(the two diagonals of an odd size share the centre), so they make no view
+at all. ``safe`` checks every unit of the geometry.
 
 Haskell's lazy lists become Python generators, so the first solution
 arrives without the others being computed.
@@ -34,14 +46,25 @@ arrives without the others being computed.
 [(1,), (1, 2, 3, 4), (3,), (1, 2, 3, 4)]
 >>> fix(prune, m, puzzle.shape)[0]
 [(1,), (2, 4), (3,), (2, 4)]
+
+The 4x4 grids: 288 of them, 48 under X (the two diagonals too), and 144 with
+the regions of a jigsaw:
+
+>>> from sudokit import variants
+>>> blank = Grid.empty((2, 2))
+>>> [sum(1 for _ in solutions(blank.with_geometry(geo), Budget()))
+...  for geo in (None, variants.x("2x2"), variants.jigsaw(None, "1112 1222 3444 3334"))]
+[288, 48, 144]
 """
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Literal
+from functools import lru_cache
+from typing import Callable, Iterator, Literal, Union
 
 from ..budget import Budget
 from ..errors import Contradiction
+from ..geometry import Geometry
 from ..grid import Grid, Shape
 
 #: The values a cell may still take.
@@ -50,6 +73,10 @@ Choices = tuple[int, ...]
 Matrix = list[list[Choices]]
 #: A view of a matrix: rows, columns or boxes as the rows of a new matrix.
 View = Callable[[Matrix, Shape], Matrix]
+#: Units as cells 0..N²-1 (from a geometry): one kind of them.
+Units = tuple[tuple[int, ...], ...]
+#: The units of a puzzle: a shape's rows, columns and boxes, or a variant's geometry.
+Where = Union[Shape, Geometry]
 
 Expand = Literal["fewest", "first"]
 
@@ -68,12 +95,18 @@ def single(cs: Choices) -> bool:
     return len(cs) == 1
 
 
-def collapse(m: Matrix, shape: Shape) -> Grid:
+def geometry(where: Where) -> Geometry:
+    """The units: a shape's rows, columns and boxes, or a variant's geometry."""
+    return where if isinstance(where, Geometry) else where.geometry
+
+
+def collapse(m: Matrix, where: Where) -> Grid:
     """The grid of a matrix in which every cell is a single choice."""
-    return Grid.unchecked(shape, tuple(cs[0] for row in m for cs in row))
+    geo = geometry(where)
+    return Grid.unchecked(geo.shape, tuple(cs[0] for row in m for cs in row), geo)
 
 
-# -- views: rows, columns and boxes as rows -----------------------------------
+# -- views: rows, columns and boxes as rows; the units of a geometry ------------
 
 
 def rows(m: Matrix, shape: Shape) -> Matrix:
@@ -105,6 +138,24 @@ def boxs(m: Matrix, shape: Shape) -> Matrix:
     ]
 
 
+@lru_cache(maxsize=256)
+def views(geo: Geometry) -> tuple[View | Units, ...]:
+    """Each kind of unit of ``geo``, in order: Bird's view when its units are
+    the shape's rows, columns or boxes, else the units themselves.
+
+    >>> from sudokit import variants
+    >>> views(Shape(2, 2).geometry) == (rows, cols, boxs)
+    True
+    >>> views(variants.x("2x2"))[3]
+    ((0, 5, 10, 15), (3, 6, 9, 12))
+    """
+    shape = geo.shape
+    bird = {shape.rows: rows, shape.cols: cols, shape.boxes: boxs}
+    kinds = sorted(set(geo.kind))
+    units = [tuple(geo.units[u] for u in geo.of_kind(kind)) for kind in kinds]
+    return tuple(bird.get(us, us) for us in units)
+
+
 # -- pruning -----------------------------------------------------------------
 
 
@@ -126,15 +177,35 @@ def prune_by(view: View, m: Matrix, shape: Shape) -> Matrix:
     return view([reduce(row) for row in view(m, shape)], shape)
 
 
-def prune(m: Matrix, shape: Shape) -> Matrix:
-    """``prune = pruneBy boxs . pruneBy cols . pruneBy rows``."""
-    return prune_by(boxs, prune_by(cols, prune_by(rows, m, shape), shape), shape)
+def prune_units(units: Units, m: Matrix) -> Matrix:
+    """``reduce`` on each unit's cells in turn, for units that make no view.
+
+    The main diagonal of a 2x2 matrix, cells 0 and 3:
+
+    >>> prune_units(((0, 3),), [[(1,), (1, 2)], [(1, 2), (1, 2)]])
+    [[(1,), (1, 2)], [(1, 2), (2,)]]
+    """
+    n = len(m)
+    m = [list(row) for row in m]
+    for unit in units:
+        for cell, cs in zip(unit, reduce([m[c // n][c % n] for c in unit])):
+            m[cell // n][cell % n] = cs
+    return m
 
 
-def fix(f: Callable[[Matrix, Shape], Matrix], m: Matrix, shape: Shape) -> Matrix:
+def prune(m: Matrix, where: Where) -> Matrix:
+    """``prune = pruneBy boxs . pruneBy cols . pruneBy rows``; a variant's
+    other units (regions, diagonals, windows) by :func:`prune_units`."""
+    geo = geometry(where)
+    for view in views(geo):
+        m = prune_by(view, m, geo.shape) if callable(view) else prune_units(view, m)
+    return m
+
+
+def fix(f: Callable[[Matrix, Where], Matrix], m: Matrix, where: Where) -> Matrix:
     """Apply ``f`` until the matrix stops changing."""
     while True:
-        m2 = f(m, shape)
+        m2 = f(m, where)
         if m2 == m:
             return m
         m = m2
@@ -154,13 +225,14 @@ def consistent(row: list[Choices]) -> bool:
     return len(singles) == len(set(singles))
 
 
-def safe(m: Matrix, shape: Shape) -> bool:
-    """Every row, column and box is consistent."""
-    return all(consistent(row) for view in (rows, cols, boxs) for row in view(m, shape))
+def safe(m: Matrix, where: Where) -> bool:
+    """Every unit (row, column, box, and a variant's others) is consistent."""
+    n = len(m)
+    return all(consistent([m[c // n][c % n] for c in unit]) for unit in geometry(where).units)
 
 
-def blocked(m: Matrix, shape: Shape) -> bool:
-    return void(m) or not safe(m, shape)
+def blocked(m: Matrix, where: Where) -> bool:
+    return void(m) or not safe(m, where)
 
 
 # -- search --------------------------------------------------------------------
@@ -185,23 +257,23 @@ def expand(m: Matrix, how: Expand = "fewest") -> Iterator[Matrix]:
         yield m[:r] + [row] + m[r + 1 :]
 
 
-def search(m: Matrix, shape: Shape, budget: Budget, how: Expand = "fewest") -> Iterator[Grid]:
+def search(m: Matrix, where: Where, budget: Budget, how: Expand = "fewest") -> Iterator[Grid]:
     """Every solution below the (already pruned) matrix ``m``, lazily."""
     budget.tick()
-    if blocked(m, shape):
+    if blocked(m, where):
         return
     if all(single(cs) for row in m for cs in row):
-        yield collapse(m, shape)
+        yield collapse(m, where)
         return
     budget.guess()
     for m2 in expand(m, how):
-        yield from search(fix(prune, m2, shape), shape, budget, how)
+        yield from search(fix(prune, m2, where), where, budget, how)
 
 
 def solutions(grid: Grid, budget: Budget, expand: Expand = "fewest") -> Iterator[Grid]:
     """``solve = search . fix prune . choices``, lazily."""
-    shape = grid.shape
-    yield from search(fix(prune, choices(grid), shape), shape, budget, expand)
+    geo = grid.geometry
+    yield from search(fix(prune, choices(grid), geo), geo, budget, expand)
 
 
 def deduce(grid: Grid, budget: Budget, expand: Expand = "fewest") -> Grid:
@@ -210,7 +282,7 @@ def deduce(grid: Grid, budget: Budget, expand: Expand = "fewest") -> Grid:
     Raises Contradiction when the pruned matrix is blocked.
     """
     budget.tick()
-    m = fix(prune, choices(grid), grid.shape)
-    if blocked(m, grid.shape):
+    m = fix(prune, choices(grid), grid.geometry)
+    if blocked(m, grid.geometry):
         raise Contradiction("pruning leaves a cell with no choices or a value twice in a unit")
-    return Grid.unchecked(grid.shape, tuple(cs[0] if single(cs) else 0 for row in m for cs in row))
+    return grid.like(tuple(cs[0] if single(cs) else 0 for row in m for cs in row))
