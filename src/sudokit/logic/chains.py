@@ -778,9 +778,15 @@ def _removals_on(state: Candidates, target: int) -> list[tuple[int, int]]:
 PUZZLE_DEADLINE: float | None = None
 
 #: Units of chain work (:meth:`Chainer.tick`: one search or propagation from
-#: one assumption is one unit, a larger piece more) an idle machine does in a
-#: second; :func:`time_limit` turns seconds into units with it.
-WORK_PER_SECOND = 50_000
+#: one assumption is one unit, a larger piece more) a machine does in a
+#: second; :func:`time_limit` turns seconds into units with it. Measured on
+#: the hardest puzzles (``rate(..., timeout=None)``, chain units over CPU
+#: seconds): 160,000 to 175,000 a second on a 2-core AMD EPYC in its fast
+#: phase, about half that in its slow one (the compiled nested levels made the
+#: units cheaper than the 50,000 first measured); 100,000 keeps a budget of
+#: ``s`` seconds within about ``s`` of CPU on the slow phase and well inside
+#: the CPU guard on both.
+WORK_PER_SECOND = 100_000
 
 #: Units of one compiled scan (:meth:`Chainer.found`), in the units of one
 #: search (the nested levels count their own work: ``nested.FIXPOINT_UNITS``).
