@@ -227,10 +227,11 @@ class _Givens:
         self.free = set(orbits(shape, symmetry))
         self.orbit_of = {c: o for o in self.free for c in o}
 
-    def _fits(self, orbit: tuple[int, ...]) -> bool:
-        """Whether ``orbit`` can be given and the rest still make up exactly the count."""
-        return (orbit in self.free and len(orbit) <= self.left
-                and _reachable(self.left - len(orbit), _orbit_sizes(o for o in self.free if o != orbit)))
+    def _sizes(self) -> set[int]:
+        """The orbit sizes that can be given now, the rest still making up exactly the count."""
+        many = dict(_orbit_sizes(self.free))
+        return {size for size in many if size <= self.left
+                and _reachable(self.left - size, tuple(sorted({**many, size: many[size] - 1}.items())))}
 
     def _put(self, orbit: tuple[int, ...]) -> None:
         for c in orbit:
@@ -241,7 +242,8 @@ class _Givens:
     def give(self, cells: Sequence[int], rng: random.Random) -> "tuple[int, ...] | None":
         """Give the orbit of one of ``cells`` (cells where another solution differs), at
         random among those that fit; None when none does."""
-        options = sorted({self.orbit_of[c] for c in cells if self._fits(self.orbit_of[c])})
+        sizes = self._sizes()
+        options = sorted({o for o in (self.orbit_of[c] for c in cells) if o in self.free and len(o) in sizes})
         if not options:
             return None
         orbit = rng.choice(options)
@@ -254,9 +256,10 @@ class _Givens:
         self.free.add(orbit)
         self.left += len(orbit)
 
-    def spread(self, rng: random.Random) -> None:
-        """Give the rest spread out: orbit by orbit, one (at random among them) whose cells share
-        the fewest units with the givens so far and whose digits are given the fewest times."""
+    def spread(self, rng: random.Random, orbits: int | None = None) -> None:
+        """Give the rest (``orbits``: that many orbits at most) spread out: orbit by orbit, one
+        (at random among them) whose cells share the fewest units with the givens so far and
+        whose digits are given the fewest times."""
         unit_load: dict[int, int] = {}
         digit_load: dict[int, int] = {}
 
@@ -268,9 +271,11 @@ class _Givens:
         for c in range(len(self.grid)):
             if self.grid[c]:
                 load(c)
-        while self.left:
+        while self.left and orbits != 0:
+            orbits = None if orbits is None else orbits - 1
+            sizes = self._sizes()
             scored = [(sum(sum(unit_load.get(u, 0) for u in self.units_of[c]) + digit_load.get(self.solution[c], 0)
-                           for c in o) * 8 // len(o), o) for o in sorted(self.free) if self._fits(o)]  # per cell
+                           for c in o) / len(o), o) for o in sorted(self.free) if len(o) in sizes]  # per cell
             best = min(score for score, _ in scored)
             orbit = rng.choice([o for score, o in scored if score == best])
             self._put(orbit)
@@ -298,9 +303,12 @@ def _make_unique(groups: list[list[int]], solution: Sequence[int], n: int, rng: 
             raise GenerationTimeout("the time limit ran out while making a killer unique")
         if found == 0:  # cannot be: the solution obeys every cage
             raise GenerationError("internal error: a killer cut from its solution has no solution")
-        if givens is not None and other is not None \
-                and givens.give([c for c in range(n * n) if other[c] != solution[c]], rng) is not None:
-            continue  # a given tells the two apart, and the cages stay as drawn
+        if givens is not None and givens.left:  # a given tells the two apart; the cages stay as drawn
+            if other is None:  # the count ran out of nodes: a given spread out helps the next
+                givens.spread(rng, 1)
+                continue
+            if givens.give([c for c in range(n * n) if other[c] != solution[c]], rng) is not None:
+                continue
         owner = {c: i for i, g in enumerate(groups) for c in g}
         if other is None:  # the count ran out of nodes: cut at random
             cells = [c for g in groups if len(g) > 1 for c in g]
