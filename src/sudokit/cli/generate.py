@@ -63,9 +63,9 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
                    "(with --regions), killer (cages with sums, no givens unless --givens; up to 16x16). "
                    "No difficulty filter with a variant yet (docs/variants.md).")
 @click.option("--givens", type=click.IntRange(min=0), default=None, metavar="K",
-              help="Killers only: give K cells of the solution (0 to N²-1, spread over the units and "
-                   "digits, chosen from the seed; default 0). The cages are made unique with them: "
-                   "an easier killer, or with --minimal cages fewer, bigger cages.")
+              help="Killers only: give K cells of the solution (0 to N²-1; default 0), chosen from the "
+                   "seed where they tell a second solution apart, the rest spread out; --symmetry applies "
+                   "to them. An easier killer, or with --minimal cages fewer, bigger cages.")
 @click.option("--regions", callback=regions_option, metavar="LAYOUT",
               help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw; the size "
                    "comes from the layout), or random: a fresh layout drawn from each puzzle's seed.")
