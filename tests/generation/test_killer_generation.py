@@ -251,6 +251,10 @@ def test_a_killer_with_givens_is_the_same_alone_in_a_stream_and_on_two_processes
         assert a.puzzle.geometry.cages == c.puzzle.geometry.cages and a.solution == c.solution
     assert generate(variant="killer", seed=41, shape="2x3", givens=5).puzzle == alone[1].puzzle
     assert all(p.clues == 5 for p in alone)
+    from sudokit.pipeline import GenerateJob, run_seeds  # a cluster's seed range
+
+    chunk = run_seeds(GenerateJob(box=(2, 3), fmt="jsonl", variant="killer", givens=5), 40, 4)
+    assert [json.loads(line) for line in chunk.text.splitlines()] == [p.record() for p in alone]
 
 
 def test_a_record_with_givens_reads_back_to_the_same_killer():
