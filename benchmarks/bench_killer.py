@@ -1,7 +1,8 @@
-"""Killer sudoku: how fast killers with no givens are proven unique and made.
+"""Killer sudoku: how fast killers are proven unique and made, and what givens buy.
 
     python benchmarks/bench_killer.py              # 200 generated 9x9 killers per row
     python benchmarks/bench_killer.py -n 500
+    python benchmarks/bench_killer.py --only-givens --givens 0,4,8,16 --givens-seeds 20
 
 Two markdown tables, each under the machine line. Solving: ms per puzzle
 (CPU time of this process, and wall clock) to prove each killer unique (a
@@ -11,7 +12,9 @@ largest search nodes, over the generator's own 9x9 killers (``unique`` and
 ``minimal="cages"``), killer-X and jigsaw-killer ones, and the published
 killers of ``tests/data/published_killers.jsonl`` (each solved 50 times).
 Generation: killers per second (wall and CPU, one process) and the counts
-each took. Compilation is paid before timing starts.
+each took. Givens: for each number of givens, the cages of the killers of
+the same seeds (mean, fewest, most), unique and minimal in their cages, and
+the CPU time each took. Compilation is paid before timing starts.
 """
 
 from __future__ import annotations
@@ -61,11 +64,39 @@ def solve_row(label: str, grids: list, repeat: int = 1) -> None:
           f"{max(nodes)} |", flush=True)
 
 
+def givens_table(counts: list[int], seeds: int) -> None:
+    """Cages and time of the killers of seeds 1..``seeds`` with each number of givens."""
+    print(f"machine: {machine()}\n")
+    print("| 9x9 killer | givens | killers | mean cages | fewest | most | mean cells a cage | s CPU mean | "
+          "s CPU median | counts per killer |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for minimal in ("unique", "cages"):
+        for k in counts:
+            cages, cpu, used = [], [], []
+            for seed in range(1, seeds + 1):
+                start = time.process_time()
+                made = generate_killer(seed, minimal=minimal, givens=k)
+                cpu.append(time.process_time() - start)
+                cages.append(len(made.puzzle.geometry.cages))
+                used.append(made.extra["counts"])
+            label = "unique" if minimal == "unique" else "minimal in its cages"
+            print(f"| {label} | {k} | {seeds} | {statistics.mean(cages):.2f} | {min(cages)} | {max(cages)} | "
+                  f"{81 / statistics.mean(cages):.2f} | {statistics.mean(cpu):.3f} | {statistics.median(cpu):.3f} | "
+                  f"{statistics.mean(used):.1f} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-n", type=int, default=200, help="killers per generated row")
+    parser.add_argument("--givens", default="0,4,8,16", help="numbers of givens of the givens table")
+    parser.add_argument("--givens-seeds", type=int, default=20, help="seeds (1..N) of the givens table")
+    parser.add_argument("--only-givens", action="store_true", help="print the givens table alone")
     args = parser.parse_args()
     generate_killer(999_999)  # compile or load the kernels
+    givens = [int(k) for k in args.givens.split(",") if k.strip()]
+    if args.only_givens:
+        givens_table(givens, args.givens_seeds)
+        return
     made: dict[str, list] = {}
     print(f"machine: {machine()}\n")
     print("| 9x9 killers, no givens | made | per s (wall) | per s (CPU) | counts per killer | mean cages |")
@@ -88,6 +119,8 @@ def main() -> None:
         solve_row(label, [p.puzzle for p in puzzles])
     published = [formats.parse(line) for line in PUBLISHED.read_text().splitlines() if line.strip()]
     solve_row("published killers (x50 each)", published, repeat=50)
+    print()
+    givens_table(givens, args.givens_seeds)
 
 
 if __name__ == "__main__":

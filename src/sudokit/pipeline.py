@@ -657,6 +657,7 @@ class GenerateJob:
     node_limit: int | None = None
     variant: str | None = None
     regions: str | None = None
+    givens: int = 0
 
     @property
     def filtered(self) -> bool:
@@ -666,7 +667,7 @@ class GenerateJob:
         """The keyword arguments of :func:`sudokit.generation.generate_many` (and ``from_seeds``)."""
         return dict(shape=Shape(*self.box), minimal=self.minimal, symmetry=self.symmetry,
                     difficulty=self.difficulty, rating=self.rating, technique=self.technique,
-                    node_limit=self.node_limit, variant=self.variant, regions=self.regions)
+                    node_limit=self.node_limit, variant=self.variant, regions=self.regions, givens=self.givens)
 
 
 def run_seeds(job: GenerateJob, start: int, count: int) -> ChunkResult:

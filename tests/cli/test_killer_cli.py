@@ -120,3 +120,51 @@ def test_the_logic_takes_killers(tmp_path):
     path = cage_file(tmp_path, published()[1]["cages"])
     hinted = run("hint", "--cages", path, "-", input=BLANK + "\n")
     assert hinted.exit_code == 0 and hinted.stdout.strip(), hinted.output
+
+
+def test_killers_with_givens_read_back_solve_print_and_rate(tmp_path):
+    args = ("generate", "-n", "3", "--variant", "killer", "--givens", "5", "--seed", "21", "--box", "2x3")
+    made = run(*args)
+    assert made.exit_code == 0, made.output
+    made_records = records(made)
+    assert [r["clues"] for r in made_records] == [5, 5, 5]
+    for r in made_records:
+        given = [(p, s) for p, s in zip(r["puzzle"], r["solution"]) if p != "."]
+        assert len(given) == 5 and all(p == s for p, s in given)
+    path = tmp_path / "killers.jsonl"
+    path.write_text(made.stdout)
+    solved = run("solve", "--count", "--format", "jsonl", str(path))
+    assert solved.exit_code == 0, solved.output
+    for before, after in zip(made_records, records(solved)):
+        assert after["count"] == 1 and after["puzzle"] == before["puzzle"]
+        assert after["solution"] == before["solution"] and after["cages"] == before["cages"]
+    assert run(*args, "--jobs", "2").stdout == made.stdout
+    printed = run("print", str(path), "--no-rate", "-o", str(tmp_path / "k.pdf"))
+    assert printed.exit_code == 0, printed.output
+    rated = run("rate", str(path))
+    assert rated.exit_code == 0 and len(rated.stdout.splitlines()) == 3, rated.output
+    symmetric = run("generate", "--variant", "killer", "--givens", "4", "--symmetry", "rotate180", "--seed", "2",
+                    "--box", "2x3", "--minimal", "cages")
+    assert symmetric.exit_code == 0, symmetric.output
+    (record,) = records(symmetric)
+    puzzle = record["puzzle"]
+    assert record["symmetry"] == "rotate180" and record["clues"] == 4
+    assert all((puzzle[i] == ".") == (puzzle[35 - i] == ".") for i in range(36))
+
+
+def test_bad_givens_are_usage_errors():
+    cases = [
+        (("--variant", "killer", "--givens", "81"), "'--givens': a 9x9 killer takes 0 to 80 givens, not 81"),
+        (("--variant", "killer", "--box", "2x3", "--givens", "36"), "a 6x6 killer takes 0 to 35 givens"),
+        (("--variant", "killer", "--givens", "-1"), "'--givens'"),
+        (("--variant", "killer", "--givens", "some"), "'--givens'"),
+        (("--givens", "4"), "--givens is for killers: add --variant killer"),
+        (("--variant", "x", "--givens", "4"), "--givens is for killers"),
+        (("--variant", "killer", "--symmetry", "rotate180"), "without givens"),
+        (("--variant", "killer", "--box", "2x2", "--givens", "3", "--symmetry", "rotate180"),
+         "3 givens cannot make a rotate180 pattern on a 4x4 grid"),
+    ]
+    for args, message in cases:
+        result = run("generate", *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output, (args, result.output)

@@ -32,14 +32,15 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
 @click.option("--minimal", type=click.Choice(["unique", "logic", "preemptive", "cages"]), default="unique",
               show_default=True,
               help="Every clue is needed for: a unique solution; solving by singles; "
-                   "solving by singles and preemptive sets. A killer (no givens) is unique, or with "
-                   "cages: no two touching cages can be joined and keep it unique.")
+                   "solving by singles and preemptive sets. A killer is unique, or with cages: no two "
+                   "touching cages can be joined and keep it unique (with its --givens).")
 @click.option("--method", type=click.Choice(["fast", "clauses"]), default="fast", show_default=True,
               help="The generator: fast (compiled, any rule and filter, every core) or clauses "
                    "(the clauses write-up's own, pure Python: --minimal logic only; nothing to compile).")
 @click.option("--symmetry", type=click.Choice(["none", "rotate180", "rotate90", "mirror", "flip",
                                                "diagonal", "dihedral"]),
-              default="none", show_default=True, help="Symmetry of the clue pattern.")
+              default="none", show_default=True,
+              help="Symmetry of the clue pattern (a killer's: of its --givens).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, callback=seed_option,
               help="Seed: the same seed gives the same puzzles; puzzle i uses seed+i.")
 @click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="line", show_default=True,
@@ -59,8 +60,12 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
               help="Seconds for the whole run; stop with a message when they run out.")
 @click.option("--variant", callback=variant_option, metavar="NAMES",
               help="Extra rules, combinable: x (the two diagonals), hyper (windoku's windows), jigsaw "
-                   "(with --regions), killer (cages with sums, no givens; up to 16x16). No difficulty "
-                   "filter with a variant yet (docs/variants.md).")
+                   "(with --regions), killer (cages with sums, no givens unless --givens; up to 16x16). "
+                   "No difficulty filter with a variant yet (docs/variants.md).")
+@click.option("--givens", type=click.IntRange(min=0), default=None, metavar="K",
+              help="Killers only: give K cells of the solution (0 to N²-1; default 0), chosen from the "
+                   "seed where they tell a second solution apart, the rest spread out; --symmetry applies "
+                   "to them. An easier killer, or with --minimal cages fewer, bigger cages.")
 @click.option("--regions", callback=regions_option, metavar="LAYOUT",
               help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw; the size "
                    "comes from the layout), or random: a fresh layout drawn from each puzzle's seed.")
@@ -69,8 +74,8 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
 def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str, method: str, symmetry: str,  # type: ignore[no-untyped-def]
              seed: int | None, fmt: str, with_solution: bool, jobs: int, difficulty: str | None,
              rating: str | None, technique: str | None, attempts: int | None, timeout: float | None,
-             variant: str | None, regions: str | None, cluster: str | None, output: str | None,
-             blocksize: int | None, merge: str | None) -> None:
+             variant: str | None, regions: str | None, givens: int | None, cluster: str | None,
+             output: str | None, blocksize: int | None, merge: str | None) -> None:
     """Generate new puzzles with one solution, minimal for a rule.
 
     \b
@@ -81,6 +86,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
       sudoku generate --method clauses --minimal logic --format spaced
       sudoku generate -n 5 --variant x --format jsonl
       sudoku generate -n 5 --variant killer --format jsonl --seed 1
+      sudoku generate -n 5 --variant killer --givens 6 --minimal cages --seed 1
     """
     import functools
 
@@ -98,12 +104,19 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
     killer = variant is not None and "killer" in variant.split(",")
     if minimal == "cages" and not killer:
         raise click.UsageError("--minimal cages is for killers: add --variant killer", ctx)
+    if givens is not None and not killer:
+        raise click.UsageError("--givens is for killers: add --variant killer (a classic puzzle's givens are "
+                               "what --minimal leaves)", ctx)
     if killer and fmt != "jsonl":  # the cages are a field of the record: the grid alone is blank
         if ctx.get_parameter_source("fmt") is not click.core.ParameterSource.DEFAULT:
             raise click.UsageError(f"a killer is written as a jsonl record, with its cages; --format {fmt} "
                                    "would print a blank grid", ctx)
         fmt = "jsonl"
     shape = request_shape(box, size, regions)
+    givens = givens or 0
+    if givens >= shape.cell_count:
+        raise click.BadParameter(f"a {shape.size}x{shape.size} killer takes 0 to {shape.cell_count - 1} givens, "
+                                 f"not {givens}", ctx=ctx, param_hint="'--givens'")
     if on_cluster(ctx, cluster, output, blocksize, merge):
         from ..pipeline import GenerateJob
 
@@ -113,7 +126,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
         if timeout is not None:
             raise click.UsageError("--timeout is not watched on a cluster; stop the run with Ctrl-C", ctx)
         job = GenerateJob((shape.box_rows, shape.box_cols), minimal, symmetry, fmt, with_solution, difficulty,
-                          rating, technique, variant=variant, regions=regions)
+                          rating, technique, variant=variant, regions=regions, givens=givens)
         if seed is None:
             import secrets
 
@@ -135,7 +148,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
                                attempts=attempts, timeout=time_left(timeout),
                                progress=step if progress.enabled else None,
                                render=functools.partial(generated_text, fmt=fmt, with_solution=with_solution),
-                               method=method, variant=variant, regions=regions)
+                               method=method, variant=variant, regions=regions, givens=givens)
     except SudokuError as exc:
         raise click.UsageError(str(exc)) from None
 

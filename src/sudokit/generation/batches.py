@@ -50,6 +50,7 @@ def generate(
     progress: Callable[[float], None] | None = None,
     variant: str | None = None,
     regions: str | None = None,
+    givens: int = 0,
 ) -> Puzzle:
     """One minimal puzzle with a unique solution.
 
@@ -57,7 +58,8 @@ def generate(
     :data:`sudokit.generation.symmetry.SYMMETRIES`. With ``difficulty``, ``rating`` or
     ``technique`` it tries seeds ``seed, seed+1, ...`` until one matches, at
     most ``attempts`` times or ``timeout`` seconds. ``progress`` gets the
-    fraction of clues visited (useful for 16x16 and up).
+    fraction of clues visited (useful for 16x16 and up). ``givens``: for a
+    killer, how many cells of its solution are given (see :func:`generate_many`).
 
     >>> p = generate(shape="2x3", minimal="logic", symmetry="rotate180", seed=3)
     >>> p.shape, p.symmetry, p.solution.is_solution_of(p.puzzle)
@@ -65,9 +67,9 @@ def generate(
     """
     seed, timeout = validate.seed(seed), validate.timeout(timeout)
     flt = make_filter(difficulty, rating, technique)
-    if _killer(variant, minimal, symmetry, flt):
-        return next(generate_many(1, shape=shape, minimal=minimal, seed=seed, timeout=timeout, variant=variant,
-                                  regions=regions))
+    if _killer(variant, minimal, symmetry, flt, givens):
+        return next(generate_many(1, shape=shape, minimal=minimal, symmetry=symmetry, seed=seed, timeout=timeout,
+                                  variant=variant, regions=regions, givens=givens))
     plan = make_plan(shape, minimal, symmetry, node_limit, variant, regions)
     _check_filter(plan, flt)
     base = fresh_seed() if seed is None else int(seed)
@@ -105,6 +107,7 @@ def generate_many(
     method: str = "fast",
     variant: str | None = None,
     regions: str | None = None,
+    givens: int = 0,
 ) -> Iterator[Any]:
     """``n`` puzzles, in seed order, made by ``jobs`` worker processes (the
     library's pool, :mod:`sudokit.pool`; 0 is every core).
@@ -124,6 +127,10 @@ def generate_many(
     function) turns each puzzle into what the stream yields instead, in the
     worker that made it: text, say, so that only text crosses processes.
 
+    Killers (``variant`` naming ``killer``) come from their own generator
+    (:func:`sudokit.generation.killer.generate_killers`), with ``givens``
+    cells of the solution given (0, the default: none; then no ``symmetry``).
+
     >>> [p.seed for p in generate_many(3, shape="2x2", seed=10)]
     [10, 11, 12]
     """
@@ -132,13 +139,13 @@ def generate_many(
     if attempts is not None and validate.count(attempts, "attempts") < 1:
         raise GenerationError(f"attempts must be at least 1, not {attempts}")
     flt = make_filter(difficulty, rating, technique)
-    if _killer(variant, minimal, symmetry, flt):  # killers: their own generator (sudokit.generation.killer)
+    if _killer(variant, minimal, symmetry, flt, givens):  # killers: their own generator (sudokit.generation.killer)
         from .killer import generate_killers
 
         if method != "fast":
             raise GenerationError("killers come from the fast generator")
         return generate_killers(n, seed=seed, shape=shape, variant=variant, regions=regions, minimal=minimal,
-                                timeout=timeout, render=render, jobs=jobs)
+                                timeout=timeout, render=render, jobs=jobs, givens=givens, symmetry=symmetry)
     plan = make_plan(shape, minimal, symmetry, node_limit, variant, regions)
     _check_filter(plan, flt)
     base = fresh_seed() if seed is None else int(seed)
@@ -249,6 +256,7 @@ def from_seeds(
     render: Callable[[Puzzle], Any] | None = None,
     variant: str | None = None,
     regions: str | None = None,
+    givens: int = 0,
 ) -> list[tuple[Any, bool]]:
     """The puzzle of every seed in ``seeds``, in this process, each with
     whether it passes the filter (always, without one): what one batch of
@@ -259,33 +267,38 @@ def from_seeds(
     [(3, True), (4, True)]
     """
     flt = make_filter(difficulty, rating, technique)
-    if _killer(variant, minimal, symmetry, flt):
+    if _killer(variant, minimal, symmetry, flt, givens):
         from .killer import generate_killer
 
-        made = (generate_killer(validate.seed(s), shape=shape, variant=variant, regions=regions, minimal=minimal)
-                for s in seeds)
+        made = (generate_killer(validate.seed(s), shape=shape, variant=variant, regions=regions, minimal=minimal,
+                                givens=givens, symmetry=symmetry) for s in seeds)
         return [(p if render is None else render(p), True) for p in made]
     plan = make_plan(shape, minimal, symmetry, node_limit, variant, regions)
     _check_filter(plan, flt)
     return _work((plan, [validate.seed(s) for s in seeds], flt, None, render))
 
 
-def _killer(variant: str | None, minimal: str, symmetry: str, flt: Filter) -> bool:
+def _killer(variant: str | None, minimal: str, symmetry: str, flt: Filter, givens: int = 0) -> bool:
     """Whether the request is for killers (the ``--variant`` names hold killer); what a
-    killer cannot have raises GenerationError: a difficulty filter, a symmetry."""
+    killer cannot have raises GenerationError: a difficulty filter, a symmetry without
+    givens; and givens asked of a puzzle that is not a killer."""
     from .. import variants
 
     try:
-        if "killer" not in variants.parse(variant or ""):
-            return False
+        killer = "killer" in variants.parse(variant or "")
     except ValueError:
         return False  # make_plan names the bad variant
+    if not killer:
+        if validate.count(givens, "givens"):
+            raise GenerationError("givens are for killers (variant killer); the givens of other puzzles are "
+                                  "what minimising leaves")
+        return False
     if flt.active:
         raise GenerationError("difficulty, rating and technique filters need the logic, which does not take "
-                          "killers yet (docs/variants.md)")
-    if symmetry != "none":
-        raise GenerationError("a killer has no givens: a symmetry of the clue pattern does not apply")
-    from .killer import MINIMAL
+                              "killers yet (docs/variants.md)")
+    from .killer import MINIMAL, check_givens
+
+    check_givens(givens, None, symmetry)  # a symmetry needs givens (the rest: generate_killers)
 
     if minimal not in MINIMAL:
         raise GenerationError(f"a killer is minimal {' or '.join(repr(m) for m in MINIMAL)}, not {minimal!r}")
