@@ -67,8 +67,6 @@ on an explicit stack, the digits not tried in the trail.
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 from numba import njit, types
 
@@ -82,46 +80,13 @@ load_numba()  # before the first kernel loads: numba without its BLAS probe
 
 from .pointers import address_of, compile_for, function_at  # noqa: E402
 
-BOXES = 1    #: mode bit: the nine classic boxes are units (kernel9's filters)
-WINDOWS = 2  #: mode bit: the four windows of hyper are units (the same filters in window coordinates)
+BOXES = 1      #: mode bit: the nine classic boxes are units (kernel9's filters)
+WINDOWS = 2    #: mode bit: the four windows of hyper are units (the same filters in window coordinates)
+DIAGONALS = 4  #: mode bit: the two diagonals of X are units, the first two of ``units``
 
-XT = 64        #: experiment: X templates
-XT_NOW = 128   #: experiment: X templates at this node
-BR_DIAG = 8    #: experiment: bivalue cells on a diagonal first
-BILOCAL = 65536  #: experiment: branch on a digit's two places on a diagonal
-BL_NEG = 131072  #: experiment: ... the pair with the fewest open peers
-SEEN_ALL = 1 << 22  #: experiment: a cell that sees all of a unit's places loses the digit
-NO_LC = 1 << 23  #: experiment: ... instead of locked candidates
-LINES2 = 1 << 28  #: experiment: rows and columns with two places: their common peers lose the digit
-BRANCH_UNIT = 100  #: what the propagation returns from here up: a digit's places in a unit to branch on
-
-
-def _template_tables() -> tuple[np.ndarray, ...]:
-    """The tables of the digits' templates (:func:`_x_templates`). A band's
-    template, a cell per row in three different stacks, is keyed by the column
-    it takes in each stack: ``k = 9*l0 + 3*l1 + l2`` (``l_s``, 0..2, the column
-    inside stack s). The whole digit takes in each stack one column per band:
-    a permutation ``p_s`` of the three (of 6), and the three of them, ``t =
-    36*p0 + 6*p1 + p2`` (216 bits, 4 words), fix the key of every band.
-
-    * ``KEY[c]``: the part of the key of a template with a cell in column c;
-    * ``SPREAD[s, m]``: the keys (bits) of the columns ``m`` (3 bits) of stack s;
-    * ``MEMBERS[b, k]``: the ``t`` (4 words) that give band b the key k."""
-    weight = (9, 3, 1)
-    key = np.array([(c % 3) * weight[c // 3] for c in range(9)], dtype=np.int64)
-    spread = np.array([[sum(1 << (l * weight[s]) for l in range(3) if m >> l & 1) for m in range(8)]
-                       for s in range(3)], dtype=np.int64)
-    perms = list(itertools.permutations(range(3)))
-    members = np.zeros((3, 27, 4), dtype=np.uint64)
-    for t in range(216):
-        p = (perms[t // 36], perms[t // 6 % 6], perms[t % 6])
-        for b in range(3):
-            k = sum(w * q[b] for w, q in zip(weight, p))
-            members[b, k, t // 64] |= np.uint64(1 << (t % 64))
-    return key, spread, members.view(np.int64)
-
-
-KEY, SPREAD, MEMBERS = _template_tables()
+#: What the propagation returns from here up: a digit and the two cells where
+#: it may go, to branch on (``BRANCH_PAIR + (81*digit + cell) * 81 + other``).
+BRANCH_PAIR = 100
 
 #: The rows (and columns) of the grid in window coordinates: the groups 1,5,9 | 2-4 | 6-8 (0-based here).
 WINDOW_ORDER = (0, 4, 8, 1, 2, 3, 5, 6, 7)
@@ -200,129 +165,6 @@ def _classic_filter(a0, a1, a2, p0, p1, p2):
     return a0, a1, a2
 
 
-@njit(cache=True)
-def _band_templates(a, b, keys, at, out):
-    """Band ``b``'s templates in its word ``a`` (a cell per row, in three
-    stacks). Without ``out`` (< 0): their keys, OR-ed into ``keys[at + x]``
-    by their cells on the diagonals ``x`` (0 none, 1 the main one, 2 the
-    other, 3 both: the centre); with it, the cells of those whose keys are
-    in ``keys[out + x]``, which it returns."""
-    r0 = a & ROW
-    r1 = (a >> 9) & ROW
-    r2 = a >> 18
-    # each row's cell on the main diagonal and on the other
-    one0 = np.int64(1) << (3 * b)
-    one1 = np.int64(1) << (3 * b + 1)
-    one2 = np.int64(1) << (3 * b + 2)
-    two0 = np.int64(1) << (8 - 3 * b)
-    two1 = np.int64(1) << (7 - 3 * b)
-    two2 = np.int64(1) << (6 - 3 * b)
-    keep = np.int64(0)
-    x0 = r0
-    while x0:
-        b0 = x0 & -x0
-        x0 ^= b0
-        c0 = tz(b0)
-        s0 = c0 // 3
-        h0 = (1 if b0 == one0 else 0) | (2 if b0 == two0 else 0)
-        x1 = r1 & ~(np.int64(7) << (3 * s0))
-        while x1:
-            b1 = x1 & -x1
-            x1 ^= b1
-            c1 = tz(b1)
-            s2 = 3 - s0 - c1 // 3
-            h = h0 | (1 if b1 == one1 else 0) | (2 if b1 == two1 else 0)
-            base = KEY[c0] + KEY[c1]
-            m = (r2 >> (3 * s2)) & 7
-            p1 = (one2 >> (3 * s2)) & 7  # row 2's cells on a diagonal never are the same
-            p2 = (two2 >> (3 * s2)) & 7
-            if out < 0:
-                rest = m & ~(p1 | p2)
-                if rest:
-                    keys[at + h] |= SPREAD[s2, rest] << base
-                if m & p1:
-                    keys[at + (h | 1)] |= SPREAD[s2, p1] << base
-                if m & p2:
-                    keys[at + (h | 2)] |= SPREAD[s2, p2] << base
-                continue
-            # the columns of stack s2 whose keys are kept, as 3 bits
-            w = 9 if s2 == 0 else (3 if s2 == 1 else 1)
-            v = keys[out + h] >> base
-            kept = m & ~(p1 | p2) & ((v & 1) | ((v >> (w - 1)) & 2) | ((v >> (2 * w - 2)) & 4))
-            if m & p1:
-                v = keys[out + (h | 1)] >> base
-                kept |= p1 & ((v & 1) | ((v >> (w - 1)) & 2) | ((v >> (2 * w - 2)) & 4))
-            if m & p2:
-                v = keys[out + (h | 2)] >> base
-                kept |= p2 & ((v & 1) | ((v >> (w - 1)) & 2) | ((v >> (2 * w - 2)) & 4))
-            if kept:
-                keep |= b0 | (b1 << 9) | (kept << (3 * s2 + 18))
-    return keep
-
-
-#: The diagonals' cells a band's template may take, band by band (x0, x1, x2:
-#: 1 the main one, 2 the other), so that each diagonal has one.
-COVERS = ((3, 0, 0), (0, 3, 0), (0, 0, 3), (1, 2, 0), (2, 1, 0), (1, 0, 2), (2, 0, 1), (0, 1, 2), (0, 2, 1))
-SCRATCH = 120  #: the words of scratch :func:`_x_templates` takes
-
-
-@njit(cache=True)
-def _x_templates(a0, a1, a2, keys):
-    """One digit's three band words (as kernel9's band filter leaves them:
-    every cell on a template of its band) without the cells on none of the
-    digit's templates (a cell in each row, column and box, and one on each
-    diagonal); all 0 when it has none. ``keys``: SCRATCH words of scratch:
-    the keys of each band's templates by their cells on the diagonals
-    (0..11), those kept (12..23), and per band and diagonals the column
-    permutations ``t`` their keys allow (24..71) and that go with the other
-    bands' (72..119)."""
-    for i in range(SCRATCH):
-        keys[i] = 0
-    _band_templates(a0, 0, keys, 0, -1)
-    _band_templates(a1, 1, keys, 4, -1)
-    _band_templates(a2, 2, keys, 8, -1)
-    for i in range(12):
-        s = keys[i]
-        at = 24 + 4 * i
-        b = i // 4
-        while s:
-            low = s & -s
-            s ^= low
-            k = tz(low)
-            for j in range(4):
-                keys[at + j] |= MEMBERS[b, k, j]
-    for x0, x1, x2 in COVERS:
-        u = 24 + 4 * x0
-        v = 40 + 4 * x1
-        w = 56 + 4 * x2
-        for j in range(4):
-            t = keys[u + j] & keys[v + j] & keys[w + j]
-            keys[u + 48 + j] |= t
-            keys[v + 48 + j] |= t
-            keys[w + 48 + j] |= t
-    out = np.int64(0)  # the bands that lose keys
-    for i in range(12):
-        at = 24 + 4 * i
-        if keys[at] == keys[at + 48] and keys[at + 1] == keys[at + 49] and keys[at + 2] == keys[at + 50] \
-                and keys[at + 3] == keys[at + 51]:
-            keys[12 + i] = keys[i]
-            continue
-        out |= 1 << (i // 4)
-        b = i // 4
-        s = keys[i]
-        while s:
-            low = s & -s
-            s ^= low
-            k = tz(low)
-            if (MEMBERS[b, k, 0] & keys[at + 48]) | (MEMBERS[b, k, 1] & keys[at + 49]) \
-                    | (MEMBERS[b, k, 2] & keys[at + 50]) | (MEMBERS[b, k, 3] & keys[at + 51]):
-                keys[12 + i] |= low
-    n0 = _band_templates(a0, 0, keys, 0, 12) if out & 1 else a0
-    n1 = _band_templates(a1, 1, keys, 0, 16) if out & 2 else a1
-    n2 = _band_templates(a2, 2, keys, 0, 20) if out & 4 else a2
-    return n0, n1, n2
-
-
 @njit(cache=True, inline="always")
 def place_u(g, d, b, low, peers):
     """Place digit ``d`` in the open cell ``low`` (one bit) of band ``b``: the
@@ -399,6 +241,21 @@ def _place_all(g, d, s0, s1, s2, peers):
     return any_
 
 
+@njit(cache=True, inline="always")
+def _pair(x0, x1, x2):
+    """The two cells (27*band + bit, the lower first) of three band words that hold two bits."""
+    if x0:
+        low = x0 & -x0
+        rest = x0 ^ low
+        return tz(low), (tz(rest) if rest else (27 + tz(x1) if x1 else 54 + tz(x2)))
+    if x1:
+        low = x1 & -x1
+        rest = x1 ^ low
+        return 27 + tz(low), (27 + tz(rest) if rest else 54 + tz(x2))
+    low = x2 & -x2
+    return 54 + tz(low), 54 + tz(x2 ^ low)
+
+
 @njit(cache=True)
 def propagate9u(g, digit, band, cell, peers, units, partners, mode):
     """Place ``digit`` (0-based; none when negative) in ``cell`` of ``band``,
@@ -407,8 +264,6 @@ def propagate9u(g, digit, band, cell, peers, units, partners, mode):
     if digit >= 0:
         place_u(g, digit, band, np.int64(1) << cell, peers)
     n_units = units.shape[0]
-    passes = 0
-    keys = np.empty(0, dtype=np.int64)
     while True:
         again = False
         for d in range(9):
@@ -484,47 +339,6 @@ def propagate9u(g, digit, band, cell, peers, units, partners, mode):
             e0 = p0 ^ a0
             e1 = p1 ^ a1
             e2 = p2 ^ a2
-            if mode & LINES2:
-                # a row or column with two places: a cell that sees both loses the digit
-                for b in range(3):
-                    a = a0 if b == 0 else (a1 if b == 1 else a2)
-                    e = e0 if b == 0 else (e1 if b == 1 else e2)
-                    for r in range(3):
-                        if (e >> (9 * r)) & ROW == 0:
-                            continue
-                        row = (a >> (9 * r)) & ROW
-                        if pop(row) != 2:
-                            continue
-                        c = 27 * b + 9 * r + tz(row)
-                        cc = 27 * b + 9 * r + tz(row & (row - 1))
-                        a0 &= ~(peers[c, 0] & peers[cc, 0])
-                        a1 &= ~(peers[c, 1] & peers[cc, 1])
-                        a2 &= ~(peers[c, 2] & peers[cc, 2])
-                ec = (e0 | e1 | e2)
-                ec = (ec | (ec >> 9) | (ec >> 18)) & ROW
-                while ec:
-                    low = ec & -ec
-                    ec ^= low
-                    col = COLS[low]
-                    y0 = a0 & col
-                    y1 = a1 & col
-                    y2 = a2 & col
-                    if pop(y0) + pop(y1) + pop(y2) != 2:
-                        continue
-                    c = -1
-                    cc = -1
-                    for b in range(3):
-                        y = y0 if b == 0 else (y1 if b == 1 else y2)
-                        while y:
-                            lo = y & -y
-                            y ^= lo
-                            if c < 0:
-                                c = 27 * b + tz(lo)
-                            else:
-                                cc = 27 * b + tz(lo)
-                    a0 &= ~(peers[c, 0] & peers[cc, 0])
-                    a1 &= ~(peers[c, 1] & peers[cc, 1])
-                    a2 &= ~(peers[c, 2] & peers[cc, 2])
             k = 0  # the first partner of unit u
             for u in range(n_units):
                 m0 = units[u, 0]
@@ -546,26 +360,15 @@ def propagate9u(g, digit, band, cell, peers, units, partners, mode):
                     s2 |= x2
                     k = last
                     continue
-                if mode & SEEN_ALL and n <= ((mode >> 24) & 15):
-                    # a cell that sees every place of the digit in u loses it
-                    q0 = np.int64(-1)
-                    q1 = np.int64(-1)
-                    q2 = np.int64(-1)
-                    for b in range(3):
-                        x = x0 if b == 0 else (x1 if b == 1 else x2)
-                        while x:
-                            low = x & -x
-                            x ^= low
-                            c = 27 * b + tz(low)
-                            q0 &= peers[c, 0]
-                            q1 &= peers[c, 1]
-                            q2 &= peers[c, 2]
-                    a0 &= ~q0
-                    a1 &= ~q1
-                    a2 &= ~q2
-                    if mode & NO_LC:
-                        k = last
-                        continue
+                if n == 2:
+                    # a cell that sees both places loses the digit (this takes in
+                    # the places' row, column or partner when they share one)
+                    c, other = _pair(x0, x1, x2)
+                    a0 &= ~(peers[c, 0] & peers[other, 0])
+                    a1 &= ~(peers[c, 1] & peers[other, 1])
+                    a2 &= ~(peers[c, 2] & peers[other, 2])
+                    k = last
+                    continue
                 # locked candidates into a row or a column: the places in u all
                 # in one column, or all in one row, leave the rest of it
                 cc = x0 | x1 | x2
@@ -614,34 +417,6 @@ def propagate9u(g, digit, band, cell, peers, units, partners, mode):
             continue
         if r == FAILED or r == SOLVED:
             return r
-        if mode & XT_NOW and passes < ((mode >> 12) & 15):
-            if passes == 0:
-                keys = np.empty(SCRATCH + 27, dtype=np.int64)
-                for w in range(27):
-                    keys[SCRATCH + w] = -1
-            passes += 1
-            for d in range(9):
-                w = 3 * d
-                a0 = g[w]
-                a1 = g[w + 1]
-                a2 = g[w + 2]
-                if pop(a0) + pop(a1) + pop(a2) == 9:
-                    continue
-                if a0 == keys[SCRATCH + w] and a1 == keys[SCRATCH + w + 1] and a2 == keys[SCRATCH + w + 2]:
-                    continue
-                n0, n1, n2 = _x_templates(a0, a1, a2, keys)
-                if n0 == 0 or n1 == 0 or n2 == 0:
-                    return FAILED
-                keys[SCRATCH + w] = n0
-                keys[SCRATCH + w + 1] = n1
-                keys[SCRATCH + w + 2] = n2
-                if n0 != a0 or n1 != a1 or n2 != a2:
-                    g[w] = n0
-                    g[w + 1] = n1
-                    g[w + 2] = n2
-                    again = True
-            if again:
-                continue
         # branch on the bivalue cell with the most open peers
         branch = -1
         most = -1
@@ -655,19 +430,13 @@ def propagate9u(g, digit, band, cell, peers, units, partners, mode):
                 two ^= low
                 c = 27 * b + tz(low)
                 n = pop(o0 & peers[c, 0]) + pop(o1 & peers[c, 1]) + pop(o2 & peers[c, 2])
-                if mode & BR_DIAG and (c % 10 == 0 or (c % 8 == 0 and 0 < c < 80)):
-                    n += 100
                 if n > most:
                     most = n
                     branch = c
-        if mode & BILOCAL:
-            # a digit with few places on a diagonal: its places
-            best = -1
+        if mode & DIAGONALS:
+            # rather a digit with two places on a diagonal: the pair with the most open peers
             pick = -1
-            most_places = (mode >> 18) & 15
-            if most_places == 0:
-                most_places = 2
-            for u in range(n_units):
+            for u in range(2):
                 m0 = units[u, 0]
                 m1 = units[u, 1]
                 m2 = units[u, 2]
@@ -675,25 +444,16 @@ def propagate9u(g, digit, band, cell, peers, units, partners, mode):
                     x0 = g[3 * d] & m0
                     x1 = g[3 * d + 1] & m1
                     x2 = g[3 * d + 2] & m2
-                    n = pop(x0) + pop(x1) + pop(x2)
-                    if n < 2 or n > most_places:
+                    if pop(x0) + pop(x1) + pop(x2) != 2:
                         continue
-                    score = pop(o0 & (x0 | x1 | x2)) * 0
-                    for b in range(3):
-                        x = x0 if b == 0 else (x1 if b == 1 else x2)
-                        while x:
-                            low = x & -x
-                            x ^= low
-                            c = 27 * b + tz(low)
-                            score += pop(o0 & peers[c, 0]) + pop(o1 & peers[c, 1]) + pop(o2 & peers[c, 2])
-                    if mode & BL_NEG:
-                        score = 1000 - score
-                    score += 10000 * (9 - n)
-                    if score > best:
-                        best = score
-                        pick = BRANCH_UNIT + d + 9 * u
+                    c, other = _pair(x0, x1, x2)
+                    n = pop(o0 & peers[c, 0]) + pop(o1 & peers[c, 1]) + pop(o2 & peers[c, 2]) \
+                        + pop(o0 & peers[other, 0]) + pop(o1 & peers[other, 1]) + pop(o2 & peers[other, 2])
+                    if n > pick:
+                        pick = n
+                        branch = BRANCH_PAIR + (81 * d + c) * 81 + other
             if pick >= 0:
-                return pick
+                return branch
         if branch >= 0:
             return branch
         return _fewest(g)
@@ -754,10 +514,7 @@ def _search9u(g, stack, trail, peers, units, partners, mode, propagate, limit, n
             done = False
             break
         nodes += 1
-        now = mode
-        if mode & XT and (digit < 0 or depth < (mode >> 8) & 15):
-            now = mode | XT_NOW
-        r = step(g, digit, band, cell, peers, units, partners, now)
+        r = step(g, digit, band, cell, peers, units, partners, mode)
         if r == SOLVED:
             if found == 0 or each:
                 unload9(g, solution_out)
@@ -765,32 +522,19 @@ def _search9u(g, stack, trail, peers, units, partners, mode, propagate, limit, n
             if limit > 0 and found >= limit:
                 break
             stop = each
-        elif r >= BRANCH_UNIT:
-            # a digit's places in a unit: the first now, the others (cell + 1, 7 bits each) on the trail
+        elif r >= BRANCH_PAIR:
+            # the digit in the first cell now, in the other (the digit alone) on the trail
             guesses += 1
-            digit = (r - BRANCH_UNIT) % 9
-            u = (r - BRANCH_UNIT) // 9
             for w in range(STORED):
                 stack[depth, w] = g[w]
-            first = -1
-            rest = np.int64(0)
-            shift = 0
-            for b in range(3):
-                x = g[3 * digit + b] & units[u, b]
-                while x:
-                    low = x & -x
-                    x ^= low
-                    c = 27 * b + tz(low)
-                    if first < 0:
-                        first = c
-                    else:
-                        rest |= np.int64(c + 1) << shift
-                        shift += 7
-            trail[T_WHERE + depth] = r
-            trail[T_LEFT + depth] = rest
+            r -= BRANCH_PAIR
+            trail[T_WHERE + depth] = r % 81
+            r //= 81
+            digit = r // 81
+            trail[T_LEFT + depth] = np.int64(1) << digit
             depth += 1
-            band = first // 27
-            cell = first - 27 * band
+            band = (r % 81) // 27
+            cell = r % 81 - 27 * band
             continue
         elif r != FAILED:
             guesses += 1
@@ -819,22 +563,14 @@ def _search9u(g, stack, trail, peers, units, partners, mode, propagate, limit, n
         for w in range(OPEN, STORED):
             g[w] = stack[k, w]
         rest = trail[T_LEFT + k]
-        where = trail[T_WHERE + k]
-        if where >= BRANCH_UNIT:
-            c = (rest & 127) - 1
-            rest >>= 7
-            digit = (where - BRANCH_UNIT) % 9
-            band = c // 27
-            cell = c - 27 * band
-        else:
-            low = rest & -rest
-            rest ^= low
-            digit = tz(low)
-            band = where // 27
-            cell = where - 27 * band
+        low = rest & -rest
+        rest ^= low
         trail[T_LEFT + k] = rest
         if rest == 0:
             depth = k
+        digit = tz(low)
+        band = trail[T_WHERE + k] // 27
+        cell = trail[T_WHERE + k] - 27 * band
         if stop:
             done = False
             break
@@ -933,6 +669,9 @@ _WINDOW_GROUPS = tuple(sum(1 << (9 * r + c) for r in rows for c in cols)
 #: The four windows of hyper (rows 2-4 and 6-8 by columns 2-4 and 6-8, 1-based): groups 4, 5, 7 and 8 above.
 _WINDOWS = frozenset(_WINDOW_GROUPS[k] for k in (4, 5, 7, 8))
 _BOX_SET = frozenset(_BOXES)
+#: The main diagonal and the other one.
+_DIAGONALS_IN_ORDER = (sum(1 << (10 * i) for i in range(9)), sum(1 << (8 * i + 8) for i in range(9)))
+_DIAGONALS = frozenset(_DIAGONALS_IN_ORDER)
 _WINDOW_SET = frozenset(_WINDOW_GROUPS)
 
 
@@ -961,7 +700,7 @@ def tables_of(geo):
 
     >>> from sudokit import variants
     >>> peers, units, partners, mode = tables_of(variants.x("3x3"))
-    >>> units.shape, partners.shape, mode == BOXES      # two diagonals, through three boxes each
+    >>> units.shape, partners.shape, mode == BOXES | DIAGONALS      # two diagonals, through three boxes each
     ((2, 4), (6, 6), True)
     """
     if geo.n != 9:
@@ -973,8 +712,11 @@ def tables_of(geo):
     boxes = _BOX_SET <= present
     windows = _WINDOWS <= present
     covered = (_BOX_SET if boxes else frozenset()) | (_WINDOW_SET if windows else frozenset())
-    # the units the filters do not cover, in the geometry's order, each once
+    # the units the filters do not cover, each once: the diagonals first, then in the geometry's order
     others = list(dict.fromkeys(m for m in masks[18:] if m not in covered))
+    diagonals = _DIAGONALS <= frozenset(others)
+    if diagonals:
+        others = list(_DIAGONALS_IN_ORDER) + [m for m in others if m not in _DIAGONALS]
     # pointing only: a unit the filters cover taking the digit out of one of these when its
     # places lie inside it (claiming) finds little more and costs more than it saves
     partners_of: dict[int, list[int]] = {m: [] for m in others}
@@ -996,7 +738,8 @@ def tables_of(geo):
     for c in range(81):
         peers[c, c // 27] &= ~(1 << (c % 27))
     return (peers, np.array(unit_rows, dtype=np.int64).reshape(-1, 4),
-            np.array(partner_rows, dtype=np.int64).reshape(-1, 6), BOXES * boxes + WINDOWS * windows)
+            np.array(partner_rows, dtype=np.int64).reshape(-1, 6),
+            BOXES * boxes + WINDOWS * windows + DIAGONALS * diagonals)
 
 
 def warm() -> None:
