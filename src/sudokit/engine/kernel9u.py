@@ -84,10 +84,6 @@ BOXES = 1      #: mode bit: the nine classic boxes are units (kernel9's filters)
 WINDOWS = 2    #: mode bit: the four windows of hyper are units (the same filters in window coordinates)
 DIAGONALS = 4  #: mode bit: the two diagonals of X are units, the first two of ``units``
 
-#: What the propagation returns from here up: a digit and the two cells where
-#: it may go, to branch on (``BRANCH_PAIR + (81*digit + cell) * 81 + other``).
-BRANCH_PAIR = 100
-
 #: The rows (and columns) of the grid in window coordinates: the groups 1,5,9 | 2-4 | 6-8 (0-based here).
 WINDOW_ORDER = (0, 4, 8, 1, 2, 3, 5, 6, 7)
 
@@ -433,30 +429,38 @@ def propagate9u(g, digit, band, cell, peers, units, partners, mode):
                 if n > most:
                     most = n
                     branch = c
-        if mode & DIAGONALS:
-            # rather a digit with two places on a diagonal: the pair with the most open peers
-            pick = -1
-            for u in range(2):
-                m0 = units[u, 0]
-                m1 = units[u, 1]
-                m2 = units[u, 2]
-                for d in range(9):
-                    x0 = g[3 * d] & m0
-                    x1 = g[3 * d + 1] & m1
-                    x2 = g[3 * d + 2] & m2
-                    if pop(x0) + pop(x1) + pop(x2) != 2:
-                        continue
-                    c, other = _pair(x0, x1, x2)
-                    n = pop(o0 & peers[c, 0]) + pop(o1 & peers[c, 1]) + pop(o2 & peers[c, 2]) \
-                        + pop(o0 & peers[other, 0]) + pop(o1 & peers[other, 1]) + pop(o2 & peers[other, 2])
-                    if n > pick:
-                        pick = n
-                        branch = BRANCH_PAIR + (81 * d + c) * 81 + other
-            if pick >= 0:
-                return branch
         if branch >= 0:
             return branch
         return _fewest(g)
+
+
+@njit(cache=True)
+def _diagonal_pair(g, peers, units):
+    """A digit with two places on a diagonal (``units[0]`` and ``units[1]``),
+    the pair with the most open peers, as ``(81*digit + cell) * 81 + other``
+    (the lower cell first); -1 when there is none."""
+    o0 = g[OPEN]
+    o1 = g[OPEN + 1]
+    o2 = g[OPEN + 2]
+    most = -1
+    pick = -1
+    for u in range(2):
+        m0 = units[u, 0]
+        m1 = units[u, 1]
+        m2 = units[u, 2]
+        for d in range(9):
+            x0 = g[3 * d] & m0
+            x1 = g[3 * d + 1] & m1
+            x2 = g[3 * d + 2] & m2
+            if pop(x0) + pop(x1) + pop(x2) != 2:
+                continue
+            c, other = _pair(x0, x1, x2)
+            n = pop(o0 & peers[c, 0]) + pop(o1 & peers[c, 1]) + pop(o2 & peers[c, 2]) \
+                + pop(o0 & peers[other, 0]) + pop(o1 & peers[other, 1]) + pop(o2 & peers[other, 2])
+            if n > most:
+                most = n
+                pick = (81 * d + c) * 81 + other
+    return pick
 
 
 @njit(cache=True)
@@ -522,30 +526,27 @@ def _search9u(g, stack, trail, peers, units, partners, mode, propagate, limit, n
             if limit > 0 and found >= limit:
                 break
             stop = each
-        elif r >= BRANCH_PAIR:
-            # the digit in the first cell now, in the other (the digit alone) on the trail
+        elif r != FAILED:
             guesses += 1
             for w in range(STORED):
                 stack[depth, w] = g[w]
-            r -= BRANCH_PAIR
-            trail[T_WHERE + depth] = r % 81
-            r //= 81
-            digit = r // 81
-            trail[T_LEFT + depth] = np.int64(1) << digit
-            depth += 1
-            band = (r % 81) // 27
-            cell = r % 81 - 27 * band
-            continue
-        elif r != FAILED:
-            guesses += 1
+            pair = _diagonal_pair(g, peers, units) if mode & DIAGONALS else -1
+            if pair >= 0:
+                # the digit in one cell now, in the other (the digit alone) on the trail
+                trail[T_WHERE + depth] = pair % 81
+                pair //= 81
+                digit = pair // 81
+                trail[T_LEFT + depth] = np.int64(1) << digit
+                depth += 1
+                band = (pair % 81) // 27
+                cell = pair % 81 - 27 * band
+                continue
             band = r // 27
             cell = r - 27 * band
             digits = np.int64(0)
             for d in range(9):
                 if (g[3 * d + band] >> cell) & 1:
                     digits |= np.int64(1) << d
-            for w in range(STORED):
-                stack[depth, w] = g[w]
             trail[T_WHERE + depth] = r
             low = digits & -digits
             trail[T_LEFT + depth] = digits ^ low
