@@ -237,7 +237,7 @@ def _place_all(g, d, s0, s1, s2, peers):
     return any_
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pair(x0, x1, x2):
     """The two cells (27*band + bit, the lower first) of three band words that hold two bits."""
     if x0:
