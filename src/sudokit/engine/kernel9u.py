@@ -45,14 +45,15 @@ and carried back: the windows get kernel9's whole rule, with the rows and
 columns.
 
 *Any other unit* (a diagonal, a jigsaw region): the digit's places in it,
-none (a contradiction) or one (a hidden single); places all in one row or
-one column leave the rest of that line; places all inside a unit it shares
-two cells or more with (``partners``: a diagonal and a box, a region and a
-window or a diagonal) leave the rest of that unit. Only units that hold a
-cell changed since the digit was last filtered are looked at: for the
-others nothing changed. (The other direction, a box's or a row's places all
-on a diagonal or in a region, costs more than it saves: measured on
-generated puzzles, it cut the nodes by a quarter and the time not at all.)
+none (a contradiction) or one (a hidden single). Two places: every cell
+that sees both loses the digit (their common peers under every unit: the
+rest of their row, column or box when they share one, and the cells that
+see one through a line and the other through a diagonal or region). Three
+or more: places all in one row or one column leave the rest of that line;
+places all inside a unit it shares two cells or more with (``partners``: a
+diagonal and a box, a region and a window or a diagonal) leave the rest of
+that unit. Only units that hold a cell changed since the digit was last
+filtered are looked at: for the others nothing changed.
 
 *Placements* clear the digit from every peer of the cell at once (``peers``,
 three band words per cell), so that a placed digit is alone in each of its
@@ -62,7 +63,32 @@ Search
 ------
 kernel9's: branch on the bivalue cell with the most open peers (here every
 unit's), else on a cell with the fewest digits; the stored boards (30 words)
-on an explicit stack, the digits not tried in the trail.
+on an explicit stack, the digits not tried in the trail. With the diagonals
+of X (:data:`DIAGONALS`) it branches first on a digit with two places on a
+diagonal (the pair with the most open peers): the digit in one now, and on
+the trail the other cell with that digit alone, which kernel9's trail
+already holds. The propagation's contract is unchanged (it still names a
+cell), so a search compiled before it (the generator's verdict compiles the
+search in) runs it correctly.
+
+Tried for X and dropped (2026-11-27, ``benchmarks/RESULTS.md``, "X on
+kernel9u: fewer nodes"; CPU time against the code before, x_dev.tsv ER 7+
+and generated X puzzles):
+
+* claiming from a box into a diagonal (a box's places all on the diagonal
+  leave the rest of it), only on changes outside the diagonal: nodes -1% on
+  the rated puzzles and -5% on generated ones, time +15 to +20%;
+* each digit's templates with the diagonals (its placements with one cell
+  per row, column and box and one on each diagonal, exactly, by band keys
+  and the 216 column permutations of the three stacks), at the root or the
+  top of the tree: nodes -40% (root) to -55% (every node), time +10% (root,
+  once) to +130%, about 0.5 to 1 µs a digit on the dense boards where it
+  pays;
+* bivalue cells on a diagonal first, the eliminations of each branch, the
+  fewest open peers, a diagonal's digit with three places before a
+  bivalue cell, the pair with the fewest open peers: within 3% either way;
+* rows and columns with two places, their common peers (as for the
+  diagonals): nodes -12%, time +37%; three places on a diagonal: no gain.
 """
 
 from __future__ import annotations
