@@ -554,11 +554,11 @@ def _search9u(g, stack, trail, peers, units, partners, mode, propagate, limit, n
             stop = each
         elif r != FAILED:
             guesses += 1
-            for w in range(STORED):
-                stack[depth, w] = g[w]
             pair = _diagonal_pair(g, peers, units) if mode & DIAGONALS else -1
             if pair >= 0:
                 # the digit in one cell now, in the other (the digit alone) on the trail
+                for w in range(STORED):
+                    stack[depth, w] = g[w]
                 trail[T_WHERE + depth] = pair % 81
                 pair //= 81
                 digit = pair // 81
@@ -573,6 +573,8 @@ def _search9u(g, stack, trail, peers, units, partners, mode, propagate, limit, n
             for d in range(9):
                 if (g[3 * d + band] >> cell) & 1:
                     digits |= np.int64(1) << d
+            for w in range(STORED):
+                stack[depth, w] = g[w]
             trail[T_WHERE + depth] = r
             low = digits & -digits
             trail[T_LEFT + depth] = digits ^ low
