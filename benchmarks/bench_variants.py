@@ -4,6 +4,7 @@
     python benchmarks/bench_variants.py -n 2000
     python benchmarks/bench_variants.py --solve-only --repeat 5
     python benchmarks/bench_variants.py --rated-only --repeat 7   # only the rated sets, by ER
+    python benchmarks/bench_variants.py --against /path/to/other/src --repeat 11   # kernel9u A B A B
 
 Three markdown tables. Generation: puzzles per second (wall clock and CPU
 time of this process, one process), mean clue count, for minimal unique 9x9
@@ -39,6 +40,12 @@ bracket, against ``hard_dev.tsv`` (classic, ER 10.4-11.9, harder than any
 variant puzzle: this understates it); then all the variant's puzzles, (b)
 each way. Every variant row is reported the same way, with nodes/puzzle
 (search nodes: calls of the propagation) beside the times.
+
+``--against SRC`` compares this tree's kernel9u with another tree's (the
+``src`` folder of another checkout or worktree), both in this one process,
+set by set A B A B, as ``bench_engine.py --against`` does for the classic
+kernel: the rated X and windoku sets and ``-n`` generated X, hyper, jigsaw
+and jigsaw-X puzzles.
 """
 
 from __future__ import annotations
@@ -315,6 +322,73 @@ def verdicts(made: dict[str, list[Grid]], count: int) -> None:
               f"{times[0] / times[1]:.1f} |", flush=True)
 
 
+def against(other: Path, rounds: int, n: int) -> None:
+    """This tree's kernel9u (A) against ``other``'s (B, the ``src`` folder of
+    another checkout), both loaded in this process from copies of their
+    ``engine`` folders: count with limit 2 (``count9u`` called from Python,
+    once a puzzle) on the rated X and windoku sets and on generated X, hyper,
+    jigsaw and jigsaw-X puzzles, every set A B A B (B A B A every other
+    round); per set the best CPU µs/puzzle of each, the median of the ratios
+    A/B of the pairs and their range, and the nodes/puzzle of each. Both must
+    find one solution to every puzzle."""
+    import tempfile
+
+    import numpy as np
+
+    from bench_engine import kernel_of
+
+    geometries = {"x": variants.x(), "hyper": variants.hyper(), "jigsaw": variants.jigsaw("3x3", LAYOUT),
+                  "x + jigsaw": variants.combine(variants.jigsaw("3x3", LAYOUT), variants.x())}
+    sets: dict[str, tuple] = {}
+    if (RATED / "x_dev.tsv").exists():
+        for name, geo in (("x_dev.tsv", "x"), ("hyper_dev.tsv", "hyper")):
+            rows = rated(name, "puzzle", None)
+            sets[name] = (geo, [g for g, _ in rows])
+            if geo == "x":
+                sets[f"{name} ER < 7"] = (geo, [g for g, er in rows if er < 7])
+                sets[f"{name} ER 7+"] = (geo, [g for g, er in rows if er >= 7])
+    for geo, options in (("x", ROWS["x"]), ("hyper", ROWS["hyper"]), ("jigsaw", ROWS["jigsaw (one layout)"]),
+                         ("x + jigsaw", ROWS["x + jigsaw (one layout)"])):
+        sets[f"generated {geo}"] = (geo, [p.puzzle for p in generate_many(n, seed=1, **options)])
+    with tempfile.TemporaryDirectory() as into:
+        kernels = {"A": kernel_of(Path(__file__).resolve().parents[1] / "src", "bench_a", Path(into), "kernel9u"),
+                   "B": kernel_of(other, "bench_b", Path(into), "kernel9u")}
+        for k in kernels.values():
+            k.load()
+        calls = {(tag, geo): (*k.tables_of(g), k.propagator()) for tag, k in kernels.items()
+                 for geo, g in geometries.items()}
+        values = {name: [np.array(grid.values, dtype=np.uint8) for grid in grids] for name, (_, grids) in sets.items()}
+
+        def run(tag: str, name: str) -> tuple[float, float]:
+            count9u, args = kernels[tag].count9u, calls[(tag, sets[name][0])]
+            out, stats = np.zeros(81, dtype=np.uint8), np.zeros(2, dtype=np.int64)
+            start = time.process_time()
+            for grid in values[name]:
+                if count9u(grid, *args, 2, 0, out, stats) != 1:
+                    raise SystemExit(f"{tag}: not one solution in {name}")
+            return 1e6 * (time.process_time() - start) / len(values[name]), stats[0] / len(values[name])
+
+        for name in sets:
+            run("A", name), run("B", name)  # compiled and loaded before timing
+        times: dict[tuple[str, str], list[float]] = {}
+        nodes = {}
+        gc.collect()
+        for r in range(rounds):
+            for name in sets:
+                for tag in ("AB" if r % 2 == 0 else "BA"):
+                    us, nodes[(tag, name)] = run(tag, name)
+                    times.setdefault((tag, name), []).append(us)
+    print(f"\nmachine: {machine()}, load {os.getloadavg()[0]:.1f}\nA: this tree; B: {other}\n")
+    print("| set | puzzles | A µs/puzzle (best) | B µs/puzzle (best) | A/B (median of pairs) | range | A nodes | "
+          "B nodes |")
+    print("|---|---:|---:|---:|---:|---|---:|---:|")
+    for name in sets:
+        ratios = sorted(a / b for a, b in zip(times[("A", name)], times[("B", name)]))
+        print(f"| {name} | {len(values[name])} | {min(times[('A', name)]):.1f} | {min(times[('B', name)]):.1f} | "
+              f"{statistics.median(ratios):.3f} | {ratios[0]:.3f} to {ratios[-1]:.3f} | {nodes[('A', name)]:.1f} | "
+              f"{nodes[('B', name)]:.1f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-n", type=int, default=500, help="puzzles per row")
@@ -322,11 +396,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="rounds of the engine's timings (the fastest is kept)")
     parser.add_argument("--solve-only", action="store_true", help="make the puzzles untimed, time only the solving")
     parser.add_argument("--rated-only", action="store_true", help="only the rated sets of the same difficulty")
+    parser.add_argument("--against", type=Path, metavar="SRC", help="this tree's kernel9u against another tree's "
+                        "(its src folder), A B A B, on the rated and generated sets (-n of each)")
     parser.add_argument("--verdicts", type=int, default=30, help="solutions whose minimisation paths time the "
                         "generator's uniqueness verdict (0: none)")
     args = parser.parse_args()
     if args.rated_only:
         same_difficulty(args.repeat)
+        return
+    if args.against is not None:
+        against(args.against.resolve(), args.repeat, args.n)
         return
     print(f"machine: {machine()}\n")
     made = {}
