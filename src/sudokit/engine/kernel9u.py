@@ -71,24 +71,24 @@ already holds. The propagation's contract is unchanged (it still names a
 cell), so a search compiled before it (the generator's verdict compiles the
 search in) runs it correctly.
 
-Tried for X and dropped (2026-11-27, ``benchmarks/RESULTS.md``, "X on
-kernel9u: fewer nodes"; CPU time against the code before, x_dev.tsv ER 7+
-and generated X puzzles):
+Tried for X and dropped (2026-11-27; ``benchmarks/RESULTS.md``, "X on
+kernel9u: fewer nodes"; CPU time against the code before, on x_dev.tsv ER 7+
+and on generated X puzzles):
 
 * claiming from a box into a diagonal (a box's places all on the diagonal
   leave the rest of it), only on changes outside the diagonal: nodes -1% on
-  the rated puzzles and -5% on generated ones, time +15 to +20%;
-* each digit's templates with the diagonals (its placements with one cell
-  per row, column and box and one on each diagonal, exactly, by band keys
-  and the 216 column permutations of the three stacks), at the root or the
-  top of the tree: nodes -40% (root) to -55% (every node), time +10% (root,
-  once) to +130%, about 0.5 to 1 µs a digit on the dense boards where it
-  pays;
-* bivalue cells on a diagonal first, the eliminations of each branch, the
-  fewest open peers, a diagonal's digit with three places before a
-  bivalue cell, the pair with the fewest open peers: within 3% either way;
-* rows and columns with two places, their common peers (as for the
-  diagonals): nodes -12%, time +37%; three places on a diagonal: no gain.
+  the rated puzzles and -5% on generated ones, time +16 to +20%;
+* each digit's exact templates with the diagonals (one cell per row,
+  column and box and one on each diagonal: band keys joined over the 216
+  column permutations of the stacks), at the root or the top of the tree:
+  nodes -30% (the root, once) to -55% (the top four levels), time +1 to
+  +10% (the root) to +140%: 0.5 to 1 µs a digit on the dense boards where
+  they pay most;
+* the bivalue cell whose digits eliminate the most: nodes +13%, time +22%;
+  bivalue cells on a diagonal first, the pair with the fewest open peers, a
+  digit's three places on a diagonal before a bivalue cell: within 3%;
+* the common peers of a row's or column's two places too: nodes -12%, time
+  +37%; of a diagonal's three places: no gain.
 """
 
 from __future__ import annotations
