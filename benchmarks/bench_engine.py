@@ -181,19 +181,21 @@ def table(rows: list[dict]) -> str:
     return "\n".join([head, *body])
 
 
-def _kernel9_of(src: Path, name: str, into: Path):
-    """The 9x9 kernel module of the tree whose package is ``src/sudokit``, loaded
-    in this process as ``name.engine.kernel9`` from a copy of its ``engine``
-    folder (so that two trees' kernels can run side by side)."""
+def kernel_of(src: Path, name: str, into: Path, module: str = "kernel9"):
+    """A kernel module (``engine/<module>.py``) of the tree whose package is
+    ``src/sudokit``, loaded in this process as ``name.engine.<module>`` from a
+    copy of its ``engine`` folder (so that two trees' kernels can run side by
+    side)."""
     import importlib
 
     root = into / name
-    shutil.copytree(src / "sudokit" / "engine", root / "engine", ignore=shutil.ignore_patterns("__pycache__"))
-    (root / "__init__.py").write_text("")
-    (root / "engine" / "__init__.py").write_text("")
+    if not root.exists():
+        shutil.copytree(src / "sudokit" / "engine", root / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+        (root / "__init__.py").write_text("")
+        (root / "engine" / "__init__.py").write_text("")
     if str(into) not in sys.path:
         sys.path.insert(0, str(into))
-    return importlib.import_module(f"{name}.engine.kernel9")
+    return importlib.import_module(f"{name}.engine.{module}")
 
 
 def compare(other: Path, rounds: int, quick: bool) -> list[dict]:
@@ -203,8 +205,8 @@ def compare(other: Path, rounds: int, quick: bool) -> list[dict]:
 
     rows = []
     with tempfile.TemporaryDirectory() as into:
-        kernels = {"A": _kernel9_of(ROOT / "src", "bench_a", Path(into)),
-                   "B": _kernel9_of(other, "bench_b", Path(into))}
+        kernels = {"A": kernel_of(ROOT / "src", "bench_a", Path(into)),
+                   "B": kernel_of(other, "bench_b", Path(into))}
 
         def run(tag: str, values: np.ndarray, limit: int) -> tuple[float, int]:
             p = len(values)

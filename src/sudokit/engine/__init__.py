@@ -18,8 +18,10 @@ module, which check their input and keep the numba types inside ``engine/``:
 * :mod:`sudokit.engine.kernel9u` takes a 9x9 variant (X, hyper, jigsaw and
   their combinations) on the same board and search: kernel9's filters for
   rows, columns and boxes (and, in reordered coordinates, hyper's windows),
-  and for any other unit (a diagonal, a region) hidden singles and pointing
-  into the lines and units it crosses.
+  and for any other unit (a diagonal, a region) hidden singles, a digit's two
+  places taking it from the cells that see both, and pointing into the lines
+  and units it crosses; with X's diagonals it branches on a digit's two
+  places on a diagonal first.
 * :mod:`sudokit.engine.kernelN` handles every shape up to 64x64 with one
   64-bit candidate mask per cell, queue-driven naked singles, hidden singles
   by unit scans, and the same explicit-stack search. Its search can stop and

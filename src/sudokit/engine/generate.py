@@ -25,7 +25,11 @@ kernels, picked in Python by :func:`verdict_of` from the rule and the shape:
 ``COUNT9U`` (``unique``, a 9x9 variant: X, hyper, jigsaw and their combinations)
     the count with limit 2 of the 9x9 solver over any units
     (:func:`sudokit.engine.kernel9u.resume9u`), its tables and the address of
-    its propagation packed in one array (:func:`verdict_tables`).
+    its propagation packed in one array (:func:`verdict_tables`). The search
+    is compiled into this verdict, and numba's cache of it is keyed on this
+    file alone: a change of kernel9u's search reaches the generator when this
+    file changes too (an older search runs the newer propagation correctly,
+    only without the newer search's choices).
 ``OTHER`` (``unique``, other shapes and variants), ``OTHER_LOCKED`` (from 16x16 up)
     for each removed cell, a search for a solution with another value there
     (:func:`unique_without`, :func:`sudokit.engine.kernelN.find_other`), with

@@ -45,14 +45,15 @@ and carried back: the windows get kernel9's whole rule, with the rows and
 columns.
 
 *Any other unit* (a diagonal, a jigsaw region): the digit's places in it,
-none (a contradiction) or one (a hidden single); places all in one row or
-one column leave the rest of that line; places all inside a unit it shares
-two cells or more with (``partners``: a diagonal and a box, a region and a
-window or a diagonal) leave the rest of that unit. Only units that hold a
-cell changed since the digit was last filtered are looked at: for the
-others nothing changed. (The other direction, a box's or a row's places all
-on a diagonal or in a region, costs more than it saves: measured on
-generated puzzles, it cut the nodes by a quarter and the time not at all.)
+none (a contradiction) or one (a hidden single). Two places: every cell
+that sees both loses the digit (their common peers under every unit: the
+rest of their row, column or box when they share one, and the cells that
+see one through a line and the other through a diagonal or region). Three
+or more: places all in one row or one column leave the rest of that line;
+places all inside a unit it shares two cells or more with (``partners``: a
+diagonal and a box, a region and a window or a diagonal) leave the rest of
+that unit. Only units that hold a cell changed since the digit was last
+filtered are looked at: for the others nothing changed.
 
 *Placements* clear the digit from every peer of the cell at once (``peers``,
 three band words per cell), so that a placed digit is alone in each of its
@@ -62,7 +63,32 @@ Search
 ------
 kernel9's: branch on the bivalue cell with the most open peers (here every
 unit's), else on a cell with the fewest digits; the stored boards (30 words)
-on an explicit stack, the digits not tried in the trail.
+on an explicit stack, the digits not tried in the trail. With the diagonals
+of X (:data:`DIAGONALS`) it branches first on a digit with two places on a
+diagonal (the pair with the most open peers): the digit in one now, and on
+the trail the other cell with that digit alone, which kernel9's trail
+already holds. The propagation's contract is unchanged (it still names a
+cell), so a search compiled before it (the generator's verdict compiles the
+search in) runs it correctly.
+
+Tried for X and dropped (2026-11-27; ``benchmarks/RESULTS.md``, "X on
+kernel9u: fewer nodes"; CPU time against the code before, on x_dev.tsv ER 7+
+and on generated X puzzles):
+
+* claiming from a box into a diagonal (a box's places all on the diagonal
+  leave the rest of it), only on changes outside the diagonal: nodes -1% on
+  the rated puzzles and -5% on generated ones, time +16 to +20%;
+* each digit's exact templates with the diagonals (one cell per row,
+  column and box and one on each diagonal: band keys joined over the 216
+  column permutations of the stacks), at the root or the top of the tree:
+  nodes -30% (the root, once) to -55% (the top four levels), time +1 to
+  +10% (the root) to +140%: 0.5 to 1 µs a digit on the dense boards where
+  they pay most;
+* the bivalue cell whose digits eliminate the most: nodes +13%, time +22%;
+  bivalue cells on a diagonal first, the pair with the fewest open peers, a
+  digit's three places on a diagonal before a bivalue cell: within 3%;
+* the common peers of a row's or column's two places too: nodes -12%, time
+  +37%; of a diagonal's three places: no gain.
 """
 
 from __future__ import annotations
@@ -80,8 +106,9 @@ load_numba()  # before the first kernel loads: numba without its BLAS probe
 
 from .pointers import address_of, compile_for, function_at  # noqa: E402
 
-BOXES = 1    #: mode bit: the nine classic boxes are units (kernel9's filters)
-WINDOWS = 2  #: mode bit: the four windows of hyper are units (the same filters in window coordinates)
+BOXES = 1      #: mode bit: the nine classic boxes are units (kernel9's filters)
+WINDOWS = 2    #: mode bit: the four windows of hyper are units (the same filters in window coordinates)
+DIAGONALS = 4  #: mode bit: the two diagonals of X are units, the first two of ``units``
 
 #: The rows (and columns) of the grid in window coordinates: the groups 1,5,9 | 2-4 | 6-8 (0-based here).
 WINDOW_ORDER = (0, 4, 8, 1, 2, 3, 5, 6, 7)
@@ -237,6 +264,21 @@ def _place_all(g, d, s0, s1, s2, peers):
 
 
 @njit(cache=True)
+def _pair(x0, x1, x2):
+    """The two cells (27*band + bit, the lower first) of three band words that hold two bits."""
+    if x0:
+        low = x0 & -x0
+        rest = x0 ^ low
+        return tz(low), (tz(rest) if rest else (27 + tz(x1) if x1 else 54 + tz(x2)))
+    if x1:
+        low = x1 & -x1
+        rest = x1 ^ low
+        return 27 + tz(low), (27 + tz(rest) if rest else 54 + tz(x2))
+    low = x2 & -x2
+    return 54 + tz(low), 54 + tz(x2 ^ low)
+
+
+@njit(cache=True)
 def propagate9u(g, digit, band, cell, peers, units, partners, mode):
     """Place ``digit`` (0-based; none when negative) in ``cell`` of ``band``,
     then filter to a fixpoint. FAILED, SOLVED, or the cell to branch on
@@ -340,6 +382,15 @@ def propagate9u(g, digit, band, cell, peers, units, partners, mode):
                     s2 |= x2
                     k = last
                     continue
+                if n == 2:
+                    # a cell that sees both places loses the digit (this takes in
+                    # the places' row, column or partner when they share one)
+                    c, other = _pair(x0, x1, x2)
+                    a0 &= ~(peers[c, 0] & peers[other, 0])
+                    a1 &= ~(peers[c, 1] & peers[other, 1])
+                    a2 &= ~(peers[c, 2] & peers[other, 2])
+                    k = last
+                    continue
                 # locked candidates into a row or a column: the places in u all
                 # in one column, or all in one row, leave the rest of it
                 cc = x0 | x1 | x2
@@ -410,6 +461,35 @@ def propagate9u(g, digit, band, cell, peers, units, partners, mode):
 
 
 @njit(cache=True)
+def _diagonal_pair(g, peers, units):
+    """A digit with two places on a diagonal (``units[0]`` and ``units[1]``),
+    the pair with the most open peers, as ``(81*digit + cell) * 81 + other``
+    (the lower cell first); -1 when there is none."""
+    o0 = g[OPEN]
+    o1 = g[OPEN + 1]
+    o2 = g[OPEN + 2]
+    most = -1
+    pick = -1
+    for u in range(2):
+        m0 = units[u, 0]
+        m1 = units[u, 1]
+        m2 = units[u, 2]
+        for d in range(9):
+            x0 = g[3 * d] & m0
+            x1 = g[3 * d + 1] & m1
+            x2 = g[3 * d + 2] & m2
+            if pop(x0) + pop(x1) + pop(x2) != 2:
+                continue
+            c, other = _pair(x0, x1, x2)
+            n = pop(o0 & peers[c, 0]) + pop(o1 & peers[c, 1]) + pop(o2 & peers[c, 2]) \
+                + pop(o0 & peers[other, 0]) + pop(o1 & peers[other, 1]) + pop(o2 & peers[other, 2])
+            if n > most:
+                most = n
+                pick = (81 * d + c) * 81 + other
+    return pick
+
+
+@njit(cache=True)
 def load9u(grid, g, peers):
     """Fill board ``g`` (WORDS words) from 81 values; False when two givens clash."""
     for w in range(WORDS):
@@ -474,6 +554,19 @@ def _search9u(g, stack, trail, peers, units, partners, mode, propagate, limit, n
             stop = each
         elif r != FAILED:
             guesses += 1
+            pair = _diagonal_pair(g, peers, units) if mode & DIAGONALS else -1
+            if pair >= 0:
+                # the digit in one cell now, in the other (the digit alone) on the trail
+                for w in range(STORED):
+                    stack[depth, w] = g[w]
+                trail[T_WHERE + depth] = pair % 81
+                pair //= 81
+                digit = pair // 81
+                trail[T_LEFT + depth] = np.int64(1) << digit
+                depth += 1
+                band = (pair % 81) // 27
+                cell = pair % 81 - 27 * band
+                continue
             band = r // 27
             cell = r - 27 * band
             digits = np.int64(0)
@@ -605,6 +698,9 @@ _WINDOW_GROUPS = tuple(sum(1 << (9 * r + c) for r in rows for c in cols)
 #: The four windows of hyper (rows 2-4 and 6-8 by columns 2-4 and 6-8, 1-based): groups 4, 5, 7 and 8 above.
 _WINDOWS = frozenset(_WINDOW_GROUPS[k] for k in (4, 5, 7, 8))
 _BOX_SET = frozenset(_BOXES)
+#: The main diagonal and the other one.
+_DIAGONALS_IN_ORDER = (sum(1 << (10 * i) for i in range(9)), sum(1 << (8 * i + 8) for i in range(9)))
+_DIAGONALS = frozenset(_DIAGONALS_IN_ORDER)
 _WINDOW_SET = frozenset(_WINDOW_GROUPS)
 
 
@@ -633,7 +729,7 @@ def tables_of(geo):
 
     >>> from sudokit import variants
     >>> peers, units, partners, mode = tables_of(variants.x("3x3"))
-    >>> units.shape, partners.shape, mode == BOXES      # two diagonals, through three boxes each
+    >>> units.shape, partners.shape, mode == BOXES | DIAGONALS      # two diagonals, through three boxes each
     ((2, 4), (6, 6), True)
     """
     if geo.n != 9:
@@ -645,8 +741,11 @@ def tables_of(geo):
     boxes = _BOX_SET <= present
     windows = _WINDOWS <= present
     covered = (_BOX_SET if boxes else frozenset()) | (_WINDOW_SET if windows else frozenset())
-    # the units the filters do not cover, in the geometry's order, each once
+    # the units the filters do not cover, each once: the diagonals first, then in the geometry's order
     others = list(dict.fromkeys(m for m in masks[18:] if m not in covered))
+    diagonals = _DIAGONALS <= frozenset(others)
+    if diagonals:
+        others = list(_DIAGONALS_IN_ORDER) + [m for m in others if m not in _DIAGONALS]
     # pointing only: a unit the filters cover taking the digit out of one of these when its
     # places lie inside it (claiming) finds little more and costs more than it saves
     partners_of: dict[int, list[int]] = {m: [] for m in others}
@@ -668,7 +767,8 @@ def tables_of(geo):
     for c in range(81):
         peers[c, c // 27] &= ~(1 << (c % 27))
     return (peers, np.array(unit_rows, dtype=np.int64).reshape(-1, 4),
-            np.array(partner_rows, dtype=np.int64).reshape(-1, 6), BOXES * boxes + WINDOWS * windows)
+            np.array(partner_rows, dtype=np.int64).reshape(-1, 6),
+            BOXES * boxes + WINDOWS * windows + DIAGONALS * diagonals)
 
 
 def warm() -> None:
