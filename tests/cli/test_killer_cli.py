@@ -168,3 +168,14 @@ def test_bad_givens_are_usage_errors():
         result = run("generate", *args)
         assert result.exit_code == 2, (args, result.output)
         assert message in result.output, (args, result.output)
+
+
+def test_a_killer_too_big_to_make_is_refused_at_once():
+    # a 16x16 killer's first uniqueness count could run for hours: refused by name, before any work
+    import time
+
+    start = time.perf_counter()
+    result = run("generate", "--variant", "killer", "--box", "4x4", "--format", "jsonl")
+    assert result.exit_code == 2, result.output
+    assert "killers are made up to 12x12, not 16x16" in result.output
+    assert time.perf_counter() - start < 10

@@ -60,7 +60,7 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
               help="Seconds for the whole run; stop with a message when they run out.")
 @click.option("--variant", callback=variant_option, metavar="NAMES",
               help="Extra rules, combinable: x (the two diagonals), hyper (windoku's windows), jigsaw "
-                   "(with --regions), killer (cages with sums, no givens unless --givens; up to 16x16). "
+                   "(with --regions), killer (cages with sums, no givens unless --givens; up to 12x12). "
                    "No difficulty filter with a variant yet (docs/variants.md).")
 @click.option("--givens", type=click.IntRange(min=0), default=None, metavar="K",
               help="Killers only: give K cells of the solution (0 to N²-1; default 0), chosen from the "

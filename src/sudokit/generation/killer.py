@@ -487,10 +487,7 @@ def generate_killer(
     if regions == "random":  # a fresh jigsaw layout from the seed
         regions = variants.random_layout(shape_of(shape), seed)
     s = shape_of(shape, None if regions is None else len("".join(regions.split())))
-    from ..engine.killer import MAX_N
-
-    if s.size > MAX_N:
-        raise GenerationError(f"killers are made up to {MAX_N}x{MAX_N}, not {s.size}x{s.size}")
+    _check_size(s)
     try:
         base = variants.of(s, names, regions=regions)
     except ValueError as exc:  # a bad layout is a ShapeError, a ValueError too
@@ -526,6 +523,19 @@ def generate_killer(
     answer = Grid.unchecked(s, solution, geometry)
     return Puzzle(puzzle, answer, seed, str(s), minimal, symmetry, givens,
                   extra={"cages": len(groups), "counts": count.counts})
+
+
+#: The largest killer made: the first uniqueness count of a 16x16 killer takes 10 to 100 ms a
+#: node and may need its whole node budget, hours in all (the search solves 16x16 killers).
+MADE_UP_TO = 12
+
+
+def _check_size(shape: Shape) -> None:
+    """Refuse a killer too big to make in reasonable time (:data:`MADE_UP_TO`)."""
+    if shape.size > MADE_UP_TO:
+        raise GenerationError(f"killers are made up to {MADE_UP_TO}x{MADE_UP_TO}, not {shape.size}x{shape.size}: "
+                              f"a bigger one's uniqueness is not proven in reasonable time (the engine still "
+                              f"solves killers up to 16x16)")
 
 
 def check_givens(givens: object, shape: Shape | None = None, symmetry: str = "none") -> int:
@@ -601,6 +611,7 @@ def generate_killers(
         s = shape_of(shape)
     else:
         s = shape_of(shape, len("".join(regions.split())))
+    _check_size(s)
     givens = check_givens(givens, s, symmetry)
     base = fresh_seed() if seed is None else int(seed)
     deadline = None if timeout is None else time.perf_counter() + timeout
