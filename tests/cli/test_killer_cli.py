@@ -179,3 +179,26 @@ def test_a_killer_too_big_to_make_is_refused_at_once():
     assert result.exit_code == 2, result.output
     assert "killers are made up to 12x12, not 16x16" in result.output
     assert time.perf_counter() - start < 10
+
+
+def test_print_generates_killers_with_givens_and_minimal_cages(tmp_path):
+    # the booklet's puzzles are those `sudoku generate` makes from the same options and seeds
+    pdf = tmp_path / "k.pdf"
+    svg = tmp_path / "svg"
+    printed = run("print", "--generate", "2", "--variant", "killer", "--givens", "6", "--minimal", "cages",
+                  "--box", "2x3", "--seed", "3", "--no-rate", "-o", str(pdf), "--svg-dir", str(svg))
+    assert printed.exit_code == 0, printed.output
+    assert pdf.read_bytes().startswith(b"%PDF")
+    made = records(run("generate", "-n", "2", "--variant", "killer", "--givens", "6", "--minimal", "cages",
+                       "--box", "2x3", "--seed", "3"))
+    for number, record in enumerate(made, 1):
+        assert record["clues"] == 6
+        picture = (svg / f"puzzle-{number:04d}.svg").read_text()
+        assert f"{len(record['cages'])} killer cages" in picture
+        digits = picture.split('font-weight="bold"', 1)[1]  # the givens' group, after the cages' sums
+        assert digits.count("<text") == 6
+    for args, message in [(("--givens", "3"), "--givens is for killers"),
+                          (("--variant", "killer", "--givens", "36", "--box", "2x3"), "0 to 35 givens"),
+                          (("--minimal", "cages"), "--minimal cages is for killers")]:
+        refused = run("print", "--generate", "1", *args, "-o", str(pdf))
+        assert refused.exit_code == 2 and message in refused.output, (args, refused.output)

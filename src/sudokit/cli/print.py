@@ -63,8 +63,11 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
 @click.option("--generate", "count", type=click.IntRange(min=1), default=None, metavar="N",
               help="Print N new puzzles instead of reading them.")
 @click.option("--difficulty", type=click.Choice(LEVELS), default=None, help="With --generate: the level.")
-@click.option("--minimal", type=click.Choice(["unique", "logic", "preemptive"]), default="unique",
-              show_default=True, help="With --generate: which clues may go.")
+@click.option("--minimal", type=click.Choice(["unique", "logic", "preemptive", "cages"]), default="unique",
+              show_default=True, help="With --generate: which clues may go (cages: killers minimal in their "
+                                      "cages).")
+@click.option("--givens", type=click.IntRange(min=0), default=None, metavar="K",
+              help="With --generate --variant killer: K givens besides the cages (as `sudoku generate`).")
 @click.option("--symmetry", type=click.Choice(["none", "rotate180", "rotate90", "mirror", "flip", "diagonal",
                                                "dihedral"]),
               default="none", show_default=True, help="With --generate: the clue pattern's symmetry.")
@@ -107,7 +110,8 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
               help="Resolution of the PNG pictures.")
 @click.pass_context
 def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names: tuple[str, ...],
-           count: int | None, difficulty: str | None, minimal: str, symmetry: str, seed: int | None,
+           count: int | None, difficulty: str | None, minimal: str, givens: int | None, symmetry: str,
+           seed: int | None,
            box: Shape | None, variant: str | None, regions: str | None, cages: str | None, jobs: int, paper: str,
            per_page: str,
            solutions: bool,
@@ -133,6 +137,13 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
     if count is None and difficulty is not None:
         raise click.UsageError("--difficulty goes with --generate")
     check_units(ctx, variant, regions, generating=count is not None, cages=cages)
+    killer = variant is not None and "killer" in variant.split(",")
+    if count is None and (givens is not None or minimal == "cages"):
+        raise click.UsageError("--givens and --minimal cages go with --generate")
+    if givens is not None and not killer:
+        raise click.UsageError("--givens is for killers: add --variant killer")
+    if minimal == "cages" and not killer:
+        raise click.UsageError("--minimal cages is for killers: add --variant killer")
     if cages is not None and count is not None:
         raise click.UsageError("--cages goes with puzzles read; generated killers draw their own (--variant killer)")
     failures: list[str] = []
@@ -142,16 +153,25 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
 
         first = _fresh_seed() if seed is None else seed
         shape = request_shape(box, None, regions)
+        if givens:
+            from ..generation.killer import check_givens
+
+            try:
+                check_givens(givens, shape, symmetry)
+            except SudokuError as exc:
+                raise click.BadParameter(str(exc), ctx=ctx, param_hint="'--givens'") from None
         units = (f" --variant {variant}" if variant else "") + (f" --regions {regions}" if regions else "")
         source = f"sudoku print --generate {count} --box {shape}{units}" + (
             f" --difficulty {difficulty}" if difficulty else "") + (
             f" --minimal {minimal}" if minimal != "unique" else "") + (
+            f" --givens {givens}" if givens else "") + (
             f" --symmetry {symmetry}" if symmetry != "none" else "") + f" --seed {first}"
         puzzles = []
         try:
             with Progress("generating") as progress:
                 for puzzle in generate_many(count, shape=shape, minimal=minimal, symmetry=symmetry, seed=first,
-                                            jobs=jobs, difficulty=difficulty, variant=variant, regions=regions):
+                                            jobs=jobs, difficulty=difficulty, variant=variant, regions=regions,
+                                            **({"givens": givens} if givens else {})):
                     puzzles.append(puzzle)
                     progress.advance()
         except SudokuError as exc:
