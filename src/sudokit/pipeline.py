@@ -493,8 +493,10 @@ def _do_explain(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
     for number, step in enumerate(path, 1):
         if job.grids and step.rating > 2.3 and number > 1:
             lines.append(show())
-        text = step.details().replace("\n", "\n" + " " * 11) if job.inner else step.text
-        lines.append(f"{number:3d}. [{step.rating:.1f}] {text}")
+        head = f"{number:3d}. [{step.rating:.1f}] "
+        # --inner: the inner chains' lines under the step's text, past its number and rating
+        text = step.details().replace("\n", "\n" + " " * len(head)) if job.inner else step.text
+        lines.append(head + text)
         step.apply(state)
     if job.grids:
         lines.append(render(state.grid(), "boxed"))

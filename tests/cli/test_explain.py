@@ -254,5 +254,7 @@ def test_explain_inner_lists_inner_chains_under_nested_steps(tmp_path) -> None:
     assert plain.exit_code == inner.exit_code == 0
     numbered = [line for line in inner.output.splitlines() if line[:4].strip().rstrip(".").isdigit()]
     assert numbered == [line for line in plain.output.splitlines() if line[:4].strip().rstrip(".").isdigit()]
-    extra = [line for line in inner.output.splitlines() if line.startswith(" " * 11 + "  [")]
+    # under its step, past the step's number and rating ("  12. [10.5] "), indented by depth
+    extra = [line for line in inner.output.splitlines()
+             if line.startswith(" " * 13) and line.lstrip().startswith("[")]
     assert extra, "no inner chain shown under a nested step"

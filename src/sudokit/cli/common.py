@@ -228,6 +228,27 @@ def request_shape(box: Shape | None, size: int | None, regions: str | None) -> S
     return Shape(3, 3) if size is None else Shape.for_size(size)
 
 
+def killer_options(ctx: click.Context, variant: str | None, minimal: str, givens: int | None, shape: Shape,
+                   symmetry: str) -> int:
+    """The options only a made killer takes, ``--minimal cages`` and ``--givens K``, checked
+    for ``generate`` and ``print --generate`` (usage errors naming them); the givens, 0 when
+    none are asked for. The library checks the same (``generation.killer.check_givens``)."""
+    killer = variant is not None and "killer" in variant.split(",")
+    if minimal == "cages" and not killer:
+        raise click.UsageError("--minimal cages is for killers: add --variant killer", ctx)
+    if givens is not None and not killer:
+        raise click.UsageError("--givens is for killers: add --variant killer (a classic puzzle's givens are "
+                               "what --minimal leaves)", ctx)
+    if not killer:
+        return 0
+    from ..generation.killer import check_givens
+
+    try:
+        return check_givens(givens or 0, shape, symmetry)
+    except SudokuError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param_hint="'--givens'") from None
+
+
 def variant_method(ctx: click.Context, method: str, killer: bool = False) -> str:
     """``method`` when it reads a variant's units (and, for a ``killer``, keeps
     cages), else a usage error naming the methods that do."""

@@ -16,7 +16,8 @@ import click
 from .cluster import cluster_options, generate_on_cluster, on_cluster
 from .common import (
     EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, box_option, interrupted_exit, jobs_option,
-    check_units, regions_option, request_shape, seed_option, time_left, timeout_option, variant_option,
+    check_units, killer_options, regions_option, request_shape, seed_option, time_left, timeout_option,
+    variant_option,
 )
 
 FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
@@ -102,21 +103,13 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
         raise click.UsageError("--method clauses makes --minimal logic puzzles; add --minimal logic", ctx)
     check_units(ctx, variant, regions, generating=True)
     killer = variant is not None and "killer" in variant.split(",")
-    if minimal == "cages" and not killer:
-        raise click.UsageError("--minimal cages is for killers: add --variant killer", ctx)
-    if givens is not None and not killer:
-        raise click.UsageError("--givens is for killers: add --variant killer (a classic puzzle's givens are "
-                               "what --minimal leaves)", ctx)
     if killer and fmt != "jsonl":  # the cages are a field of the record: the grid alone is blank
         if ctx.get_parameter_source("fmt") is not click.core.ParameterSource.DEFAULT:
             raise click.UsageError(f"a killer is written as a jsonl record, with its cages; --format {fmt} "
                                    "would print a blank grid", ctx)
         fmt = "jsonl"
     shape = request_shape(box, size, regions)
-    givens = givens or 0
-    if givens >= shape.cell_count:
-        raise click.BadParameter(f"a {shape.size}x{shape.size} killer takes 0 to {shape.cell_count - 1} givens, "
-                                 f"not {givens}", ctx=ctx, param_hint="'--givens'")
+    givens = killer_options(ctx, variant, minimal, givens, shape, symmetry)
     if on_cluster(ctx, cluster, output, blocksize, merge):
         from ..pipeline import GenerateJob
 

@@ -14,8 +14,8 @@ import click
 
 from ..errors import SudokuError
 from ..grid import Shape
-from .common import (EXIT_FAILED, Progress, box_option, cages_option, check_units, open_input, read_puzzles, regions_option,
-                     request_shape, seed_option, symbols_option, variant_option)
+from .common import (EXIT_FAILED, Progress, box_option, cages_option, check_units, killer_options, open_input,
+                     read_puzzles, regions_option, request_shape, seed_option, symbols_option, variant_option)
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "diabolical")
 
@@ -137,13 +137,8 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
     if count is None and difficulty is not None:
         raise click.UsageError("--difficulty goes with --generate")
     check_units(ctx, variant, regions, generating=count is not None, cages=cages)
-    killer = variant is not None and "killer" in variant.split(",")
     if count is None and (givens is not None or minimal == "cages"):
         raise click.UsageError("--givens and --minimal cages go with --generate")
-    if givens is not None and not killer:
-        raise click.UsageError("--givens is for killers: add --variant killer")
-    if minimal == "cages" and not killer:
-        raise click.UsageError("--minimal cages is for killers: add --variant killer")
     if cages is not None and count is not None:
         raise click.UsageError("--cages goes with puzzles read; generated killers draw their own (--variant killer)")
     failures: list[str] = []
@@ -153,13 +148,7 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
 
         first = _fresh_seed() if seed is None else seed
         shape = request_shape(box, None, regions)
-        if givens:
-            from ..generation.killer import check_givens
-
-            try:
-                check_givens(givens, shape, symmetry)
-            except SudokuError as exc:
-                raise click.BadParameter(str(exc), ctx=ctx, param_hint="'--givens'") from None
+        givens = killer_options(ctx, variant, minimal, givens, shape, symmetry)
         units = (f" --variant {variant}" if variant else "") + (f" --regions {regions}" if regions else "")
         source = f"sudoku print --generate {count} --box {shape}{units}" + (
             f" --difficulty {difficulty}" if difficulty else "") + (
@@ -171,7 +160,7 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
             with Progress("generating") as progress:
                 for puzzle in generate_many(count, shape=shape, minimal=minimal, symmetry=symmetry, seed=first,
                                             jobs=jobs, difficulty=difficulty, variant=variant, regions=regions,
-                                            **({"givens": givens} if givens else {})):
+                                            givens=givens):
                     puzzles.append(puzzle)
                     progress.advance()
         except SudokuError as exc:
