@@ -76,6 +76,43 @@ class Contradiction(SudokuError):
     """Logic derived that the puzzle has no solution (a cell or unit ran dry)."""
 
 
+class NoSolution(Contradiction):
+    """A grid that nothing completes, found by counting its solutions: ``rate``,
+    ``explain`` and ``hint`` refuse it before any logic runs."""
+
+
+class SeveralSolutions(InvalidPuzzle):
+    """A grid with more than one solution. ``rate``, ``explain`` and ``hint``
+    refuse it, as Sudoku Explainer does: a logical path needs one solution to
+    lead to, and the uniqueness techniques assume it."""
+
+
+class WrongEntries(NoSolution):
+    """A player's entries that disagree with the one solution of the givens.
+
+    ``wrong`` holds ``(cell, entered, solution)`` per wrong entry (cell
+    0-based, values 1..N) and ``names`` each cell's ``rNcM`` name.
+    """
+
+    def __init__(self, message: str, wrong: tuple = (), names: tuple = ()) -> None:
+        self.wrong, self.names = tuple(wrong), tuple(names)
+        super().__init__(message)
+
+
+class WrongMarks(Contradiction):
+    """Pencil marks that rule out the grid's one solution: the user's mistake,
+    never a step to take.
+
+    ``wrong`` holds ``(cell, marks, solution)`` per cell (``marks`` the
+    candidates left, as a bit mask, bit v-1 for v) and ``names`` each cell's
+    ``rNcM`` name.
+    """
+
+    def __init__(self, message: str, wrong: tuple = (), names: tuple = ()) -> None:
+        self.wrong, self.names = tuple(wrong), tuple(names)
+        super().__init__(message)
+
+
 class LimitReached(SudokuError):
     """A search used up its time or node budget before it finished."""
 

@@ -26,29 +26,53 @@ from .step import Step, Technique
 from .stepper import next_step, steps
 
 
-def hint(puzzle: "Grid | str | Candidates", *, timeout: float | None = RATE_TIME_LIMIT) -> Step | None:
+def hint(puzzle: "Grid | str | Candidates", *, givens: "Grid | str | None" = None,
+         timeout: float | None = RATE_TIME_LIMIT) -> Step | None:
     """The next step SE would take, or None when no technique applies.
+
+    Takes a grid (candidates from the placed values) or a :class:`Candidates`
+    state built from pencil marks. A hint leads to the grid's one solution,
+    found first by the engine; it is never a step away from it:
+
+    * a grid whose values break the rules raises
+      :class:`~sudokit.errors.InvalidPuzzle`, one that nothing completes
+      :class:`~sudokit.errors.NoSolution`, one with several solutions
+      :class:`~sudokit.errors.SeveralSolutions` (as Sudoku Explainer
+      refuses it), and one the engine cannot decide in time
+      :class:`~sudokit.errors.LimitReached`;
+    * with ``givens`` (the puzzle as set; the grid's other values are a
+      player's entries), the givens must have one solution, and entries that
+      disagree with it raise :class:`~sudokit.errors.WrongEntries`, naming
+      each;
+    * pencil marks that exclude the solution raise
+      :class:`~sudokit.errors.WrongMarks`, naming each cell; a blank cell
+      without candidates or a value with no place left in a unit raises
+      :class:`~sudokit.errors.Contradiction`.
 
     The chain searches may take ``timeout`` seconds in all (``None``: no
     limit); when they run out before a step is found it raises
-    :class:`~sudokit.errors.LimitReached`.
-
-    Takes a grid (candidates from the placed values) or a :class:`Candidates`
-    state built from pencil marks. Raises :class:`~sudokit.errors.Contradiction`
-    when the candidates contradict (a blank cell without candidates, a value
-    with no place left in a unit, or pencil marks that rule out the puzzle's
-    one solution). The step is checked against that solution
-    (:class:`~sudokit.errors.UnsoundStep` if it is wrong).
+    :class:`~sudokit.errors.LimitReached`. The step is checked against the
+    solution (:class:`~sudokit.errors.UnsoundStep` if it is wrong).
     """
     from .. import validate
     from . import chains
-    from .rating import truth as solution_of
+    from .solution import check_entries, check_marks, one_solution
     from .stepper import check_step
 
     timeout = validate.timeout(timeout)
 
-    state = puzzle if isinstance(puzzle, Candidates) else Candidates.from_grid(
-        as_grid(puzzle))
+    state = puzzle if isinstance(puzzle, Candidates) else None
+    grid = puzzle.grid() if isinstance(puzzle, Candidates) else as_grid(puzzle)
+    if givens is not None:  # the entries first: a wrong one may clash with a given
+        givens = as_grid(givens)
+        if grid.geometry is not grid.shape.geometry and givens.shape == grid.shape:
+            givens = givens.with_geometry(grid.geometry)  # the grid's units and cages hold for its givens
+        truth = one_solution(givens, "the givens")
+        check_entries(givens, grid, truth)
+    else:
+        truth = one_solution(grid, "this grid")
+    if state is None:
+        state = Candidates.from_grid(grid)
     geo = state.geo
     for cell, (mask, value) in enumerate(zip(state.mask, state.values)):
         if not mask and not value:
@@ -61,13 +85,7 @@ def hint(puzzle: "Grid | str | Candidates", *, timeout: float | None = RATE_TIME
         if seen != full:
             missing = (full & ~seen).bit_length()
             raise Contradiction(f"{geo.symbol(missing)} has no place left in {geo.unit_name(unit)}")
-    grid = state.grid()
-    truth = solution_of(grid)
-    if truth is not None:
-        for cell, (mask, value) in enumerate(zip(state.mask, state.values)):
-            if not value and not mask >> (truth[cell] - 1) & 1:
-                raise Contradiction(f"your pencil marks rule out the solution: {geo.cell_name(cell)} "
-                                    f"lost {geo.symbol(truth[cell])}")
+    check_marks(state, truth)
     try:
         with chains.time_limit(timeout):
             step = next_step(state)
@@ -76,7 +94,7 @@ def hint(puzzle: "Grid | str | Candidates", *, timeout: float | None = RATE_TIME
                            "was found") from None
     if step is not None:
         check_step(step, truth, grid.line())
-        step = step.with_board(state, puzzle if isinstance(puzzle, Grid) else None)
+        step = step.with_board(state, givens if givens is not None else puzzle if isinstance(puzzle, Grid) else None)
     return step
 
 

@@ -15,11 +15,12 @@ import dataclasses
 from dataclasses import dataclass
 
 from .. import validate
-from ..errors import Contradiction, InvalidPuzzle
+from ..errors import Contradiction, InvalidPuzzle, NoSolution, SeveralSolutions  # noqa: F401
 from ..formats import as_grid
 from ..grid import Grid
 from .registry import KERNEL_LADDER, REGISTRY, kernel_prefix, rating_floor
 from .state import Candidates, extra_units, is_classic
+from .solution import TRUTH_TIME_LIMIT, check_unique, truth  # noqa: F401  (re-exported)
 from .step import Step, Technique
 from .stepper import broken, check_state, check_step, next_step, steps
 from . import chains
@@ -174,44 +175,71 @@ def exact_registry(geo=None) -> list[Technique]:
 
 
 def solve_path(grid: Grid, registry: list[Technique] | None = None,
-               truth: "tuple[int, ...] | None" = None) -> tuple[list[Step], Candidates, bool]:
+               truth: "tuple[int, ...] | None" = None) -> tuple[list[Step], Candidates, bool, ChainLimit | None]:
     """The logic path and the state it ends in; the flag is True when the
-    path stopped early (stuck or contradiction). With ``truth`` (the one
+    path stopped early (stuck, contradiction, or a chain search out of time,
+    whose :class:`ChainLimit` comes last, else None). With ``truth`` (the one
     solution) every step is checked against it (:class:`UnsoundStep`)."""
     state = Candidates.from_grid(grid)
     path: list[Step] = []
+    limit = None
     try:
         for step in steps(state, registry, truth=truth, puzzle=grid.line()):
             path.append(step)
-    except ChainLimit:  # a chain search ran out of time: stop here
-        pass
-    return path, state, not state.solved
+    except ChainLimit as exc:  # a chain search ran out of time: stop here
+        limit = exc
+    return path, state, not state.solved, limit
 
 
-def finish(grid: Grid, state: Candidates) -> Step:
-    """A last step that fills what logic left open with the engine's solution."""
-    from .. import solving
+#: The technique name of the last step of a path cut short by the time budget.
+TIME_LIMIT_STEP = "Time limit"
 
-    result = None
-    for method in solving.soonest_methods(grid):
-        try:
-            result = solving.solve(grid, method=method)
-            break
-        except Exception:  # a method not yet available here
-            continue
-    if result is None or result.solution is None:
-        raise Contradiction(f"{grid.line()}: no solution completes this puzzle")
-    solution = result.solution.values
+
+def finish(grid: Grid, state: Candidates, path: "list[Step] | None" = None, limit: ChainLimit | None = None,
+           timeout: float | None = None, solution: "tuple[int, ...] | None" = None) -> Step:
+    """A last step that fills what logic left open with the engine's solution
+    (``solution`` when already known).
+
+    Its rating is a lower bound (``lower_bound``). When the techniques ran
+    out it is the lowest rating of a technique the registry lacks (a
+    ``Search`` step). When ``limit`` (a chain search out of its time budget,
+    ``timeout`` seconds in all) cut the path short it is the lowest rating the
+    puzzle can have, past the ``path`` so far: a ``Time limit`` step that
+    says so.
+    """
+    if solution is None:
+        from .. import solving
+
+        result = None
+        for method in solving.soonest_methods(grid):
+            try:
+                result = solving.solve(grid, method=method)
+                break
+            except Exception:  # a method not yet available here
+                continue
+        if result is None or result.solution is None:
+            raise NoSolution(f"{grid.line()}: no solution completes this puzzle")
+        solution = result.solution.values
     open_cells = [c for c, v in enumerate(state.values) if not v]
     if broken(state) or any(state.mask[c] and not state.mask[c] >> (solution[c] - 1) & 1 for c in open_cells):
         raise Contradiction(f"{grid.line()}: the candidates rule out every solution")
+    placements = tuple((c, solution[c]) for c in open_cells)
+    if limit is not None:
+        bound = round(max([limit.rating] + [s.rating for s in path or ()]), 1)
+        budget = f"the time limit of {timeout:g} s" if timeout is not None else "a chain search's time limit"
+        at = f" at {limit.tier}" if limit.tier else ""
+        return Step(
+            TIME_LIMIT_STEP, bound, placements=placements, cells=tuple(open_cells), lower_bound=True,
+            text=f"Time limit: {budget} ran out in the chain searches{at}: the rating is at least {bound:.1f}; "
+            f"the engine fills the {len(open_cells)} open cells",
+        )
     floor = rating_floor()
     if grid.geometry.cages:  # a killer's ladder stops below the nested chains (logic.cages)
         from .cages import KILLER_FLOOR
 
         floor = KILLER_FLOOR
     return Step(
-        "Search", floor, placements=tuple((c, solution[c]) for c in open_cells), cells=tuple(open_cells),
+        "Search", floor, placements=placements, cells=tuple(open_cells), lower_bound=True,
         text=f"Search: the implemented techniques stop here; the engine fills the {len(open_cells)} open cells "
         f"(next SE step rates ≥ {floor:.1f})",
     )
@@ -303,48 +331,6 @@ def _assumes_uniqueness(names: list[str]) -> bool:
     return any(word in name for name in set(names) for word in _UNIQUENESS_WORDS)
 
 
-#: Seconds the engine may spend finding the solution that every step is checked against.
-TRUTH_TIME_LIMIT = 10.0
-
-
-def truth(grid: Grid, *, unique: bool = False) -> "tuple[int, ...] | None":
-    """The one solution of ``grid`` as values, or None (none, several, or not found in time).
-
-    Every step of ``rate``, ``explain`` and ``hint`` is checked against it:
-    the engine finds it in microseconds on a 9x9 grid, once per puzzle. With
-    ``unique`` a puzzle without a solution raises :class:`Contradiction` and
-    one with several :class:`InvalidPuzzle` at once, before any logic runs
-    (sound logic could only end stuck on them).
-    """
-    from ..solving import count_soonest
-
-    result = count_soonest(grid, timeout=TRUTH_TIME_LIMIT)
-    if result is None or result.status.value == "timeout" or result.count is None:
-        return None
-    if unique and result.count == 0:
-        raise Contradiction(f"{grid.line()}: no solution completes this puzzle")
-    if unique and result.count > 1:
-        raise InvalidPuzzle(f"{grid.line()}: more than one solution; a rating needs a puzzle with one solution")
-    if result.count != 1 or result.solution is None:
-        return None
-    return result.solution.values
-
-
-def check_unique(grid: Grid) -> None:
-    """Raise :class:`Contradiction` when ``grid`` has no solution and
-    :class:`InvalidPuzzle` when it has more than one (SE rates only puzzles
-    with one solution)."""
-    from ..solving import count_soonest
-
-    result = count_soonest(grid)
-    if result is None or result.count is None:
-        return
-    if result.count == 0:
-        raise Contradiction(f"{grid.line()}: no solution completes this puzzle")
-    if result.count > 1:
-        raise InvalidPuzzle(f"{grid.line()}: more than one solution; a rating needs a puzzle with one solution")
-
-
 def _next_within(state: Candidates, registry: list[Technique], floor: float, limited: list[ChainLimit] | None,
                  truth: "tuple[int, ...] | None", puzzle: str) -> Step | None:
     """The next step of the path, checked against ``truth`` and applied, when
@@ -383,8 +369,8 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     and ER is the lowest rating SE could give (see :func:`exact_registry`).
     A puzzle that logic alone solves has one solution; otherwise (stuck, or a
     step that assumes uniqueness) the solutions are counted, and a puzzle with
-    none raises :class:`Contradiction`, one with several
-    :class:`InvalidPuzzle`. The chain searches may take ``timeout`` seconds
+    none raises :class:`NoSolution` (a :class:`Contradiction`), one with
+    several :class:`SeveralSolutions` (an :class:`InvalidPuzzle`). The chain searches may take ``timeout`` seconds
     in all (``None``: no limit); when they run out, the rating is a lower
     bound too.
     """
@@ -429,14 +415,18 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
 
 def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> list[Step]:
     """The full path with every registered technique; when logic stops early
-    (or the chain searches use up ``timeout`` seconds), a final ``Search``
-    step fills the rest from the engine's solution."""
+    a final ``Search`` step fills the rest from the engine's solution, and
+    when the chain searches use up ``timeout`` seconds a final ``Time limit``
+    step does, rated at the lowest rating the puzzle can have (both carry
+    ``lower_bound``; see :func:`finish`). A grid without a solution raises
+    :class:`NoSolution`, one with several :class:`SeveralSolutions`."""
     timeout = validate.timeout(timeout)
     grid = as_grid(grid)
+    known = truth(grid, unique=True)
     with chains.time_limit(timeout):
-        path, state, stuck = solve_path(grid, truth=truth(grid, unique=True))
-    if stuck or _assumes_uniqueness([s.technique for s in path]):
+        path, state, stuck, limit = solve_path(grid, truth=known)
+    if known is None and (stuck or _assumes_uniqueness([s.technique for s in path])):
         check_unique(grid)
     if stuck:
-        path.append(finish(grid, state))
+        path.append(finish(grid, state, path, limit, timeout, known))
     return path

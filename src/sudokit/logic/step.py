@@ -69,6 +69,9 @@ class Step:
     #: masks)`` (see :func:`sudokit.pictures.steps.board_of`); set by
     #: :func:`sudokit.hint` and :func:`sudokit.explain`, None otherwise.
     board: Any = field(default=None, compare=False, repr=False)
+    #: True when ``rating`` is only a lower bound: the last step of a path that
+    #: the techniques or the time budget did not finish, which the engine fills.
+    lower_bound: bool = False
 
     def __str__(self) -> str:
         return self.text or self.technique
@@ -120,6 +123,7 @@ class Step:
             "links": [[name(a), va, name(b), vb] for a, va, b, vb in self.links],
             "link_kinds": [kind for *_, kind in self.kinded_links()],
             "text": self.text,
+            **({"lower_bound": True} if self.lower_bound else {}),
         }
 
 
