@@ -239,5 +239,7 @@ def test_hint_says_when_pencil_marks_rule_out_the_solution() -> None:
     state = Candidates.from_grid(puzzle)
     cell = next(c for c, v in enumerate(puzzle.values) if not v)
     state.eliminate(cell, truth[cell])
-    with pytest.raises(Contradiction, match="pencil marks rule out the solution"):
+    with pytest.raises(Contradiction, match=f"{_cell_name(cell)}: the pencil marks .* exclude the solution's "
+                                            f"{truth[cell]}") as caught:
         hint(state)
+    assert caught.value.names == (_cell_name(cell),) and caught.value.wrong[0][2] == truth[cell]

@@ -148,34 +148,43 @@ def _under(grid, variant: str | None, regions: str | None, cages: str | None):  
     return variants.under(grid, variant, regions, None if cages is None else cages_for(cages, grid.size))
 
 
-def _hint_state(text: str, box: Shape | None, variant: str | None = None, regions: str | None = None,
+def _hint_grid(text: str, box: Shape | None, variant: str | None = None, regions: str | None = None,
                 cages: str | None = None):
-    """A candidates state from text that may carry pencil marks, under the named units and cages."""
+    """The grid in ``text`` under the named units and cages, and its pencil
+    marks (None when the text carries none: a plain grid)."""
     from .. import formats
-    from ..logic import Candidates
 
     try:
         grid, masks = formats.parse_candidates(text, shape=box)
-        if variant or regions is not None or cages is not None:
-            # a plain grid gets the classic candidates from the reader: under a
-            # variant's units (or cages) only real pencil marks are kept
-            plain = Candidates.from_grid(grid).mask
-            if all(m == p for v, m, p in zip(grid.values, masks, plain) if not v):
-                return Candidates.from_grid(_under(grid, variant, regions, cages))
-        return Candidates.from_masks(_under(grid, variant, regions, cages), masks)
     except SudokuError:
         # not a pencil-mark grid: read it as `solve` does, so both say the same about it
-        import io
+        return _under(_one_grid(text, box), variant, regions, cages)
+    # a plain grid gets the classic candidates from the reader: only real pencil marks are kept
+    plain = grid.candidate_masks()
+    if all(m == p for v, m, p in zip(grid.values, masks, plain) if not v):
+        return _under(grid, variant, regions, cages), None
+    return _under(grid, variant, regions, cages), masks
 
-        first = next(iter(formats.read_puzzles(io.StringIO(text), shape=box)), None)
-        if first is None:
-            raise
-        if first.error is not None or first.grid is None:
-            error = first.error
-            if isinstance(error, ParseError):  # the label "puzzle 1" is added when it is shown
-                raise ParseError(error.reason, line=error.line, column=error.column) from None
-            raise error if isinstance(error, SudokuError) else ParseError(str(error)) from None
-        return Candidates.from_grid(_under(first.grid, variant, regions, cages))
+
+def _one_grid(text: str, box: Shape | None, what: str = ""):  # type: ignore[no-untyped-def]
+    """The first puzzle in ``text``, read as ``solve`` reads it (``what`` names where it came from)."""
+    import io
+
+    from .. import formats
+    from ..formats import MAX_RECORD
+
+    if len(text) > MAX_RECORD:
+        raise ParseError(f"{what + ': ' if what else ''}over {MAX_RECORD} characters; a hint takes one puzzle")
+    first = next(iter(formats.read_puzzles(io.StringIO(text), shape=box)), None)
+    if first is None:
+        raise ParseError(f"{what + ': ' if what else ''}no puzzle found")
+    if first.error is not None or first.grid is None:
+        error = first.error
+        if isinstance(error, ParseError):  # the label "puzzle 1" is added when it is shown
+            raise ParseError(f"{what + ': ' if what else ''}{error.reason}", line=error.line,
+                             column=error.column) from None
+        raise error if isinstance(error, SudokuError) else ParseError(str(error)) from None
+    return first.grid
 
 
 @click.command("hint")
@@ -183,34 +192,41 @@ def _hint_state(text: str, box: Shape | None, variant: str | None = None, region
 @click.option("-f", "--format", "fmt", type=click.Choice(HINT_FORMATS), default="text", show_default=True,
               help="text: the step; jsonl: its record; svg: the step drawn on the grid.")
 @click.option("--example", "name", metavar="NAME", help="Hint for a named example puzzle.")
+@click.option("--givens", "givens_path", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="The puzzle as set: the grid's other values are a player's entries, and the ones that "
+                   "disagree with the givens' solution are named instead of a hint.")
 @_inner_option
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
 @_units_options
 @_timeout_option
 @click.pass_context
-def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, inner: bool, box: Shape | None,
-         variant: str | None, regions: str | None, cages: str | None, timeout: float | None) -> None:
+def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, givens_path: str | None, inner: bool,
+         box: Shape | None, variant: str | None, regions: str | None, cages: str | None,
+         timeout: float | None) -> None:
     """Show the next logical step for one puzzle in PATH (or - for standard
     input). The grid may carry pencil marks (the candidates format); then
-    the step works on those marks.
+    the step works on those marks. A hint always leads to the grid's one
+    solution: a grid with none or several, entries that disagree with the
+    givens' solution (--givens), and pencil marks that exclude it get no
+    step but a message naming them.
 
     \b
-    Exit status: 0 a step was found; 1 no technique applies or the puzzle is
-    unreadable; 2 usage error.
+    Exit status: 0 a step was found; 1 no technique applies, the puzzle is
+    unreadable, breaks the rules, has no solution or several, or has wrong
+    entries or pencil marks; 2 usage error.
     """
+    from ..formats import MAX_RECORD
     from ..logic import Candidates, hint as next_step
 
     check_units(ctx, variant, regions, cages=cages, logic=True)
     try:
         if name is not None:
-            state = Candidates.from_grid(_under(examples((name,))[0][1], variant, regions, cages))
+            grid, marks = _under(examples((name,))[0][1], variant, regions, cages), None
         else:
             if path is None:
                 if sys.stdin is None or sys.stdin.isatty():
                     raise click.UsageError("give a file with one puzzle, '-' for standard input, or --example NAME")
                 path = "-"
-            from ..formats import MAX_RECORD
-
             with open_input(path) as stream:
                 text = stream.read(MAX_RECORD + 1)  # one puzzle: a bounded read
             if len(text) > MAX_RECORD:
@@ -219,8 +235,12 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, inner
                 click.echo(f"no puzzle found in {'standard input' if path == '-' else repr(path)}", err=True)
                 ctx.exit(EXIT_FAILED)
                 return
-            state = _hint_state(text, box, variant, regions, cages)
-        step = next_step(state, timeout=timeout)
+            grid, marks = _hint_grid(text, box, variant, regions, cages)
+        givens = None
+        if givens_path is not None:
+            with open_input(givens_path) as stream:
+                givens = _one_grid(stream.read(MAX_RECORD + 1), box, "--givens")
+        step = next_step(grid, givens=givens, marks=marks, timeout=timeout)
     except SudokuError as exc:
         _fail("puzzle 1", str(exc))
         ctx.exit(EXIT_FAILED)
@@ -229,6 +249,7 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, inner
         _fail("puzzle 1", "no technique applies here (solved, or beyond the implemented techniques)")
         ctx.exit(EXIT_FAILED)
         return
+    state = Candidates.from_grid(grid) if marks is None else Candidates.from_masks(grid, marks)
     if fmt == "svg":
         from .pictures import hint_svg
 

@@ -15,7 +15,9 @@ them in SE's order and :mod:`.stepper` applies the easiest step each time.
 
 from __future__ import annotations
 
-from ..errors import Contradiction, LimitReached
+from typing import Sequence
+
+from ..errors import BadOption, Contradiction, LimitReached
 from ..formats import as_grid
 from ..grid import Grid
 from .explanation import Explanation
@@ -27,11 +29,13 @@ from .stepper import next_step, steps
 
 
 def hint(puzzle: "Grid | str | Candidates", *, givens: "Grid | str | None" = None,
-         timeout: float | None = RATE_TIME_LIMIT) -> Step | None:
+         marks: "Sequence[int] | None" = None, timeout: float | None = RATE_TIME_LIMIT) -> Step | None:
     """The next step SE would take, or None when no technique applies.
 
-    Takes a grid (candidates from the placed values) or a :class:`Candidates`
-    state built from pencil marks. A hint leads to the grid's one solution,
+    Takes a grid (candidates from the placed values; with ``marks``, the
+    pencil marks, a bit mask per cell, bit v-1 for v, as
+    :func:`~sudokit.formats.parse_candidates` reads them) or a
+    :class:`Candidates` state built from pencil marks. A hint leads to the grid's one solution,
     found first by the engine; it is never a step away from it:
 
     * a grid whose values break the rules raises
@@ -72,7 +76,9 @@ def hint(puzzle: "Grid | str | Candidates", *, givens: "Grid | str | None" = Non
     else:
         truth = one_solution(grid, "this grid")
     if state is None:
-        state = Candidates.from_grid(grid)
+        if marks is not None and len(marks) != len(grid.values):
+            raise BadOption(f"marks: {len(marks)} masks for a grid of {len(grid.values)} cells")
+        state = Candidates.from_grid(grid) if marks is None else Candidates.from_masks(grid, marks)
     geo = state.geo
     for cell, (mask, value) in enumerate(zip(state.mask, state.values)):
         if not mask and not value:
