@@ -464,11 +464,12 @@ def _do_rate(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
 
 def _do_explain(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
     from .formats import render, render_marks
-    from .logic import Candidates, explain, rate
+    from .logic import Candidates, explain
+    from .logic.rating import explained_rating
 
     try:
         path = explain(grid, timeout=job.timeout)
-        rating = rate(grid, timeout=job.timeout)
+        rating = explained_rating(grid, path, timeout=job.timeout)
     except SudokuError as exc:
         out.add(None, f"{item.where()}: {exc}")
         return

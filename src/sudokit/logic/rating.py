@@ -430,3 +430,14 @@ def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> l
     if stuck:
         path.append(finish(grid, state, path, limit, timeout, known))
     return path
+
+
+def explained_rating(grid: "Grid | str", path: list[Step], *, timeout: float | None = RATE_TIME_LIMIT) -> Rating:
+    """The rating to show with ``path`` (:func:`explain`'s): :func:`rate`'s,
+    unless the time budget cut the path short; then the path's own, whose
+    lower bound is its last (``Time limit``) step's rating, so that the
+    heading and the last step say the same."""
+    if path and path[-1].technique == TIME_LIMIT_STEP:
+        return rate_path(path[:-1], True, floor=path[-1].rating)
+    return rate(grid, timeout=timeout)
+

@@ -10,7 +10,8 @@ returns the record the command line writes in jsonl (:mod:`sudokit.records`):
 ``POST /api/rate``      a rating record (``sudoku rate --format jsonl``)
 ``POST /api/explain``   the list of step records (``sudoku explain --format jsonl``)
 ``POST /api/hint``      one step record, with ``svg`` (the step drawn) and ``moves``;
-                        the puzzle may carry pencil marks (the candidates format)
+                        the puzzle may carry pencil marks (the candidates format), and
+                        ``givens`` tells the puzzle as set from a player's entries
 ``POST /api/generate``  a generated record (``sudoku generate --format jsonl``)
 ``POST /api/pdf``       a PDF booklet of the puzzle (``sudoku print``)
 =================  ==========================================================
@@ -20,7 +21,9 @@ returns the record the command line writes in jsonl (:mod:`sudokit.records`):
 Bad input gets a 4xx answer ``{"error": message, "reason": ..., "place":
 {"line": .., "column": ..}}``: 400 unreadable text or a bad option, 413 a
 body over the size limit, 422 a puzzle that breaks the rules, has no
-solution, or where no technique applies. Every request has a time limit:
+solution (or, for a rating, an explanation or a hint, several), or where no
+technique applies; a hint's 422 for a player's wrong entries or pencil marks
+names each cell in ``wrong``. Every request has a time limit:
 the work gets the library's budget (``timeout=``) and runs on a small thread
 pool; if it is not back in time the answer is 503, and the server goes on.
 """
@@ -39,14 +42,30 @@ class WebError(Exception):
     """An answer other than 200: status, message, and where in the input."""
 
     def __init__(self, status: int, message: str, *, reason: str | None = None, line: int | None = None,
-                 column: int | None = None, field: str | None = None) -> None:
+                 column: int | None = None, field: str | None = None, extra: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status, self.message = status, message
         self.reason = reason or message
         self.place = {k: v for k, v in (("line", line), ("column", column), ("field", field)) if v is not None}
+        self.extra = extra or {}
 
     def body(self) -> dict[str, Any]:
-        return {"error": self.message, "reason": self.reason, "place": self.place or None}
+        return {"error": self.message, "reason": self.reason, "place": self.place or None, **self.extra}
+
+
+def _wrong(exc: Exception) -> dict[str, Any]:
+    """The cells a player got wrong, for ``/api/hint``'s 422: ``wrong``, one
+    object per cell with its index (0-based), name, the entry or the pencil
+    marks, and the solution's value."""
+    from ..errors import WrongEntries, WrongMarks
+
+    if isinstance(exc, WrongEntries):
+        return {"wrong": [{"cell": c, "name": name, "entry": v, "solution": t}
+                          for (c, v, t), name in zip(exc.wrong, exc.names)]}
+    if isinstance(exc, WrongMarks):
+        return {"wrong": [{"cell": c, "name": name, "marks": [v + 1 for v in range(m.bit_length()) if m >> v & 1],
+                           "solution": t} for (c, m, t), name in zip(exc.wrong, exc.names)]}
+    return {}
 
 
 def _from_library(exc: Exception, field: str = "puzzle") -> WebError:
@@ -59,35 +78,36 @@ def _from_library(exc: Exception, field: str = "puzzle") -> WebError:
     if isinstance(exc, LimitReached):
         return WebError(503, str(exc), field=field)
     if isinstance(exc, (InvalidPuzzle, Contradiction)):
-        return WebError(422, str(exc), field=field)
+        return WebError(422, str(exc), field=field, extra=_wrong(exc))
     return WebError(422, str(exc), field=field)
 
 
-def read_grid(text: str, box: Any = None, what: str = "the givens") -> Any:
+def read_grid(text: str, box: Any = None, what: str = "the givens", field: str = "puzzle") -> Any:
     """The one puzzle in ``text``; a located :class:`WebError` otherwise
-    (``what`` names the grid in the message when it breaks the rules)."""
+    (``what`` names the grid in the message when it breaks the rules,
+    ``field`` the request's field it came from)."""
     from ..errors import SudokuError
     from ..formats import read_puzzles
 
     if not text or not text.strip():
         raise WebError(400, "the puzzle is empty: paste a grid (81 digits and dots, rows, or a boxed grid)",
-                       field="puzzle")
+                       field=field)
     try:
         entries = list(read_puzzles(text, shape=box))
     except SudokuError as exc:
-        raise _from_library(exc) from None
+        raise _from_library(exc, field) from None
     if not entries:
-        raise WebError(400, "no puzzle found in the text", field="puzzle")
+        raise WebError(400, "no puzzle found in the text", field=field)
     if len(entries) > 1:
-        raise WebError(400, f"the text holds {len(entries)} puzzles; send one at a time", field="puzzle")
+        raise WebError(400, f"the text holds {len(entries)} puzzles; send one at a time", field=field)
     entry = entries[0]
     if entry.error is not None or entry.grid is None:
-        raise _from_library(entry.error)
+        raise _from_library(entry.error, field)
     grid = entry.grid
     conflicts = grid.conflicts()
     if conflicts:
         raise WebError(422, f"{what} break the rules: " + "; ".join(str(c) for c in conflicts[:4]),
-                       field="puzzle")
+                       field=field)
     return grid
 
 
@@ -163,6 +183,10 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
         timeout: float | None = Field(None, gt=0, description="Seconds for the chain searches.")
 
     class HintIn(PuzzleIn):
+        givens: str | None = Field(
+            None, max_length=MAX_PUZZLE_TEXT,
+            description="The puzzle as set, when `puzzle` is a player's grid: its other values are entries, and "
+                        "entries that disagree with the givens' solution get a 422 naming them (`wrong`).")
         eliminated: list[tuple[int, int]] = Field(
             default_factory=list, max_length=100_000,
             description="Candidates already removed, as [cell, value] (cell 0-based).")
@@ -267,25 +291,27 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
             grid, masks = parse_candidates(body.puzzle, shape=_shape(body.box))
         except SudokuError:
             grid, masks = read_grid(body.puzzle, _shape(body.box), "the grid's values"), None
-        if grid.conflicts():
+        givens = None if body.givens is None else read_grid(body.givens, _shape(body.box), field="givens")
+        if grid.conflicts() and givens is None:  # (with the givens: the wrong entries are named)
             grid = read_grid(grid.line(), grid.shape, "the grid's values")  # the located refusal
         n = grid.size
         for cell, value in body.eliminated:
             if not (0 <= cell < n * n and 1 <= value <= n):
                 raise WebError(400, f"eliminated: no candidate {value} in cell {cell} of a {n}x{n} grid",
                                field="eliminated")
+        if body.eliminated:
+            masks = list(grid.candidate_masks() if masks is None else masks)
+            for cell, value in body.eliminated:
+                masks[cell] &= ~(1 << (value - 1))
 
         def run():
             from ..logic import Candidates, hint as next_step
             from ..pictures.steps import step_svg
 
-            state = Candidates.from_masks(grid, masks) if masks is not None else Candidates.from_grid(grid)
-            for cell, value in body.eliminated:
-                if not grid.values[cell]:
-                    state.eliminate(cell, value)
-            step = _call(lambda: next_step(state))
+            step = _call(lambda: next_step(grid, givens=givens, marks=masks, timeout=budget(None)))
             if step is None:
                 raise WebError(422, "no technique applies here (solved, or beyond the implemented techniques)")
+            state = Candidates.from_grid(grid) if masks is None else Candidates.from_masks(grid, masks)
             record = records.step_record(grid, 1, step, state.geo)
             record["moves"] = {"place": [list(p) for p in step.placements],
                                "remove": [list(e) for e in step.eliminations]}

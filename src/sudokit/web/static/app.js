@@ -25,12 +25,14 @@ async function api(path, body) {
     throw new Error("the server cannot be reached: " + e.message);
   }
   if (!response.ok) {
-    let text = response.status + " " + response.statusText;
+    let text = response.status + " " + response.statusText, body = null;
     try {
-      const err = await response.json();
-      text = err.error || text;
+      body = await response.json();
+      text = body.error || text;
     } catch (e) { /* not JSON */ }
-    throw new Error(text);
+    const error = new Error(text);
+    error.body = body;  // e.g. the cells a hint found wrong
+    throw error;
   }
   const type = response.headers.get("content-type") || "";
   return type.includes("application/json") ? response.json() : response.blob();
@@ -273,7 +275,23 @@ const actions = {
     if (!S.n) return;
     setMessage("looking for the next step…");
     const eliminated = Array.from(S.eliminated, (k) => k.split(":").map(Number));
-    const r = await api("/api/hint", { puzzle: line(), box: S.box, eliminated, svg: true });
+    let r;
+    try {
+      // the givens apart from the entries: wrong entries are named instead of a hint
+      r = await api("/api/hint", { puzzle: line(), givens: S.puzzle, box: S.box, eliminated, svg: true });
+    } catch (e) {
+      const wrong = (e.body && e.body.wrong) || [];
+      if (!wrong.length) throw e;
+      S.hint = null;
+      $("hint-panel").hidden = true;
+      clearWrong();
+      const cells = $("board").children;
+      for (const w of wrong) cells[w.cell].classList.add("wrong");
+      const names = wrong.map((w) => w.name).join(", ");
+      setMessage(`no hint: ${wrong.length} entr${wrong.length > 1 ? "ies disagree" : "y disagrees"} ` +
+                 `with the solution (in red): ${names}`, "error");
+      return;
+    }
     S.hint = r;
     $("hint-text").textContent = `${r.technique} [${r.rating.toFixed(1)}]: ${r.text}`;
     $("hint-picture").innerHTML = r.svg;
