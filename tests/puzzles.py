@@ -155,3 +155,39 @@ def check_multisize_solution(case: dict, method: str, timeout: float = 120) -> N
 def ref_count(grid: Grid, limit: int = 2) -> int:
     """The reference solver's count of a grid's solutions, up to ``limit``."""
     return reference_count(list(grid.values), grid.shape.box_rows, grid.shape.box_cols, limit)[0]
+
+
+# -- a player's grids: givens, a wrong entry, wrong pencil marks ----------------------------------
+
+#: A puzzle with one solution, as set.
+PLAYED_GIVENS = ".9.7..86..31..5.2.8.6........7.5...6...3.7...5...1.7........1.9.2.6..35..54..8.7."
+#: The same grid after a player wrote a wrong 4 in r1c1 (it clashes with nothing): it has no solution.
+PLAYED_WRONG = "4" + PLAYED_GIVENS[1:]
+#: An ER 11.9 puzzle: its chain searches outlast a short time budget.
+HARD_PUZZLE = "........1.....2.34.35.......62......7.3.25..885...67...7853....32..68...5.62.7.8."
+
+
+def reference_solution(puzzle: str) -> list[int]:
+    """The one solution of a 9x9 line, by the reference solver (asserts it is the only one)."""
+    found, solution = reference_count([0 if ch == "." else int(ch) for ch in puzzle], 3, 3)
+    assert found == 1 and solution is not None
+    return solution
+
+
+def with_marks(puzzle: str, marks: dict[int, str]) -> str:
+    """``puzzle`` in the candidates format with every blank cell's candidates
+    from its peers, except the cells of ``marks`` (cell: the symbols marked).
+    Written here, not by sudokit's writer: one cell a token, ``.`` then the
+    symbols for a cell with fewer than two."""
+    from reference import units as reference_units
+
+    all_units = reference_units(3, 3)
+    tokens = []
+    for cell, ch in enumerate(puzzle):
+        if ch != ".":
+            tokens.append(ch)
+            continue
+        seen = {puzzle[c] for unit in all_units if cell in unit for c in unit}
+        text = marks.get(cell, "".join(d for d in "123456789" if d not in seen))
+        tokens.append(text if len(text) > 1 else "." + text)
+    return "\n".join(" ".join(tokens[r * 9:(r + 1) * 9]) for r in range(9)) + "\n"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..errors import BadOption, Contradiction, LimitReached
+from ..errors import BadOption, LimitReached
 from ..formats import as_grid
 from ..grid import Grid
 from .explanation import Explanation
@@ -35,8 +35,9 @@ def hint(puzzle: "Grid | str | Candidates", *, givens: "Grid | str | None" = Non
     Takes a grid (candidates from the placed values; with ``marks``, the
     pencil marks, a bit mask per cell, bit v-1 for v, as
     :func:`~sudokit.formats.parse_candidates` reads them) or a
-    :class:`Candidates` state built from pencil marks. A hint leads to the grid's one solution,
-    found first by the engine; it is never a step away from it:
+    :class:`Candidates` state built from pencil marks. A hint leads to the
+    grid's one solution, found first by the engine; it is never a step away
+    from it:
 
     * a grid whose values break the rules raises
       :class:`~sudokit.errors.InvalidPuzzle`, one that nothing completes
@@ -49,9 +50,9 @@ def hint(puzzle: "Grid | str | Candidates", *, givens: "Grid | str | None" = Non
       disagree with it raise :class:`~sudokit.errors.WrongEntries`, naming
       each;
     * pencil marks that exclude the solution raise
-      :class:`~sudokit.errors.WrongMarks`, naming each cell; a blank cell
-      without candidates or a value with no place left in a unit raises
-      :class:`~sudokit.errors.Contradiction`.
+      :class:`~sudokit.errors.WrongMarks` (a
+      :class:`~sudokit.errors.Contradiction`), naming each cell (a blank
+      cell without candidates among them).
 
     The chain searches may take ``timeout`` seconds in all (``None``: no
     limit); when they run out before a step is found it raises
@@ -78,20 +79,11 @@ def hint(puzzle: "Grid | str | Candidates", *, givens: "Grid | str | None" = Non
     if state is None:
         if marks is not None and len(marks) != len(grid.values):
             raise BadOption(f"marks: {len(marks)} masks for a grid of {len(grid.values)} cells")
+        if marks is not None:  # the marks as written, before the values' own eliminations narrow them
+            check_marks(grid.geometry, grid.values, marks, truth)
         state = Candidates.from_grid(grid) if marks is None else Candidates.from_masks(grid, marks)
-    geo = state.geo
-    for cell, (mask, value) in enumerate(zip(state.mask, state.values)):
-        if not mask and not value:
-            raise Contradiction(f"{geo.cell_name(cell)} has no candidate left")
-    full = (1 << geo.n) - 1
-    for unit, cells in enumerate(geo.units):
-        seen = 0
-        for c in cells:
-            seen |= state.mask[c] | (1 << (state.values[c] - 1) if state.values[c] else 0)
-        if seen != full:
-            missing = (full & ~seen).bit_length()
-            raise Contradiction(f"{geo.symbol(missing)} has no place left in {geo.unit_name(unit)}")
-    check_marks(state, truth)
+    # (a blank cell without candidates excludes the solution too)
+    check_marks(state.geo, state.values, state.mask, truth)
     try:
         with chains.time_limit(timeout):
             step = next_step(state)

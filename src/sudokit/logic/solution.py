@@ -132,20 +132,19 @@ def check_entries(givens: Grid, grid: Grid, solution: Sequence[int]) -> None:
                                     for name, (_, v, t) in zip(names, wrong)]), wrong, names)
 
 
-def check_marks(state, solution: Sequence[int]) -> None:  # type: ignore[no-untyped-def]
-    """Raise :class:`WrongMarks` naming every blank cell of ``state`` (a
-    :class:`~sudokit.logic.state.Candidates`) whose pencil marks exclude its
-    value in ``solution``."""
-    geo = state.geo
-    wrong = tuple((c, m, solution[c]) for c, (m, v) in enumerate(zip(state.mask, state.values))
+def check_marks(geo, values: Sequence[int], marks: Sequence[int], solution: Sequence[int]) -> None:  # type: ignore[no-untyped-def]
+    """Raise :class:`WrongMarks` naming every blank cell (no value in
+    ``values``) whose pencil marks (``marks``, a bit mask per cell) exclude
+    its value in ``solution``; ``geo`` names the cells and symbols."""
+    wrong = tuple((c, m, solution[c]) for c, (m, v) in enumerate(zip(marks, values))
                   if not v and not m >> (solution[c] - 1) & 1)
     if wrong:
         names = tuple(geo.cell_name(c) for c, _, _ in wrong)
 
-        def marks(mask: int) -> str:
+        def shown(mask: int) -> str:
             return "".join(geo.symbol(v + 1) for v in range(geo.n) if mask >> v & 1) or "none"
 
-        raise WrongMarks(_listed([f"{name}: the pencil marks {marks(m)} exclude the solution's {geo.symbol(t)}"
+        raise WrongMarks(_listed([f"{name}: the pencil marks {shown(m)} exclude the solution's {geo.symbol(t)}"
                                   for name, (_, m, t) in zip(names, wrong)]), wrong, names)
 
 
