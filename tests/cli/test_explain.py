@@ -259,3 +259,64 @@ def test_explain_inner_lists_inner_chains_under_nested_steps(tmp_path) -> None:
     extra = [line for line in inner.output.splitlines()
              if line.startswith(" " * 13) and line.lstrip().startswith("[")]
     assert extra, "no inner chain shown under a nested step"
+
+
+# -- no step away from the solution (issue: hints on grids without one) ----------------------------
+
+from puzzles import HARD_PUZZLE, PLAYED_GIVENS, PLAYED_WRONG, reference_solution, with_marks  # noqa: E402
+
+SEVERAL = "." * 72 + "123456789"
+
+
+@pytest.mark.parametrize("command", ["hint", "explain", "rate"])
+@pytest.mark.parametrize("grid, said", [(PLAYED_WRONG, "no solution"), (SEVERAL, "more than one solution")],
+                         ids=["none", "several"])
+def test_a_grid_without_one_solution_gets_no_step_and_exit_1(command: str, grid: str, said: str) -> None:
+    result = run(command, "-", input=grid + "\n")
+    assert result.exit_code == 1
+    assert said in result.stderr and result.stdout == ""
+
+
+def test_hint_givens_names_the_wrong_entries(tmp_path) -> None:
+    givens = tmp_path / "givens.txt"
+    givens.write_text(PLAYED_GIVENS + "\n")
+    solution = reference_solution(PLAYED_GIVENS)
+    result = run("hint", "--givens", str(givens), "-", input=PLAYED_WRONG + "\n")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.strip() == f"puzzle 1: r1c1: the entry 4 disagrees with the solution's {solution[0]}"
+    # the givens alone: a hint toward the solution
+    result = run("hint", "--givens", str(givens), "-f", "jsonl", "-", input=PLAYED_GIVENS + "\n")
+    assert result.exit_code == 0
+    step = json.loads(result.stdout)
+    for placement in step["placements"]:
+        cell, value = placement.split("=")
+        r, c = cell[1:].split("c")
+        assert solution[(int(r) - 1) * 9 + int(c) - 1] == int(value)
+    # givens that are not the grid's
+    result = run("hint", "--givens", str(givens), "-", input="." * 81 + "\n")
+    assert result.exit_code == 1 and "does not hold the givens: r1c2" in result.stderr
+
+
+def test_hint_names_pencil_marks_that_exclude_the_solution(tmp_path) -> None:
+    solution = reference_solution(PLAYED_GIVENS)
+    result = run("hint", "-", input=with_marks(PLAYED_GIVENS, {9: "7"}))
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.strip() == f"puzzle 1: r2c1: the pencil marks 7 exclude the solution's {solution[9]}"
+    # the issue's case: the wrong entry 4 in r1c1 and r2c1 marked 7 gave a step; the grid has no solution
+    result = run("hint", "-", input=with_marks(PLAYED_WRONG, {9: "7"}))
+    assert result.exit_code == 1 and "no solution" in result.stderr and result.stdout == ""
+
+
+def test_explain_cut_by_the_time_budget_says_so_in_text_and_jsonl() -> None:
+    result = run("explain", "--timeout", "0.05", "-", input=HARD_PUZZLE + "\n")
+    assert result.exit_code == 0
+    lines = result.stdout.strip().splitlines()
+    bound = lines[0].split()[-2].split("/")[0]  # the heading's ER, "≥7.5"
+    assert bound.startswith("≥")
+    assert "Time limit: the time limit of 0.05 s ran out" in lines[-1]
+    assert lines[-1].split("]")[0].endswith(bound[1:]) and f"the rating is at least {bound[1:]}" in lines[-1]
+    assert float(bound[1:]) < 11.9  # SE's rating of this puzzle: a bound below it
+    result = run("explain", "--timeout", "0.05", "-f", "jsonl", "-", input=HARD_PUZZLE + "\n")
+    last = json.loads(result.stdout.strip().splitlines()[-1])
+    assert last["technique"] == "Time limit" and last["lower_bound"] is True and last["rating"] < 11.9
+    assert f"the rating is at least {last['rating']:.1f}" in last["text"]

@@ -25,6 +25,7 @@ from sudokit import records
 from sudokit.logic import Candidates
 
 from conftest import load_counts
+from puzzles import HARD_PUZZLE, PLAYED_GIVENS, PLAYED_WRONG, reference_solution, with_marks
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -176,6 +177,44 @@ def test_bad_input_gets_a_located_4xx(server: Server) -> None:
     assert server.alive()
 
 
+def test_rate_explain_hint_refuse_a_grid_without_one_solution(server: Server) -> None:
+    for grid, said in ((PLAYED_WRONG, "no solution"), ("." * 72 + "123456789", "more than one solution")):
+        for endpoint in ("/api/hint", "/api/explain", "/api/rate"):
+            status, error, _ = server.post(endpoint, {"puzzle": grid})
+            assert status == 422 and said in error["error"], (endpoint, grid, error)
+
+
+def test_hint_takes_the_givens_apart_and_names_wrong_entries_and_marks(server: Server) -> None:
+    solution = reference_solution(PLAYED_GIVENS)
+    status, error, _ = server.post("/api/hint", {"puzzle": PLAYED_WRONG, "givens": PLAYED_GIVENS})
+    assert status == 422 and "r1c1: the entry 4" in error["error"]
+    assert error["wrong"] == [{"cell": 0, "name": "r1c1", "entry": 4, "solution": solution[0]}]
+    # a wrong entry that clashes with a given is named as wrong, not only as a clash
+    clash = PLAYED_GIVENS[:2] + "9" + PLAYED_GIVENS[3:]
+    status, error, _ = server.post("/api/hint", {"puzzle": clash, "givens": PLAYED_GIVENS, "eliminated": [[9, 1]]})
+    assert status == 422 and [w["name"] for w in error["wrong"]] == ["r1c3"]
+    # right entries: a step toward the solution
+    status, hint, _ = server.post("/api/hint", {"puzzle": PLAYED_GIVENS, "givens": PLAYED_GIVENS, "svg": False})
+    assert status == 200 and all(solution[c] == v for c, v in hint["moves"]["place"])
+    assert all(solution[c] != v for c, v in hint["moves"]["remove"])
+    # pencil marks that exclude the solution: named, no step
+    status, error, _ = server.post("/api/hint", {"puzzle": with_marks(PLAYED_GIVENS, {9: "7"})})
+    assert status == 422 and error["wrong"] == [{"cell": 9, "name": "r2c1", "marks": [7], "solution": solution[9]}]
+    status, error, _ = server.post("/api/hint", {"puzzle": PLAYED_GIVENS, "eliminated": [[9, solution[9]]]})
+    assert status == 422 and [w["name"] for w in error["wrong"]] == ["r2c1"]
+    status, error, _ = server.post("/api/hint", {"puzzle": PLAYED_GIVENS, "givens": "x"})
+    assert status == 400 and error["place"]["field"] == "givens"
+
+
+def test_explain_cut_by_the_time_budget_ends_in_a_bounded_step(server: Server) -> None:
+    status, steps, _ = server.post("/api/explain", {"puzzle": HARD_PUZZLE, "timeout": 0.05})
+    assert status == 200
+    last = steps[-1]
+    assert last["technique"] == "Time limit" and last["lower_bound"] is True and last["rating"] < 11.9
+    assert f"the rating is at least {last['rating']:.1f}" in last["text"]
+    assert not any("lower_bound" in step for step in steps[:-1])
+
+
 def test_time_limit_uses_the_library_budget(server: Server) -> None:
     started = time.monotonic()
     status, record, _ = server.post("/api/count", {"puzzle": "." * 81, "limit": 10**9})
@@ -266,6 +305,21 @@ def test_page_paste_hint_apply_check_solve_print(browser_page, tmp_path: Path) -
     path = tmp_path / "page.pdf"
     download.value.save_as(path)
     assert path.read_bytes()[:5] == b"%PDF-"
+    assert not errors
+
+
+def test_page_hint_marks_wrong_entries_instead_of_a_hint(browser_page) -> None:
+    page, errors = browser_page
+    page.fill("#puzzle-text", PLAYED_GIVENS)
+    page.click("#load")
+    page.wait_for_function("document.querySelector('#message').innerText.includes('givens')")
+    page.click('#board .cell[data-cell="0"]')
+    page.keyboard.press("4")  # wrong: the solution has 2 (it clashes with nothing)
+    page.click("#hint")
+    page.wait_for_selector('#board .cell.wrong[data-cell="0"]')
+    assert "r1c1" in page.inner_text("#message") and "disagree" in page.inner_text("#message")
+    assert page.query_selector("#hint-panel").is_hidden()
+    assert len(page.query_selector_all("#board .cell.wrong")) == 1
     assert not errors
 
 
