@@ -494,7 +494,7 @@ def _do_explain(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
     for number, step in enumerate(path, 1):
         if job.grids and step.rating > 2.3 and number > 1:
             lines.append(show())
-        head = f"{number:3d}. [{step.rating:.1f}] "
+        head = f"{number:3d}. [{'≥' if step.lower_bound else ''}{step.rating:.1f}] "  # ≥: a bound (the last step)
         # --inner: the inner chains' lines under the step's text, past its number and rating
         text = step.details().replace("\n", "\n" + " " * len(head)) if job.inner else step.text
         lines.append(head + text)

@@ -58,6 +58,11 @@ def _rating_text(rating: Any) -> str:
             f"hardest step: {rating.hardest or 'none'}; {rating.steps} steps")
 
 
+def _step_rating(step: Any) -> str:
+    """A step's rating, with ``≥`` when it is a lower bound (the last step of a path the engine finished)."""
+    return f"{'≥' if getattr(step, 'lower_bound', False) else ''}{step.rating:.1f}"
+
+
 def _sections(grid: Grid, steps: Sequence[Any], prefix: str = "") -> list[str]:
     from ..logic.state import Candidates
 
@@ -72,7 +77,7 @@ def _sections(grid: Grid, steps: Sequence[Any], prefix: str = "") -> list[str]:
         svg = board_svg(board, step=step)
         out.append(
             f'<section class="step" id="{prefix}step-{number}" data-step="{number}">{svg}<div class="text">'
-            f'<h2>{number}. {escape(step.technique)} <span class="rating">[{step.rating:.1f}]</span></h2>'
+            f'<h2>{number}. {escape(step.technique)} <span class="rating">[{_step_rating(step)}]</span></h2>'
             f"<p>{escape(step.text or step.technique)}</p></div></section>"
         )
         step.apply(state)
