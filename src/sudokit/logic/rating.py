@@ -15,7 +15,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from .. import validate
-from ..errors import Contradiction, InvalidPuzzle, NoSolution, SeveralSolutions  # noqa: F401
+from ..errors import Contradiction, NoSolution
 from ..formats import as_grid
 from ..grid import Grid
 from .registry import KERNEL_LADDER, REGISTRY, kernel_prefix, rating_floor
@@ -367,12 +367,13 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
 
     When SE would need a technique the registry lacks, ``lower_bound`` is set
     and ER is the lowest rating SE could give (see :func:`exact_registry`).
-    A puzzle that logic alone solves has one solution; otherwise (stuck, or a
-    step that assumes uniqueness) the solutions are counted, and a puzzle with
-    none raises :class:`NoSolution` (a :class:`Contradiction`), one with
-    several :class:`SeveralSolutions` (an :class:`InvalidPuzzle`). The chain searches may take ``timeout`` seconds
-    in all (``None``: no limit); when they run out, the rating is a lower
-    bound too.
+    The engine counts the solutions first (up to two; again at the end if it
+    ran out of time then and the path needs it): a puzzle with none raises
+    :class:`~sudokit.errors.NoSolution` (a :class:`Contradiction`), one with
+    several :class:`~sudokit.errors.SeveralSolutions` (an
+    :class:`~sudokit.errors.InvalidPuzzle`). The chain searches may take
+    ``timeout`` seconds in all (``None``: no limit); when they run out, the
+    rating is a lower bound too.
     """
     timeout = validate.timeout(timeout)
     grid = as_grid(grid)
