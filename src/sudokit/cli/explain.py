@@ -88,8 +88,8 @@ def rate(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[str,
     this version does not have yet.
 
     \b
-    Exit status: 0 all rated; 1 some puzzle unreadable or invalid, or none
-    found; 2 usage error; 130 interrupted.
+    Exit status: 0 all rated; 1 some puzzle unreadable or invalid, without a
+    solution or with several, or none found; 2 usage error; 130 interrupted.
     """
     from ..pipeline import Job
     from .running import run_job
@@ -123,8 +123,10 @@ def explain(ctx: click.Context, paths: tuple[str, ...], fmt: str, names: tuple[s
     the easiest step (in Sudoku Explainer's order).
 
     \b
-    Exit status: 0 all explained; 1 some puzzle unreadable, invalid or
-    without a solution, or none found; 2 usage error; 130 interrupted.
+    Exit status: 0 all explained; 1 some puzzle unreadable, invalid,
+    without a solution or with several, or none found; 2 usage error; 130
+    interrupted. A path the --timeout cut short ends with a "Time limit"
+    step that carries the rating's lower bound.
     """
     check_units(ctx, variant, regions, cages=cages, logic=True)
     if fmt == "html":
