@@ -47,7 +47,11 @@ def _shared_reason(path: Path) -> str:
 
 
 def require_shared(path: Path) -> Path:
-    """``path`` under the shared data, or skip the calling test with the reason."""
+    """``path`` under the shared data, or skip the calling test with the reason.
+
+    Every test that reads the shared data asks here (or through a helper below that does), so
+    that a skip is decided by the file's presence alone: a misspelt name, or any other
+    missing file, fails the test."""
     if not path.exists():
         pytest.skip(_shared_reason(path), allow_module_level=True)
     return path
@@ -148,23 +152,3 @@ def apply_se_step(state, s: dict) -> None:
         state.eliminate(cell, value)
     for cell, value in placements:
         state.place(cell, value)
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type: ignore[no-untyped-def]
-    """A test that opens a shared data file that is not there is skipped with the reason,
-    not failed: the repository alone must pass its tests."""
-    outcome = yield
-    report = outcome.get_result()
-    if call.excinfo is None or not report.failed:
-        return
-    error = call.excinfo.value
-    if isinstance(error, FileNotFoundError):
-        missing = Path(str(error.filename or ""))
-    elif str(error).endswith(": no such file") and str(error).startswith(str(SHARED)):
-        missing = Path(str(error)[: -len(": no such file")])  # sudokit's open_source said it
-    else:
-        return
-    if str(missing).startswith(str(SHARED)) or not HAVE_SHARED and "shared" in str(missing):
-        report.outcome = "skipped"
-        report.longrepr = (str(item.path), item.location[1] or 0, f"Skipped: {_shared_reason(missing)}")

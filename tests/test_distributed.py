@@ -13,7 +13,7 @@ import signal
 
 import pytest
 
-from conftest import BENCH, rated_reference
+from conftest import BENCH, rated_reference, require_shared
 
 distributed = pytest.importorskip("distributed")
 
@@ -59,7 +59,7 @@ def _run(client, job, paths, **kw):
 
 
 def _bench_lines(name, count):
-    return [line for line in (BENCH / name).read_text().splitlines() if line.strip()][:count]
+    return [line for line in require_shared(BENCH / name).read_text().splitlines() if line.strip()][:count]
 
 
 def test_local_cluster_solves_and_rates_like_the_serial_path(client, tmp_path):

@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import BENCH
+from conftest import BENCH, require_shared
 from reference import obeys_rules, reference_count
 
 from cli_helpers import blocks, run, spaced_to_line, sudoku, values_of
@@ -81,7 +81,7 @@ def test_script_no_arguments_makes_a_puzzle_that_solves():
 
 
 def test_script_ctrl_c_stops_cleanly_and_keeps_results(tmp_path):
-    puzzles = (BENCH / "kaggle.txt").read_text().split()
+    puzzles = require_shared(BENCH / "kaggle.txt").read_text().split()
     path = tmp_path / "many.txt"
     path.write_text("\n".join(puzzles * 5) + "\n")
     proc = subprocess.Popen(  # --timeout keeps it on the puzzle-by-puzzle path

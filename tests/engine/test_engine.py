@@ -98,9 +98,9 @@ def test_count9_stats_and_node_limit() -> None:
                                            ("magictour_top1465.txt", 1), ("forum_hardest_1106.txt", 1)])
 def test_whole_sets(name: str, expected: int) -> None:
     from sudokit.batch import parse_lines, solve_many
-    from conftest import BENCH
+    from conftest import BENCH, require_shared
 
-    values, ok = parse_lines((BENCH / name).read_bytes().split())
+    values, ok = parse_lines(require_shared(BENCH / name).read_bytes().split())
     assert ok.all()
     result = solve_many(values, limit=2)
     assert (result.counts == expected).all()
