@@ -41,7 +41,8 @@ HAVE_SHARED = SHARED.is_dir()
 
 
 def _shared_reason(path: Path) -> str:
-    return (f"needs {path.relative_to(SHARED.parent) if HAVE_SHARED else path.name} from the shared data, "
+    shown = path.relative_to(SHARED.parent) if HAVE_SHARED and path.is_relative_to(SHARED.parent) else path.name
+    return (f"needs {shown} from the shared data, "
             f"which is not bundled (see tests/data/README.md); looked in: {', '.join(str(p) for p in PLACES)}; "
             "set SUDOKIT_SHARED to the directory that holds data/")
 
@@ -152,3 +153,25 @@ def apply_se_step(state, s: dict) -> None:
         state.eliminate(cell, value)
     for cell, value in placements:
         state.place(cell, value)
+
+
+#: Under continuous integration (``CI=true``) a missing browser fails the run instead of skipping.
+IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+def require_browser(executable: str):  # type: ignore[no-untyped-def]
+    """Playwright's sync API, with ``executable`` (a Chromium) there to drive; otherwise skip
+    with the reason, or fail under ``CI=true``, where the browser tests must run."""
+    missing = None
+    if not Path(executable).exists():
+        missing = f"no browser at {executable}: install one with `apt-get install -y chromium`"
+    else:
+        try:
+            import playwright.sync_api as api
+        except ImportError as exc:
+            missing = f"playwright is not installed ({exc}): pip install -e '.[test]'"
+    if missing is not None:
+        if IN_CI:
+            pytest.fail(f"CI=true: {missing}", pytrace=False)
+        pytest.skip(missing)
+    return api
