@@ -149,6 +149,30 @@ def test_clear_refusals(tmp_path):
         dist.client_for("tcp://127.0.0.1:9", timeout=1)
 
 
+def test_a_worker_killed_mid_batch_still_gives_the_whole_output(client, tmp_path):
+    """The fast case of the fault test below: quick ratings in small partitions, one worker
+    killed while it holds a partition; the output is the serial run's, byte for byte."""
+    middling = [r["puzzle"] for r in rated_reference() if 3.0 <= float(r["er"]) <= 4.5][:36]
+    lines, _ = _mixed_file(tmp_path / "in.txt", middling, every=17)
+    job = pipeline.Job("rate", fmt="jsonl")
+    killed: list[int] = []
+
+    def kill_one(done, total, puzzles):
+        if not killed:
+            busy = [address for address, keys in client.processing().items() if keys]
+            if busy:
+                pid = client.run(os.getpid)[busy[0]]
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+
+    text, notes, summary = _run(client, job, [str(tmp_path / "in.txt")], blocksize=300, progress=kill_one)
+    assert killed, "no worker was busy to kill"
+    serial = _serial(job, lines)
+    assert text == serial.text and notes == serial.notes
+    assert (summary.puzzles, summary.failures) == (serial.puzzles, serial.failures)
+    client.wait_for_workers(2, timeout=120)  # the nanny's new process, for the tests after this one
+
+
 # -- faults and resuming (slow) -------------------------------------------------------------------
 
 
