@@ -92,8 +92,8 @@ def technique_option(ctx: click.Context, param: click.Parameter, value: str | No
 @click.pass_context
 def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str, method: str, symmetry: str,  # type: ignore[no-untyped-def]
              seed: int | None, fmt: str, with_solution: bool, jobs: int, difficulty: str | None,
-             rating: str | None, technique: str | None, hardest_technique: str | None, attempts: int | None, timeout: float | None,
-             variant: str | None, regions: str | None, givens: int | None, cluster: str | None,
+             rating: str | None, technique: str | None, hardest_technique: str | None, attempts: int | None,
+             timeout: float | None, variant: str | None, regions: str | None, givens: int | None, cluster: str | None,
              output: str | None, blocksize: int | None, merge: str | None) -> None:
     """Generate new puzzles with one solution, minimal for a rule.
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from .puzzle import GenerationError, Puzzle
 
-__all__ = ["LEVELS", "HARDEST", "Filter", "make_filter", "parse_rating", "rate"]
+__all__ = ["LEVELS", "HARDEST", "Filter", "make_filter", "matches_technique", "parse_rating", "rate"]
 
 #: The prefix of a technique filter that wants the technique as the hardest step.
 HARDEST = "hardest:"
