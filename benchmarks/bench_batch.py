@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
+from shared_data import DATA, require  # noqa: E402  (benchmarks/shared_data.py)
 SUDOKU = shutil.which("sudoku") or "sudoku"
 
 
@@ -96,8 +96,7 @@ def main() -> None:
     parser.add_argument("--only", choices=["count", "jobs", "rss"], default=None)
     args = parser.parse_args()
     bench = args.data / "bench"
-    if not (bench / "17_clue.txt").exists():
-        raise SystemExit(f"the benchmark sets are not in {bench}; give --data DIR (the folder with bench/)")
+    require(bench / "17_clue.txt")
     repeat = 1 if args.quick else args.repeat
     print(f"machine: {machine()}")
     folder = Path(tempfile.mkdtemp(prefix="sudokit-bench-"))

@@ -47,7 +47,9 @@ from pathlib import Path
 from sudokit import distributed as dist
 from sudokit import pipeline
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "rated" / "se_dev.tsv"
+from shared_data import RATED, require  # noqa: E402  (benchmarks/shared_data.py)
+
+DATA = RATED / "se_dev.tsv"
 
 
 def load() -> str:
@@ -82,6 +84,7 @@ def main() -> None:
     ap.add_argument("--empty", type=int, default=40, help="partitions of the overhead run")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     args = ap.parse_args()
+    require(DATA)
 
     rows = list(csv.DictReader(open(DATA), delimiter="\t"))
     sample = rows[:: args.sample]

@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH = Path(os.environ.get("SUDOKIT_SHARED", ROOT.parent / "shared")) / "data" / "bench"
+from shared_data import BENCH, require  # noqa: E402  (benchmarks/shared_data.py)
 ORDER = ["kaggle", "unbiased", "17_clue", "magictour_top1465", "forum_hardest_1905_11plus",
          "forum_hardest_1106", "serg_benchmark"]
 
@@ -253,6 +253,7 @@ def main() -> None:
                         help="compare with the kernel of another tree's src directory, A B A B")
     parser.add_argument("--rounds", type=int, default=9, help="with --against: runs of each kernel per set (default 9)")
     args = parser.parse_args()
+    require(BENCH / "17_clue.txt")
     if args.against is not None:
         rows = compare(args.against.resolve(), max(1, args.rounds), args.quick)
         load = os.getloadavg()

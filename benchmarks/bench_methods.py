@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT.parent / "shared" / "data" / "bench"
+from shared_data import BENCH, require  # noqa: E402  (benchmarks/shared_data.py)
 ORDER = ["kaggle", "unbiased", "17_clue", "magictour_top1465", "forum_hardest_1905_11plus",
          "forum_hardest_1106", "serg_benchmark"]
 #: Methods that take seconds on a hard 9x9; they get the smaller sample.
@@ -149,9 +149,7 @@ def main() -> int:
     sets = args.sets.split(",") if args.sets else ORDER
     paths = [(s, args.data / f"{s}.txt") for s in sets if (args.data / f"{s}.txt").exists()]
     if not paths:
-        print(f"bench_methods: no benchmark sets ({', '.join(s + '.txt' for s in sets)}) in {args.data}; "
-              "give the folder that holds them with --data DIR", file=sys.stderr)
-        return 2
+        require(*(args.data / f"{s}.txt" for s in sets))
 
     warm_up(names)
     rows = []

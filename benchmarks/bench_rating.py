@@ -26,11 +26,10 @@ from pathlib import Path
 from sudokit.grid import Grid
 from sudokit.logic import aligned, links, nested, rate
 
-#: The shared data: $SUDOKIT_SHARED when set (as for the tests), else ``shared`` beside the checkout.
-SHARED = Path(os.environ["SUDOKIT_SHARED"]) if os.environ.get("SUDOKIT_SHARED") else \
-    Path(__file__).resolve().parents[2] / "shared"
-DATA = SHARED / "data" / "rated" / "se_dev.tsv"
-HARD = DATA.with_name("hard_dev.tsv")
+from shared_data import RATED, require  # noqa: E402  (benchmarks/shared_data.py)
+
+DATA = RATED / "se_dev.tsv"
+HARD = RATED / "hard_dev.tsv"
 
 
 def hard(count: int, timeout: float | None, ids: list[str] | None = None) -> None:
@@ -88,6 +87,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=None, help="per-puzzle budget for --hard (s)")
     parser.add_argument("--ids", default="", help="comma-separated hard_dev.tsv ids to rate (like --hard)")
     args = parser.parse_args()
+    require(HARD if args.hard or args.ids else DATA)
     if args.hard or args.ids:
         hard(args.hard, args.timeout, [i for i in args.ids.split(",") if i] or None)
         return

@@ -29,24 +29,8 @@ from sudokit import variants  # noqa: E402
 from sudokit.grid import Grid  # noqa: E402
 from sudokit.logic import rate  # noqa: E402
 
-def _data() -> Path:
-    """$SUDOKIT_SHARED, ``../shared`` beside this checkout, or beside the main
-    checkout of a git worktree."""
-    import subprocess
+from shared_data import RATED as DATA, require  # noqa: E402  (benchmarks/shared_data.py)
 
-    places = [Path(os.environ["SUDOKIT_SHARED"])] if os.environ.get("SUDOKIT_SHARED") else []
-    places.append(HERE.parent.parent / "shared")
-    try:
-        common = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--git-common-dir"],
-                                capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        common = ""
-    if common:
-        places.append((HERE / common).resolve().parent.parent / "shared")
-    return next((p for p in places if (p / "data" / "rated").is_dir()), places[0]) / "data" / "rated"
-
-
-DATA = _data()
 SETS = {"x": ("x_dev.tsv", variants.x), "hyper": ("hyper_dev.tsv", variants.hyper)}
 
 
@@ -65,9 +49,7 @@ def main(argv: "list[str] | None" = None) -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="rate()'s chain budget per puzzle (s)")
     ap.add_argument("--show-misses", action="store_true")
     args = ap.parse_args(argv)
-    if not DATA.is_dir():
-        print(f"no reference data at {DATA}", file=sys.stderr)
-        return 2
+    require(*(DATA / SETS[name][0] for name in args.set or sorted(SETS)))
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
     for name in args.set or sorted(SETS):
         geo = SETS[name][1]()

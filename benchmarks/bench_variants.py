@@ -81,7 +81,7 @@ ROWS = {
 }
 
 
-RATED = Path(os.environ.get("SUDOKIT_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "data" / "rated"
+from shared_data import RATED  # noqa: E402  (benchmarks/shared_data.py; the rated sets are optional here)
 
 #: Bands of Sudoku Explainer's rating (ER): [low, high), the coarse ones recorded first.
 BANDS = ((1.0, 2.0), (2.0, 4.0), (4.0, 7.0), (7.0, 12.0))

@@ -13,7 +13,7 @@ import signal
 
 import pytest
 
-from conftest import BENCH, rated_reference
+from conftest import BENCH, rated_reference, require_shared
 
 distributed = pytest.importorskip("distributed")
 
@@ -59,7 +59,7 @@ def _run(client, job, paths, **kw):
 
 
 def _bench_lines(name, count):
-    return [line for line in (BENCH / name).read_text().splitlines() if line.strip()][:count]
+    return [line for line in require_shared(BENCH / name).read_text().splitlines() if line.strip()][:count]
 
 
 def test_local_cluster_solves_and_rates_like_the_serial_path(client, tmp_path):
@@ -147,6 +147,30 @@ def test_clear_refusals(tmp_path):
         dist.run(pipeline.Job("solve"), [str(tmp_path / "missing.txt")], client=None)
     with pytest.raises(SudokuError, match="cannot reach the dask scheduler"):
         dist.client_for("tcp://127.0.0.1:9", timeout=1)
+
+
+def test_a_worker_killed_mid_batch_still_gives_the_whole_output(client, tmp_path):
+    """The fast case of the fault test below: quick ratings in small partitions, one worker
+    killed while it holds a partition; the output is the serial run's, byte for byte."""
+    quick = [r["puzzle"] for r in rated_reference() if float(r["er"]) <= 4.5][:160]
+    lines, _ = _mixed_file(tmp_path / "in.txt", quick, every=37)  # about 55 partitions
+    job = pipeline.Job("rate", fmt="jsonl")
+    killed: list[int] = []
+
+    def kill_one(done, total, puzzles):
+        if not killed:
+            busy = [address for address, keys in client.processing().items() if keys]
+            if busy:
+                pid = client.run(os.getpid)[busy[0]]
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+
+    text, notes, summary = _run(client, job, [str(tmp_path / "in.txt")], blocksize=300, progress=kill_one)
+    assert killed, "no worker was busy to kill"
+    serial = _serial(job, lines)
+    assert text == serial.text and notes == serial.notes
+    assert (summary.puzzles, summary.failures) == (serial.puzzles, serial.failures)
+    client.wait_for_workers(2, timeout=120)  # the nanny's new process, for the tests after this one
 
 
 # -- faults and resuming (slow) -------------------------------------------------------------------

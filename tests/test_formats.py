@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import BENCH, CASES, load_multisize
+from conftest import BENCH, CASES, load_multisize, require_shared
 from puzzles import SHAPES
 from reference import obeys_rules, units
 
@@ -404,7 +404,7 @@ def test_hexadoku_is_recognised_without_an_alphabet():
 
 
 def test_counts_cases_decode_independently():
-    with open(CASES / "counts.tsv", newline="") as fh:
+    with open(require_shared(CASES / "counts.tsv"), newline="") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t"))
     text = "\n".join(r["puzzle"] for r in rows) + "\n"
     entries = list(read_puzzles(text))
@@ -414,7 +414,7 @@ def test_counts_cases_decode_independently():
 
 
 def test_bench_file_streams():
-    path = BENCH / "17_clue.txt"
+    path = require_shared(BENCH / "17_clue.txt")
     with open_source(str(path)) as fh:
         entries = list(itertools.islice(read_puzzles(fh), 500))
     with open(path) as fh:

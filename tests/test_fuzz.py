@@ -5,11 +5,12 @@ Over ``Grid``, ``parse``/``read_puzzles``, ``solve``/``count_solutions``,
 click's ``CliRunner``) it asserts:
 
 * no foreign exception: only :class:`~sudokit.errors.SudokuError` subclasses;
-* no hang past the budget: every call with a time limit returns within it
-  plus a generous margin (the machines are shared);
+* every call that can search runs under a time limit (no wall-clock asserts
+  here: a call that ignored its limit shows as a run that does not end, and
+  speed is the benchmarks' business);
 * every "solved" result obeys the rules and keeps the givens, checked by
-  :meth:`Grid.is_solution_of`, and by a count from the reference depth-first
-  method where a puzzle claims one solution.
+  :meth:`Grid.is_solution_of`, and by a count from the independent reference
+  solver (tests/reference.py) where a puzzle claims one solution.
 
 The default run is modest (a few hundred examples in all). Under the slow
 marker each property runs at least 100,000 examples:
@@ -18,7 +19,6 @@ marker each property runs at least 100,000 examples:
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable
 
 import pytest
@@ -32,9 +32,10 @@ from sudokit.errors import SudokuError
 from sudokit.generation import complete_grid
 from sudokit.grid import Grid
 
-#: Seconds given to a search or a rating, and the margin allowed on top of it.
+from reference import reference_count
+
+#: Seconds given to a search or a rating.
 BUDGET = 1.0
-MARGIN = 5.0
 
 QUICK = settings(max_examples=40, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -81,21 +82,15 @@ def ours(call: Callable[[], Any]) -> Any:
         return None
 
 
-def timed(call: Callable[[], Any], budget: float = BUDGET) -> Any:
-    start = time.perf_counter()
-    out = ours(call)
-    elapsed = time.perf_counter() - start
-    assert elapsed < budget + MARGIN, f"took {elapsed:.1f} s on a budget of {budget} s"
-    return out
-
-
 def unique_by_reference(grid: Grid) -> bool:
-    return solving.count_solutions(grid, 2, method="dfs") == 1
+    """One solution, by the reference solver that shares no code with sudokit."""
+    shape = grid.shape
+    return reference_count(list(grid.values), shape.box_rows, shape.box_cols, limit=2)[0] == 1
 
 
 @pytest.fixture(scope="module", autouse=True)
 def warm_kernels() -> None:
-    """Load (or compile) the kernels once, untimed: a first call's compile time is no hang."""
+    """Load (or compile) the kernels once, before the examples."""
     for minimal in ("unique", "logic", "preemptive"):
         for shape in ("2x2", "3x3"):
             sudokit.generate(shape=shape, seed=1, minimal=minimal, symmetry="mirror")
@@ -123,10 +118,10 @@ def _grid_and_readers(data: Any) -> None:
 def _solve_and_count(case: tuple[str, list[int], Grid]) -> None:
     shape, values, _ = case
     grid = Grid(values, shape)
-    result = timed(lambda: solving.solve(grid, timeout=BUDGET))
+    result = ours(lambda: solving.solve(grid, timeout=BUDGET))
     if result is not None and result.status.value == "solved":
         assert result.solution.is_solved and result.solution.is_solution_of(grid)
-    count = timed(lambda: solving.count_solutions(grid, limit=3, timeout=BUDGET))
+    count = ours(lambda: solving.count_solutions(grid, limit=3, timeout=BUDGET))
     if count is not None and result is not None:
         assert (count == 0) == (result.status.value in ("no_solution", "invalid"))
     if count == 1:
@@ -136,8 +131,8 @@ def _solve_and_count(case: tuple[str, list[int], Grid]) -> None:
 def _logic(case: tuple[str, list[int], Grid]) -> None:
     shape, values, _ = case
     grid = Grid(values, shape)
-    rating = timed(lambda: sudokit.rate(grid, timeout=BUDGET), 2 * BUDGET)
-    path = timed(lambda: sudokit.explain(grid, timeout=BUDGET), 2 * BUDGET)
+    rating = ours(lambda: sudokit.rate(grid, timeout=BUDGET))
+    path = ours(lambda: sudokit.explain(grid, timeout=BUDGET))
     if rating is not None:
         assert 0 <= rating.ed <= rating.er and rating.ep <= rating.er
     if path is not None:  # a full path: the steps fill the grid with its one solution
@@ -148,7 +143,7 @@ def _logic(case: tuple[str, list[int], Grid]) -> None:
             step.apply(state)
         assert state.solved and state.grid().is_solution_of(grid)
         assert unique_by_reference(grid)
-    step = timed(lambda: sudokit.hint(grid, timeout=BUDGET), 2 * BUDGET)
+    step = ours(lambda: sudokit.hint(grid, timeout=BUDGET))
     if step is not None:  # a hint only where it leads somewhere: a grid with one solution
         assert unique_by_reference(grid)
     if step is not None and (solution := ours(lambda: solving.solve(grid).solution)) is not None:
@@ -157,8 +152,8 @@ def _logic(case: tuple[str, list[int], Grid]) -> None:
 
 
 def _generate(shape: str, seed: int, symmetry: str, minimal: str) -> None:
-    puzzle = timed(lambda: sudokit.generate(shape=shape, seed=seed, symmetry=symmetry, minimal=minimal,
-                                            timeout=2 * BUDGET), 2 * BUDGET)
+    puzzle = ours(lambda: sudokit.generate(shape=shape, seed=seed, symmetry=symmetry, minimal=minimal,
+                                           timeout=2 * BUDGET))
     if puzzle is not None:
         assert puzzle.solution.is_solution_of(puzzle.puzzle)
         assert unique_by_reference(puzzle.puzzle)
@@ -192,10 +187,7 @@ def command_lines(draw: Any) -> tuple[list[str], str]:
 
 def _cli(case: tuple[list[str], str]) -> None:
     args, stdin = case
-    start = time.perf_counter()
     result = CliRunner().invoke(cli, args, input=stdin)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 3 + MARGIN + 5, f"{args} took {elapsed:.1f} s"
     assert result.exit_code in (0, 1, 2), (args, result.exit_code, result.output)
     assert result.exception is None or isinstance(result.exception, SystemExit), (args, repr(result.exception))
     assert "Traceback" not in result.output and "internal error" not in result.output, (args, result.output)

@@ -121,6 +121,10 @@ class UnknownMethod(SudokuError, ValueError):
     """A method name that is not registered."""
 
 
+class UnknownTechnique(SudokuError, ValueError):
+    """A technique name that names no family of :mod:`sudokit.logic.techniques`; the message lists them."""
+
+
 class BadOption(SudokuError, ValueError):
     """An option or argument outside what it may be (a negative timeout, a seed of 1.5...).
 

@@ -96,8 +96,10 @@ def cage_lines(grid: "Grid", cs: float, margin: float) -> list[str]:
     return geometry_cage_lines(grid.geometry, cs, margin)
 
 
-def geometry_cage_lines(geometry, cs: float, margin: float) -> list[str]:  # type: ignore[no-untyped-def]
-    """:func:`cage_lines` of a geometry's cages (the step pictures draw them on a candidates grid)."""
+def geometry_cage_lines(geometry, cs: float, margin: float, *,  # type: ignore[no-untyped-def]
+                        total_size: float = 0.24) -> list[str]:
+    """:func:`cage_lines` of a geometry's cages (the step pictures draw them on a candidates grid),
+    the totals ``total_size`` cells high."""
     drawings = cage_drawings(geometry)
     dash = max(1.5, cs / 16)
     lines = "".join(
@@ -106,7 +108,7 @@ def geometry_cage_lines(geometry, cs: float, margin: float) -> list[str]:  # typ
         for d in drawings for x0, y0, x1, y1 in d.segments)
     out = [f'<g class="cages" stroke="{CAGE_COLOUR}" stroke-width="{_num(max(1, cs / 40))}" '
            f'stroke-dasharray="{_num(dash)},{_num(dash)}" fill="none">{lines}</g>']
-    size = round(cs * 0.24, 1)
+    size = round(cs * total_size, 1)
     sums = []
     for d in drawings:
         if d.total is None:

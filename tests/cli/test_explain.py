@@ -102,10 +102,6 @@ def test_hint_reads_pencil_marks(tmp_path) -> None:
     """Pencil marks narrower than the givens allow: every blank cell keeps
     only its solution value and one other. The hint must work on those marks
     (it differs from the hint of the bare grid) and stay sound."""
-    from sudokit import formats
-
-    if not hasattr(formats, "parse_candidates"):
-        pytest.skip("the candidates reader is not here yet")
     row = next(r for r in _rows() if float(r["er"]) >= 3)
     grid_line = row["puzzle"]
     solution = row["solution"]
@@ -144,8 +140,6 @@ def test_explain_marks_read_back_as_candidates() -> None:
     reads back to the puzzle and the candidates its givens allow."""
     from sudokit import examples, formats
 
-    if not hasattr(formats, "parse_candidates"):
-        pytest.skip("the candidates reader is not here yet")
     result = run("explain", "--example", "gentle", "--grids", "--marks")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from conftest import BENCH, load_multisize
+from conftest import BENCH, load_multisize, require_shared
 from reference import obeys_rules, reference_count
 
 from cli_helpers import DIGITS, blocks, clashes, run, spaced_to_line, values_of
@@ -145,7 +145,7 @@ def test_blank_4x4_has_288_solutions():
 
 
 def test_format_line_on_a_benchmark_sample_obeys_the_rules():
-    puzzles = (BENCH / "kaggle.txt").read_text().split()[:40]
+    puzzles = require_shared(BENCH / "kaggle.txt").read_text().split()[:40]
     result = run("solve", "-", "--format", "line", input="\n".join(puzzles) + "\n")
     assert result.exit_code == 0
     solutions = result.stdout.splitlines()
@@ -193,7 +193,7 @@ def test_logic_only_method_stuck_shows_candidates():
 
 
 def test_jobs_keep_the_input_order():
-    puzzles = (BENCH / "kaggle.txt").read_text().split()[:30]
+    puzzles = require_shared(BENCH / "kaggle.txt").read_text().split()[:30]
     text = "\n".join(puzzles) + "\n"
     one = run("solve", "-", "--format", "line", "--timeout", "60", input=text)
     two = run("solve", "-", "--format", "line", "--timeout", "60", "--jobs", "2", input=text)

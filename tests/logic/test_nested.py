@@ -22,12 +22,12 @@ from sudokit.grid import Grid
 from sudokit.logic import chains, nested
 from sudokit.logic.state import Candidates, geometry
 
-from conftest import RATED
+from conftest import RATED, require_shared
 
 
 @lru_cache(maxsize=None)
 def _traces() -> dict[str, dict]:
-    with gzip.open(RATED / "hard_dev_traces.jsonl.gz", "rt") as f:
+    with gzip.open(require_shared(RATED / "hard_dev_traces.jsonl.gz"), "rt") as f:
         return {row["id"]: row for row in map(json.loads, f)}
 
 

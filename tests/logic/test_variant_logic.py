@@ -17,7 +17,7 @@ import json
 
 import pytest
 
-from conftest import RATED
+from conftest import RATED, require_shared
 from sudokit import variants
 from sudokit.errors import UnsoundStep
 from sudokit.grid import Grid
@@ -35,9 +35,7 @@ SETS = {"x": ("x_dev.tsv", X), "hyper": ("hyper_dev.tsv", HYPER)}
 
 def _rows(name: str, above: bool = False) -> list[dict[str, str]]:
     """The puzzles of the set SE rates 9.0 or less (``above``: more than 9.0)."""
-    path = RATED / SETS[name][0]
-    if not path.exists():
-        pytest.skip(f"needs {path.name} from the shared data (set SUDOKIT_SHARED)")
+    path = require_shared(RATED / SETS[name][0])
     with open(path, newline="") as f:
         return [row for row in csv.DictReader(f, delimiter="\t") if (float(row["er"]) > 9.0) == above]
 

@@ -23,6 +23,18 @@ from .common import (
 FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
 
 
+def technique_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A technique name as a family (:func:`sudokit.logic.techniques.resolve`); a bad one is a usage error."""
+    if value is None:
+        return None
+    from ..logic.techniques import UnknownTechnique, resolve
+
+    try:
+        return resolve(value)
+    except UnknownTechnique as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+
+
 @click.command("generate")
 @click.option("-n", "count", type=click.IntRange(min=0), default=1, show_default=True,
               help="How many puzzles.")
@@ -53,8 +65,14 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
               default=None, help="Keep only puzzles of this level.")
 @click.option("--rating", default=None, metavar="LO-HI",
               help="Keep only puzzles whose SE rating (ER) lies in LO-HI, e.g. 2.5-4.0.")
-@click.option("--technique", default=None, metavar="NAME",
-              help="Keep only puzzles whose solving path needs this technique.")
+@click.option("--technique", default=None, metavar="NAME", callback=technique_option,
+              help="Keep only puzzles whose solving path uses this technique somewhere: a family such as "
+                   "X-Wing, WXYZ-Wing, Unique Rectangle, in any case, with or without a variant suffix "
+                   "('Unique Rectangle type 2'), SE's or HoDoKu's name ('Locked Candidates' for Pointing). "
+                   "A bad name lists the names (docs/generating.md).")
+@click.option("--hardest-technique", default=None, metavar="NAME", callback=technique_option,
+              help="Keep only puzzles whose hardest step (the one that sets ER) is this technique; "
+                   "names as for --technique.")
 @click.option("--attempts", type=click.IntRange(min=1), default=None,
               help="With a filter: how many puzzles to try per match (default 1000).")
 @click.option("--timeout", type=float, default=None, callback=timeout_option, metavar="SECONDS",
@@ -74,8 +92,8 @@ FORMAT_CHOICES = ("line", "spaced", "boxed", "rows", "jsonl")
 @click.pass_context
 def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str, method: str, symmetry: str,  # type: ignore[no-untyped-def]
              seed: int | None, fmt: str, with_solution: bool, jobs: int, difficulty: str | None,
-             rating: str | None, technique: str | None, attempts: int | None, timeout: float | None,
-             variant: str | None, regions: str | None, givens: int | None, cluster: str | None,
+             rating: str | None, technique: str | None, hardest_technique: str | None, attempts: int | None,
+             timeout: float | None, variant: str | None, regions: str | None, givens: int | None, cluster: str | None,
              output: str | None, blocksize: int | None, merge: str | None) -> None:
     """Generate new puzzles with one solution, minimal for a rule.
 
@@ -84,6 +102,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
       sudoku generate --box 4x4 --format boxed --with-solution
       sudoku generate -n 100 --minimal logic --format jsonl --seed 42 --jobs 2
       sudoku generate --difficulty fiendish --attempts 500
+      sudoku generate --technique X-Wing -n 5 --seed 1
       sudoku generate --method clauses --minimal logic --format spaced
       sudoku generate -n 5 --variant x --format jsonl
       sudoku generate -n 5 --variant killer --format jsonl --seed 1
@@ -97,8 +116,12 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
 
     if box is not None and size is not None:
         raise click.UsageError("give --box or --size, not both")
-    if sum(x is not None for x in (difficulty, rating, technique)) > 1:
-        raise click.UsageError("give at most one of --difficulty, --rating and --technique")
+    if sum(x is not None for x in (difficulty, rating, technique, hardest_technique)) > 1:
+        raise click.UsageError("give at most one of --difficulty, --rating, --technique and --hardest-technique")
+    if hardest_technique is not None:
+        from ..generation.filters import HARDEST
+
+        technique = HARDEST + hardest_technique
     if method == "clauses" and minimal != "logic":
         raise click.UsageError("--method clauses makes --minimal logic puzzles; add --minimal logic", ctx)
     check_units(ctx, variant, regions, generating=True)

@@ -1,9 +1,17 @@
 """Difficulty filters: a generated puzzle is rated by the logic solver
 (:func:`sudokit.logic.rate`) and kept when it matches a level, a range of SE
-ratings or a technique that its solution path uses.
+ratings or a technique.
+
+A technique is named as :func:`sudokit.logic.techniques.resolve` reads it
+(any case, with or without its variant suffix, SE's names and the usual
+aliases) and matches by family: ``"X-Wing"`` keeps the puzzles whose
+solving path uses an X-Wing somewhere, ``"hardest:X-Wing"`` those whose
+hardest step (the one that sets ER) is an X-Wing.
 
 >>> make_filter("fiendish", None, None).describe(), make_filter(None, "2.5-4", None).describe()
 ('level fiendish', 'rating 2.5-4')
+>>> make_filter(None, None, "wxyz-wing 137").describe(), make_filter(None, None, "hardest:Kite").describe()
+('technique WXYZ-Wing', 'hardest technique 2-String Kite')
 """
 
 from __future__ import annotations
@@ -13,7 +21,10 @@ from typing import Any
 
 from .puzzle import GenerationError, Puzzle
 
-__all__ = ["LEVELS", "Filter", "make_filter", "parse_rating", "rate"]
+__all__ = ["LEVELS", "HARDEST", "Filter", "make_filter", "matches_technique", "parse_rating", "rate"]
+
+#: The prefix of a technique filter that wants the technique as the hardest step.
+HARDEST = "hardest:"
 
 #: Difficulty levels, easiest first (as :mod:`sudokit.logic` names them).
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "fiendish", "diabolical")
@@ -21,11 +32,14 @@ LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "fiendish", "diabolical")
 
 @dataclass(frozen=True)
 class Filter:
-    """A difficulty filter: at most one of a level, a range of SE ratings, a technique."""
+    """A difficulty filter: at most one of a level, a range of SE ratings, a
+    technique family (:data:`sudokit.logic.techniques.FAMILIES`) that the path
+    uses, or that sets ER when ``hardest``."""
 
     difficulty: str | None = None
     rating: tuple[float, float] | None = None
     technique: str | None = None
+    hardest: bool = False
 
     @property
     def active(self) -> bool:
@@ -36,7 +50,7 @@ class Filter:
             return f"level {self.difficulty}"
         if self.rating is not None:
             return f"rating {self.rating[0]:g}-{self.rating[1]:g}"
-        return f"technique {self.technique}"
+        return f"{'hardest ' if self.hardest else ''}technique {self.technique}"
 
 
 def parse_rating(text: str) -> tuple[float, float]:
@@ -65,34 +79,24 @@ def make_filter(difficulty: str | None, rating: "str | tuple[float, float] | Non
         raise GenerationError(f"unknown difficulty {difficulty!r}; choose one of: {', '.join(LEVELS)}")
     if isinstance(rating, str):
         rating = parse_rating(rating)
+    hardest = False
     if technique is not None:
-        _check_technique(technique)
-    return Filter(difficulty, rating, technique.lower() if technique else None)
+        from ..logic.techniques import resolve
+
+        hardest = technique.strip().casefold().startswith(HARDEST)
+        technique = resolve(technique.strip()[len(HARDEST):] if hardest else technique)
+    return Filter(difficulty, rating, technique, hardest)
 
 
-def _check_technique(name: str) -> None:
-    """Refuse a technique name that no registered technique's steps can carry (before any work)."""
-    from ..logic import REGISTRY
+def matches_technique(rating: Any, flt: Filter) -> bool:
+    """Whether a :class:`~sudokit.logic.Rating` uses the filter's technique
+    family on its path (or, with ``hardest``, in the step that sets ER)."""
+    from ..logic.techniques import NOT_TECHNIQUES, families_on_path, family_of
 
-    known = list(dict.fromkeys(t.name for t in REGISTRY))
-    wanted = " ".join(name.lower().split())
-    lowered = [k.lower() for k in known]
-    if wanted and (any(k in wanted or wanted in k for k in lowered)
-                   or wanted.endswith(("chain", "chains", "cycle", "cycles", "loop", "loops"))):
-        return
-    raise GenerationError(f"unknown technique {name!r}; known techniques: {', '.join(known)}")
-
-
-def _techniques(rating: Any) -> set[str]:
-    names: set[str] = set()
-    for attr in ("techniques", "hardest", "technique"):
-        value = getattr(rating, attr, None)
-        if value is None:
-            continue
-        items = [value] if isinstance(value, str) else list(value)
-        for item in items:
-            names.add(str(getattr(item, "name", item)).lower())
-    return names
+    if flt.hardest:
+        return bool(rating.hardest) and rating.hardest not in NOT_TECHNIQUES \
+            and family_of(rating.hardest) == flt.technique
+    return flt.technique in families_on_path(rating.techniques)
 
 
 def rate(puzzle: Puzzle, flt: Filter) -> tuple[Puzzle, bool]:
@@ -109,5 +113,5 @@ def rate(puzzle: Puzzle, flt: Filter) -> tuple[Puzzle, bool]:
     elif flt.rating is not None:
         ok = rated.er is not None and flt.rating[0] <= rated.er <= flt.rating[1]
     else:
-        ok = flt.technique in _techniques(r)
+        ok = matches_technique(r, flt)
     return rated, ok

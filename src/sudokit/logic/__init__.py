@@ -22,6 +22,7 @@ from ..formats import as_grid
 from ..grid import Grid
 from .explanation import Explanation
 from .rating import RATE_TIME_LIMIT, Rating, explain as _explain_path, rate
+from . import techniques as catalogue  # noqa: F401  (the module first: the name below stays the function)
 from .registry import REGISTRY, register, techniques
 from .state import Candidates, geometry
 from .step import Step, Technique

@@ -122,7 +122,9 @@ class Rating:
     ``ed_lower_bound`` say the same of EP (no placement before they ran out)
     and ED (no step at all). ``hardest`` names the technique that set ER.
     ``tier`` names the technique whose search ran out of its time budget
-    (the tier reached; empty when no budget ran out).
+    (the tier reached; empty when no budget ran out). ``techniques`` holds
+    the names of the path's steps, in order (their families:
+    :func:`sudokit.logic.techniques.families_on_path`).
     """
 
     er: float
@@ -137,6 +139,7 @@ class Rating:
     ep_lower_bound: bool = False
     ed_lower_bound: bool = False
     tier: str = ""
+    techniques: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         def mark(bound: bool) -> str:
@@ -277,7 +280,7 @@ def _rating(
     return Rating(
         er=round(er, 1), ep=round(ep, 1), ed=round(ed, 1), level=se_level(er), score=score,
         score_level=_score_level(names, score), lower_bound=stuck, steps=len(ratings), hardest=hardest,
-        ep_lower_bound=stuck and not ep_set, ed_lower_bound=stuck and not ed_set,
+        ep_lower_bound=stuck and not ep_set, ed_lower_bound=stuck and not ed_set, techniques=tuple(names),
     )
 
 

@@ -55,6 +55,17 @@ def board_of(state: Any, givens: "Grid | Sequence[int] | None" = None) -> tuple:
     return board + (state.geo,) if state.geo.cages else board  # a killer's cages are drawn too
 
 
+#: Where the candidates sit in a cell: its margins left, top, right, bottom, in cells.
+PADS = (0.05, 0.05, 0.05, 0.05)
+#: A killer's candidates keep clear of its cages: of the dotted outlines, inset
+#: :data:`sudokit.drawing.CAGE_INSET` inside the cell at the sides and the bottom, and
+#: of the cage's total (font size :data:`KILLER_TOTAL` cells) in the top-left corner; the
+#: cells are :data:`KILLER_SCALE` times larger so that the candidates stay readable.
+KILLER_PADS = (0.13, 0.25, 0.13, 0.11)
+KILLER_TOTAL = 0.2
+KILLER_SCALE = 1.25
+
+
 def cell_size_for(n: int) -> int:
     return 46 if n <= 9 else 36 if n <= 16 else 30
 
@@ -87,15 +98,15 @@ def board_svg(board: tuple, *, step: Any = None, cell_size: int | None = None, t
     cages_of = board[4] if len(board) > 4 else None
     n, br, bc = shape.size, shape.box_rows, shape.box_cols
     symbols = shape.symbols
-    cs = cell_size or cell_size_for(n)
+    cs = cell_size or (round(cell_size_for(n) * KILLER_SCALE) if cages_of is not None else cell_size_for(n))
     thick = max(2, cs // 15)
     margin = thick + 1
     side = n * cs
     total = side + 2 * margin
     sub = math.ceil(math.sqrt(n))
     sub_rows = math.ceil(n / sub)
-    pad = cs * 0.05
-    pitch_x, pitch_y = (cs - 2 * pad) / sub, (cs - 2 * pad) / sub_rows
+    left, top, right, bottom = (cs * f for f in (KILLER_PADS if cages_of is not None else PADS))
+    pitch_x, pitch_y = (cs - left - right) / sub, (cs - top - bottom) / sub_rows
     small = round(min(pitch_x, pitch_y) * 0.78, 1)
     radius = min(pitch_x, pitch_y) * 0.48
 
@@ -109,7 +120,7 @@ def board_svg(board: tuple, *, step: Any = None, cell_size: int | None = None, t
     def cand_xy(cell: int, value: int) -> tuple[float, float]:
         row, col = divmod(cell, n)
         r, c = divmod(value - 1, sub)
-        return (margin + col * cs + pad + (c + 0.5) * pitch_x, margin + row * cs + pad + (r + 0.5) * pitch_y)
+        return (margin + col * cs + left + (c + 0.5) * pitch_x, margin + row * cs + top + (r + 0.5) * pitch_y)
 
     cells = tuple(getattr(step, "cells", ()) or ())
     units = tuple(getattr(step, "units", ()) or ())
@@ -174,7 +185,7 @@ def board_svg(board: tuple, *, step: Any = None, cell_size: int | None = None, t
     if cages_of is not None:
         from ..svg import geometry_cage_lines
 
-        out.extend(geometry_cage_lines(cages_of, cs, margin))
+        out.extend(geometry_cage_lines(cages_of, cs, margin, total_size=KILLER_TOTAL))
     # candidate rings: named (blue), placed (green), removed (red)
     rings = []
     for (c, v) in sorted(named):
