@@ -607,6 +607,9 @@ def merge(out_dir: str, dest: Any) -> int:
 
     if hasattr(dest, "write"):
         copy(dest)
+    elif _special_file(dest):  # a device or a pipe: written in place, never replaced by a file
+        with open(os.fspath(dest), "w", encoding="utf-8") as f:
+            copy(f)
     else:
         import fsspec
 
@@ -616,6 +619,18 @@ def merge(out_dir: str, dest: Any) -> int:
             copy(f)
         fs.mv(tmp, path)
     return len(parts)
+
+
+def _special_file(dest: Any) -> bool:
+    """True when ``dest`` is a local path to something other than a regular file or a
+    directory (``/dev/stdout``, ``/dev/full``, a named pipe): a merge writes into it."""
+    import stat
+
+    try:
+        mode = os.stat(os.fspath(dest)).st_mode
+    except (OSError, TypeError, ValueError):
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 # -- the driver: partitions in order, resumable --------------------------------------------------------

@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import sys
 import time
@@ -401,14 +402,35 @@ class Output:
             pass
 
 
-def output_failed(exc: OSError) -> "NoReturn":
-    """Say that the output cannot be written (a full disk...) and stop with status 1."""
+def output_failed(exc: OSError, path: str | None = None) -> "NoReturn":
+    """Say that the output cannot be written (a full disk...) and stop with status 1:
+    ``sudoku: cannot write output: <reason>``, with the file's name when it is one (``-o FILE``)."""
+    silence_stdout()
+    click.echo(f"sudoku: cannot write output: {write_failure(exc, path)}", err=True)
+    raise click.exceptions.Exit(EXIT_FAILED) from None
+
+
+#: ``errno`` values only a write gives: the output is full, whatever was being written.
+_FULL = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG") if hasattr(errno, name))
+
+
+def is_write_failure(exc: BaseException) -> bool:
+    """True for an error that only writing gives (a full disk, ``> /dev/full``): however it
+    reached the top (help text, a listing, a picture), it is said as ``cannot write output``."""
+    return isinstance(exc, OSError) and exc.errno in _FULL
+
+
+def write_failure(exc: OSError, path: str | None = None) -> str:
+    """The reason a write failed, in words, naming ``path`` (or the exception's file) when there is one.
+
+    >>> write_failure(OSError(28, "No space left on device"), "book.pdf")
+    'book.pdf: No space left on device'
+    """
     import os
 
-    reason = exc.strerror or os.strerror(exc.errno) if exc.errno else str(exc)
-    silence_stdout()
-    click.echo(f"sudoku: cannot write output: {reason}", err=True)
-    raise click.exceptions.Exit(EXIT_FAILED) from None
+    reason = exc.strerror or (os.strerror(exc.errno) if exc.errno else str(exc))
+    name = path if path is not None else exc.filename
+    return f"{name}: {reason}" if name not in (None, "-", "<stdout>") else reason
 
 
 def silence_stdout() -> None:

@@ -14,7 +14,7 @@ import click
 
 from ..errors import SudokuError
 from ..grid import Shape
-from .common import (EXIT_FAILED, Progress, box_option, cages_option, check_units, killer_options, open_input,
+from .common import (EXIT_FAILED, Progress, output_failed, silence_stdout, box_option, cages_option, check_units, killer_options, open_input,
                      read_puzzles, regions_option, request_shape, seed_option, symbols_option, variant_option)
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "diabolical")
@@ -199,15 +199,35 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
                        solutions_per_page=int(solutions_per_page) if solutions_per_page else None,
                        title=title, source=source, rate=do_rate, symbols=symbols)
         if output == "-":
-            click.get_binary_stream("stdout").write(data)
+            _write_stdout(data)
         else:
-            Path(output).write_bytes(data)
+            try:
+                Path(output).write_bytes(data)
+            except OSError as exc:
+                output_failed(exc, output)
             click.echo(f"wrote {output}: {len(entries)} puzzle{'s' if len(entries) != 1 else ''}", err=True)
     for folder, fmt in ((svg_dir, "svg"), (png_dir, "png")):
         if folder:
-            written = write_pictures(entries, folder, fmt, solutions=solutions, symbols=symbols, dpi=dpi)
+            try:
+                written = write_pictures(entries, folder, fmt, solutions=solutions, symbols=symbols, dpi=dpi)
+            except OSError as exc:
+                output_failed(exc, exc.filename or folder)
             click.echo(f"wrote {len(written)} {fmt.upper()} files into {folder}", err=True)
     ctx.exit(EXIT_FAILED if failures else 0)
 
 
 print_.name = "print"
+
+
+def _write_stdout(data: bytes) -> None:
+    """The booklet on standard output (``-o -``): quiet when the reader is gone, ``cannot
+    write output`` when it does not fit."""
+    stream = click.get_binary_stream("stdout")
+    try:
+        stream.write(data)
+        stream.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        raise click.exceptions.Exit(0) from None
+    except OSError as exc:
+        output_failed(exc)
