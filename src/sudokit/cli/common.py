@@ -220,13 +220,16 @@ def check_units(ctx: click.Context, variant: str | None, regions: str | None, *,
 def request_shape(box: Shape | None, size: int | None, regions: str | None) -> Shape:
     """The shape of puzzles to make: ``--box``, ``--size``, else the size of a
     ``--regions`` layout, else 3x3."""
-    if box is not None:
-        return box
-    if size is None and regions not in (None, "random"):
+    if box is None and size is None and regions not in (None, "random"):
         from .. import variants
 
         size = variants.layout_size(regions)
-    return Shape(3, 3) if size is None else Shape.for_size(size)
+    hint = "'--box'" if box is not None else "'--size'" if size is not None else "'--regions'"
+    try:
+        shape = _validate.puzzle_shape(box if box is not None else size, hint.strip("'"))
+    except SudokuError as exc:
+        raise click.BadParameter(str(exc).removeprefix(hint.strip("'") + " "), param_hint=hint) from None
+    return Shape(3, 3) if shape is None else shape
 
 
 def killer_options(ctx: click.Context, variant: str | None, minimal: str, givens: int | None, shape: Shape,
