@@ -157,13 +157,41 @@ def client_for(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Any:
 
 @contextlib.contextmanager
 def cluster(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Iterator[Any]:
-    """:func:`client_for` as a context manager: the client (and a local cluster) closes on exit."""
-    client = client_for(address, timeout=timeout)
+    """:func:`client_for` as a context manager: the client (and a local cluster) closes on exit.
+
+    The worker processes of a local cluster start deaf to Ctrl-C (:func:`_deaf_workers`): the
+    terminal sends it to the whole process group, and this process stops them itself."""
+    client = None
     try:
+        with _deaf_workers():
+            client = client_for(address, timeout=timeout)
         yield client
     finally:
-        with contextlib.suppress(Exception):
-            client.close()
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close()
+
+
+@contextlib.contextmanager
+def _deaf_workers() -> Iterator[None]:
+    """While inside (a local cluster starting), Ctrl-C is ignored, so that the worker
+    processes started meanwhile inherit that: the terminal sends Ctrl-C to the whole process
+    group, and a worker still starting would die of it with a KeyboardInterrupt traceback
+    each. Ignoring is the one setting a new Python process keeps (a handler or a blocked mask
+    is reset when it starts); once started, the workers leave Ctrl-C to this process, which
+    closes the cluster. A Ctrl-C during the few seconds of the start is lost; the next one
+    stops the run."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _workers(client: Any) -> int:

@@ -14,8 +14,9 @@ import click
 
 from ..errors import SudokuError
 from ..grid import Shape
-from .common import (EXIT_FAILED, Progress, output_failed, silence_stdout, box_option, cages_option, check_units, killer_options, open_input,
-                     read_puzzles, regions_option, request_shape, seed_option, symbols_option, variant_option)
+from .common import (EXIT_FAILED, Progress, box_option, cages_option, check_units, jobs_option, killer_options,
+                     open_input, output_failed, read_puzzles, regions_option, request_shape, seed_option,
+                     silence_stdout, symbols_option, variant_option)
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "diabolical")
 
@@ -39,7 +40,7 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
     for path in paths:
         label = "stdin" if path == "-" else Path(path).name
         with open_input(path) as stream:
-            for entry in read_puzzles(stream, shape=box, symbols=symbols):
+            for entry in _entries(read_puzzles(stream, shape=box, symbols=symbols), path, failures):
                 if entry.error is not None or entry.grid is None:
                     failures.append(f"{label}: {entry.error}")
                     continue
@@ -52,6 +53,15 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
                 solution = getattr(entry, "solution", None)
                 solution = None if solution is None else solution.with_geometry(grid.geometry)
                 yield Item(grid, solution=solution, number=entry.number), label
+
+
+def _entries(entries: Iterator[Any], path: str, failures: list[str]) -> Iterator[Any]:
+    """``entries`` until the file cannot be read on (an endless line): that goes to ``failures``
+    naming the file, as the other commands name it, and the puzzles before it are kept."""
+    try:
+        yield from entries
+    except SudokuError as exc:
+        failures.append(f"sudoku: {'standard input' if path == '-' else path}: {exc}")
 
 
 @click.command("print")
@@ -84,8 +94,8 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
                    "(implies --variant killer).")
 @click.option("--regions", callback=regions_option, metavar="LAYOUT",
               help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="With --generate: worker processes.")
+@click.option("--jobs", default="1", show_default=True, callback=jobs_option, metavar="N",
+              help="With --generate: worker processes, 0 for every core.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "a5"], case_sensitive=False), default="a4",
               show_default=True)
 @click.option("--per-page", type=click.Choice(["1", "2", "4", "6"]), default="4", show_default=True,

@@ -433,6 +433,7 @@ def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> l
     step fills the rest from the engine's solution."""
     timeout = validate.timeout(timeout)
     grid = as_grid(grid)
+    Candidates.from_grid(grid)  # duplicate givens are named first (InvalidPuzzle), as rate names them
     with chains.time_limit(timeout):
         path, state, stuck = solve_path(grid, truth=truth(grid, unique=True))
     if stuck or _assumes_uniqueness([s.technique for s in path]):
