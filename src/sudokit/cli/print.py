@@ -68,7 +68,8 @@ def _entries(entries: Iterator[Any], path: str, failures: list[str]) -> Iterator
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="The PDF to write ('-' for standard output). Default: sudoku.pdf, unless only "
-                   "--svg-dir/--png-dir is given.")
+                   "--svg-dir/--png-dir is given (then --paper, --per-page, --solutions-per-page and "
+                   "--title, which shape the booklet, need -o).")
 @click.option("--example", "names", multiple=True, metavar="NAME", help="Print a named example puzzle.")
 @click.option("--generate", "count", type=click.IntRange(min=1), default=None, metavar="N",
               help="Print N new puzzles instead of reading them.")
@@ -135,6 +136,7 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
       sudoku print --generate 24 --difficulty fiendish --seed 7 --per-page 4 -o book.pdf
       sudoku print puzzles.txt --paper letter --per-page 6 -o book.pdf
       sudoku print --generate 4 --box 4x4 --per-page 1 -o hexa.pdf --svg-dir pictures
+      sudoku print puzzles.txt --svg-dir pictures
 
     \b
     Exit status: 0 all printed; 1 some puzzle unreadable, invalid or without
@@ -151,6 +153,8 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
         raise click.UsageError("--givens and --minimal cages go with --generate")
     if cages is not None and count is not None:
         raise click.UsageError("--cages goes with puzzles read; generated killers draw their own (--variant killer)")
+    if output is None and (svg_dir or png_dir):
+        _pictures_only(ctx)
     failures: list[str] = []
     if count is not None:
         from ..generation import generate_many
@@ -227,6 +231,21 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
 
 
 print_.name = "print"
+
+
+#: The options that shape only the booklet, not the pictures.
+BOOKLET_ONLY = ("paper", "per_page", "solutions_per_page", "title")
+
+
+def _pictures_only(ctx: click.Context) -> None:
+    """``--svg-dir``/``--png-dir`` without ``-o`` write no booklet: options that shape only the
+    booklet would be ignored, so they are refused, naming them."""
+    given = [name for name in BOOKLET_ONLY
+             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+    if given:
+        names = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise click.UsageError(f"{names} shape{'s' if len(given) == 1 else ''} the booklet, and with only "
+                               "--svg-dir/--png-dir none is written: add -o FILE for the booklet too", ctx)
 
 
 def _write_stdout(data: bytes) -> None:
