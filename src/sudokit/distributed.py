@@ -157,13 +157,41 @@ def client_for(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Any:
 
 @contextlib.contextmanager
 def cluster(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Iterator[Any]:
-    """:func:`client_for` as a context manager: the client (and a local cluster) closes on exit."""
-    client = client_for(address, timeout=timeout)
+    """:func:`client_for` as a context manager: the client (and a local cluster) closes on exit.
+
+    The worker processes of a local cluster start deaf to Ctrl-C (:func:`_deaf_workers`): the
+    terminal sends it to the whole process group, and this process stops them itself."""
+    client = None
     try:
+        with _deaf_workers():
+            client = client_for(address, timeout=timeout)
         yield client
     finally:
-        with contextlib.suppress(Exception):
-            client.close()
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close()
+
+
+@contextlib.contextmanager
+def _deaf_workers() -> Iterator[None]:
+    """While inside (a local cluster starting), Ctrl-C is ignored, so that the worker
+    processes started meanwhile inherit that: the terminal sends Ctrl-C to the whole process
+    group, and a worker still starting would die of it with a KeyboardInterrupt traceback
+    each. Ignoring is the one setting a new Python process keeps (a handler or a blocked mask
+    is reset when it starts); once started, the workers leave Ctrl-C to this process, which
+    closes the cluster. A Ctrl-C during the few seconds of the start is lost; the next one
+    stops the run."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _workers(client: Any) -> int:
@@ -607,6 +635,9 @@ def merge(out_dir: str, dest: Any) -> int:
 
     if hasattr(dest, "write"):
         copy(dest)
+    elif _special_file(dest):  # a device or a pipe: written in place, never replaced by a file
+        with open(os.fspath(dest), "w", encoding="utf-8") as f:
+            copy(f)
     else:
         import fsspec
 
@@ -616,6 +647,18 @@ def merge(out_dir: str, dest: Any) -> int:
             copy(f)
         fs.mv(tmp, path)
     return len(parts)
+
+
+def _special_file(dest: Any) -> bool:
+    """True when ``dest`` is a local path to something other than a regular file or a
+    directory (``/dev/stdout``, ``/dev/full``, a named pipe): a merge writes into it."""
+    import stat
+
+    try:
+        mode = os.stat(os.fspath(dest)).st_mode
+    except (OSError, TypeError, ValueError):
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 # -- the driver: partitions in order, resumable --------------------------------------------------------

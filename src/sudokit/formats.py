@@ -62,6 +62,15 @@ from .symbols import SEPARATORS, alphabet_for, codec as codec_of, parse_alphabet
 #: The formats a reader accepts (and :func:`render` writes).
 FORMATS = ("line", "rows", "spaced", "boxed", "candidates", "jsonl")
 
+#: What each format records besides the values, so that reading it back needs no option:
+#: ``"shape"``, a box shape other than the usual one for the size (``3x2``, ``4x3``), and
+#: ``"units"``, a variant's units and a killer's cages. The rest is given again when reading
+#: (``--box``, ``--variant``, ``--regions``, ``--cages``).
+RECORDS: dict[str, frozenset[str]] = {
+    "line": frozenset(), "rows": frozenset(), "spaced": frozenset(),
+    "boxed": frozenset({"shape"}), "candidates": frozenset({"shape"}), "jsonl": frozenset({"shape", "units"}),
+}
+
 #: What :func:`render` writes: the text formats and an SVG picture.
 RENDERINGS = FORMATS + ("svg",)
 
@@ -899,11 +908,12 @@ def render(grid: Grid, format: str = "line", *, symbols: str | None = None) -> s
         return boxed_text(_candidate_cells(grid, alphabet), grid.shape)
     if format == "jsonl":
         obj: dict[str, str] = {"puzzle": grid.line(alphabet)}
-        if grid.shape != Shape.for_size(grid.size):
-            obj["shape"] = str(grid.shape)
+        fields = variants.fields(grid.geometry)  # the shape when it is not the usual one, the units, the cages
+        if "shape" in fields:
+            obj["shape"] = fields.pop("shape")
         if symbols:
             obj["symbols"] = alphabet
-        obj.update(variants.fields(grid.geometry))
+        obj.update(fields)
         return json.dumps(obj)
     raise ParseError(f"unknown format {format!r}; the formats are {', '.join(RENDERINGS)}")
 

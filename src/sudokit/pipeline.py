@@ -629,7 +629,8 @@ def run_chunk(chunk: tuple) -> ChunkResult:
 def generated_text(puzzle: Any, fmt: str = "line", with_solution: bool = False) -> str:
     """The text of one generated puzzle (:class:`sudokit.generation.Puzzle`) in
     ``fmt`` (line, spaced, boxed, rows or jsonl), with its solution when asked
-    (always in jsonl). Module-level, so a worker can write it."""
+    (on the same line in ``line``; after a ``---`` rule in the others), each grid of
+    several lines followed by a blank line. Module-level, so a worker can write it."""
     from .formats import render
 
     if fmt == "jsonl":
@@ -641,7 +642,7 @@ def generated_text(puzzle: Any, fmt: str = "line", with_solution: bool = False) 
     if with_solution:
         width = max(len(row) for row in text.splitlines())
         text += "\n" + "-" * width + "\n" + render(puzzle.solution, fmt).rstrip("\n")
-    return text + "\n"
+    return text + "\n\n"  # a blank line after each grid: grids with borders cannot be told apart without
 
 
 @dataclass(frozen=True)

@@ -120,10 +120,10 @@ def result_record(result: "Result", *, counting: bool = False, symbols: str | No
     stuck = result.status is Status.STUCK
     solutions = [_line_of(g, symbols) for g in result.solutions] if len(result.solutions) > 1 else None
     units = None
-    if result.puzzle is not None and result.puzzle.is_variant:
+    if result.puzzle is not None:  # a variant's units, a box shape a line cannot say
         from . import variants
 
-        units = variants.fields(result.puzzle.geometry)
+        units = variants.fields(result.puzzle.geometry) or None
     return solve_record(
         puzzle=_line_of(result.puzzle, symbols) or "",
         status=result.status.value,
@@ -203,7 +203,7 @@ def rating_record(grid: "Grid", rating: "Rating", *, line: int | None = None, so
     }
     if getattr(rating, "tier", ""):  # a budget ran out: the technique whose search it stopped
         record["tier"] = rating.tier
-    if getattr(grid, "is_variant", False):  # rated under a variant's units: say which
+    if hasattr(grid, "geometry"):  # rated under a variant's units (or on boxes a line cannot say): which
         from . import variants
 
         record.update(variants.fields(grid.geometry))
@@ -224,9 +224,12 @@ def step_record(grid: "Grid", number: int, step: "Step", geo: Any, *, after: "Gr
     """One step of a solving path: the puzzle, the step's number (from 1), the
     step itself (technique, rating, placements, eliminations, cells, units,
     values, links, text) and, when asked for, the grid after it."""
+    from . import variants
+
     record: dict[str, Any] = {"puzzle": grid.line(), "step": number, **step.as_dict(geo)}
     if after is not None:
         record["grid"] = after.line()
+    record.update(variants.fields(grid.geometry))  # the units and shape the puzzle reads back under
     return _place(record, line, source, example)
 
 
@@ -249,7 +252,9 @@ def generated_record(puzzle: "Puzzle") -> dict[str, Any]:
     if puzzle.puzzle.is_variant:
         from . import variants
 
-        record.update(variants.fields(puzzle.puzzle.geometry))
+        fields = variants.fields(puzzle.puzzle.geometry)
+        fields.pop("shape", None)  # said above, always
+        record.update(fields)
     if puzzle.undecided:
         record["undecided"] = puzzle.undecided
     if puzzle.extra.get("generator"):

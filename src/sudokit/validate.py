@@ -167,6 +167,36 @@ def box(value: Any, name: str = "box") -> Any:
         raise BadOption(f"{name}: {exc}") from None
 
 
+#: The smallest puzzle to make: 4x4. Smaller grids (1x2 and 1x3 boxes) are Latin squares that
+#: a line of their symbols cannot be told from, and 1x1 holds nothing to solve.
+MIN_SIZE = 4
+
+
+def puzzle_shape(value: Any, name: str = "shape") -> Any:
+    """A shape to make puzzles of (:func:`box`, or a size N): at least 4x4.
+
+    >>> puzzle_shape("2x3")
+    Shape(2, 3)
+    >>> puzzle_shape("1x3")
+    Traceback (most recent call last):
+    ...
+    sudokit.errors.BadOption: shape 1x3 makes 3x3 grids; the smallest puzzle is 4x4 (2x2 boxes)
+    """
+    from .grid import Shape
+
+    given = value
+    if _is_int(value):
+        try:
+            value = Shape.for_size(int(value))
+        except SudokuError as exc:
+            raise BadOption(f"{name}: {exc}") from None
+    shape = box(value, name)
+    if shape is not None and shape.size < MIN_SIZE:
+        raise BadOption(f"{name} {given} makes {shape.size}x{shape.size} grids; the smallest puzzle is "
+                        f"{MIN_SIZE}x{MIN_SIZE} (2x2 boxes)")
+    return shape
+
+
 def symbols(value: Any, name: str = "symbols") -> str | None:
     """An alphabet spec (``0-F``, ``1-9A-G``, ``GODAKCUBE``) as the string of its symbols."""
     if value is None:

@@ -507,19 +507,23 @@ class CageFieldError(ValueError):
 def fields(geometry: Geometry) -> dict:
     """What a record says of a geometry: ``{"variant": names}``, with
     ``"regions": layout`` for a jigsaw and ``"cages"``, a list of cage lines
-    (:func:`sudokit.killer.render_cages`), for a killer; nothing for the
-    classic geometry.
+    (:func:`sudokit.killer.render_cages`), for a killer; ``"shape"`` first
+    when the box shape is not the conventional one for the size (a line of
+    N² symbols cannot say it); nothing for the classic geometry.
 
     >>> from sudokit.killer import Cage
-    >>> fields(x("3x3")), fields(Geometry.of(Shape(3, 3)))
-    ({'variant': 'x'}, {})
+    >>> fields(x("3x3")), fields(Geometry.of(Shape(3, 3))), fields(Geometry.of(Shape(3, 2)))
+    ({'variant': 'x'}, {}, {'shape': '3x2'})
     >>> fields(Geometry.of(Shape(2, 2)).with_cages([Cage((0, 1), 3)]))
     {'variant': 'killer', 'cages': ['r1c1 r1c2 = 3']}
     """
+    out: dict = {}
+    if geometry.shape != Shape.for_size(geometry.shape.size):
+        out["shape"] = str(geometry.shape)
     names = describe(geometry)
     if not names:
-        return {}
-    out: dict = {"variant": names}
+        return out
+    out["variant"] = names
     if is_jigsaw(geometry):
         out["regions"] = layout(geometry)
     if geometry.cages:

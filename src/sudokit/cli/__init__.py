@@ -14,14 +14,16 @@ format what comes back.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
-from typing import Any
+from typing import Any, Iterator
 
 import click
 
-from .common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, module_exists
+from .common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, is_write_failure, module_exists,
+                     silence_stdout, write_failure)
 
 #: Subcommand name -> "module:attribute" of its click command.
 COMMANDS: dict[str, str] = {
@@ -58,6 +60,17 @@ def _version() -> str:
     from .. import __version__
 
     return __version__
+
+
+@contextlib.contextmanager
+def _reader_gone() -> Iterator[None]:
+    """A closed pipe on stdout ends the command quietly with status 0 (click itself would
+    exit with 1)."""
+    try:
+        yield
+    except BrokenPipeError:
+        silence_stdout()
+        raise click.exceptions.Exit(EXIT_OK) from None
 
 
 class LazyGroup(click.Group):
@@ -103,6 +116,14 @@ class LazyGroup(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        with _reader_gone():  # `sudoku --help | head -1`
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _reader_gone():
+            return super().invoke(ctx)
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args:
             args = list(DEFAULT_ARGS) if self._present("generate") else ["--help"]
@@ -140,8 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     """The console script: run the command line and exit with its status.
 
     Every :class:`~sudokit.errors.SudokuError` becomes a one-line message,
-    Ctrl-C stops with status 130, and a closed pipe (``sudoku f | head``) ends
-    quietly. No Python traceback reaches the user; set ``SUDOKIT_DEBUG=1`` to
+    Ctrl-C stops with status 130, a closed pipe (``sudoku f | head``) ends
+    quietly with status 0, and output that cannot be written (``> /dev/full``),
+    whatever it was (results, a listing, help text), says ``cannot write
+    output`` with status 1. No Python traceback reaches the user; set ``SUDOKIT_DEBUG=1`` to
     see one for an unexpected failure.
     """
     from ..errors import SudokuError
@@ -161,13 +184,16 @@ def main(argv: list[str] | None = None) -> int:
         code = exc.exit_code
     except click.exceptions.Exit as exc:
         code = exc.exit_code
-    except BrokenPipeError:
-        _silence_stdout()
-        code = EXIT_FAILED
+    except BrokenPipeError:  # the reader went away (help text, a listing): it had what it wanted
+        silence_stdout()
+        code = EXIT_OK
     except SudokuError as exc:
         click.echo(f"Error: {exc}", err=True)
         code = EXIT_USAGE
     except Exception as exc:  # a bug: say so in one line, not a traceback
+        if is_write_failure(exc):  # a full disk, `> /dev/full`: however the text was on its way out
+            code = _cannot_write(exc)  # type: ignore[arg-type]
+            return code
         if os.environ.get("SUDOKIT_DEBUG"):
             raise
         click.echo(f"sudoku: internal error: {type(exc).__name__}: {exc} (set SUDOKIT_DEBUG=1 for details)",
@@ -178,8 +204,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
+    except OSError as exc:  # what a command left in the buffer does not fit
+        code = _cannot_write(exc)
     return code
+
+
+def _cannot_write(exc: OSError) -> int:
+    """``sudoku: cannot write output: <reason>``, status 1 (as :func:`.common.output_failed`)."""
+    silence_stdout()
+    click.echo(f"sudoku: cannot write output: {write_failure(exc)}", err=True)
+    return EXIT_FAILED
 
 
 #: The engine's kernel groups each command uses (for the first run's notice).
@@ -193,8 +228,6 @@ ENGINE_KERNELS: dict[str, tuple[str, ...]] = {
 def _compile_notice(args: list[str]) -> Any:
     """The first run's compile notice for a command that uses the engine
     (nothing to import for the others)."""
-    import contextlib
-
     name = args[0] if args else "generate"
     if name not in COMMANDS and name not in GROUP_OPTIONS:
         name = "solve"  # `sudoku PATH...`
@@ -235,15 +268,6 @@ def _verdict(args: list[str]) -> str:
 def _other_shape(args: list[str]) -> bool:
     """Whether the arguments ask for a shape other than 9x9 (for the notice only)."""
     return any(a in ("--box", "--size") for a in args) and not any(a in ("3x3", "9") for a in args)
-
-
-def _silence_stdout() -> None:
-    """After the reader of a pipe went away, drop whatever is still buffered."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 __all__ = ["COMMANDS", "LazyGroup", "cli", "main"]

@@ -18,7 +18,8 @@ from typing import Any, Callable, Sequence
 
 import click
 
-from .common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Output, Progress
+from .common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Output, Progress, is_write_failure,
+                     output_failed)
 
 _UNITS = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "kib": 2**10, "mib": 2**20, "gib": 2**30,
           "kb": 10**3, "mb": 10**6, "gb": 10**9, "b": 1}
@@ -78,6 +79,29 @@ def _check(cluster: str | None, output: str | None, merge: str | None, blocksize
         raise click.UsageError("--merge FILE goes with --output DIR")
 
 
+def _output_dir(output: str | None) -> None:
+    """``-o DIR`` that is a local file already (``-o /dev/full``): it cannot hold the partitions."""
+    import errno
+    import os
+
+    if output is not None and "://" not in output and os.path.exists(output) and not os.path.isdir(output):
+        output_failed(NotADirectoryError(errno.ENOTDIR, "not a directory (-o names the directory to write into)"),
+                      output)
+
+
+def _written(exc: OSError, output: str | None, merge: str | None) -> None:
+    """An OSError while writing ``-o DIR`` or ``--merge FILE`` (or a full disk): ``cannot write
+    output`` with status 1; any other is raised again."""
+    name = str(exc.filename or "")
+    for target in (merge, output):
+        if target is not None and name and (name == target or name.startswith(target.rstrip("/") + "/")
+                                            or name.startswith(target + ".tmp-")):
+            output_failed(exc, target)
+    if is_write_failure(exc):
+        output_failed(exc, merge or output)
+    raise exc
+
+
 def _writer(out: Output) -> Callable[[str], None]:
     def write(text: str) -> None:
         if text:  # a partition's records, each ending with a newline (Output handles a closed pipe)
@@ -116,6 +140,7 @@ def run_on_cluster(ctx: click.Context | None, job: Any, paths: Sequence[str], cl
     _check(cluster, output, merge, blocksize)
     if not paths or "-" in paths:
         raise click.UsageError("--cluster reads files (or globs, or fsspec URLs), not standard input")
+    _output_dir(output)
     out = Output()
     progress = Progress(f"{label}: partitions")
     try:
@@ -130,6 +155,9 @@ def run_on_cluster(ctx: click.Context | None, job: Any, paths: Sequence[str], cl
     except SudokuError as exc:
         click.echo(f"{label}: {exc}", err=True)
         return EXIT_USAGE
+    except OSError as exc:
+        _written(exc, output, merge)
+        raise
     except KeyboardInterrupt:
         out.flush()
         click.echo(f"{label}: interrupted" + (f"; run the same command again to resume into {output}"
@@ -148,6 +176,7 @@ def generate_on_cluster(ctx: click.Context | None, job: Any, count: int, seed: i
     from ..generation import GenerationError
 
     _check(cluster, output, merge, None)
+    _output_dir(output)
     out = Output()
     progress = Progress(f"{label}: partitions")
     try:
@@ -165,6 +194,9 @@ def generate_on_cluster(ctx: click.Context | None, job: Any, count: int, seed: i
     except SudokuError as exc:
         click.echo(f"{label}: {exc}", err=True)
         return EXIT_USAGE
+    except OSError as exc:
+        _written(exc, output, merge)
+        raise
     except KeyboardInterrupt:
         out.flush()
         click.echo(f"{label}: interrupted", err=True)

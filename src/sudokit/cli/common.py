@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import sys
 import time
@@ -219,13 +220,16 @@ def check_units(ctx: click.Context, variant: str | None, regions: str | None, *,
 def request_shape(box: Shape | None, size: int | None, regions: str | None) -> Shape:
     """The shape of puzzles to make: ``--box``, ``--size``, else the size of a
     ``--regions`` layout, else 3x3."""
-    if box is not None:
-        return box
-    if size is None and regions not in (None, "random"):
+    if box is None and size is None and regions not in (None, "random"):
         from .. import variants
 
         size = variants.layout_size(regions)
-    return Shape(3, 3) if size is None else Shape.for_size(size)
+    hint = "'--box'" if box is not None else "'--size'" if size is not None else "'--regions'"
+    try:
+        shape = _validate.puzzle_shape(box if box is not None else size, hint.strip("'"))
+    except SudokuError as exc:
+        raise click.BadParameter(str(exc).removeprefix(hint.strip("'") + " "), param_hint=hint) from None
+    return Shape(3, 3) if shape is None else shape
 
 
 def killer_options(ctx: click.Context, variant: str | None, minimal: str, givens: int | None, shape: Shape,
@@ -401,14 +405,35 @@ class Output:
             pass
 
 
-def output_failed(exc: OSError) -> "NoReturn":
-    """Say that the output cannot be written (a full disk...) and stop with status 1."""
+def output_failed(exc: OSError, path: str | None = None) -> "NoReturn":
+    """Say that the output cannot be written (a full disk...) and stop with status 1:
+    ``sudoku: cannot write output: <reason>``, with the file's name when it is one (``-o FILE``)."""
+    silence_stdout()
+    click.echo(f"sudoku: cannot write output: {write_failure(exc, path)}", err=True)
+    raise click.exceptions.Exit(EXIT_FAILED) from None
+
+
+#: ``errno`` values only a write gives: the output is full, whatever was being written.
+_FULL = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG") if hasattr(errno, name))
+
+
+def is_write_failure(exc: BaseException) -> bool:
+    """True for an error that only writing gives (a full disk, ``> /dev/full``): however it
+    reached the top (help text, a listing, a picture), it is said as ``cannot write output``."""
+    return isinstance(exc, OSError) and exc.errno in _FULL
+
+
+def write_failure(exc: OSError, path: str | None = None) -> str:
+    """The reason a write failed, in words, naming ``path`` (or the exception's file) when there is one.
+
+    >>> write_failure(OSError(28, "No space left on device"), "book.pdf")
+    'book.pdf: No space left on device'
+    """
     import os
 
-    reason = exc.strerror or os.strerror(exc.errno) if exc.errno else str(exc)
-    silence_stdout()
-    click.echo(f"sudoku: cannot write output: {reason}", err=True)
-    raise click.exceptions.Exit(EXIT_FAILED) from None
+    reason = exc.strerror or (os.strerror(exc.errno) if exc.errno else str(exc))
+    name = path if path is not None else exc.filename
+    return f"{name}: {reason}" if name not in (None, "-", "<stdout>") else reason
 
 
 def silence_stdout() -> None:

@@ -57,8 +57,10 @@ def technique_option(ctx: click.Context, param: click.Parameter, value: str | No
 @click.option("--seed", type=click.IntRange(min=0), default=None, callback=seed_option,
               help="Seed: the same seed gives the same puzzles; puzzle i uses seed+i.")
 @click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="line", show_default=True,
-              help="Output format.")
-@click.option("--with-solution", is_flag=True, help="Write each solution too (always in jsonl).")
+              help="Output format; jsonl by default where a line cannot record what reading the puzzles "
+                   "back needs (boxes other than the usual ones for the size, a variant).")
+@click.option("--with-solution", is_flag=True, help="Write each solution too: on the puzzle's line (line), after a --- rule (the grids), "
+                   "as a field (jsonl).")
 @click.option("--jobs", type=int, default=1, show_default=True, callback=jobs_option,
               help="Worker processes: 0 is one per core; at most 4 x the cores (at least 8).")
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "fiendish", "diabolical"]),
@@ -133,6 +135,7 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
         fmt = "jsonl"
     shape = request_shape(box, size, regions)
     givens = killer_options(ctx, variant, minimal, givens, shape, symmetry)
+    fmt = _recording(ctx, fmt, shape, variant, regions)
     if on_cluster(ctx, cluster, output, blocksize, merge):
         from ..pipeline import GenerateJob
 
@@ -191,3 +194,31 @@ def generate(ctx: click.Context, count: int, box, size: int | None, minimal: str
     except BrokenPipeError:
         sys.stderr.close()
         sys.exit(0)
+
+
+def _recording(ctx: click.Context, fmt: str, shape, variant: str | None, regions: str | None) -> str:  # type: ignore[no-untyped-def]
+    """The format to write: one that records what reading the puzzles back needs (the box
+    shape when it is not the usual one for the size, a variant's units), so that
+    ``sudoku generate ... | sudoku -`` solves the same puzzles. jsonl by default then; a format
+    asked for that leaves something out gets a note naming the options that read it back, and
+    ``--regions random`` (a layout per puzzle) is only written where it is recorded."""
+    from ..formats import RECORDS
+    from ..grid import Shape
+
+    unsaid = []
+    if shape != Shape.for_size(shape.size) and "shape" not in RECORDS[fmt]:
+        unsaid.append(f"--box {shape}")
+    if variant is not None and variant.replace("jigsaw", "").strip(",") and "units" not in RECORDS[fmt]:
+        unsaid.append(f"--variant {variant}")
+    if regions is not None and "units" not in RECORDS[fmt]:
+        unsaid.append("--regions LAYOUT")
+    if not unsaid:
+        return fmt
+    if ctx.get_parameter_source("fmt") is click.core.ParameterSource.DEFAULT:
+        return "jsonl"
+    if regions == "random":
+        raise click.UsageError(f"--regions random draws a layout for each puzzle, and --format {fmt} does not "
+                               "record it; use --format jsonl", ctx)
+    click.echo(f"sudoku generate: --format {fmt} does not record {' '.join(unsaid)}; give the same to read "
+               "the puzzles back (jsonl records them)", err=True)
+    return fmt

@@ -14,8 +14,9 @@ import click
 
 from ..errors import SudokuError
 from ..grid import Shape
-from .common import (EXIT_FAILED, Progress, box_option, cages_option, check_units, killer_options, open_input,
-                     read_puzzles, regions_option, request_shape, seed_option, symbols_option, variant_option)
+from .common import (EXIT_FAILED, Progress, box_option, cages_option, check_units, jobs_option, killer_options,
+                     open_input, output_failed, read_puzzles, regions_option, request_shape, seed_option,
+                     silence_stdout, symbols_option, variant_option)
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "diabolical")
 
@@ -39,7 +40,7 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
     for path in paths:
         label = "stdin" if path == "-" else Path(path).name
         with open_input(path) as stream:
-            for entry in read_puzzles(stream, shape=box, symbols=symbols):
+            for entry in _entries(read_puzzles(stream, shape=box, symbols=symbols), path, failures):
                 if entry.error is not None or entry.grid is None:
                     failures.append(f"{label}: {entry.error}")
                     continue
@@ -54,11 +55,21 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
                 yield Item(grid, solution=solution, number=entry.number), label
 
 
+def _entries(entries: Iterator[Any], path: str, failures: list[str]) -> Iterator[Any]:
+    """``entries`` until the file cannot be read on (an endless line): that goes to ``failures``
+    naming the file, as the other commands name it, and the puzzles before it are kept."""
+    try:
+        yield from entries
+    except SudokuError as exc:
+        failures.append(f"sudoku: {'standard input' if path == '-' else path}: {exc}")
+
+
 @click.command("print")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="The PDF to write ('-' for standard output). Default: sudoku.pdf, unless only "
-                   "--svg-dir/--png-dir is given.")
+                   "--svg-dir/--png-dir is given (then --paper, --per-page, --solutions-per-page and "
+                   "--title, which shape the booklet, need -o).")
 @click.option("--example", "names", multiple=True, metavar="NAME", help="Print a named example puzzle.")
 @click.option("--generate", "count", type=click.IntRange(min=1), default=None, metavar="N",
               help="Print N new puzzles instead of reading them.")
@@ -84,8 +95,8 @@ def _read(paths: tuple[str, ...], names: tuple[str, ...], box: Shape | None, sym
                    "(implies --variant killer).")
 @click.option("--regions", callback=regions_option, metavar="LAYOUT",
               help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="With --generate: worker processes.")
+@click.option("--jobs", default="1", show_default=True, callback=jobs_option, metavar="N",
+              help="With --generate: worker processes, 0 for every core.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "a5"], case_sensitive=False), default="a4",
               show_default=True)
 @click.option("--per-page", type=click.Choice(["1", "2", "4", "6"]), default="4", show_default=True,
@@ -125,6 +136,7 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
       sudoku print --generate 24 --difficulty fiendish --seed 7 --per-page 4 -o book.pdf
       sudoku print puzzles.txt --paper letter --per-page 6 -o book.pdf
       sudoku print --generate 4 --box 4x4 --per-page 1 -o hexa.pdf --svg-dir pictures
+      sudoku print puzzles.txt --svg-dir pictures
 
     \b
     Exit status: 0 all printed; 1 some puzzle unreadable, invalid or without
@@ -141,6 +153,8 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
         raise click.UsageError("--givens and --minimal cages go with --generate")
     if cages is not None and count is not None:
         raise click.UsageError("--cages goes with puzzles read; generated killers draw their own (--variant killer)")
+    if output is None and (svg_dir or png_dir):
+        _pictures_only(ctx)
     failures: list[str] = []
     if count is not None:
         from ..generation import generate_many
@@ -199,15 +213,50 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
                        solutions_per_page=int(solutions_per_page) if solutions_per_page else None,
                        title=title, source=source, rate=do_rate, symbols=symbols)
         if output == "-":
-            click.get_binary_stream("stdout").write(data)
+            _write_stdout(data)
         else:
-            Path(output).write_bytes(data)
+            try:
+                Path(output).write_bytes(data)
+            except OSError as exc:
+                output_failed(exc, output)
             click.echo(f"wrote {output}: {len(entries)} puzzle{'s' if len(entries) != 1 else ''}", err=True)
     for folder, fmt in ((svg_dir, "svg"), (png_dir, "png")):
         if folder:
-            written = write_pictures(entries, folder, fmt, solutions=solutions, symbols=symbols, dpi=dpi)
+            try:
+                written = write_pictures(entries, folder, fmt, solutions=solutions, symbols=symbols, dpi=dpi)
+            except OSError as exc:
+                output_failed(exc, exc.filename or folder)
             click.echo(f"wrote {len(written)} {fmt.upper()} files into {folder}", err=True)
     ctx.exit(EXIT_FAILED if failures else 0)
 
 
 print_.name = "print"
+
+
+#: The options that shape only the booklet, not the pictures.
+BOOKLET_ONLY = ("paper", "per_page", "solutions_per_page", "title")
+
+
+def _pictures_only(ctx: click.Context) -> None:
+    """``--svg-dir``/``--png-dir`` without ``-o`` write no booklet: options that shape only the
+    booklet would be ignored, so they are refused, naming them."""
+    given = [name for name in BOOKLET_ONLY
+             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+    if given:
+        names = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise click.UsageError(f"{names} shape{'s' if len(given) == 1 else ''} the booklet, and with only "
+                               "--svg-dir/--png-dir none is written: add -o FILE for the booklet too", ctx)
+
+
+def _write_stdout(data: bytes) -> None:
+    """The booklet on standard output (``-o -``): quiet when the reader is gone, ``cannot
+    write output`` when it does not fit."""
+    stream = click.get_binary_stream("stdout")
+    try:
+        stream.write(data)
+        stream.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        raise click.exceptions.Exit(0) from None
+    except OSError as exc:
+        output_failed(exc)

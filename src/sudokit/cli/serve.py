@@ -26,8 +26,47 @@ def serve(host: str, port: int, time_limit: float, max_body: int, workers: int) 
 
     \b
     Needs the web extra: pip install 'sudokit[web]'.
+
+    \b
+    Exit status: 0 stopped by Ctrl-C; 2 the port is in use (or the address
+    cannot be listened on), checked before anything is announced; 1 the
+    server could not start all the same.
     """
     from ..web.app import serve as run
 
-    run(host, port, time_limit=time_limit, max_body=max_body, workers=workers,
-        announce=lambda text: click.echo(text, err=False))
+    _check_address(host, port)
+    try:
+        run(host, port, time_limit=time_limit, max_body=max_body, workers=workers,
+            announce=lambda text: click.echo(text, err=False))
+    except SystemExit as exc:  # the server could not start after all (the port taken meanwhile)
+        if exc.code not in (0, None):
+            click.echo(f"sudoku serve: the server could not start on {host}:{port}", err=True)
+            raise click.exceptions.Exit(1) from None
+        raise
+
+
+def _check_address(host: str, port: int) -> None:
+    """A usage error, before the address is announced, when ``host:port`` cannot be listened on:
+    ``port N is in use`` for a busy port (as the server binds: SO_REUSEADDR, so a port that
+    a closed connection still holds is not taken for busy)."""
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise click.BadParameter(f"cannot listen on {host!r}: {exc.strerror}", param_hint="'--host'") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise click.BadParameter(f"port {port} is in use on {host}; choose another with --port",
+                                         param_hint="'--port'") from None
+            if exc.errno == errno.EACCES:
+                raise click.BadParameter(f"port {port} needs privileges on this system; choose one above 1023",
+                                         param_hint="'--port'") from None
+            raise click.BadParameter(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+                                     param_hint="'--host'") from None

@@ -66,6 +66,10 @@ def generate(
     ('2x3', 'rotate180', True)
     """
     seed, timeout = validate.seed(seed), validate.timeout(timeout)
+    if shape is not None:
+        from ..grid import shape_of
+
+        validate.puzzle_shape(shape_of(shape), "shape")  # 1x1 to 3x3 grids are refused
     flt = make_filter(difficulty, rating, technique)
     if _killer(variant, minimal, symmetry, flt, givens):
         return next(generate_many(1, shape=shape, minimal=minimal, symmetry=symmetry, seed=seed, timeout=timeout,
@@ -138,6 +142,10 @@ def generate_many(
     seed, timeout, jobs = validate.seed(seed), validate.timeout(timeout), validate.jobs(jobs)
     if attempts is not None and validate.count(attempts, "attempts") < 1:
         raise GenerationError(f"attempts must be at least 1, not {attempts}")
+    if shape is not None:
+        from ..grid import shape_of
+
+        validate.puzzle_shape(shape_of(shape), "shape")  # 1x1 to 3x3 grids are refused
     flt = make_filter(difficulty, rating, technique)
     if _killer(variant, minimal, symmetry, flt, givens):  # killers: their own generator (sudokit.generation.killer)
         from .killer import generate_killers
@@ -266,6 +274,10 @@ def from_seeds(
     >>> [(p.seed, ok) for p, ok in from_seeds(range(3, 5), shape="2x2")]
     [(3, True), (4, True)]
     """
+    if shape is not None:
+        from ..grid import shape_of
+
+        validate.puzzle_shape(shape_of(shape), "shape")  # 1x1 to 3x3 grids are refused
     flt = make_filter(difficulty, rating, technique)
     if _killer(variant, minimal, symmetry, flt, givens):
         from .killer import generate_killer

@@ -426,6 +426,7 @@ def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> l
     :class:`NoSolution`, one with several :class:`SeveralSolutions`."""
     timeout = validate.timeout(timeout)
     grid = as_grid(grid)
+    Candidates.from_grid(grid)  # duplicate givens are named first (InvalidPuzzle), as rate names them
     known = truth(grid, unique=True)
     with chains.time_limit(timeout):
         path, state, stuck, limit = solve_path(grid, truth=known)
