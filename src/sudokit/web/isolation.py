@@ -43,18 +43,33 @@ def _address_space() -> int | None:
         return None
 
 
-def _limit_memory(extra: int | None) -> None:
-    """Let this process grow by at most ``extra`` bytes of address space."""
+def _limit_memory(extra: int | None) -> int | None:
+    """Let this process grow by at most ``extra`` bytes of address space;
+    the limit set, if any."""
     import resource
 
     now = _address_space()
     if extra is None or now is None:
-        return
+        return None
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     limit = now + extra
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    return limit
+
+
+def _near(limit: int | None) -> bool:
+    """Whether this process's peak address space came near ``limit``: an
+    allocation then failed, whatever the error it was reported as."""
+    if limit is None:
+        return False
+    try:
+        with open("/proc/self/status") as f:
+            peak = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmPeak:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return False
+    return peak > limit - (64 << 20)
 
 
 def _die_with_parent() -> None:
@@ -78,7 +93,7 @@ def _child(fn: Callable[[], Any], out: socket.socket, memory: int | None, known:
         except ValueError:
             pass
         _die_with_parent()
-        _limit_memory(memory)
+        limit = _limit_memory(memory)
         try:
             answer: tuple = ("ok", fn())
         except MemoryError:
@@ -86,7 +101,7 @@ def _child(fn: Callable[[], Any], out: socket.socket, memory: int | None, known:
         except known as exc:
             answer = ("raised", exc)
         except BaseException as exc:  # noqa: BLE001 - reported to the parent, which answers 500
-            answer = ("crash", f"{type(exc).__name__}: {exc}")
+            answer = ("memory", "") if _near(limit) else ("crash", f"{type(exc).__name__}: {exc}")
         try:
             data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
         except MemoryError:
@@ -141,9 +156,9 @@ async def run_in_child(fn: Callable[[], Any], *, memory: int | None = MAX_MEMORY
         with anyio.CancelScope(shield=True):
             status = (await anyio.to_thread.run_sync(os.waitpid, pid, 0))[1]
     if not chunks:
-        if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT):
-            raise WorkFailed("memory" if os.WTERMSIG(status) == signal.SIGKILL else "crash",
-                             f"the worker stopped by signal {os.WTERMSIG(status)}")
+        if os.WIFSIGNALED(status) and memory is not None:
+            # the kernel's OOM killer, or native code (numba's compiler) aborting on a failed allocation
+            raise WorkFailed("memory", f"the worker stopped by signal {os.WTERMSIG(status)}")
         raise WorkFailed("crash", f"the worker ended without an answer (status {status})")
     kind, value = pickle.loads(b"".join(chunks))
     if kind == "ok":
