@@ -505,13 +505,20 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
     return app
 
 
+#: The compiled kernels the server loads before serving (those already in numba's cache).
+WARM_KERNELS = ("count", "shapes", "logic", "producers", "chains", "nested", "generate")
+
+
 def warm_up() -> None:
-    """Load the engine's solver once, before serving: the first light
-    request is then as quick as the others, and every worker process
-    inherits it loaded."""
+    """Load the compiled kernels once, before serving, from numba's cache:
+    the first light request is then as quick as the others, and every
+    worker process is forked with them loaded rather than loading them for
+    each request. A kernel not compiled yet is compiled where first used."""
+    from ..engine.compiling import KERNELS, cold_seconds, warm_up as load
     from ..examples import example
     from ..solving import count, solve
 
+    load(kernels=[g for g in WARM_KERNELS if g in KERNELS and not cold_seconds([g])])
     solve(example("easy"))
     count(example("easy"), limit=2)
 
