@@ -173,9 +173,9 @@ def test_every_documented_status_is_answered_in_the_one_shape(server: Server) ->
 
 
 def _memory_status() -> dict[int, dict]:
-    """507: a server whose requests may use 20 MiB, asked to explain a hard puzzle."""
+    """507: a server whose requests may use 2 MiB, asked to explain a hard puzzle (its caches grow)."""
     port = _free_port()
-    code = f"from sudokit.web.app import serve; serve(port={port}, time_limit=30, max_memory=20 << 20)"
+    code = f"from sudokit.web.app import serve; serve(port={port}, time_limit=30, max_memory=2 << 20)"
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
     s = Server.__new__(Server)

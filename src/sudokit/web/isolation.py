@@ -72,6 +72,18 @@ def _near(limit: int | None) -> bool:
     return peak > limit - (64 << 20)
 
 
+def _anon_rss(pid: int) -> int | None:
+    """The anonymous resident memory of ``pid`` in bytes (Linux), or None."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("RssAnon:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def _die_with_parent() -> None:
     """Ask Linux to kill this child if the server dies first (best effort)."""
     try:
@@ -121,7 +133,13 @@ async def run_in_child(fn: Callable[[], Any], *, memory: int | None = MAX_MEMORY
     """``fn()`` run in a forked child; its answer, or the exception of one of
     the ``known`` classes it raised (re-raised here). Cancelling the caller
     (a time limit, a client gone) kills the child. :class:`WorkFailed` when
-    the child gave no answer."""
+    the child gave no answer.
+
+    Memory is bounded twice: the child's address space may grow by
+    ``memory`` bytes (``RLIMIT_AS``: an allocation beyond fails), and the
+    parent, looking every 0.1 s, kills a child whose anonymous resident
+    memory has grown by more than ``memory`` (what the address-space limit
+    misses: a fork inherits free room in the server's heaps)."""
     import anyio
 
     parent, child = socket.socketpair()
@@ -134,10 +152,18 @@ async def run_in_child(fn: Callable[[], Any], *, memory: int | None = MAX_MEMORY
     child.close()
     parent.setblocking(False)
     chunks: list[bytes] = []
-    finished = False
+    finished = over = False
+    base = _anon_rss(pid)
     try:
         while True:
-            await anyio.wait_readable(parent)
+            with anyio.move_on_after(0.1) as waiting:
+                await anyio.wait_readable(parent)
+            if waiting.cancelled_caught:
+                now = _anon_rss(pid)
+                if memory is not None and base is not None and now is not None and now - base > memory:
+                    over = True
+                    break
+                continue
             try:
                 data = parent.recv(1 << 20)
             except BlockingIOError:
@@ -145,7 +171,7 @@ async def run_in_child(fn: Callable[[], Any], *, memory: int | None = MAX_MEMORY
             if not data:
                 break
             chunks.append(data)
-        finished = True
+        finished = not over
     finally:
         parent.close()
         if not finished:
@@ -155,6 +181,8 @@ async def run_in_child(fn: Callable[[], Any], *, memory: int | None = MAX_MEMORY
                 pass
         with anyio.CancelScope(shield=True):
             status = (await anyio.to_thread.run_sync(os.waitpid, pid, 0))[1]
+    if over:
+        raise WorkFailed("memory", f"the worker grew by more than {memory} bytes")
     if not chunks:
         if os.WIFSIGNALED(status) and memory is not None:
             # the kernel's OOM killer, or native code (numba's compiler) aborting on a failed allocation
