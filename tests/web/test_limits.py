@@ -141,6 +141,11 @@ def test_every_documented_status_is_answered_in_the_one_shape(server: Server) ->
     for field, value in (("difficulty", "hardest"), ("symmetry", "spiral"), ("minimal", "none")):
         error = ask(400, "/api/generate", {field: value})
         assert error["place"] == {"field": field}
+    easy = sudokit.example("easy").line()
+    error = ask(400, "/api/solve", {"puzzle": easy + "\n" + easy})  # one puzzle a request
+    assert "2 puzzles" in error["error"] and error["place"] == {"field": "puzzle"}
+    error = ask(400, "/api/solve", b"[1]")
+    assert error["place"] is None
     error = ask(400, "/api/solve", {"puzzle": "53..7....6..195....98....6.8...6"})
     assert error["place"]["line"] == 1 and error["place"]["field"] == "puzzle"
     # 404 and 405, in the same shape
