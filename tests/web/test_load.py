@@ -95,7 +95,7 @@ def _load(explains: int, rates: int, solves: int, clients: int, time_limit: floa
 
 
 def test_light_requests_beside_hard_explains() -> None:
-    _load(explains=4, rates=4, solves=120, clients=12, time_limit=6)
+    _load(explains=4, rates=4, solves=120, clients=12, time_limit=4)
 
 
 @pytest.mark.slow
