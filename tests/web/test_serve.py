@@ -26,6 +26,7 @@ from sudokit.logic import Candidates
 
 from conftest import load_counts
 from puzzles import HARD_PUZZLE, PLAYED_GIVENS, PLAYED_WRONG, reference_solution, with_marks
+from reference import obeys_rules
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -332,4 +333,70 @@ def test_page_shows_bad_input(browser_page) -> None:
     page.fill("#puzzle-text", "55" + "." * 79)
     page.click("#load")
     page.wait_for_function("document.querySelector('#message').innerText.includes('r1c1, r1c2')")
+    assert not errors
+
+
+def test_page_generates_a_new_puzzle_when_the_seed_box_is_empty(browser_page) -> None:
+    page, errors = browser_page
+    page.select_option("#gen-box", "2x2")
+    page.fill("#gen-seed", "")
+    seen = []
+    for _ in range(3):
+        page.click("#generate")
+        try:
+            page.wait_for_function("document.querySelector('#message').innerText.startsWith('new ')")
+        except Exception:
+            raise AssertionError(page.inner_text("#message")) from None
+        seen.append(page.input_value("#puzzle-text"))
+        assert page.input_value("#gen-seed") == ""  # still empty: the next one is random again
+        page.evaluate("document.querySelector('#message').innerText = ''")
+    assert len(set(seen)) > 1, seen
+    page.fill("#gen-seed", "7")
+    page.click("#generate")
+    page.wait_for_function("document.querySelector('#message').innerText.includes('seed 7')")
+    assert page.input_value("#puzzle-text") == sudokit.generate(shape="2x2", seed=7).puzzle.line()
+    page.select_option("#gen-box", "3x3")
+    page.fill("#gen-seed", "")
+    assert not errors
+
+
+def test_page_wraps_a_long_error_inside_its_panel(browser_page, tmp_path: Path) -> None:
+    page, errors = browser_page
+    page.fill("#puzzle-text", "." * 81)
+    page.fill("#puzzle-box", "x" * 400)  # an error message with a 400-character word in it
+    page.click("#load")
+    page.wait_for_selector("#message.error")
+    message = page.inner_text("#message")
+    assert "x" * 400 in message
+    panel = page.eval_on_selector("#input-panel", "e => e.getBoundingClientRect().toJSON()")
+    box = page.eval_on_selector("#message", "e => e.getBoundingClientRect().toJSON()")
+    assert panel["left"] <= box["left"] and box["right"] <= panel["right"], (panel, box)
+    assert page.eval_on_selector("#message", "e => e.scrollWidth <= e.clientWidth")
+    page.screenshot(path=str(tmp_path / "long-error.png"))
+    page.fill("#puzzle-box", "")
+    assert not errors
+
+
+def test_page_warns_of_a_puzzle_with_several_solutions(browser_page) -> None:
+    page, errors = browser_page
+    row = next(r for r in load_counts() if r["count"] not in ("0", "1"))
+    assert sudokit.count_solutions(sudokit.Grid(row["puzzle"]), limit=2) == 2  # the library agrees
+    page.fill("#puzzle-text", row["puzzle"])
+    page.click("#load")
+    page.wait_for_selector("#message.warn")
+    assert "more than one solution" in page.inner_text("#message")
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#message').innerText.includes('one of them')")
+    assert page.get_attribute("#message", "class") == "warn"
+    board = _board(page)
+    shown = "".join(board[f"r{r}c{c}"] for r in range(1, 10) for c in range(1, 10))
+    assert all(g in (".", v) for g, v in zip(row["puzzle"], shown))  # the givens kept
+    assert obeys_rules([int(v) for v in shown], [0 if g == "." else int(g) for g in row["puzzle"]], 3, 3)
+    # a unique puzzle gets no warning
+    unique = _unique_cases(1)[0]
+    page.fill("#puzzle-text", unique["puzzle"])
+    page.click("#load")
+    page.wait_for_function("document.querySelector('#message').innerText.includes('givens')")
+    page.wait_for_timeout(500)
+    assert page.get_attribute("#message", "class") == "ok"
     assert not errors

@@ -813,12 +813,19 @@ _WORK_END: int | None = None
 #: the clock on the wall, cannot stretch a user's ``--timeout``.
 _WALL_DEADLINE: float | None = None
 
+#: The budget above is the process's: one thread at a time works under it
+#: (:func:`time_limit` holds this lock, so ``rate``, ``explain`` and ``hint``
+#: called from several threads take turns; each budget starts once its turn
+#: has come).
+_BUDGET_LOCK = threading.RLock()
+
 
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
     """Bound all the chain searches started inside the block to ``seconds``
     in all (``None``: no overall bound); an enclosing limit still holds.
-    A search that runs out raises :class:`ChainLimit`.
+    A search that runs out raises :class:`ChainLimit`. Blocks of other
+    threads wait for this one to end (``_BUDGET_LOCK``).
 
     The bound is first a deterministic one: ``seconds * WORK_PER_SECOND``
     units of work (:meth:`Chainer.tick`), what an idle machine does in that
@@ -827,18 +834,19 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     ``CPU_GUARD * seconds`` of this process's CPU time and ``WALL_GUARD *
     seconds`` on the wall."""
     global PUZZLE_DEADLINE, _WALL_DEADLINE, _WORK_END
-    saved, saved_wall, saved_work = PUZZLE_DEADLINE, _WALL_DEADLINE, _WORK_END
-    if seconds is not None:
-        end = clock() + CPU_GUARD * seconds
-        wall = time.perf_counter() + WALL_GUARD * seconds
-        work = WORK_DONE + int(seconds * WORK_PER_SECOND)
-        PUZZLE_DEADLINE = end if saved is None else min(saved, end)
-        _WALL_DEADLINE = wall if saved_wall is None else min(saved_wall, wall)
-        _WORK_END = work if saved_work is None else min(saved_work, work)
-    try:
-        yield
-    finally:
-        PUZZLE_DEADLINE, _WALL_DEADLINE, _WORK_END = saved, saved_wall, saved_work
+    with _BUDGET_LOCK:
+        saved, saved_wall, saved_work = PUZZLE_DEADLINE, _WALL_DEADLINE, _WORK_END
+        if seconds is not None:
+            end = clock() + CPU_GUARD * seconds
+            wall = time.perf_counter() + WALL_GUARD * seconds
+            work = WORK_DONE + int(seconds * WORK_PER_SECOND)
+            PUZZLE_DEADLINE = end if saved is None else min(saved, end)
+            _WALL_DEADLINE = wall if saved_wall is None else min(saved_wall, wall)
+            _WORK_END = work if saved_work is None else min(saved_work, work)
+        try:
+            yield
+        finally:
+            PUZZLE_DEADLINE, _WALL_DEADLINE, _WORK_END = saved, saved_wall, saved_work
 
 
 def _deadline() -> float | None:

@@ -38,6 +38,7 @@ import dataclasses
 import time
 from collections import deque
 from dataclasses import dataclass
+import threading
 from functools import lru_cache
 from typing import Iterator
 
@@ -155,6 +156,8 @@ _INNER_SIZE = 2_000
 #: Where the propagations of the levels stopped on the last state they ran on
 #: (:meth:`_LevelChainer.resumable`): ``{"state": key, "ends": {(starts, rules): end}}``.
 _ENDS: dict = {}
+#: ``_ENDS`` and the compiled helpers' output buffers, one set per thread.
+_PER_THREAD = threading.local()
 
 
 def clear_caches() -> None:
@@ -162,6 +165,28 @@ def clear_caches() -> None:
     timing runs from scratch)."""
     _INNER.clear()
     _ENDS.clear()
+    _ends().clear()
+
+
+def _ends() -> dict:
+    """This thread's ``_ENDS`` (the main thread's is ``_ENDS`` itself)."""
+    if threading.current_thread() is threading.main_thread():
+        return _ENDS
+    ends = getattr(_PER_THREAD, "ends", None)
+    if ends is None:
+        ends = _PER_THREAD.ends = {}
+    return ends
+
+
+def _basic_bufs() -> list:
+    """This thread's output buffers of ``nested_kernels.basic_helpers``
+    (which runs without the GIL: threads must not share them)."""
+    if threading.current_thread() is threading.main_thread():
+        return _BASIC_BUFS
+    bufs = getattr(_PER_THREAD, "bufs", None)
+    if bufs is None:
+        bufs = _PER_THREAD.bufs = []
+    return bufs
 
 
 class _LevelChainer(Chainer):
@@ -384,11 +409,12 @@ class _LevelChainer(Chainer):
         below stopped on the same state (levels 1, 2, 3 and 4 run one after
         the other on a stuck state): the same graphs, with less work."""
         key = (tuple(self.state.values), tuple(self.state.mask))
-        if _ENDS.get("state") != key:
-            _ENDS.clear()
-            _ENDS["state"] = key
-            _ENDS["ends"] = {}
-        self.ends = _ENDS["ends"]
+        ends = _ends()
+        if ends.get("state") != key:
+            ends.clear()
+            ends["state"] = key
+            ends["ends"] = {}
+        self.ends = ends["ends"]
 
     def _compiled_basic(self, masks) -> list[_Helper] | None:
         """The four basic rules of :meth:`advanced` by
@@ -411,7 +437,7 @@ class _LevelChainer(Chainer):
         arr = self._nk_masks
         arr[:] = masks
         units, regions, member, meet = self._nk_tables
-        bufs = _BASIC_BUFS
+        bufs = _basic_bufs()
         while True:
             if not bufs:
                 import numpy as np
@@ -851,7 +877,7 @@ _NK_ASKED = -2.0  # when prefer_compiled last said not yet (asked again a second
 
 
 #: Work arrays of :func:`nested_kernels.basic_helpers`, made when first wanted, and their size.
-_BASIC_BUFS: list = []
+_BASIC_BUFS: list = []  # the main thread's; other threads get their own (_basic_bufs)
 _BASIC_BUFS_SIZE = [1024]
 _BASIC_TEXT = {1: "Pointing", 2: "Hidden Pair", 3: "Naked Pair", 4: "X-Wing"}
 

@@ -18,14 +18,21 @@ returns the record the command line writes in jsonl (:mod:`sudokit.records`):
 
 ``/openapi.json`` describes them; ``/docs`` is FastAPI's page for trying them.
 
-Bad input gets a 4xx answer ``{"error": message, "reason": ..., "place":
-{"line": .., "column": ..}}``: 400 unreadable text or a bad option, 413 a
-body over the size limit, 422 a puzzle that breaks the rules, has no
-solution (or, for a rating, an explanation or a hint, several), or where no
-technique applies; a hint's 422 for a player's wrong entries or pencil marks
-names each cell in ``wrong``. Every request has a time limit:
-the work gets the library's budget (``timeout=``) and runs on a small thread
-pool; if it is not back in time the answer is 503, and the server goes on.
+Every answer other than 200, whatever its cause (a bad puzzle, an unknown
+path, a body too large), has one shape: ``{"error": message, "reason": ...,
+"place": {"line": .., "column": .., "field": ..} or null}``; :data:`STATUSES`
+lists the statuses (docs/cli.md shows them beside the exit statuses).
+A hint's 422 for a player's wrong entries or pencil marks names each cell
+in ``wrong``.
+
+Every request has a time limit. Light work (read, solve, count) runs on a
+pool of threads and keeps the library's own budget (``timeout=``). Heavy
+work (rate, explain, hint, generate, pdf, and solving with a method other
+than the engine) runs in a child process per request, at most ``workers``
+at once (:mod:`sudokit.web.isolation`), with bounded memory; when the time
+runs out the child is killed (503) and its memory is freed. The body limit
+holds however the body comes (``Content-Length`` or chunked): the bytes are
+counted as they arrive, and reading stops at the limit (413).
 """
 
 from importlib import resources
@@ -35,7 +42,25 @@ from typing import Any, Callable
 TIME_LIMIT = 20.0      # seconds of work per request
 MAX_BODY = 256_000     # bytes per request body
 WORKERS = 2            # requests worked on at once
-MAX_PUZZLE_TEXT = 100_000
+MAX_PUZZLE_TEXT = 100_000   # characters of puzzle text (413 above)
+MAX_ELIMINATED = 100_000    # entries of a hint's ``eliminated`` list (413 above)
+
+#: Every status the API answers, and when (docs/cli.md's table; a test asks
+#: the server for each).
+STATUSES: dict[int, str] = {
+    200: "the record asked for",
+    400: "unreadable text, bad JSON (with its line and column), a bad option or field (named in place.field), "
+         "a text holding more than one puzzle",
+    404: "no such path",
+    405: "a method the path does not take (the API takes POST)",
+    413: "a body over --max-body (Content-Length or chunked), a puzzle text over 100,000 characters, "
+         "more than 100,000 eliminated candidates",
+    422: "a puzzle that breaks the rules or has no solution (for rate, explain and hint: or several); "
+         "no technique applies; a hint's wrong entries or pencil marks (listed in wrong)",
+    500: "an internal error (a bug: please report it)",
+    503: "the time limit (--time-limit) ran out; the work was stopped",
+    507: "the work needed more memory than a request may have",
+}
 
 
 class WebError(Exception):
@@ -51,6 +76,15 @@ class WebError(Exception):
 
     def body(self) -> dict[str, Any]:
         return {"error": self.message, "reason": self.reason, "place": self.place or None, **self.extra}
+
+    def __reduce__(self):  # crosses from a worker process
+        return _rebuild, (self.status, self.message, self.reason, self.place, self.extra)
+
+
+def _rebuild(status: int, message: str, reason: str, place: dict, extra: dict | None = None) -> "WebError":
+    error = WebError(status, message, reason=reason, extra=extra)
+    error.place = place
+    return error
 
 
 def _wrong(exc: Exception) -> dict[str, Any]:
@@ -68,9 +102,80 @@ def _wrong(exc: Exception) -> dict[str, Any]:
     return {}
 
 
-def _from_library(exc: Exception, field: str = "puzzle") -> WebError:
+def json_error(body: bytes) -> WebError:
+    """The 400 answer for a body that is not JSON, located by line and column."""
+    import json
+
+    try:
+        json.loads(body)
+    except UnicodeDecodeError as exc:
+        return WebError(400, f"the body is not UTF-8 text (byte {exc.start + 1})", reason="not UTF-8")
+    except json.JSONDecodeError as exc:
+        return WebError(400, f"the body is not JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}",
+                        reason=exc.msg, line=exc.lineno, column=exc.colno)
+    return WebError(400, "the body is not a JSON object", reason="not a JSON object")
+
+
+def _field_of(exc: Exception) -> str:
+    from ..errors import UnknownMethod
+
+    return "method" if isinstance(exc, UnknownMethod) else "puzzle"
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``max_body`` bytes is answered
+    413 as soon as the limit is passed, however it comes (a
+    ``Content-Length`` too large is refused before reading; a chunked body
+    is counted as it arrives). What is read is at most the limit, handed on
+    in one piece, and kept in ``scope["state"]["body"]``."""
+
+    def __init__(self, app: Any, max_body: int) -> None:
+        self.app, self.max_body = app, max_body
+
+    async def _refuse(self, send: Callable, size: str) -> None:
+        from starlette.responses import JSONResponse
+
+        error = WebError(413, f"the request body is {size} bytes; the limit is {self.max_body}",
+                         reason="body too large")
+        response = JSONResponse(error.body(), status_code=413, headers={"Connection": "close"})
+        await response({"type": "http"}, None, send)
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and value.strip().isdigit() and int(value) > self.max_body:
+                return await self._refuse(send, str(int(value)))
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                return await self._refuse(send, f"over {self.max_body}")
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        scope.setdefault("state", {})["body"] = body
+        given = False
+
+        async def replay() -> dict:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _from_library(exc: Exception, field: str | None = None) -> WebError:
     from ..errors import BadOption, Contradiction, InvalidPuzzle, LimitReached, ParseError, ShapeError, UnknownMethod
 
+    field = field or _field_of(exc)
     if isinstance(exc, ParseError):
         return WebError(400, str(exc), reason=exc.reason, line=exc.line, column=exc.column, field=field)
     if isinstance(exc, (ShapeError, BadOption, UnknownMethod)):
@@ -111,15 +216,19 @@ def read_grid(text: str, box: Any = None, what: str = "the givens", field: str =
     return grid
 
 
-def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, workers: int = WORKERS) -> Any:
-    """The FastAPI application (needs the ``web`` extra)."""
+def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, workers: int = WORKERS,
+               max_memory: int | None = None) -> Any:
+    """The FastAPI application (needs the ``web`` extra). ``workers`` heavy
+    requests run at once, each in its own process with ``max_memory`` bytes
+    (:data:`isolation.MAX_MEMORY` by default); as many light ones on threads."""
     try:
         import anyio
         from fastapi import FastAPI, Request
         from fastapi.exceptions import RequestValidationError
         from fastapi.responses import HTMLResponse, JSONResponse, Response
         from fastapi.staticfiles import StaticFiles
-        from pydantic import BaseModel, Field
+        from pydantic import BaseModel, Field, field_validator
+        from starlette.exceptions import HTTPException
     except ImportError:
         from ..pictures.pdf import MissingExtra
 
@@ -127,43 +236,76 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
 
     from .. import __version__, records
 
-    limiter = anyio.CapacityLimiter(workers)
+    from . import isolation
+    from .. import logic, generation, solving  # noqa: F401 - loaded once, before the workers fork
+
+    memory = isolation.MAX_MEMORY if max_memory is None else max_memory
+    from ..methods import available
+
+    ENGINE = {name for name, spec in available().items() if spec.module == "sudokit.engine"}  # light work
+    light = anyio.CapacityLimiter(max(2, workers))
+    heavy = anyio.CapacityLimiter(workers)
     app = FastAPI(title="sudokit", version=__version__,
                   description="Solve, count, rate, explain, hint and generate Sudoku puzzles of any box shape. "
                               "Each endpoint returns the record `sudoku ... --format jsonl` writes.")
     static = resources.files("sudokit.web").joinpath("static")
 
-    async def work(fn: Callable[[], Any]) -> Any:
-        """Run ``fn`` on the pool within the time limit (queueing included)."""
+    async def work(fn: Callable[[], Any], heavy_work: bool = False) -> Any:
+        """Run ``fn`` within the time limit (queueing included): on a thread,
+        or, when ``heavy_work``, in a worker process killed when time runs out."""
         try:
             with anyio.fail_after(time_limit + 1.0):
-                return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True, limiter=limiter)
+                if not heavy_work:
+                    return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True, limiter=light)
+                async with heavy:
+                    return await isolation.run_in_child(fn, memory=memory, known=(WebError,))
         except TimeoutError:
             raise WebError(503, f"the time limit of {time_limit:g} s per request ran out; try again, or ask "
-                                f"for less") from None
+                                f"for less", reason="time limit") from None
+        except isolation.WorkFailed as exc:
+            if exc.kind == "memory":
+                raise WebError(507, f"the work needed more than the {memory >> 20} MiB a request may use; "
+                                    f"ask for less", reason="memory limit") from None
+            raise WebError(500, f"internal error: {exc.detail}", reason="internal error") from None
 
     def budget(asked: float | None) -> float:
         return time_limit if asked is None else max(0.01, min(asked, time_limit))
 
-    @app.middleware("http")
-    async def limit_size(request: Request, call_next):
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > max_body:
-            error = WebError(413, f"the request is {int(length)} bytes; the limit is {max_body}")
-            return JSONResponse(error.body(), status_code=413)
-        return await call_next(request)
+    app.add_middleware(BodyLimit, max_body=max_body)
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, exc: WebError):
         return JSONResponse(exc.body(), status_code=exc.status)
 
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException):
+        if exc.status_code == 404:
+            error = WebError(404, f"no such path: {request.url.path}", reason="not found")
+        elif exc.status_code == 405:
+            error = WebError(405, f"{request.method} is not allowed on {request.url.path}; the API takes POST "
+                                  f"with a JSON body", reason="method not allowed")
+        else:
+            error = WebError(exc.status_code, str(exc.detail), reason=str(exc.detail))
+        return JSONResponse(error.body(), status_code=error.status, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception):
+        error = WebError(500, f"internal error: {type(exc).__name__}: {exc}", reason="internal error")
+        return JSONResponse(error.body(), status_code=500)
+
     @app.exception_handler(RequestValidationError)
     async def invalid_body(request: Request, exc: RequestValidationError):
         first = exc.errors()[0] if exc.errors() else {}
+        if first.get("type") == "json_invalid":
+            error = json_error(request.scope.get("state", {}).get("body", b""))
+            return JSONResponse(error.body(), status_code=400)
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        message = f"{where or 'body'}: {first.get('msg', 'invalid request')}"
-        error = WebError(400, message, reason=first.get("msg", "invalid request"), field=where or None)
-        return JSONResponse(error.body(), status_code=400)
+        reason = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
+        status = 400
+        if first.get("type") in ("string_too_long", "too_long") and where in ("puzzle", "eliminated"):
+            status = 413
+        error = WebError(status, f"{where or 'body'}: {reason}", reason=reason, field=where or None)
+        return JSONResponse(error.body(), status_code=status)
 
     class PuzzleIn(BaseModel):
         puzzle: str = Field(..., max_length=MAX_PUZZLE_TEXT,
@@ -174,6 +316,18 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
     class SolveIn(PuzzleIn):
         method: str = Field("fast", description="A method name, as `--method`.")
         timeout: float | None = Field(None, gt=0, description="Seconds; capped by the server's limit.")
+
+        @field_validator("method")
+        @classmethod
+        def _known_method(cls, name: str) -> str:
+            from ..errors import SudokuError
+            from ..methods import get
+
+            try:
+                get(name)
+            except SudokuError as exc:
+                raise ValueError(str(exc)) from None
+            return name
 
     class CountIn(PuzzleIn):
         limit: int = Field(2, ge=1, le=10**9, description="Stop counting here.")
@@ -188,7 +342,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
             description="The puzzle as set, when `puzzle` is a player's grid: its other values are entries, and "
                         "entries that disagree with the givens' solution get a 422 naming them (`wrong`).")
         eliminated: list[tuple[int, int]] = Field(
-            default_factory=list, max_length=100_000,
+            default_factory=list, max_length=MAX_ELIMINATED,
             description="Candidates already removed, as [cell, value] (cell 0-based).")
         svg: bool = Field(True, description="Also return the step drawn on its grid.")
 
@@ -199,22 +353,45 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
         minimal: str = "unique"
         symmetry: str = "none"
 
+        @field_validator("difficulty", "minimal", "symmetry")
+        @classmethod
+        def _one_of(cls, value: str | None, info: Any) -> str | None:
+            from ..generation.filters import LEVELS
+            from ..generation.plan import RULES
+            from ..generation.symmetry import SYMMETRIES
+
+            allowed = {"difficulty": LEVELS, "minimal": tuple(RULES), "symmetry": SYMMETRIES}[info.field_name]
+            if value is not None and value not in allowed:
+                raise ValueError(f"{value!r} is not one of: {', '.join(allowed)}")
+            return value
+
     class PdfIn(PuzzleIn):
         paper: str = "a4"
         per_page: int = 1
+
+        @field_validator("paper", "per_page")
+        @classmethod
+        def _layout(cls, value: Any, info: Any) -> Any:
+            from ..pictures.pdf import PAPERS, PUZZLE_LAYOUTS
+
+            allowed = tuple(PAPERS if info.field_name == "paper" else PUZZLE_LAYOUTS)
+            if value not in allowed:
+                raise ValueError(f"{value!r} is not one of: {', '.join(map(str, allowed))}")
+            return value
         solutions: bool = True
         title: str = Field("Sudoku", max_length=200)
 
     def _shape(text: str | None) -> Any:
-        if text is None:
+        """``box`` read as ``--box`` reads it (a bare ``3`` is refused)."""
+        if text is None or not text.strip():
             return None
         from ..errors import SudokuError
-        from ..grid import Shape
+        from ..validate import box
 
         try:
-            return Shape.parse(text)
+            return box(text)
         except SudokuError as exc:
-            raise WebError(400, f"box: {exc}", field="box") from None
+            raise WebError(400, str(exc), field="box") from None
 
     def _call(fn: Callable[[], Any]) -> Any:
         from ..errors import SudokuError
@@ -244,7 +421,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
 
             return records.result_record(_call(lambda: solve_grid(grid, body.method, timeout=budget(body.timeout))))
 
-        return await work(run)
+        return await work(run, heavy_work=body.method not in ENGINE)
 
     @app.post("/api/count", summary="Count solutions up to a limit: `sudoku solve --count --format jsonl`.")
     async def count(body: CountIn) -> dict[str, Any]:
@@ -267,7 +444,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
 
             return records.rating_record(grid, _call(lambda: rate_grid(grid, timeout=budget(body.timeout))))
 
-        return await work(run)
+        return await work(run, heavy_work=True)
 
     @app.post("/api/explain", summary="The solving path: the records of `sudoku explain --format jsonl`.")
     async def explain(body: RateIn) -> list[dict[str, Any]]:
@@ -280,7 +457,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
             geo = Candidates.from_grid(grid).geo
             return [records.step_record(grid, number, step, geo) for number, step in enumerate(path, 1)]
 
-        return await work(run)
+        return await work(run, heavy_work=True)
 
     @app.post("/api/hint", summary="The next step: the record of `sudoku hint --format jsonl`, drawn.")
     async def hint(body: HintIn) -> dict[str, Any]:
@@ -319,7 +496,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
                 record["svg"] = step_svg(step)
             return record
 
-        return await work(run)
+        return await work(run, heavy_work=True)
 
     @app.post("/api/generate", summary="A new puzzle: the record of `sudoku generate --format jsonl`.")
     async def generate(body: GenerateIn) -> dict[str, Any]:
@@ -333,7 +510,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
                                         timeout=time_limit if body.difficulty else None))
             return records.generated_record(puzzle)
 
-        return await work(run)
+        return await work(run, heavy_work=True)
 
     @app.post("/api/pdf", summary="The puzzle as a printable PDF (`sudoku print`).",
               response_class=Response, responses={200: {"content": {"application/pdf": {}}}})
@@ -347,7 +524,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
                                          solutions=body.solutions, title=body.title, source="sudoku serve",
                                          rate_timeout=min(3.0, time_limit / 2)))
 
-        data = await work(run)
+        data = await work(run, heavy_work=True)
         return Response(data, media_type="application/pdf",
                         headers={"Content-Disposition": 'attachment; filename="sudoku.pdf"'})
 
@@ -355,8 +532,26 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
     return app
 
 
+#: The compiled kernels the server loads before serving (those already in numba's cache).
+WARM_KERNELS = ("count", "shapes", "logic", "producers", "chains", "nested", "generate")
+
+
+def warm_up() -> None:
+    """Load the compiled kernels once, before serving, from numba's cache:
+    the first light request is then as quick as the others, and every
+    worker process is forked with them loaded rather than loading them for
+    each request. A kernel not compiled yet is compiled where first used."""
+    from ..engine.compiling import KERNELS, cold_seconds, warm_up as load
+    from ..examples import example
+    from ..solving import count, solve
+
+    load(kernels=[g for g in WARM_KERNELS if g in KERNELS and not cold_seconds([g])])
+    solve(example("easy"))
+    count(example("easy"), limit=2)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, *, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY,
-          workers: int = WORKERS, announce: Callable[[str], None] | None = None) -> None:
+          workers: int = WORKERS, max_memory: int | None = None, announce: Callable[[str], None] | None = None) -> None:
     """Run the server until Ctrl-C (uvicorn)."""
     try:
         import uvicorn
@@ -364,7 +559,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, time_limit: float = TIME
         from ..pictures.pdf import MissingExtra
 
         raise MissingExtra("sudoku serve needs FastAPI and uvicorn: pip install 'sudokit[web]'") from None
-    app = create_app(time_limit=time_limit, max_body=max_body, workers=workers)
+    app = create_app(time_limit=time_limit, max_body=max_body, workers=workers, max_memory=max_memory)
+    warm_up()
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)
     if announce is not None:

@@ -5,7 +5,7 @@
 const S = {
   puzzle: null, box: "", n: 0, br: 0, bc: 0, symbols: "",
   givens: [], values: [], revealed: [], marks: [], eliminated: new Set(),
-  solution: null, selected: 0, pencil: false, undo: [], hint: null,
+  solution: null, several: false, selected: 0, pencil: false, undo: [], hint: null,
 };
 const $ = (id) => document.getElementById(id);
 
@@ -194,7 +194,7 @@ async function load(text, box) {
   const parsed = await api("/api/parse", { puzzle: text, box: box || null });
   Object.assign(S, {
     puzzle: parsed.puzzle, box: parsed.shape, n: parsed.size, br: parsed.box_rows, bc: parsed.box_cols,
-    symbols: parsed.symbols, solution: null, selected: 0, undo: [], hint: null, eliminated: new Set(),
+    symbols: parsed.symbols, solution: null, several: false, selected: 0, undo: [], hint: null, eliminated: new Set(),
   });
   S.givens = Array.from(parsed.puzzle, (ch) => (ch === "." ? 0 : parsed.symbols.indexOf(ch) + 1));
   S.values = S.givens.slice();
@@ -206,7 +206,22 @@ async function load(text, box) {
   setMessage(`${parsed.size}x${parsed.size} puzzle (${parsed.shape} boxes), ${parsed.clues} givens`, "ok");
   $("board").focus();
   rate();
+  await solutionsWarning();
 }
+
+// a puzzle with several solutions (or none) is said so as soon as it is loaded
+async function solutionsWarning() {
+  const puzzle = S.puzzle;
+  try {
+    await solution();
+  } catch (e) {
+    if (S.puzzle === puzzle) setMessage(e.message, "error");
+    return;
+  }
+  if (S.puzzle === puzzle && S.several) setMessage(SEVERAL, "warn");
+}
+
+const SEVERAL = "warning: this puzzle has more than one solution, so Check and Solve compare with one of them";
 
 async function rate() {
   const el = $("rating");
@@ -224,8 +239,13 @@ async function rate() {
 
 async function solution() {
   if (S.solution) return S.solution;
-  const r = await api("/api/solve", { puzzle: S.puzzle, box: S.box });
-  if (r.status !== "solved" || !r.solution) throw new Error(r.message || `no solution (${r.status})`);
+  const puzzle = S.puzzle;
+  const r = await api("/api/count", { puzzle: puzzle, box: S.box, limit: 2 });
+  if (r.status !== "solved" || !r.solution) {
+    throw new Error(r.status === "no_solution" ? "this puzzle has no solution" : r.message || `no solution (${r.status})`);
+  }
+  if (puzzle !== S.puzzle) throw new Error("a new puzzle was loaded meanwhile");
+  S.several = r.count > 1;
   S.solution = Array.from(r.solution, (ch) => S.symbols.indexOf(ch) + 1);
   return S.solution;
 }
@@ -249,11 +269,11 @@ const actions = {
   async generate() {
     setMessage("generating…");
     const seed = $("gen-seed").value.trim();
+    if (seed !== "" && !/^\d+$/.test(seed)) throw new Error("seed: a whole number (0 or more), or empty for a random puzzle");
     const body = { box: $("gen-box").value, difficulty: $("gen-level").value || null,
                    seed: seed === "" ? null : Number(seed) };
     const r = await api("/api/generate", body);
-    $("puzzle-text").value = r.puzzle;
-    $("gen-seed").value = r.seed;
+    $("puzzle-text").value = r.puzzle;  // the seed box stays as it was: empty means a new random puzzle each time
     await load(r.puzzle, body.box);
     setMessage(`new ${r.shape} puzzle, seed ${r.seed}, ${r.clues} givens`, "ok");
   },
@@ -267,8 +287,9 @@ const actions = {
       if (!S.values[c]) { open++; continue; }
       if (S.values[c] !== sol[c]) { wrong++; cells[c].classList.add("wrong"); }
     }
-    if (wrong) setMessage(`${wrong} mistake${wrong > 1 ? "s" : ""} (in red)`, "error");
-    else if (open) setMessage(`no mistakes so far; ${open} cells to go`, "ok");
+    const one = S.several ? " (against one of its several solutions)" : "";
+    if (wrong) setMessage(`${wrong} mistake${wrong > 1 ? "s" : ""} (in red)${one}`, "error");
+    else if (open) setMessage(`no mistakes so far; ${open} cells to go${one}`, S.several ? "warn" : "ok");
     else setMessage("solved — well done!", "ok");
   },
   async hint() {
@@ -326,7 +347,8 @@ const actions = {
     }
     clearWrong();
     update();
-    setMessage("the solution is shown", "ok");
+    if (S.several) setMessage("warning: this puzzle has more than one solution; this is one of them", "warn");
+    else setMessage("the solution is shown", "ok");
   },
   async pdf() {
     if (!S.n) return;
