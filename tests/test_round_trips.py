@@ -102,8 +102,15 @@ def _check(fmt: str, puzzle: tuple[Grid, str, str | None, tuple[Cage, ...]]) -> 
     streamed = list(read_puzzles(text + "\n\n" + text + "\n", shape=shape))
     assert [e.error for e in streamed] == [None, None], (text, streamed)
     assert [finish(e.grid) for e in streamed] == [grid, grid], text
-    if grid.shape == Shape.for_size(grid.size) and not grid.is_variant:
+    if grid.shape == Shape.for_size(grid.size) and not grid.is_variant and not _ambiguous(fmt, grid):
         assert parse(text) == grid  # the usual shape, no variant: nothing to give again
+
+
+def _ambiguous(fmt: str, grid: Grid) -> bool:
+    """The one text the readers take for something else when given no shape (formats' module doc):
+    16 rows of 16 symbols that are all 4x4 symbols (blanks and 1..4) are also sixteen 4x4 puzzles,
+    one a line, and read as such."""
+    return fmt == "rows" and grid.size == 16 and max(grid.values) <= 4
 
 
 def _check_block(puzzle: tuple[Grid, str, str | None, tuple[Cage, ...]]) -> None:
