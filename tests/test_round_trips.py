@@ -108,9 +108,12 @@ def _check(fmt: str, puzzle: tuple[Grid, str, str | None, tuple[Cage, ...]]) -> 
 
 def _ambiguous(fmt: str, grid: Grid) -> bool:
     """The one text the readers take for something else when given no shape (formats' module doc):
-    16 rows of 16 symbols that are all 4x4 symbols (blanks and 1..4) are also sixteen 4x4 puzzles,
-    one a line, and read as such."""
-    return fmt == "rows" and grid.size == 16 and max(grid.values) <= 4
+    N rows of N symbols, N a square of 16 and up, whose symbols all fit a √N x √N puzzle (16 rows of
+    blanks and 1..4) are also N small puzzles, one a line, and read as such."""
+    import math
+
+    root = math.isqrt(grid.size)
+    return fmt == "rows" and grid.size >= 16 and root * root == grid.size and max(grid.values) <= root
 
 
 def _check_block(puzzle: tuple[Grid, str, str | None, tuple[Cage, ...]]) -> None:
