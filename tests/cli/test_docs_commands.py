@@ -155,11 +155,11 @@ def _prepare(command: str, folder: Path) -> tuple[str, str | None]:
 
         killers = [render(p.puzzle, "jsonl") for p in generate_many(2, variant="killer", seed=1)]
         (folder / "killers.jsonl").write_text("\n".join(killers) + "\n")
-    reads_stdin = re.search(r"(^|\s)-(\s|$)", command.split("|")[-1]) is not None or (
-        "LAYOUT" not in command and "--regions" in command and "--count" in command)
-    stdin = text if reads_stdin and "|" not in command and "<" not in command else None
-    if "--regions" in command and "--count" in command and not re.search(r"\.txt|\s-(\s|$)", command):
-        stdin = text  # `sudoku solve --variant x --regions LAYOUT --count` reads standard input
+    reads_dash = re.search(r"(^|\s)-(\s|$)", command.split("|")[-1]) is not None
+    # `sudoku solve --variant x --regions LAYOUT --count`: no file named, so standard input
+    names_none = command.startswith("sudoku solve") and not re.search(r"\.(txt|jsonl)\b|--example", command)
+    piped = "|" in command or "<" in command
+    stdin = text if (reads_dash or names_none) and not piped else None
     return command, stdin
 
 
@@ -178,8 +178,9 @@ def _shell_with_sudoku(folder: Path) -> dict[str, str]:
 
 def _run(command: str, folder: Path) -> subprocess.CompletedProcess:
     command, stdin = _prepare(command, folder)
-    return subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=folder, input=stdin, text=True,
-                          capture_output=True, env=_shell_with_sudoku(folder), timeout=600)
+    feed = {"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}
+    return subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=folder, text=True, capture_output=True,
+                          env=_shell_with_sudoku(folder), timeout=600, **feed)
 
 
 # -- the tests ----------------------------------------------------------------------------

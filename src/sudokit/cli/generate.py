@@ -59,7 +59,8 @@ def technique_option(ctx: click.Context, param: click.Parameter, value: str | No
 @click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="line", show_default=True,
               help="Output format; jsonl by default where a line cannot record what reading the puzzles "
                    "back needs (boxes other than the usual ones for the size, a variant).")
-@click.option("--with-solution", is_flag=True, help="Write each solution too: on the puzzle's line (line), after a --- rule (the grids), "
+@click.option("--with-solution", is_flag=True,
+              help="Write each solution too: on the puzzle's line (line), after a --- rule (the grids), "
                    "as a field (jsonl).")
 @click.option("--jobs", type=int, default=1, show_default=True, callback=jobs_option,
               help="Worker processes: 0 is one per core; at most 4 x the cores (at least 8).")
