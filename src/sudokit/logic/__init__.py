@@ -18,6 +18,7 @@ from __future__ import annotations
 from ..errors import Contradiction, LimitReached
 from ..formats import as_grid
 from ..grid import Grid
+from . import kernel_groups  # noqa: F401  (registers the package's kernel groups with the engine)
 from .explanation import Explanation
 from .rating import RATE_TIME_LIMIT, Rating, explain as _explain_path, rate
 from .registry import REGISTRY, register, techniques
