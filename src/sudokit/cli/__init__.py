@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "hint": "sudokit.cli.explain:hint",
     "print": "sudokit.cli.print:print_",
     "serve": "sudokit.cli.serve:serve",
+    "warm-up": "sudokit.cli.warmup:warm_up",
 }
 
 #: One line per command for ``sudoku --help``, so the listing imports nothing.
@@ -45,6 +46,7 @@ SUMMARIES: dict[str, str] = {
     "hint": "Show the next logical step.",
     "print": "Print puzzles as a PDF booklet, or one picture each.",
     "serve": "Serve a local page to play and learn, and a JSON API.",
+    "warm-up": "Compile the solver engine ahead of a first run.",
 }
 
 #: What ``sudoku`` with no arguments runs.

@@ -23,11 +23,15 @@ the commands share about that:
   ``spinner(True)``/``spinner(False)`` around each compilation, so that a
   terminal can show a spinner. :func:`warm_up` loads (compiling when needed)
   the groups a command asks for inside it.
+* :func:`compile_ahead` compiles every group (or those named) on several
+  processes at once, for ``sudoku warm-up``: after it, a first run loads
+  everything from the cache.
 * :func:`compile_in_background` compiles cold groups in a child process
   while the command goes on with its pure-Python path (the logic finders and
   Crook's method give the same answers as the kernels, only more slowly):
   a first ``sudoku rate FILE`` does not stop for the compiler, and
-  :func:`background_ready` says when the kernels can be loaded from the cache.
+  :func:`background_ready` says when the kernels can be loaded from the cache
+  (group by group, as the child finishes each).
   One lock file per cache folder lets only one such child run at a time,
   across processes and commands.
 
@@ -49,7 +53,7 @@ from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
 __all__ = ["KERNELS", "alongside", "background_ready", "compile_in_background", "compiling", "is_cached",
-           "load_numba", "register", "warm_up"]
+           "compile_ahead", "load_numba", "register", "warm_up"]
 
 #: Kernel groups: name -> (what it is, its entry points as "module.function",
 #: seconds a cold compile takes on an idle machine).
@@ -480,7 +484,9 @@ def compile_in_background(groups: Iterable[str]) -> bool:
     with _lock:
         # with the others of the same kind that the running command said it uses (its notice's groups)
         kin = {g for b in _open for g in b.groups if g in _BACKGROUND and g in KERNELS}
-        wanted = tuple(dict.fromkeys((*groups, *sorted(kin))))
+        # in the order of KERNELS: the solver and the easy ladder first, so that
+        # they load (background_ready) while the rarer searches still compile
+        wanted = tuple(g for g in KERNELS if g in {*groups, *kin})
         cold = tuple(g for g in wanted if not all(is_cached(e) for e in KERNELS[g][1]))
         if not cold:
             return False
@@ -493,7 +499,7 @@ def compile_in_background(groups: Iterable[str]) -> bool:
             talker.told = True
             seconds = sum(KERNELS[g][2] for g in cold)
             talker.notice(f"compiling the solver engine in the background (first run only, {_about(seconds)}); "
-                          "the work goes on meanwhile without it")
+                          "the work goes on meanwhile without it (`sudoku warm-up` compiles it ahead)")
         return True
 
 
@@ -549,12 +555,82 @@ def alongside(groups: Iterable[str]) -> Iterator[bool]:
                 spinning.spinner(False)
 
 
+#: Seconds between two looks at numba's cache while a background compilation runs.
+LOOK_EVERY = 0.5
+#: When each set of groups was last found not yet compiled (time.monotonic()).
+_looked: dict[tuple[str, ...], float] = {}
+
+
 def background_ready(groups: Iterable[str]) -> bool:
-    """False while a background compilation of any of ``groups`` runs;
-    afterwards (or when none was started) True: load them."""
+    """False while a background compilation of any of ``groups`` runs and
+    they are not yet all in numba's cache (the helper compiles one group
+    after another, and each loads as soon as it is there); afterwards (or
+    when none was started) True: load them."""
+    groups = tuple(groups)
     if not _handed.intersection(groups):
         return True
-    if _compiling_elsewhere():
+    now = time.monotonic()
+    if now < _looked.get(groups, -LOOK_EVERY) + LOOK_EVERY:
+        return False
+    if _compiling_elsewhere() and not all(is_cached(e) for g in groups if g in KERNELS for e in KERNELS[g][1]):
+        _looked[groups] = now
         return False
     _handed.difference_update(groups)
     return True
+
+
+# -- compiling ahead of time -----------------------------------------------------------
+
+
+def compile_ahead(groups: Iterable[str] | None = None, jobs: int = 1,
+                  notice: Callable[[str], None] | None = None) -> tuple[float, list[str]]:
+    """Compile the cold ones of ``groups`` (default: every registered group of
+    :data:`KERNELS`) into numba's cache, on ``jobs`` processes at once, so
+    that no later command compiles them. The groups go to the processes
+    longest first, each to the one with the least work so far. This process
+    holds the lock of the cache meanwhile, so that a command started then
+    rates or solves on its stand-ins rather than compiling the same kernels
+    too. ``notice`` hears once what is compiled and how long it should take.
+    Returns the seconds it took and the groups compiled. Raises
+    :class:`RuntimeError` when a process fails (its last line of error)."""
+    wanted = tuple(KERNELS if groups is None else dict.fromkeys(groups))
+    unknown = [g for g in wanted if g not in KERNELS]
+    if unknown:
+        raise ValueError(f"no kernel group {unknown[0]!r}; the groups are {', '.join(KERNELS)}")
+    start = time.perf_counter()
+    cold = [g for g in wanted if not all(is_cached(e) for e in KERNELS[g][1])]
+    if not cold:
+        return time.perf_counter() - start, []
+    jobs = max(1, min(jobs, len(cold)))
+    bins: list[list[str]] = [[] for _ in range(jobs)]
+    load = [0.0] * jobs
+    for group in sorted(cold, key=lambda g: -KERNELS[g][2]):
+        least = load.index(min(load))
+        bins[least].append(group)
+        load[least] += KERNELS[group][2]
+    if notice is not None:
+        notice(f"compiling the solver engine ({len(cold)} kernel groups on {jobs} "
+               f"process{'es' if jobs > 1 else ''}, {_about(max(load))})…")
+    fcntl = _flock()
+    fd = None
+    if fcntl is not None:
+        try:
+            fd = os.open(lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(fd, fcntl.LOCK_EX)  # waits for a background compilation already running
+        except OSError:
+            fd = None
+    try:
+        children = [subprocess.Popen([sys.executable, "-c", _warm_up_code(tuple(b))], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                    for b in bins]
+        failed = []
+        for child in children:
+            _, err = child.communicate()
+            if child.returncode:
+                failed.append((err.strip().splitlines() or [f"exit status {child.returncode}"])[-1])
+    finally:
+        if fd is not None:
+            os.close(fd)
+    if failed:
+        raise RuntimeError(failed[0])
+    return time.perf_counter() - start, cold
