@@ -186,8 +186,8 @@ def main(argv: list[str] | None = None) -> int:
 
 #: The engine's kernel groups each command uses (for the first run's notice).
 ENGINE_KERNELS: dict[str, tuple[str, ...]] = {
-    "solve": ("count",), "rate": ("count", "logic", "producers", "chains"),
-    "explain": ("count", "logic", "producers", "chains"), "hint": ("count",),
+    "solve": ("count",), "rate": ("count", "logic", "producers", "chains", "nested"),
+    "explain": ("count", "logic", "producers", "chains", "nested"), "hint": ("count",),
     "generate": ("generate",), "print": ("count",),
 }
 

@@ -49,7 +49,7 @@ import sys
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Callable, Iterable, Iterator
 
 __all__ = ["KERNELS", "alongside", "background_ready", "compile_in_background", "compiling", "is_cached",
@@ -392,11 +392,29 @@ def register(group: str, what: str, entries: Iterable[str], seconds: float, warm
         _BACKGROUND.add(group)
 
 
-def _warm_up_code(groups: tuple[str, ...]) -> str:
-    """The Python a helper process runs to warm ``groups`` up (their packages imported first)."""
+def _warm_up_code(groups: tuple[str, ...], marks: bool = False) -> str:
+    """The Python a helper process runs to warm ``groups`` up (their packages
+    imported first); with ``marks``, one after another, leaving the mark of
+    each (:func:`_done_path`) as it is done."""
     homes = sorted({_HOMES[g] for g in groups if g in _HOMES})
     imports = "".join(f"import {home}; " for home in homes)
-    return f"{imports}from sudokit.engine.compiling import warm_up; warm_up(kernels={groups!r})"
+    call = "warm_up_marking" if marks else "warm_up"
+    return f"{imports}from sudokit.engine.compiling import {call}; {call}(kernels={groups!r})"
+
+
+def _done_path(group: str) -> str:
+    """The mark a background compilation leaves once ``group`` is in this
+    cache: looked at while the helper still runs, it tells the command which
+    groups to load without importing their kernel modules first."""
+    return f"{lock_path()}.{group}.done"
+
+
+def warm_up_marking(kernels: Iterable[str]) -> None:
+    """:func:`warm_up` one group after another, leaving each one's mark."""
+    for group in kernels:
+        warm_up(kernels=(group,))
+        with open(_done_path(group), "w"):
+            pass
 
 
 
@@ -519,7 +537,10 @@ def _start_helper(groups: tuple[str, ...]) -> subprocess.Popen | None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             return None
-        code = _warm_up_code(groups)
+        for group in groups:  # the marks of an earlier helper say nothing of this one
+            with suppress(OSError):
+                os.unlink(_done_path(group))
+        code = _warm_up_code(groups, marks=True)
         return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, pass_fds=(fd,), start_new_session=True)
     finally:
@@ -572,11 +593,18 @@ def background_ready(groups: Iterable[str]) -> bool:
     now = time.monotonic()
     if now < _looked.get(groups, -LOOK_EVERY) + LOOK_EVERY:
         return False
-    if _compiling_elsewhere() and not all(is_cached(e) for g in groups if g in KERNELS for e in KERNELS[g][1]):
-        _looked[groups] = now
+    _looked[groups] = now
+    if all(os.path.exists(_done_path(g)) for g in groups):  # the helper has them (and runs on)
+        _handed.difference_update(groups)
+        return True
+    if _compiling_elsewhere():
         return False
+    if all(is_cached(e) for g in groups if g in KERNELS for e in KERNELS[g][1]):
+        _handed.difference_update(groups)
+        return True
+    # the helper ended without them (it was started for others): hand them to a new one
     _handed.difference_update(groups)
-    return True
+    return not compile_in_background(groups)
 
 
 # -- compiling ahead of time -----------------------------------------------------------
