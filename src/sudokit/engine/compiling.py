@@ -580,6 +580,8 @@ def alongside(groups: Iterable[str]) -> Iterator[bool]:
 LOOK_EVERY = 0.5
 #: When each set of groups was last found not yet compiled (time.monotonic()).
 _looked: dict[tuple[str, ...], float] = {}
+#: The groups handed to a second helper after the first ended without them.
+_rehanded: set[str] = set()
 
 
 def background_ready(groups: Iterable[str]) -> bool:
@@ -602,8 +604,12 @@ def background_ready(groups: Iterable[str]) -> bool:
     if all(is_cached(e) for g in groups if g in KERNELS for e in KERNELS[g][1]):
         _handed.difference_update(groups)
         return True
-    # the helper ended without them (it was started for others): hand them to a new one
+    # the helper ended without them (it was started for others): hand them to a
+    # new one, once (a helper that failed on them leaves them to this process)
     _handed.difference_update(groups)
+    if _rehanded.intersection(groups):
+        return True
+    _rehanded.update(groups)
     return not compile_in_background(groups)
 
 
