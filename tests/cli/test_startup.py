@@ -313,3 +313,29 @@ def test_warm_up_compiles_the_groups_asked_for_ahead_and_then_nothing() -> None:
         wrong = subprocess.run(["sudoku", "warm-up", "nothing"], capture_output=True, text=True, env=env,
                                timeout=600)
         assert wrong.returncode == 2 and "no kernel group 'nothing'" in wrong.stderr
+
+
+def test_a_group_loads_once_its_helper_marks_it_done(monkeypatch, tmp_path) -> None:
+    """While a background compilation holds the cache's lock, a group it has
+    marked done is ready (load it) and one it has not is not: the command
+    takes each group as soon as it is there, not after the whole helper."""
+    import importlib
+
+    compiling = importlib.import_module("sudokit.engine.compiling")
+    cache = str(tmp_path)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", cache)
+    monkeypatch.setattr(compiling, "_handed", {"count", "logic"})
+    monkeypatch.setattr(compiling, "_looked", {})
+    with _compiling_elsewhere(cache):
+        monkeypatch.setenv("NUMBA_CACHE_DIR", cache)  # (the helper above unsets it)
+        assert not compiling.background_ready(("count",))
+        assert not compiling.background_ready(("logic",))
+        with open(compiling._done_path("count"), "w"):
+            pass
+        try:
+            monkeypatch.setattr(compiling, "_looked", {})  # look again at once
+            assert compiling.background_ready(("count",))
+            assert not compiling.background_ready(("logic",))
+            assert compiling._handed == {"logic"}
+        finally:
+            os.unlink(compiling._done_path("count"))
