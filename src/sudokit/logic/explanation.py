@@ -10,7 +10,7 @@ whole page of drawn steps.
 >>> from sudokit.logic import explain
 >>> path = explain("5763894213926148754187526398619472537392..1..2541.89..6435.....9854.....1.78.3...")
 >>> isinstance(path, list), path[0].board is not None, path.grid.clues, str(path.rating)
-(True, True, 59, '1.2/1.2/1.2 easy')
+(True, True, 59, '1.2/1.0/1.0 easy')
 """
 
 from __future__ import annotations
