@@ -464,12 +464,11 @@ def _do_rate(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
 
 def _do_explain(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
     from .formats import render, render_marks
-    from .logic import Candidates, explain
-    from .logic.rating import explained_rating
+    from .logic import Candidates
+    from .logic.rating import explain_rated
 
     try:
-        path = explain(grid, timeout=job.timeout)
-        rating = explained_rating(grid, path, timeout=job.timeout)
+        path, rating = explain_rated(grid, timeout=job.timeout)  # one pass: the path and its rating
     except SudokuError as exc:
         out.add(None, f"{item.where()}: {exc}")
         return

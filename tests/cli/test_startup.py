@@ -285,3 +285,57 @@ def test_no_helper_starts_while_another_compilation_holds_the_lock() -> None:
     with tempfile.TemporaryDirectory() as cache, _compiling_elsewhere(cache):
         held = _python(code, {"NUMBA_CACHE_DIR": cache}).strip()
     assert held == "False"
+
+
+@pytest.mark.slow
+def test_warm_up_compiles_the_groups_asked_for_ahead_and_then_nothing() -> None:
+    """``sudoku warm-up`` fills a fresh numba cache with the groups named (here
+    two small verdicts, on two processes), so that numba's own index then has
+    them; a second run finds nothing to do, and an unknown group is a usage
+    error."""
+    groups = ("preemptive", "logic-9x9")
+    check = ("import importlib; c = importlib.import_module('sudokit.engine.compiling'); "
+             f"print([all(c.is_cached(e) for e in c.KERNELS[g][1]) for g in {groups!r}])")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        assert _python(check, {"NUMBA_CACHE_DIR": cache}).strip() == "[False, False]"
+        first = subprocess.run(["sudoku", "warm-up", "--jobs", "2", *groups], capture_output=True, text=True,
+                               env=env, timeout=600)
+        assert first.returncode == 0, first.stderr
+        assert "2 kernel groups on 2 processes" in first.stderr
+        assert _python(check, {"NUMBA_CACHE_DIR": cache}).strip() == "[True, True]"
+        listed = subprocess.run(["sudoku", "warm-up", "--list"], capture_output=True, text=True, env=env,
+                                timeout=600)
+        states = {line.split()[0]: line.split()[1] for line in listed.stdout.splitlines()}
+        assert states["preemptive"] == "compiled" and states["nested"] == "cold"
+        again = subprocess.run(["sudoku", "warm-up", *groups], capture_output=True, text=True, env=env, timeout=600)
+        assert again.returncode == 0 and "compiled already" in again.stderr
+        wrong = subprocess.run(["sudoku", "warm-up", "nothing"], capture_output=True, text=True, env=env,
+                               timeout=600)
+        assert wrong.returncode == 2 and "no kernel group 'nothing'" in wrong.stderr
+
+
+def test_a_group_loads_once_its_helper_marks_it_done(monkeypatch, tmp_path) -> None:
+    """While a background compilation holds the cache's lock, a group it has
+    marked done is ready (load it) and one it has not is not: the command
+    takes each group as soon as it is there, not after the whole helper."""
+    import importlib
+
+    compiling = importlib.import_module("sudokit.engine.compiling")
+    cache = str(tmp_path)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", cache)
+    monkeypatch.setattr(compiling, "_handed", {"count", "logic"})
+    monkeypatch.setattr(compiling, "_looked", {})
+    with _compiling_elsewhere(cache):
+        monkeypatch.setenv("NUMBA_CACHE_DIR", cache)  # (the helper above unsets it)
+        assert not compiling.background_ready(("count",))
+        assert not compiling.background_ready(("logic",))
+        with open(compiling._done_path("count"), "w"):
+            pass
+        try:
+            monkeypatch.setattr(compiling, "_looked", {})  # look again at once
+            assert compiling.background_ready(("count",))
+            assert not compiling.background_ready(("logic",))
+            assert compiling._handed == {"logic"}
+        finally:
+            os.unlink(compiling._done_path("count"))

@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "hint": "sudokit.cli.explain:hint",
     "print": "sudokit.cli.print:print_",
     "serve": "sudokit.cli.serve:serve",
+    "warm-up": "sudokit.cli.warmup:warm_up",
 }
 
 #: One line per command for ``sudoku --help``, so the listing imports nothing.
@@ -47,6 +48,7 @@ SUMMARIES: dict[str, str] = {
     "hint": "Show the next logical step.",
     "print": "Print puzzles as a PDF booklet, or one picture each.",
     "serve": "Serve a local page to play and learn, and a JSON API.",
+    "warm-up": "Compile the solver engine ahead of a first run.",
 }
 
 #: What ``sudoku`` with no arguments runs.
@@ -219,8 +221,8 @@ def _cannot_write(exc: OSError) -> int:
 
 #: The engine's kernel groups each command uses (for the first run's notice).
 ENGINE_KERNELS: dict[str, tuple[str, ...]] = {
-    "solve": ("count",), "rate": ("count", "logic", "producers", "chains"),
-    "explain": ("count", "logic", "producers", "chains"), "hint": ("count",),
+    "solve": ("count",), "rate": ("count", "logic", "producers", "chains", "nested"),
+    "explain": ("count", "logic", "producers", "chains", "nested"), "hint": ("count",),
     "generate": ("generate",), "print": ("count",),
 }
 

@@ -24,7 +24,6 @@ def explain_html(ctx: click.Context, paths: tuple[str, ...], names: tuple[str, .
     from ..examples import EXAMPLES
     from ..formats import read_puzzles
     from ..logic import explain
-    from ..logic.rating import explained_rating
     from ..pictures.html import explanations_page
 
     entries: list[tuple[str, Any, Any, Any]] = []
@@ -37,8 +36,8 @@ def explain_html(ctx: click.Context, paths: tuple[str, ...], names: tuple[str, .
             from ..variants import under
 
             grid = under(grid, variant, regions, None if cages is None else cages_for(cages, grid.size))
-            path = explain(grid, timeout=timeout)
-            rating = explained_rating(grid, path, timeout=timeout)
+            path = explain(grid, timeout=timeout)  # with its rating, found in the same pass
+            rating = path.rating
         except SudokuError as exc:
             failed += 1
             click.echo(f"{label}: {exc}", err=True)

@@ -100,7 +100,7 @@ def prefer_compiled(kind: str, size: int = 9) -> bool:
 
     if kind in _loaded:
         return True
-    groups = _GROUPS.get(kind, ())
+    groups = (kind,) if kind in KERNELS else ()  # each kind is the kernel group of that name
     if not background_ready(groups):
         return False
     if size <= 9 and "numba" not in sys.modules:
@@ -136,10 +136,6 @@ def producer_tables(enabled: bool, geo, tables: Callable[[Any], Any], units: int
     return tables(geo)
 
 
-#: The kernel groups (:data:`KERNELS`) behind each kind of request of :func:`prefer_compiled`.
-_GROUPS: dict[str, tuple[str, ...]] = {"logic": ("logic",), "producers": ("producers",), "count": ("count",),
-                                       "chains": ("chains",),
-                                       "nested": ("nested",)}
 #: The kinds whose kernels this process has loaded.
 _loaded: set[str] = set()
 

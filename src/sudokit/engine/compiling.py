@@ -13,18 +13,25 @@ the commands share about that:
   and ``scipy.linalg`` imports normally later).
 * :data:`KERNELS` names the groups of kernels a command may need, with the
   time a cold compilation of each takes, measured on an idle machine
-  (``benchmarks/bench_startup.py``).
+  (``benchmarks/bench_startup.py``). The engine lists its own groups; a
+  package above it that keeps kernels of its own (:mod:`sudokit.logic`'s
+  chain searches) adds its groups with :func:`register` when it is
+  imported, so the engine imports nothing above it.
 * :func:`compiling` is the one mechanism by which every command says that it
   compiles: inside it, the first real compilation (not a load from the cache)
   calls ``notice`` once with a message that gives the expected time, and
   ``spinner(True)``/``spinner(False)`` around each compilation, so that a
   terminal can show a spinner. :func:`warm_up` loads (compiling when needed)
   the groups a command asks for inside it.
+* :func:`compile_ahead` compiles every group (or those named) on several
+  processes at once, for ``sudoku warm-up``: after it, a first run loads
+  everything from the cache.
 * :func:`compile_in_background` compiles cold groups in a child process
   while the command goes on with its pure-Python path (the logic finders and
   Crook's method give the same answers as the kernels, only more slowly):
   a first ``sudoku rate FILE`` does not stop for the compiler, and
-  :func:`background_ready` says when the kernels can be loaded from the cache.
+  :func:`background_ready` says when the kernels can be loaded from the cache
+  (group by group, as the child finishes each).
   One lock file per cache folder lets only one such child run at a time,
   across processes and commands.
 
@@ -42,11 +49,11 @@ import sys
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Callable, Iterable, Iterator
 
 __all__ = ["KERNELS", "alongside", "background_ready", "compile_in_background", "compiling", "is_cached",
-           "load_numba", "warm_up"]
+           "compile_ahead", "load_numba", "register", "warm_up"]
 
 #: Kernel groups: name -> (what it is, its entry points as "module.function",
 #: seconds a cold compile takes on an idle machine).
@@ -64,13 +71,6 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
                                                "kernelN.search_n"), 4.5),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
     "logic": ("the logic kernels", ("logic_kernels.run_steps",), 10.0),
-    # the searches of the producers from 4.0 to 7.5 (logic_kernels too), loaded when a puzzle gets there
-    "producers": ("the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
-                                          "logic_kernels.has_step", "logic_kernels.unique_loops"), 10.0),
-    "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
-    "nested": ("the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
-                                                  "logic.nested_kernels.basic_helpers",
-                                                  "logic.nested_kernels.multiple_rule"), 30.0),
     # the generator: a helper process compiles the rule's verdict while the
     # command compiles the random grids and the minimiser (the same for every
     # rule and shape; generate.load): wall times on two cores, a verdict's
@@ -158,6 +158,8 @@ def cold_seconds(groups: Iterable[str]) -> float:
     """The expected time to compile those of ``groups`` whose kernels are not cached."""
     total = 0.0
     for group in groups:
+        if group not in KERNELS:  # a package's group, not registered in this process (not imported yet)
+            continue
         _, entries, seconds = KERNELS[group]
         if not all(is_cached(e) for e in entries):
             total += seconds
@@ -338,48 +340,6 @@ def _warm_logic() -> None:
     easy(CLASSIC, list(values), [full] * 81, LEVEL_SUBSETS)
 
 
-def _warm_producers() -> None:
-    from ..grid import CLASSIC, Grid
-    from ..logic import aligned, wings
-    from ..logic.state import Candidates
-
-    state = Candidates.from_grid(Grid(_CHAIN_PUZZLE))  # the aligned exclusions' and wings' searches
-    for compiled in (aligned.compiled_tables(state.geo), wings.compiled_tables(state.geo)):
-        if compiled is None:
-            return
-    next(aligned.find_compiled(state, 3, aligned.compiled_tables(state.geo)), None)
-    wings.compiled_sets(state, 3, wings.compiled_tables(state.geo))
-    from .logic_kernels import NAKED_SET, any_step
-
-    any_step(CLASSIC, state.mask, NAKED_SET, 4)
-    from ..logic import uniqueness
-
-    loops = uniqueness.compiled_tables(state.geo)
-    if loops is not None:
-        uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 0), 0, 3)
-
-
-#: A puzzle whose rating reaches a forcing chain (SE 7.1), to compile the chain searches.
-_CHAIN_PUZZLE = "4...9518.5.14..3.9...231..565..492..1425..89....12..54395..2...8769145..21435.9.."
-
-
-def _warm_chains() -> None:
-    from ..grid import Grid
-    from ..logic import chains
-    from ..logic.rating import rate
-
-    chains._KERNELS = importlib.import_module("sudokit.logic.chain_kernels")  # the compiled searches at once
-    rate(Grid(_CHAIN_PUZZLE))
-
-
-def _warm_nested() -> None:
-    from ..grid import Grid
-    from ..logic import chains, nested
-
-    chains._KERNELS = importlib.import_module("sudokit.logic.chain_kernels")
-    nested.warm(Grid(_CHAIN_PUZZLE))
-
-
 def _warm_generator() -> None:
     from . import generate
 
@@ -397,18 +357,65 @@ def _warm_verdict(name: str) -> Callable[[], None]:
 
 
 _WARMERS: dict[str, Callable[[], None]] = {
-    "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic, "chains": _warm_chains,
-    "producers": _warm_producers,
+    "count": _warm_count, "shapes": _warm_shapes, "batch": _warm_batch, "logic": _warm_logic,
     "variants": lambda: importlib.import_module("sudokit.engine.kernel9u").warm(),
     "variants-propagation": lambda: importlib.import_module("sudokit.engine.kernel9u").load_propagation(),
     "killer": lambda: importlib.import_module("sudokit.engine.killer").load(count=True),
     "killer-search": lambda: importlib.import_module("sudokit.engine.killer").warm("search"),
-    "nested": _warm_nested,
     "generate": _warm_generator,
     **{group: _warm_verdict(name) for group, name in (
         ("unique-9x9", "COUNT9"), ("unique-9x9-variant", "COUNT9U"), ("unique-other", "OTHER"), ("unique-16x16", "OTHER_LOCKED"),
         ("logic-9x9", "SINGLES9"), ("logic-other", "SINGLES"), ("preemptive", "PREEMPTIVE"))},
 }
+
+#: The module that registered each group kept above the engine (:func:`register`):
+#: a helper process imports it before it warms the group up.
+_HOMES: dict[str, str] = {}
+
+
+def register(group: str, what: str, entries: Iterable[str], seconds: float, warm: Callable[[], None], *,
+             background: bool = False) -> None:
+    """Add the kernel group ``group`` of a package above the engine, which
+    keeps its kernels and knows how to load them: ``what`` it is (for the
+    notice), its ``entries`` as "package.module.function" under ``sudokit``
+    (such as ``logic.chain_kernels.run``) or "module.function" under
+    ``sudokit.engine``, the ``seconds`` a cold compile takes on an idle
+    machine, and ``warm``, a function that loads (compiling when needed)
+    them all. ``background``: the package has a stand-in while they compile
+    (:func:`compile_in_background`). The engine imports nothing of the
+    package: the package registers when it is imported, and a helper process
+    imports the module of ``warm`` before it calls it."""
+    KERNELS[group] = (what, tuple(entries), float(seconds))
+    _WARMERS[group] = warm
+    _HOMES[group] = warm.__module__
+    if background:
+        _BACKGROUND.add(group)
+
+
+def _warm_up_code(groups: tuple[str, ...], marks: bool = False) -> str:
+    """The Python a helper process runs to warm ``groups`` up (their packages
+    imported first); with ``marks``, one after another, leaving the mark of
+    each (:func:`_done_path`) as it is done."""
+    homes = sorted({_HOMES[g] for g in groups if g in _HOMES})
+    imports = "".join(f"import {home}; " for home in homes)
+    call = "warm_up_marking" if marks else "warm_up"
+    return f"{imports}from sudokit.engine.compiling import {call}; {call}(kernels={groups!r})"
+
+
+def _done_path(group: str) -> str:
+    """The mark a background compilation leaves once ``group`` is in this
+    cache: looked at while the helper still runs, it tells the command which
+    groups to load without importing their kernel modules first."""
+    return f"{lock_path()}.{group}.done"
+
+
+def warm_up_marking(kernels: Iterable[str]) -> None:
+    """:func:`warm_up` one group after another, leaving each one's mark."""
+    for group in kernels:
+        warm_up(kernels=(group,))
+        with open(_done_path(group), "w"):
+            pass
+
 
 
 def warm_up(
@@ -472,8 +479,7 @@ def _compiling_elsewhere() -> bool:
 
 #: The groups that have a stand-in (pure Python, or for the generator's 9x9
 #: verdicts another verdict), hence may compile in the background.
-_BACKGROUND = ("count", "logic", "producers", "chains", "nested", "unique-9x9", "unique-9x9-variant",
-               "variants-propagation")
+_BACKGROUND = {"count", "logic", "unique-9x9", "unique-9x9-variant", "variants-propagation"}
 #: The groups this process (or its parent, before a fork) handed to a background compilation.
 _handed: set[str] = set()
 
@@ -495,8 +501,10 @@ def compile_in_background(groups: Iterable[str]) -> bool:
         return True
     with _lock:
         # with the others of the same kind that the running command said it uses (its notice's groups)
-        kin = {g for b in _open for g in b.groups if g in _BACKGROUND}
-        wanted = tuple(dict.fromkeys((*groups, *sorted(kin))))
+        kin = {g for b in _open for g in b.groups if g in _BACKGROUND and g in KERNELS}
+        # in the order of KERNELS: the solver and the easy ladder first, so that
+        # they load (background_ready) while the rarer searches still compile
+        wanted = tuple(g for g in KERNELS if g in {*groups, *kin})
         cold = tuple(g for g in wanted if not all(is_cached(e) for e in KERNELS[g][1]))
         if not cold:
             return False
@@ -509,7 +517,7 @@ def compile_in_background(groups: Iterable[str]) -> bool:
             talker.told = True
             seconds = sum(KERNELS[g][2] for g in cold)
             talker.notice(f"compiling the solver engine in the background (first run only, {_about(seconds)}); "
-                          "the work goes on meanwhile without it")
+                          "the work goes on meanwhile without it (`sudoku warm-up` compiles it ahead)")
         return True
 
 
@@ -529,7 +537,10 @@ def _start_helper(groups: tuple[str, ...]) -> subprocess.Popen | None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             return None
-        code = f"from sudokit.engine.compiling import warm_up; warm_up(kernels={groups!r})"
+        for group in groups:  # the marks of an earlier helper say nothing of this one
+            with suppress(OSError):
+                os.unlink(_done_path(group))
+        code = _warm_up_code(groups, marks=True)
         return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, pass_fds=(fd,), start_new_session=True)
     finally:
@@ -565,12 +576,95 @@ def alongside(groups: Iterable[str]) -> Iterator[bool]:
                 spinning.spinner(False)
 
 
+#: Seconds between two looks at numba's cache while a background compilation runs.
+LOOK_EVERY = 0.5
+#: When each set of groups was last found not yet compiled (time.monotonic()).
+_looked: dict[tuple[str, ...], float] = {}
+#: The groups handed to a second helper after the first ended without them.
+_rehanded: set[str] = set()
+
+
 def background_ready(groups: Iterable[str]) -> bool:
-    """False while a background compilation of any of ``groups`` runs;
-    afterwards (or when none was started) True: load them."""
+    """False while a background compilation of any of ``groups`` runs and
+    they are not yet all in numba's cache (the helper compiles one group
+    after another, and each loads as soon as it is there); afterwards (or
+    when none was started) True: load them."""
+    groups = tuple(groups)
     if not _handed.intersection(groups):
+        return True
+    now = time.monotonic()
+    if now < _looked.get(groups, -LOOK_EVERY) + LOOK_EVERY:
+        return False
+    _looked[groups] = now
+    if all(os.path.exists(_done_path(g)) for g in groups):  # the helper has them (and runs on)
+        _handed.difference_update(groups)
         return True
     if _compiling_elsewhere():
         return False
+    if all(is_cached(e) for g in groups if g in KERNELS for e in KERNELS[g][1]):
+        _handed.difference_update(groups)
+        return True
+    # the helper ended without them (it was started for others): hand them to a
+    # new one, once (a helper that failed on them leaves them to this process)
     _handed.difference_update(groups)
-    return True
+    if _rehanded.intersection(groups):
+        return True
+    _rehanded.update(groups)
+    return not compile_in_background(groups)
+
+
+# -- compiling ahead of time -----------------------------------------------------------
+
+
+def compile_ahead(groups: Iterable[str] | None = None, jobs: int = 1,
+                  notice: Callable[[str], None] | None = None) -> tuple[float, list[str]]:
+    """Compile the cold ones of ``groups`` (default: every registered group of
+    :data:`KERNELS`) into numba's cache, on ``jobs`` processes at once, so
+    that no later command compiles them. The groups go to the processes
+    longest first, each to the one with the least work so far. This process
+    holds the lock of the cache meanwhile, so that a command started then
+    rates or solves on its stand-ins rather than compiling the same kernels
+    too. ``notice`` hears once what is compiled and how long it should take.
+    Returns the seconds it took and the groups compiled. Raises
+    :class:`RuntimeError` when a process fails (its last line of error)."""
+    wanted = tuple(KERNELS if groups is None else dict.fromkeys(groups))
+    unknown = [g for g in wanted if g not in KERNELS]
+    if unknown:
+        raise ValueError(f"no kernel group {unknown[0]!r}; the groups are {', '.join(KERNELS)}")
+    start = time.perf_counter()
+    cold = [g for g in wanted if not all(is_cached(e) for e in KERNELS[g][1])]
+    if not cold:
+        return time.perf_counter() - start, []
+    jobs = max(1, min(jobs, len(cold)))
+    bins: list[list[str]] = [[] for _ in range(jobs)]
+    load = [0.0] * jobs
+    for group in sorted(cold, key=lambda g: -KERNELS[g][2]):
+        least = load.index(min(load))
+        bins[least].append(group)
+        load[least] += KERNELS[group][2]
+    if notice is not None:
+        notice(f"compiling the solver engine ({len(cold)} kernel groups on {jobs} "
+               f"process{'es' if jobs > 1 else ''}, {_about(max(load))})…")
+    fcntl = _flock()
+    fd = None
+    if fcntl is not None:
+        try:
+            fd = os.open(lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(fd, fcntl.LOCK_EX)  # waits for a background compilation already running
+        except OSError:
+            fd = None
+    try:
+        children = [subprocess.Popen([sys.executable, "-c", _warm_up_code(tuple(b))], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                    for b in bins]
+        failed = []
+        for child in children:
+            _, err = child.communicate()
+            if child.returncode:
+                failed.append((err.strip().splitlines() or [f"exit status {child.returncode}"])[-1])
+    finally:
+        if fd is not None:
+            os.close(fd)
+    if failed:
+        raise RuntimeError(failed[0])
+    return time.perf_counter() - start, cold

@@ -20,8 +20,9 @@ from typing import Sequence
 from ..errors import BadOption, LimitReached
 from ..formats import as_grid
 from ..grid import Grid
+from . import kernel_groups  # noqa: F401  (registers the package's kernel groups with the engine)
 from .explanation import Explanation
-from .rating import RATE_TIME_LIMIT, Rating, explain as _explain_path, rate
+from .rating import RATE_TIME_LIMIT, Rating, explain_rated, rate
 from . import techniques as catalogue  # noqa: F401  (the module first: the name below stays the function)
 from .registry import REGISTRY, register, techniques
 from .state import Candidates, geometry
@@ -100,9 +101,11 @@ def hint(puzzle: "Grid | str | Candidates", *, givens: "Grid | str | None" = Non
 def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Explanation:
     """The full solving path (see :func:`sudokit.logic.rating.explain`), as an
     :class:`Explanation`: a list of steps that draws itself, each step
-    carrying the state it applies to."""
+    carrying the state it applies to, with the puzzle's rating (``.rating``,
+    that of :func:`rate`) found in the same pass."""
     grid = as_grid(grid)
-    return Explanation(grid, _explain_path(grid, timeout=timeout))
+    path, rating = explain_rated(grid, timeout=timeout)
+    return Explanation(grid, path, rating=rating)
 
 
 __all__ = [

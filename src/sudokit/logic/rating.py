@@ -365,21 +365,9 @@ def _until_floor(state: Candidates, registry: list[Technique], floor: float, lim
         yield step
 
 
-def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rating:
-    """Rate ``grid`` as Sudoku Explainer does, as far as the registry reaches.
-
-    When SE would need a technique the registry lacks, ``lower_bound`` is set
-    and ER is the lowest rating SE could give (see :func:`exact_registry`).
-    The engine counts the solutions first (up to two; again at the end if it
-    ran out of time then and the path needs it): a puzzle with none raises
-    :class:`~sudokit.errors.NoSolution` (a :class:`Contradiction`), one with
-    several :class:`~sudokit.errors.SeveralSolutions` (an
-    :class:`~sudokit.errors.InvalidPuzzle`). The chain searches may take
-    ``timeout`` seconds in all (``None``: no limit); when they run out, the
-    rating is a lower bound too.
-    """
-    timeout = validate.timeout(timeout)
-    grid = as_grid(grid)
+def _rating_ladder(grid: Grid) -> tuple[list[Technique], float | None]:
+    """The techniques a rating of ``grid`` takes, in order, and the floor of a
+    ladder cut short (a variant's or a killer's; None: not cut)."""
     registry = exact_registry(grid.geometry) if extra_units(grid.geometry) or grid.geometry.cages else exact_registry()
     # where SE's tiers under a variant's options are not reproduced, the
     # ladder stops before them and a puzzle that needs them is a lower bound
@@ -392,6 +380,41 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
         from .cages import KILLER_FLOOR
 
         cut_floor = KILLER_FLOOR
+    return registry, cut_floor
+
+
+def _rated(grid: Grid, ratings: list[float], placing: list[bool], names: list[str], stuck: bool,
+           known: "tuple[int, ...] | None", limited: list[ChainLimit], cut_floor: float | None) -> Rating:
+    """The rating of the steps a rating took (their ratings, whether each
+    placed, their names), ``stuck`` when they stopped before the end; the
+    solutions are counted when the one ``known`` is missing and the path
+    cannot vouch for it."""
+    if known is None and (stuck or _assumes_uniqueness(names)):  # (a known solution is the only one)
+        check_unique(grid)
+    bound = min(limited, key=lambda exc: exc.rating, default=None)
+    floors = [f for f in (cut_floor, None if bound is None else bound.rating) if f is not None]
+    rating = _rating(ratings, placing, names, stuck, min(floors, default=None))
+    if bound is not None and bound.tier:
+        rating = dataclasses.replace(rating, tier=bound.tier)
+    return rating
+
+
+def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rating:
+    """Rate ``grid`` as Sudoku Explainer does, as far as the registry reaches.
+
+    When SE would need a technique the registry lacks, ``lower_bound`` is set
+    and ER is the lowest rating SE could give (see :func:`exact_registry`).
+    The engine counts the solutions first (up to two; again at the end if it
+    ran out of time then and the path needs it): a puzzle with none raises
+    :class:`~sudokit.errors.NoSolution` (a :class:`Contradiction`), one with
+    several :class:`~sudokit.errors.SeveralSolutions` (an
+    :class:`~sudokit.errors.InvalidPuzzle`). The chain searches may take
+    ``timeout`` seconds in all (``None``: no limit); when they run out, the
+    rating is a lower bound too. :func:`explain_rated` gives the same rating with the path.
+    """
+    timeout = validate.timeout(timeout)
+    grid = as_grid(grid)
+    registry, cut_floor = _rating_ladder(grid)
     state = Candidates.from_grid(grid)
     known = truth(grid, unique=True)
     puzzle = grid.line()
@@ -406,43 +429,65 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
                 [s.rating for s in path], [bool(s.placements) for s in path], [s.technique for s in path])
         else:
             ratings, placing, names = fast
-    stuck = not state.solved
-    if known is None and (stuck or _assumes_uniqueness(names)):  # (a known solution is the only one)
+    return _rated(grid, ratings, placing, names, not state.solved, known, limited, cut_floor)
+
+
+def explain_rated(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> tuple[list[Step], Rating]:
+    """The full path of :func:`explain` and the rating of :func:`rate`, in
+    one pass: the path starts with the very steps the rating takes (the same
+    ladder, the same floor, the same chain searches under the same
+    ``timeout``), then goes on with every technique of the grid's ladder
+    where the rating stops short (a variant's tiers SE rates otherwise); when
+    logic stops early, a final ``Search`` step fills the rest from the
+    engine's solution, and when the chain searches use up ``timeout``
+    seconds a final ``Time limit`` step does, rated at the rating's bound
+    (both carry ``lower_bound``; see :func:`finish`). Raises as :func:`rate`
+    does."""
+    timeout = validate.timeout(timeout)
+    grid = as_grid(grid)
+    registry, cut_floor = _rating_ladder(grid)
+    state = Candidates.from_grid(grid)
+    known = truth(grid, unique=True)
+    puzzle = grid.line()
+    floor = rating_floor()
+    limited: list[ChainLimit] = []
+    path: list[Step] = []
+    rated = None  # how many of the path's steps the rating takes, once it stops before the end
+    with chains.time_limit(timeout):
+        try:
+            for step in steps(state, registry, truth=known, puzzle=puzzle):
+                if step.rating > floor + 1e-9:  # the rating stops before a step above the floor
+                    rated = len(path)
+                path.append(step)
+                if rated is not None:
+                    break
+        except ChainLimit as exc:  # out of time: the rating is a bound, the path ends here
+            limited.append(exc)
+        stuck = rated is not None or not state.solved
+        if rated is None:
+            rated = len(path)
+        if not limited and not state.solved and not broken(state):
+            try:
+                path.extend(steps(state, truth=known, puzzle=puzzle))
+            except ChainLimit:
+                pass
+    head = path[:rated]
+    names = [s.technique for s in path]
+    if known is None and not (stuck or _assumes_uniqueness(names[:rated])) and (
+            not state.solved or _assumes_uniqueness(names)):  # what the rating below does not count
         check_unique(grid)
-    bound = min(limited, key=lambda exc: exc.rating, default=None)
-    floors = [f for f in (cut_floor, None if bound is None else bound.rating) if f is not None]
-    rating = _rating(ratings, placing, names, stuck, min(floors, default=None))
-    if bound is not None and bound.tier:
-        rating = dataclasses.replace(rating, tier=bound.tier)
-    return rating
+    rating = _rated(grid, [s.rating for s in head], [bool(s.placements) for s in head], names[:rated], stuck,
+                    known, limited, cut_floor)
+    if not state.solved:  # a Search step, or a Time limit step carrying the bound
+        path.append(finish(grid, state, path, limited[-1] if limited else None, timeout, known))
+    return path, rating
 
 
 def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> list[Step]:
-    """The full path with every registered technique; when logic stops early
-    a final ``Search`` step fills the rest from the engine's solution, and
-    when the chain searches use up ``timeout`` seconds a final ``Time limit``
-    step does, rated at the lowest rating the puzzle can have (both carry
-    ``lower_bound``; see :func:`finish`). A grid without a solution raises
-    :class:`NoSolution`, one with several :class:`SeveralSolutions`."""
-    timeout = validate.timeout(timeout)
-    grid = as_grid(grid)
-    Candidates.from_grid(grid)  # duplicate givens are named first (InvalidPuzzle), as rate names them
-    known = truth(grid, unique=True)
-    with chains.time_limit(timeout):
-        path, state, stuck, limit = solve_path(grid, truth=known)
-    if known is None and (stuck or _assumes_uniqueness([s.technique for s in path])):
-        check_unique(grid)
-    if stuck:
-        path.append(finish(grid, state, path, limit, timeout, known))
-    return path
-
-
-def explained_rating(grid: "Grid | str", path: list[Step], *, timeout: float | None = RATE_TIME_LIMIT) -> Rating:
-    """The rating to show with ``path`` (:func:`explain`'s): :func:`rate`'s,
-    unless the time budget cut the path short; then the path's own, whose
-    lower bound is its last (``Time limit``) step's rating, so that the
-    heading and the last step say the same."""
-    if path and path[-1].technique == TIME_LIMIT_STEP:
-        return rate_path(path[:-1], True, floor=path[-1].rating)
-    return rate(grid, timeout=timeout)
-
+    """The full path with every registered technique (the path of
+    :func:`explain_rated`): when logic stops early a final ``Search`` step
+    fills the rest from the engine's solution, and when the chain searches use
+    up ``timeout`` seconds a final ``Time limit`` step does, carrying the
+    bound. A grid without a solution raises :class:`NoSolution`, one with
+    several :class:`SeveralSolutions`."""
+    return explain_rated(grid, timeout=timeout)[0]

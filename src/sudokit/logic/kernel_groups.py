@@ -1,0 +1,78 @@
+"""The logic package's kernel groups, registered with the engine
+(:func:`sudokit.engine.compiling.register`) when the package is imported.
+
+The engine keeps the kernels of its own floor (the solvers, the easy ladder
+``logic``); the searches below live beside the code they serve, or are
+reached through it, so they are named and warmed up here:
+
+* ``producers``: the searches of the producers from 4.0 to 7.5 (aligned
+  exclusions, ALS wings, the any-step probe, unique loops);
+* ``chains``: the chain searches (:mod:`sudokit.logic.chain_kernels`);
+* ``nested``: the nested chains' inner rules (:mod:`sudokit.logic.nested_kernels`).
+
+Each warms up by running once on a puzzle whose rating reaches a forcing
+chain. Nothing here imports numba until a group is warmed up.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ..engine.compiling import register
+
+#: A puzzle whose rating reaches a forcing chain (SE 7.1), to compile the chain searches.
+CHAIN_PUZZLE = "4...9518.5.14..3.9...231..565..492..1425..89....12..54395..2...8769145..21435.9.."
+
+
+def warm_producers() -> None:
+    """Load the producers' compiled searches by running each once."""
+    from ..engine.logic_kernels import NAKED_SET, any_step
+    from ..grid import CLASSIC, Grid
+    from . import aligned, uniqueness, wings
+    from .state import Candidates
+
+    state = Candidates.from_grid(Grid(CHAIN_PUZZLE))  # the aligned exclusions' and wings' searches
+    for compiled in (aligned.compiled_tables(state.geo), wings.compiled_tables(state.geo)):
+        if compiled is None:
+            return
+    next(aligned.find_compiled(state, 3, aligned.compiled_tables(state.geo)), None)
+    wings.compiled_sets(state, 3, wings.compiled_tables(state.geo))
+    any_step(CLASSIC, state.mask, NAKED_SET, 4)
+    loops = uniqueness.compiled_tables(state.geo)
+    if loops is not None:
+        uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 0), 0, 3)
+
+
+def _chain_kernels_now() -> None:
+    """Let the chain searches use their kernels at once (not after a few puzzles in Python)."""
+    from . import chains
+
+    chains._KERNELS = importlib.import_module(f"{__package__}.chain_kernels")
+
+
+def warm_chains() -> None:
+    """Load the chain searches by rating a puzzle that reaches a forcing chain."""
+    from ..grid import Grid
+    from .rating import rate
+
+    _chain_kernels_now()
+    rate(Grid(CHAIN_PUZZLE))
+
+
+def warm_nested() -> None:
+    """Load the nested chains' inner rules by running each once."""
+    from ..grid import Grid
+    from . import nested
+
+    _chain_kernels_now()
+    nested.warm(Grid(CHAIN_PUZZLE))
+
+
+register("producers", "the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
+                                              "logic_kernels.has_step", "logic_kernels.unique_loops"), 10.0,
+         warm_producers, background=True)
+register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm_chains, background=True)
+register("nested", "the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
+                                                      "logic.nested_kernels.basic_helpers",
+                                                      "logic.nested_kernels.multiple_rule"), 30.0,
+         warm_nested, background=True)
