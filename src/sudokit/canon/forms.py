@@ -71,6 +71,10 @@ def canonical(grid: "Grid", form: str = "minlex") -> Canonical:
     if form not in FORMS:
         raise SudokuError(f"unknown canonical form {form!r}: choose {' or '.join(FORMS)}")
     shape = grid.shape
+    if not grid.is_consistent:
+        from ..errors import InvalidPuzzle
+
+        raise InvalidPuzzle(f"the givens clash ({grid.conflicts()[0]}): a canonical form is for valid puzzles")
     if grid.is_variant:
         geometry = grid.geometry
         group = variant_group(geometry)

@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "hint": "sudokit.cli.explain:hint",
     "print": "sudokit.cli.print:print_",
     "serve": "sudokit.cli.serve:serve",
+    "canon": "sudokit.cli.canon:canon",
 }
 
 #: One line per command for ``sudoku --help``, so the listing imports nothing.
@@ -45,6 +46,7 @@ SUMMARIES: dict[str, str] = {
     "hint": "Show the next logical step.",
     "print": "Print puzzles as a PDF booklet, or one picture each.",
     "serve": "Serve a local page to play and learn, and a JSON API.",
+    "canon": "Canonical forms (minlex, patminlex) of puzzles; --dedupe keeps each class once.",
 }
 
 #: What ``sudoku`` with no arguments runs.
@@ -186,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
 ENGINE_KERNELS: dict[str, tuple[str, ...]] = {
     "solve": ("count",), "rate": ("count", "logic", "producers", "chains"),
     "explain": ("count", "logic", "producers", "chains"), "hint": ("count",),
-    "generate": ("generate",), "print": ("count",),
+    "generate": ("generate",), "print": ("count",), "canon": ("canon",),
 }
 
 
