@@ -32,6 +32,32 @@ MINLEX, PATMINLEX = 0, 1
 TRANSFORM_WIDTH = 28
 
 
+def _pattern_tables():
+    """For a stack's three cells as a 3-bit pattern (first column the high bit) and a 6-bit mask
+    of open column orders: the smallest pattern the open orders make, and the orders that make it."""
+    best = np.zeros((8, 64), np.int64)
+    which = np.zeros((8, 64), np.int64)
+    for trip in range(8):
+        bits = [(trip >> (2 - i)) & 1 for i in range(3)]
+        for mask in range(1, 64):
+            low = None
+            for k in range(6):
+                if not (mask >> k) & 1:
+                    continue
+                key = (bits[PERM3[k, 0]] << 2) | (bits[PERM3[k, 1]] << 1) | bits[PERM3[k, 2]]
+                if low is None or key < low:
+                    low, ks = key, 1 << k
+                elif key == low:
+                    ks |= 1 << k
+            best[trip, mask] = low
+            which[trip, mask] = ks
+    return best, which
+
+
+#: :func:`_pattern_tables`, made once.
+PATTERN_BEST, PATTERN_WHICH = _pattern_tables()
+
+
 def buffers(capacity: int = CAPACITY):
     """The two candidate buffers (made once per batch)."""
     def one():
@@ -249,6 +275,131 @@ def _rounds(mats, pattern, fixed, n_in, perm3,
 
 
 @njit(cache=True)
+def _pattern_rounds(mats, pbest, pwhich, perm3, a_t, a_rows, a_stacks, a_open,
+                    b_t, b_rows, b_stacks, b_open, trips, score):
+    """The rounds of the pattern alone (the first stage of patminlex), with tables: a stack's
+    best is one look-up, and a row's key is 9 bits. The survivors end in the ``a_`` arrays;
+    returns their number, or -1 on overflow."""
+    cap = a_t.shape[0]
+    low_score = 1 << 30
+    for t in range(2):
+        for r in range(9):
+            for s in range(3):
+                tr = 0
+                for i in range(3):
+                    tr = tr << 1
+                    if mats[t, r, 3 * s + i]:
+                        tr |= 1
+                trips[t, r, s] = tr
+            a = (trips[t, r, 0] & 1) + ((trips[t, r, 0] >> 1) & 1) + (trips[t, r, 0] >> 2)
+            b = (trips[t, r, 1] & 1) + ((trips[t, r, 1] >> 1) & 1) + (trips[t, r, 1] >> 2)
+            c = (trips[t, r, 2] & 1) + ((trips[t, r, 2] >> 1) & 1) + (trips[t, r, 2] >> 2)
+            if a > b:
+                a, b = b, a
+            if b > c:
+                b, c = c, b
+            if a > b:
+                a, b = b, a
+            score[t, r] = a * 16 + b * 4 + c
+            if score[t, r] < low_score:
+                low_score = score[t, r]
+    # round 0: the rows of the lowest score, stacks sorted by their count (ties in any order)
+    n_cur = 0
+    for t in range(2):
+        for r in range(9):
+            if score[t, r] != low_score:
+                continue
+            for so in range(6):
+                ok = True
+                prev = -1
+                for q in range(3):
+                    tr = trips[t, r, perm3[so, q]]
+                    c = (tr & 1) + ((tr >> 1) & 1) + (tr >> 2)
+                    if c < prev:
+                        ok = False
+                    prev = c
+                if not ok:
+                    continue
+                if n_cur >= cap:
+                    return -1
+                a_t[n_cur] = t
+                a_rows[n_cur, 0] = r
+                for q in range(3):
+                    a_stacks[n_cur, q] = perm3[so, q]
+                    a_open[n_cur, q] = pwhich[trips[t, r, perm3[so, q]], 63]
+                n_cur += 1
+    cur = 0
+    for d in range(1, 9):
+        if cur == 0:
+            c_t, c_rows, c_stacks, c_open = a_t, a_rows, a_stacks, a_open
+            o_t, o_rows, o_stacks, o_open = b_t, b_rows, b_stacks, b_open
+        else:
+            c_t, c_rows, c_stacks, c_open = b_t, b_rows, b_stacks, b_open
+            o_t, o_rows, o_stacks, o_open = a_t, a_rows, a_stacks, a_open
+        best = np.int64(1) << 20
+        n_out = 0
+        for ci in range(n_cur):
+            t = c_t[ci]
+            s0, s1, s2 = c_stacks[ci, 0], c_stacks[ci, 1], c_stacks[ci, 2]
+            m0, m1, m2 = c_open[ci, 0], c_open[ci, 1], c_open[ci, 2]
+            if d % 3 == 0:
+                used = 0
+                for e in range(d):
+                    used |= 1 << (c_rows[ci, e] // 3)
+                lo_r, hi_r = 0, 9
+            else:
+                first = c_rows[ci, d - d % 3]
+                used = 0
+                lo_r, hi_r = (first // 3) * 3, (first // 3) * 3 + 3
+            for r in range(lo_r, hi_r):
+                if d % 3 == 0:
+                    if (used >> (r // 3)) & 1:
+                        continue
+                else:
+                    taken = False
+                    for e in range(d - d % 3, d):
+                        if c_rows[ci, e] == r:
+                            taken = True
+                    if taken:
+                        continue
+                k0 = pbest[trips[t, r, s0], m0]
+                if (k0 << 6) > best:
+                    continue
+                k1 = pbest[trips[t, r, s1], m1]
+                key = (k0 << 6) | (k1 << 3)
+                if key > best:
+                    continue
+                key |= pbest[trips[t, r, s2], m2]
+                if key > best:
+                    continue
+                if key < best:
+                    best = key
+                    n_out = 0
+                if n_out >= cap:
+                    return -1
+                o_t[n_out] = t
+                for e in range(d):
+                    o_rows[n_out, e] = c_rows[ci, e]
+                o_rows[n_out, d] = r
+                o_stacks[n_out, 0] = s0
+                o_stacks[n_out, 1] = s1
+                o_stacks[n_out, 2] = s2
+                o_open[n_out, 0] = pwhich[trips[t, r, s0], m0]
+                o_open[n_out, 1] = pwhich[trips[t, r, s1], m1]
+                o_open[n_out, 2] = pwhich[trips[t, r, s2], m2]
+                n_out += 1
+        n_cur = n_out
+        cur = 1 - cur
+    if cur == 1:
+        for i in range(n_cur):
+            a_t[i] = b_t[i]
+            a_rows[i] = b_rows[i]
+            a_stacks[i] = b_stacks[i]
+            a_open[i] = b_open[i]
+    return n_cur
+
+
+@njit(cache=True)
 def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, form_rows, gwork):
     """The first two rows of a solution grid, whose first row is always 123456789: for each
     first row and second row of its band, the column order that makes the second row smallest.
@@ -371,8 +522,33 @@ def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, fo
 
 
 @njit(cache=True)
+def _direct(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows):
+    """The form of the one arrangement in the first candidate (every column order fixed)."""
+    t = a_t[0]
+    nxt = 1
+    for d in range(9):
+        r = a_rows[0, d]
+        row = np.int64(0)
+        for q in range(3):
+            m = a_open[0, q]
+            k = 0
+            while not (m >> k) & 1:
+                k += 1
+            base = a_stacks[0, q] * 3
+            for i in range(3):
+                v = mats[t, r, base + perm3[k, i]]
+                if v and a_labels[0, v] == 0:
+                    a_labels[0, v] = nxt
+                    nxt += 1
+                row = (row << 4) | a_labels[0, v]
+        form_rows[d] = row
+    a_next[0] = nxt
+
+
+@njit(cache=True)
 def _one(values, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-         b_t, b_rows, b_stacks, b_open, b_labels, b_next, out, transform, work, mats, form_rows, gwork):
+         b_t, b_rows, b_stacks, b_open, b_labels, b_next, out, transform, work, mats, form_rows, gwork,
+         pbest, pwhich):
     """One puzzle: its form into ``out`` (81), its transform into ``transform``; returns the
     automorphism count, or -1 on overflow."""
     full = True
@@ -394,16 +570,21 @@ def _one(values, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
         n = _rounds(mats, False, False, n, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
                     b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, 2, work)
     elif form == 1:
-        n = _rounds(mats, True, False, 2, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-                    b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, 0, work)
+        n = _pattern_rounds(mats, pbest, pwhich, perm3, a_t, a_rows, a_stacks, a_open,
+                            b_t, b_rows, b_stacks, b_open, work[11], work[12])
         if n < 0:
             return -1
         for i in range(n):
             for v in range(10):
                 a_labels[i, v] = 0
             a_next[i] = 1
-        n = _rounds(mats, False, True, n, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-                    b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, 0, work)
+        if n == 1 and _popcount6(a_open[0, 0]) == 1 and _popcount6(a_open[0, 1]) == 1 and _popcount6(
+                a_open[0, 2]) == 1:
+            # one arrangement makes the pattern: its digits, labelled as they come, are the form
+            _direct(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows)
+        else:
+            n = _rounds(mats, False, True, n, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
+                        b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, 0, work)
     else:
         n = _rounds(mats, False, False, 2, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
                     b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, 0, work)
@@ -439,7 +620,7 @@ def _one(values, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
 
 @njit(cache=True)
 def canon_batch(puzzles, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-                b_t, b_rows, b_stacks, b_open, b_labels, b_next, out, transforms, counts):
+                b_t, b_rows, b_stacks, b_open, b_labels, b_next, out, transforms, counts, pbest, pwhich):
     """Every puzzle (rows of 81 values, 0 = blank) to its form (``form`` 0: minlex,
     1: patminlex): ``out`` rows, ``transforms`` rows (see :data:`TRANSFORM_WIDTH`),
     ``counts`` (automorphisms, -1 for a puzzle left to the caller)."""
@@ -454,7 +635,7 @@ def canon_batch(puzzles, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a
     for p in range(puzzles.shape[0]):
         counts[p] = _one(puzzles[p], form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
                          b_t, b_rows, b_stacks, b_open, b_labels, b_next, out[p], transforms[p], work, mats,
-                         form_rows, gwork)
+                         form_rows, gwork, pbest, pwhich)
 
 
 def canonicalise(puzzles: np.ndarray, form: int):
@@ -467,7 +648,7 @@ def canonicalise(puzzles: np.ndarray, form: int):
     out = np.zeros((p, 81), np.uint8)
     transforms = np.zeros((p, TRANSFORM_WIDTH), np.int64)
     counts = np.zeros(p, np.int64)
-    canon_batch(puzzles, int(form), PERM3, *_buffers(), out, transforms, counts)
+    canon_batch(puzzles, int(form), PERM3, *_buffers(), out, transforms, counts, PATTERN_BEST, PATTERN_WHICH)
     return out, transforms, counts
 
 
