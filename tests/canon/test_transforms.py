@@ -64,6 +64,7 @@ def test_the_x_group_is_every_arrangement_that_keeps_the_diagonals():
     assert all(preserves(t, geo) for t in x_group(9))
 
 
+@pytest.mark.slow
 def test_the_windoku_group_is_every_arrangement_that_keeps_its_units():
     """The units of windoku are rows, columns and 3x3 blocks (row set x column set); an
     arrangement keeps them when each block's image is a block of the list. Row and column
@@ -115,8 +116,8 @@ def test_jigsaw_and_killer_keep_the_symmetries_of_their_units():
     layout = ("111222333" "111222333" "111222333" "444555666" "444555666" "444555666"
               "777888999" "777888999" "777888999")
     cells = list(layout)
-    cells[0], cells[3] = cells[3], cells[0]
-    cells[80], cells[77] = cells[77], cells[80]
+    cells[2], cells[12] = cells[12], cells[2]  # r1c3 to region 2, r2c4 to region 1
+    cells[78], cells[68] = cells[68], cells[78]  # and the same turned half round
     layout = "".join(cells)
     geo = variants.jigsaw("3x3", layout)
     group = variant_group(geo)
@@ -125,7 +126,8 @@ def test_jigsaw_and_killer_keep_the_symmetries_of_their_units():
 
     killer = sudokit.Grid.empty().geometry.with_cages([Cage((0, 1), 3), Cage((79, 80), 3)])
     kept = variant_group(killer)
-    assert {t.transpose for t in kept} == {False, True} and len(kept) == 4  # 180 turn, anti-diagonal mirror
+    # a turned cage is vertical: only the identity and the half turn keep both
+    assert sorted(t.cell_map() for t in kept) == [tuple(range(81)), tuple(range(80, -1, -1))]
     grid = Grid.empty().with_geometry(killer).place(0, 0, 1).place(8, 8, 2)
     found = canonical(grid)
     assert sorted(v for v in found.grid.values if v) == [1, 2]  # no relabelling
