@@ -9,10 +9,13 @@ the number of automorphisms.
 
 - ``transforms``: the :class:`Transform` value, and the groups of the variants;
 - ``search``: the search itself, in plain Python, for every box shape;
-- ``forms``: :func:`canonical` and :class:`Canonical`.
+- ``forms``: :func:`canonical` and :class:`Canonical`;
+- ``kernel``: the search compiled for 9x9 (:func:`warm` compiles it once per machine; until it
+  is in numba's cache, :func:`canonical` takes the Python search, with the same answers);
+- ``dedupe``: each class once, in bounded memory (``sudoku canon --dedupe``).
 """
 
-from .forms import FORMS, Canonical, canonical
+from .forms import FORMS, Canonical, canonical, warm
 from .transforms import Transform
 
-__all__ = ["FORMS", "Canonical", "Transform", "canonical"]
+__all__ = ["FORMS", "Canonical", "Transform", "canonical", "warm"]
