@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .generation.sat import UniquenessProver
     from .svg import grid_svg
     from .pictures.pdf import booklet
+    from .canon import Canonical, Transform, canonical
 
 __version__ = "0.1.0"
 
@@ -66,6 +67,9 @@ _LAZY = {
     "rate": "sudokit.logic",
     "techniques": "sudokit.logic",
     "UniquenessProver": "sudokit.generation.sat",
+    "Canonical": "sudokit.canon",
+    "Transform": "sudokit.canon",
+    "canonical": "sudokit.canon",
     "grid_svg": "sudokit.svg",
     "booklet": "sudokit.pictures.pdf",
 }
@@ -82,6 +86,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "BatchResult",
+    "Canonical",
     "booklet",
     "Budget",
     "CLASSIC",
@@ -105,9 +110,11 @@ __all__ = [
     "SudokuError",
     "UniquenessProver",
     "UnknownMethod",
+    "Transform",
     "WrongEntries",
     "WrongMarks",
     "available_methods",
+    "canonical",
     "complete_grid",
     "count",
     "count_many",

@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "print": "sudokit.cli.print:print_",
     "serve": "sudokit.cli.serve:serve",
     "warm-up": "sudokit.cli.warmup:warm_up",
+    "canon": "sudokit.cli.canon:canon",
 }
 
 #: One line per command for ``sudoku --help``, so the listing imports nothing.
@@ -49,6 +50,7 @@ SUMMARIES: dict[str, str] = {
     "print": "Print puzzles as a PDF booklet, or one picture each.",
     "serve": "Serve a local page to play and learn, and a JSON API.",
     "warm-up": "Compile the solver engine ahead of a first run.",
+    "canon": "Canonical forms (minlex, patminlex) of puzzles; --dedupe keeps each class once.",
 }
 
 #: What ``sudoku`` with no arguments runs.
@@ -223,7 +225,7 @@ def _cannot_write(exc: OSError) -> int:
 ENGINE_KERNELS: dict[str, tuple[str, ...]] = {
     "solve": ("count",), "rate": ("count", "logic", "producers", "chains", "nested"),
     "explain": ("count", "logic", "producers", "chains", "nested"), "hint": ("count",),
-    "generate": ("generate",), "print": ("count",),
+    "generate": ("generate",), "print": ("count",), "canon": ("canon",),
 }
 
 
