@@ -910,6 +910,7 @@ def warm(job: Job, notice: Any = None, lines: bool = True) -> None:
         importlib.import_module(f"{__package__}.logic")
     elif job.command == "canon":
         if lines and _bulk_ready(job):
+            from . import canon  # noqa: F401  (registers its kernel group)
             from .engine import warm_up
 
             warm_up(notice, kernels=("canon",))
