@@ -35,6 +35,7 @@ parents and so the complexity.
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -145,23 +146,33 @@ class _Helper:
         self.nested = nested
 
 
-#: The hints of an inner rule by reduced grid: levels 2 and 3 (and the three
-#: runs of level 4) reach the same reduced grids from the same assumptions,
-#: and what an inner rule finds depends on that grid alone.
-_INNER: dict[tuple, list] = {}
 _INNER_SIZE = 2_000
 
+#: What one thread remembers between the producer calls of its rating (each
+#: thread its own, so that ratings may run in several threads at once):
+#: ``inner``, the hints of an inner rule by reduced grid (levels 2 and 3, and
+#: the three runs of level 4, reach the same reduced grids from the same
+#: assumptions, and what an inner rule finds depends on that grid alone);
+#: ``ends``, where the propagations of the levels stopped on the last state
+#: they ran on (:meth:`_LevelChainer.resumable`: ``{"state": key, "ends":
+#: {(starts, rules): end}}``); ``basic``, the work arrays of
+#: :func:`nested_kernels.basic_helpers` and their size.
+_LOCAL = threading.local()
 
-#: Where the propagations of the levels stopped on the last state they ran on
-#: (:meth:`_LevelChainer.resumable`): ``{"state": key, "ends": {(starts, rules): end}}``.
-_ENDS: dict = {}
+
+def _local():
+    local = _LOCAL
+    if not hasattr(local, "inner"):
+        local.inner, local.ends, local.basic, local.basic_size = {}, {}, [], [1024]
+    return local
 
 
 def clear_caches() -> None:
     """Forget the inner rules' hints and where propagations stopped (for
-    timing runs from scratch)."""
-    _INNER.clear()
-    _ENDS.clear()
+    timing runs from scratch; this thread's)."""
+    local = _local()
+    local.inner.clear()
+    local.ends.clear()
 
 
 class _LevelChainer(Chainer):
@@ -384,11 +395,12 @@ class _LevelChainer(Chainer):
         below stopped on the same state (levels 1, 2, 3 and 4 run one after
         the other on a stuck state): the same graphs, with less work."""
         key = (tuple(self.state.values), tuple(self.state.mask))
-        if _ENDS.get("state") != key:
-            _ENDS.clear()
-            _ENDS["state"] = key
-            _ENDS["ends"] = {}
-        self.ends = _ENDS["ends"]
+        ends = _local().ends
+        if ends.get("state") != key:
+            ends.clear()
+            ends["state"] = key
+            ends["ends"] = {}
+        self.ends = ends["ends"]
 
     def _compiled_basic(self, masks) -> list[_Helper] | None:
         """The four basic rules of :meth:`advanced` by
@@ -411,19 +423,20 @@ class _LevelChainer(Chainer):
         arr = self._nk_masks
         arr[:] = masks
         units, regions, member, meet = self._nk_tables
-        bufs = _BASIC_BUFS
+        local = _local()
+        bufs = local.basic
         while True:
             if not bufs:
                 import numpy as np
 
-                size = _BASIC_BUFS_SIZE[0]
+                size = local.basic_size[0]
                 bufs[:] = [np.empty((size, 4), dtype=np.int64), np.empty(size * 16, dtype=np.int64)]
             heads, flat = bufs
             rule, count = nk.basic_helpers(arr, self._nk_base, units, regions, member, meet, self._nk_empty,
                                            self._nk_occ, self.n, heads, flat)
             if count >= 0:
                 break
-            _BASIC_BUFS_SIZE[0] *= 2
+            local.basic_size[0] *= 2
             bufs.clear()
         if not count:
             return []
@@ -452,13 +465,14 @@ class _LevelChainer(Chainer):
         kind, level = inner
         geo = self.geo
         key = (kind, level, tuple(masks), tuple(self.state.values))
-        hints = _INNER.get(key)
+        memo = _local().inner
+        hints = memo.get(key)
         if hints is None:
             reduced = Candidates(geo, self.state.values, list(masks))
             hints = _inner_hints(reduced, kind, level, self.deadline)
-            if len(_INNER) >= _INNER_SIZE:
-                _INNER.clear()
-            _INNER[key] = hints
+            if len(memo) >= _INNER_SIZE:
+                memo.clear()
+            memo[key] = hints
         out = []
         for h in hints:
             parents = _rule_parents(h, base_masks, masks, geo)
@@ -850,9 +864,6 @@ _NK = None  # nested_kernels once loaded; False when it cannot load
 _NK_ASKED = -2.0  # when prefer_compiled last said not yet (asked again a second later)
 
 
-#: Work arrays of :func:`nested_kernels.basic_helpers`, made when first wanted, and their size.
-_BASIC_BUFS: list = []
-_BASIC_BUFS_SIZE = [1024]
 _BASIC_TEXT = {1: "Pointing", 2: "Hidden Pair", 3: "Naked Pair", 4: "X-Wing"}
 
 
