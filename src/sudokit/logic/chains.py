@@ -979,12 +979,29 @@ def _unary(ch: Chainer, best: Best, y: bool, x: bool) -> None:
                 best.offer(h)
 
 
+#: Whether "Forcing Chains & Cycles", Multiple and Dynamic Forcing Chains ask the compiled
+#: rules of the nested levels (:func:`nested_kernels.cycles_rule`: every chain of the three
+#: passes at once after a reachability closure; :func:`nested_kernels.multiple_rule`: every
+#: propagation and hint; both sorted as SE sorts them) for their easiest step, once those are
+#: loaded; False: the searches one candidate at a time in :class:`Multi` and :func:`_unary`
+#: (the same step).
+COMPILED_CYCLES = True
+
+
 def find_forcing_chains(state: Candidates) -> Iterator[Step]:
     """SE's "Forcing Chains & Cycles": X-cycles and forcing X-chains, then
     Y-cycles, then XY-cycles and forcing chains; the easiest of all."""
     ch = Chainer(state, _deadline())
     best = Best()
     try:
+        if COMPILED_CYCLES:
+            from . import nested  # (which imports this module)
+
+            kept = nested._compiled_cycles(ch, 1)
+            if kept is not None:
+                if kept:
+                    yield kept[0].step()
+                return
         _unary(ch, best, False, True)
         _unary(ch, best, True, False)
         _unary(ch, best, True, True)
@@ -1206,7 +1223,21 @@ class Multi:
 
 def _multi_step(state: Candidates, multiple: bool, dynamic: bool, nishio: bool, base: float,
                 prefix: str) -> Iterator[Step]:
-    ch = Chainer(state, _deadline())
+    deadline = _deadline()
+    if COMPILED_CYCLES and not nishio:
+        from . import nested  # (which imports this module)
+
+        try:
+            kept = nested._compiled_multiple(state, dynamic, deadline, 1)
+        except ChainLimit as exc:
+            exc.rating = base
+            exc.tier = exc.tier or ("Dynamic Forcing Chains" if dynamic else "Multiple Forcing Chains")
+            raise
+        if kept is not None:
+            if kept:
+                yield kept[0].step()
+            return
+    ch = Chainer(state, deadline)
     best = Best()
     try:
         Multi(ch, best, multiple, dynamic, nishio, base, prefix).run()

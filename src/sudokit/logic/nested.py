@@ -910,10 +910,11 @@ def _forcing_hint(state: Candidates, target: int, parents: tuple, graph: dict, y
                 chains._removals_on(state, target), None, None, (target >> 6,), make)
 
 
-def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
+def _compiled_cycles(ch: Chainer, most: int | None = None) -> list[_XHint] | None:
     """The "cycles" inner rule on ``ch``'s state by :func:`nested_kernels.cycles_rule`:
     the hints of the Python rule, in its order, made only for the chains
-    kept; None when the compiled searches are not loaded."""
+    kept (the first ``most`` of them, when given); None when the compiled
+    searches are not loaded."""
     if _nested_kernels(ch) is None:
         return None
     import numpy as np
@@ -939,7 +940,7 @@ def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
     # the work the Python rule counts: three scans and each search that found something
     ch.tick(3 * INNER_SCAN_UNITS + searches)
     out = []
-    for kind, pas, start, length in recs[:kept, :4].tolist():
+    for kind, pas, start, length in recs[:kept if most is None else min(kept, most), :4].tolist():
         nodes = path[start:start + length].tolist()
         y, x = pas >= 1, pas != 1
         if kind == _NK.CYCLE:
@@ -979,11 +980,12 @@ def _cell_units(geo):
     return out
 
 
-def _compiled_multiple(state: Candidates, dynamic: bool, deadline) -> list[_XHint] | None:
+def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | None = None) -> list[_XHint] | None:
     """The "multiple" (static) or "dynamic" (level 0) inner rule on ``state`` by
     :func:`nested_kernels.multiple_rule`: the hints of the Python rule, in its
-    order, made only for the hints kept; None when the compiled code is not
-    loaded (or has no room: the Python rule then)."""
+    order, made only for the hints kept (the first ``most`` of them, when
+    given); None when the compiled code is not loaded (or has no room: the
+    Python rule then)."""
     ch = Chainer(state, deadline)
     nk = _nested_kernels(ch)
     if nk is None:
@@ -1018,7 +1020,7 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline) -> list[_XHin
     name = chains._name
     masks = state.mask
     found = []
-    for what, cell, v, u, q, order in out[:kept].tolist():
+    for what, cell, v, u, q, order in out[:kept if most is None else min(kept, most)].tolist():
         p_on = (cell << 6) | (v << 1) | 1
         if what == nk.CONTRA_ON or what == nk.CONTRA_OFF:
             p = p_on if what == nk.CONTRA_ON else p_on ^ 1
