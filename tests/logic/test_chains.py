@@ -215,7 +215,8 @@ def test_compiled_searches_give_the_python_steps(monkeypatch) -> None:
 def test_whole_rule_kernels_give_the_searches_steps(monkeypatch) -> None:
     """Forcing Chains & Cycles, Multiple and Dynamic Forcing Chains asked of the
     nested levels' compiled rules (every chain at once, sorted as SE sorts
-    them; ``chains.COMPILED_CYCLES``) give the step of the searches one
+    them; ``chains.COMPILED_CYCLES``), and Nishio Forcing Chains told which
+    cells to search, give the step of the searches one
     candidate at a time (the pruned ones, whose steps the test above holds to
     the Python searches): the same step, text and links, on SE's states from
     6.6 up."""
@@ -224,7 +225,7 @@ def test_whole_rule_kernels_give_the_searches_steps(monkeypatch) -> None:
 
     monkeypatch.setattr(chains, "_KERNELS", chain_kernels)
     monkeypatch.setattr(nested, "_NK", nested_kernels)
-    producers = [chains.find_forcing_chains, chains.find_multiple, chains.find_dynamic]
+    producers = [chains.find_forcing_chains, chains.find_nishio, chains.find_multiple, chains.find_dynamic]
     states = [state for _, _, state in _states(lambda s: s["rating"] >= 6.6)][::7]
     assert len(states) > 40
 

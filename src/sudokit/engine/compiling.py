@@ -70,7 +70,8 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "chains": ("the chain searches", ("logic.chain_kernels.run",), 4.0),
     "nested": ("the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
                                                   "logic.nested_kernels.basic_helpers",
-                                                  "logic.nested_kernels.multiple_rule"), 30.0),
+                                                  "logic.nested_kernels.multiple_rule",
+                                                  "logic.nested_kernels.nishio_rule"), 30.0),
     # the generator: a helper process compiles the rule's verdict while the
     # command compiles the random grids and the minimiser (the same for every
     # rule and shape; generate.load): wall times on two cores, a verdict's

@@ -982,9 +982,10 @@ def _unary(ch: Chainer, best: Best, y: bool, x: bool) -> None:
 #: Whether "Forcing Chains & Cycles", Multiple and Dynamic Forcing Chains ask the compiled
 #: rules of the nested levels (:func:`nested_kernels.cycles_rule`: every chain of the three
 #: passes at once after a reachability closure; :func:`nested_kernels.multiple_rule`: every
-#: propagation and hint; both sorted as SE sorts them) for their easiest step, once those are
+#: propagation and hint; both sorted as SE sorts them) for their easiest step, and Nishio
+#: Forcing Chains ask :func:`nested_kernels.nishio_rule` which cells to search, once those are
 #: loaded; False: the searches one candidate at a time in :class:`Multi` and :func:`_unary`
-#: (the same step).
+#: (the same steps).
 COMPILED_CYCLES = True
 
 
@@ -1019,6 +1020,14 @@ def find_forcing_chains(state: Candidates) -> Iterator[Step]:
 #: Whether the multiple chains may count a static chain by its depth and stop counting one that
 #: cannot beat the best so far (:meth:`Multi.hint`; the same steps); False: count every chain in full.
 PRUNE = True
+
+
+class _Quiet(Chainer):
+    """A chainer that counts no work: it makes again the graphs whose work a
+    compiled rule has counted."""
+
+    def tick(self, units: int = 1) -> None:
+        pass
 
 
 class Multi:
@@ -1130,10 +1139,12 @@ class Multi:
         return Hint(self.base + length_increment(complexity), complexity, key, name, placement, removals,
                     None, None, (target >> 6,), make)
 
-    def run(self) -> None:
+    def run(self, cells: "list[int] | None" = None) -> None:
+        """Search from every cell (or from ``cells`` only: the others are
+        known to give nothing)."""
         state = self.ch.state
         masks = state.mask
-        for cell in range(len(masks)):
+        for cell in range(len(masks)) if cells is None else cells:
             card = masks[cell].bit_count()
             if card > 2 or (card > 1 and self.dynamic):
                 self.cell(cell, card)
@@ -1240,7 +1251,14 @@ def _multi_step(state: Candidates, multiple: bool, dynamic: bool, nishio: bool, 
     ch = Chainer(state, deadline)
     best = Best()
     try:
-        Multi(ch, best, multiple, dynamic, nishio, base, prefix).run()
+        cells = None
+        if COMPILED_CYCLES and nishio:  # the cells where an assumption contradicts itself, all at once
+            from . import nested
+
+            cells = nested._compiled_nishio(ch)
+            if cells is not None:
+                ch = _Quiet(state, deadline)  # (the work is counted)
+        Multi(ch, best, multiple, dynamic, nishio, base, prefix).run(cells)
     except ChainLimit as exc:
         exc.rating = base
         exc.tier = exc.tier or {7.5: "Nishio Forcing Chains", 8.0: "Multiple Forcing Chains"}.get(

@@ -960,14 +960,6 @@ def _compiled_cycles(ch: Chainer, most: int | None = None) -> list[_XHint] | Non
     return out
 
 
-class _Quiet(Chainer):
-    """A chainer that counts no work: it makes again the graphs of hints
-    whose work the compiled rule has counted."""
-
-    def tick(self, units: int = 1) -> None:
-        pass
-
-
 @lru_cache(maxsize=None)
 def _cell_units(geo):
     """``chains._tables(geo).cell_units`` as an array (-1 padded)."""
@@ -1014,7 +1006,7 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
         del w["multiple"]
     # the work the Python rule counts: one a propagation
     ch.tick(props)
-    rb = _Quiet(state, deadline)
+    rb = chains._Quiet(state, deadline)
     multi = _LevelMulti(rb, _Collect(), 0, True, dynamic)
     prefix = multi.prefix
     name = chains._name
@@ -1051,6 +1043,29 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
     return found
 
 
+def _compiled_nishio(ch: Chainer) -> list[int] | None:
+    """The cells where some assumption of Nishio Forcing Chains contradicts
+    itself (:func:`nested_kernels.nishio_rule`: every propagation at once),
+    the work counted as the Python rule counts it; None when the compiled
+    code is not loaded."""
+    if _nested_kernels(ch) is None:
+        return None
+    import numpy as np
+
+    _, arr, peers, units, w = ch._kernel(ch.state.mask)
+    out = w.get("nishio")
+    if out is None:
+        out = w["nishio"] = np.zeros(len(arr) << 5, dtype=np.int64)
+    props, w["stamp"] = _NK.nishio_rule(arr, peers, units, w["masks"], *w["prop"], w["stamp"], w["one"], out)
+    ch.tick(props)
+    masks = ch.state.mask
+    cells = []
+    for cell, m in enumerate(masks):
+        if m & (m - 1) and any(out[(cell << 5) | v] for v in range(1, m.bit_length() + 1) if m >> (v - 1) & 1):
+            cells.append(cell)
+    return cells
+
+
 def warm(grid) -> None:
     """Compile (or load) the compiled inner rules (:mod:`nested_kernels`) by
     running each once on ``grid``'s candidates (the chain searches loaded)."""
@@ -1064,6 +1079,7 @@ def warm(grid) -> None:
         return
     _compiled_cycles(_InnerChainer(state, None))
     _compiled_multiple(state, True, None)
+    _compiled_nishio(Chainer(state, None))
 
 
 @dataclass(frozen=True)
