@@ -213,6 +213,38 @@ def test_compiled_searches_give_the_python_steps(monkeypatch) -> None:
     assert steps(chain_kernels) == steps(False)
 
 
+def test_whole_rule_kernels_give_the_searches_steps(monkeypatch) -> None:
+    """Forcing Chains & Cycles, Multiple and Dynamic Forcing Chains asked of the
+    nested levels' compiled rules (every chain at once, sorted as SE sorts
+    them; ``chains.COMPILED_CYCLES``), and Nishio Forcing Chains told which
+    cells to search, give the step of the searches one
+    candidate at a time (the pruned ones, whose steps the test above holds to
+    the Python searches): the same step, text and links, on SE's states from
+    6.6 up."""
+    pytest.importorskip("numba")
+    from sudokit.logic import chain_kernels, nested, nested_kernels
+
+    monkeypatch.setattr(chains, "_KERNELS", chain_kernels)
+    monkeypatch.setattr(nested, "_NK", nested_kernels)
+    producers = [chains.find_forcing_chains, chains.find_nishio, chains.find_multiple, chains.find_dynamic]
+    states = [state for _, _, state in _states(lambda s: s["rating"] >= 6.6)][::7]
+    assert len(states) > 40
+
+    def steps(whole):
+        monkeypatch.setattr(chains, "COMPILED_CYCLES", whole)
+        out = []
+        for state in states:
+            for find in producers:
+                step = next(find(state.copy()), None)
+                out.append(step and (step.technique, step.rating, step.placements, step.eliminations, step.text,
+                                     step.links))
+        return out
+
+    whole = steps(True)
+    assert whole == steps(False)
+    assert sum(step is not None for step in whole) > 40
+
+
 def test_compiled_aligned_exclusion_gives_the_python_steps() -> None:
     """The compiled aligned exclusions (logic_kernels.aligned_next) yield the
     same steps, in the same order, as the Python search, on SE's states from

@@ -233,24 +233,24 @@ class Chainer:
         system call that can take milliseconds on a busy or virtualised
         machine (and only an outer guard), is read again only once the wall
         clock has moved by what was left of the CPU budget."""
-        global WORK_DONE
-        WORK_DONE += units
-        if _WORK_END is not None and WORK_DONE > _WORK_END:
+        b = _BUDGET
+        b.work_done += units
+        if b.work_end is not None and b.work_done > b.work_end:
             raise ChainLimit()
-        if self.deadline is None and _WALL_DEADLINE is None:
+        wall = b.wall
+        if self.deadline is None and wall is None:
             return
         now = time.perf_counter()
-        if _WALL_DEADLINE is not None and now > _WALL_DEADLINE:
+        if wall is not None and now > wall:
             raise ChainLimit()
-        global _CPU_CHECKED, _NEXT_CPU_CHECK
         deadline = self.deadline
-        if deadline is None or (deadline == _CPU_CHECKED and now < _NEXT_CPU_CHECK):
+        if deadline is None or (deadline == b.cpu_checked and now < b.next_cpu_check):
             return
         left = deadline - clock()
         if left < 0:
             raise ChainLimit()
         # this process's CPU time runs no faster than the wall clock: no need to look before
-        _CPU_CHECKED, _NEXT_CPU_CHECK = deadline, now + left
+        b.cpu_checked, b.next_cpu_check = deadline, now + left
 
     # the two kinds of implication --------------------------------------------
 
@@ -773,10 +773,6 @@ def _removals_on(state: Candidates, target: int) -> list[tuple[int, int]]:
     return [(cell, value)]
 
 
-#: An overall deadline (a :func:`clock` value) set by
-#: :func:`time_limit`; every producer call stops there too.
-PUZZLE_DEADLINE: float | None = None
-
 #: Units of chain work (:meth:`Chainer.tick`: one search or propagation from
 #: one assumption is one unit, a larger piece more) a machine does in a
 #: second; :func:`time_limit` turns seconds into units with it. Measured on
@@ -798,34 +794,49 @@ SCAN_UNITS = 40
 CPU_GUARD = 1.5
 WALL_GUARD = 3.0
 
-#: The CPU deadline last checked in :meth:`Chainer.tick` (by any chainer), and
-#: the wall time before which it cannot have passed.
-_CPU_CHECKED: float | None = None
-_NEXT_CPU_CHECK = 0.0
 
-#: Units of work done in this process (:meth:`Chainer.tick`), and the count
-#: at which the current budget ends (None: no budget).
-WORK_DONE = 0
-_WORK_END: int | None = None
+class _Budget(threading.local):
+    """The budget of the chain searches of this thread (a rating in another
+    thread has its own):
 
-#: The same limit on the wall clock (a :func:`time.perf_counter` value): the
-#: outer guard, so that a loaded machine, where CPU time runs slower than
-#: the clock on the wall, cannot stretch a user's ``--timeout``.
-_WALL_DEADLINE: float | None = None
+    * ``deadline``: the overall CPU deadline (a :func:`clock` value) set by
+      :func:`time_limit`, read as ``chains.PUZZLE_DEADLINE``; every producer
+      call stops there too;
+    * ``wall``: the same limit on the wall clock (a :func:`time.perf_counter`
+      value), the outer guard, so that a loaded machine, where CPU time runs
+      slower than the clock on the wall, cannot stretch a user's ``--timeout``;
+    * ``work_done``: units of work done in this thread (:meth:`Chainer.tick`,
+      read as ``chains.WORK_DONE``), and ``work_end`` the count at which the
+      current budget ends (None: no budget);
+    * ``cpu_checked``, ``next_cpu_check``: the CPU deadline last checked in
+      :meth:`Chainer.tick` and the wall time before which it cannot have
+      passed."""
 
-#: The budget above is the process's: one thread at a time works under it
-#: (:func:`time_limit` holds this lock, so ``rate``, ``explain`` and ``hint``
-#: called from several threads take turns; each budget starts once its turn
-#: has come).
-_BUDGET_LOCK = threading.RLock()
+    def __init__(self) -> None:
+        self.deadline: float | None = None
+        self.wall: float | None = None
+        self.work_done = 0
+        self.work_end: int | None = None
+        self.cpu_checked: float | None = None
+        self.next_cpu_check = 0.0
+
+
+_BUDGET = _Budget()
+
+
+def __getattr__(name: str):
+    if name == "PUZZLE_DEADLINE":
+        return _BUDGET.deadline
+    if name == "WORK_DONE":
+        return _BUDGET.work_done
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
-    """Bound all the chain searches started inside the block to ``seconds``
-    in all (``None``: no overall bound); an enclosing limit still holds.
-    A search that runs out raises :class:`ChainLimit`. Blocks of other
-    threads wait for this one to end (``_BUDGET_LOCK``).
+    """Bound all the chain searches started inside the block (in this
+    thread) to ``seconds`` in all (``None``: no overall bound); an enclosing
+    limit still holds. A search that runs out raises :class:`ChainLimit`.
 
     The bound is first a deterministic one: ``seconds * WORK_PER_SECOND``
     units of work (:meth:`Chainer.tick`), what an idle machine does in that
@@ -833,24 +844,23 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     machine's load or cores. The clocks are outer guards:
     ``CPU_GUARD * seconds`` of this process's CPU time and ``WALL_GUARD *
     seconds`` on the wall."""
-    global PUZZLE_DEADLINE, _WALL_DEADLINE, _WORK_END
-    with _BUDGET_LOCK:
-        saved, saved_wall, saved_work = PUZZLE_DEADLINE, _WALL_DEADLINE, _WORK_END
-        if seconds is not None:
-            end = clock() + CPU_GUARD * seconds
-            wall = time.perf_counter() + WALL_GUARD * seconds
-            work = WORK_DONE + int(seconds * WORK_PER_SECOND)
-            PUZZLE_DEADLINE = end if saved is None else min(saved, end)
-            _WALL_DEADLINE = wall if saved_wall is None else min(saved_wall, wall)
-            _WORK_END = work if saved_work is None else min(saved_work, work)
-        try:
-            yield
-        finally:
-            PUZZLE_DEADLINE, _WALL_DEADLINE, _WORK_END = saved, saved_wall, saved_work
+    b = _BUDGET
+    saved, saved_wall, saved_work = b.deadline, b.wall, b.work_end
+    if seconds is not None:
+        end = clock() + CPU_GUARD * seconds
+        wall = time.perf_counter() + WALL_GUARD * seconds
+        work = b.work_done + int(seconds * WORK_PER_SECOND)
+        b.deadline = end if saved is None else min(saved, end)
+        b.wall = wall if saved_wall is None else min(saved_wall, wall)
+        b.work_end = work if saved_work is None else min(saved_work, work)
+    try:
+        yield
+    finally:
+        b.deadline, b.wall, b.work_end = saved, saved_wall, saved_work
 
 
 def _deadline() -> float | None:
-    ends = [t for t in (PUZZLE_DEADLINE,) if t is not None]
+    ends = [t for t in (_BUDGET.deadline,) if t is not None]
     if CHAIN_TIME_LIMIT is not None:
         ends.append(clock() + CHAIN_TIME_LIMIT)
     return min(ends, default=None)
@@ -969,12 +979,30 @@ def _unary(ch: Chainer, best: Best, y: bool, x: bool) -> None:
                 best.offer(h)
 
 
+#: Whether "Forcing Chains & Cycles", Multiple and Dynamic Forcing Chains ask the compiled
+#: rules of the nested levels (:func:`nested_kernels.cycles_rule`: every chain of the three
+#: passes at once after a reachability closure; :func:`nested_kernels.multiple_rule`: every
+#: propagation and hint; both sorted as SE sorts them) for their easiest step, and Nishio
+#: Forcing Chains ask :func:`nested_kernels.nishio_rule` which cells to search, once those are
+#: loaded; False: the searches one candidate at a time in :class:`Multi` and :func:`_unary`
+#: (the same steps).
+COMPILED_CYCLES = True
+
+
 def find_forcing_chains(state: Candidates) -> Iterator[Step]:
     """SE's "Forcing Chains & Cycles": X-cycles and forcing X-chains, then
     Y-cycles, then XY-cycles and forcing chains; the easiest of all."""
     ch = Chainer(state, _deadline())
     best = Best()
     try:
+        if COMPILED_CYCLES:
+            from . import nested  # (which imports this module)
+
+            kept = nested._compiled_cycles(ch, 1)
+            if kept is not None:
+                if kept:
+                    yield kept[0].step()
+                return
         _unary(ch, best, False, True)
         _unary(ch, best, True, False)
         _unary(ch, best, True, True)
@@ -992,6 +1020,14 @@ def find_forcing_chains(state: Candidates) -> Iterator[Step]:
 #: Whether the multiple chains may count a static chain by its depth and stop counting one that
 #: cannot beat the best so far (:meth:`Multi.hint`; the same steps); False: count every chain in full.
 PRUNE = True
+
+
+class _Quiet(Chainer):
+    """A chainer that counts no work: it makes again the graphs whose work a
+    compiled rule has counted."""
+
+    def tick(self, units: int = 1) -> None:
+        pass
 
 
 class Multi:
@@ -1103,10 +1139,12 @@ class Multi:
         return Hint(self.base + length_increment(complexity), complexity, key, name, placement, removals,
                     None, None, (target >> 6,), make)
 
-    def run(self) -> None:
+    def run(self, cells: "list[int] | None" = None) -> None:
+        """Search from every cell (or from ``cells`` only: the others are
+        known to give nothing)."""
         state = self.ch.state
         masks = state.mask
-        for cell in range(len(masks)):
+        for cell in range(len(masks)) if cells is None else cells:
             card = masks[cell].bit_count()
             if card > 2 or (card > 1 and self.dynamic):
                 self.cell(cell, card)
@@ -1196,10 +1234,31 @@ class Multi:
 
 def _multi_step(state: Candidates, multiple: bool, dynamic: bool, nishio: bool, base: float,
                 prefix: str) -> Iterator[Step]:
-    ch = Chainer(state, _deadline())
+    deadline = _deadline()
+    if COMPILED_CYCLES and not nishio:
+        from . import nested  # (which imports this module)
+
+        try:
+            kept = nested._compiled_multiple(state, dynamic, deadline, 1)
+        except ChainLimit as exc:
+            exc.rating = base
+            exc.tier = exc.tier or ("Dynamic Forcing Chains" if dynamic else "Multiple Forcing Chains")
+            raise
+        if kept is not None:
+            if kept:
+                yield kept[0].step()
+            return
+    ch = Chainer(state, deadline)
     best = Best()
     try:
-        Multi(ch, best, multiple, dynamic, nishio, base, prefix).run()
+        cells = None
+        if COMPILED_CYCLES and nishio:  # the cells where an assumption contradicts itself, all at once
+            from . import nested
+
+            cells = nested._compiled_nishio(ch)
+            if cells is not None:
+                ch = _Quiet(state, deadline)  # (the work is counted)
+        Multi(ch, best, multiple, dynamic, nishio, base, prefix).run(cells)
     except ChainLimit as exc:
         exc.rating = base
         exc.tier = exc.tier or {7.5: "Nishio Forcing Chains", 8.0: "Multiple Forcing Chains"}.get(

@@ -74,5 +74,6 @@ register("producers", "the logic producers", ("logic_kernels.aligned_next", "log
 register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm_chains, background=True)
 register("nested", "the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
                                                       "logic.nested_kernels.basic_helpers",
-                                                      "logic.nested_kernels.multiple_rule"), 30.0,
+                                                      "logic.nested_kernels.multiple_rule",
+                                                      "logic.nested_kernels.nishio_rule"), 30.0,
          warm_nested, background=True)

@@ -35,6 +35,7 @@ parents and so the complexity.
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -146,47 +147,33 @@ class _Helper:
         self.nested = nested
 
 
-#: The hints of an inner rule by reduced grid: levels 2 and 3 (and the three
-#: runs of level 4) reach the same reduced grids from the same assumptions,
-#: and what an inner rule finds depends on that grid alone.
-_INNER: dict[tuple, list] = {}
 _INNER_SIZE = 2_000
 
+#: What one thread remembers between the producer calls of its rating (each
+#: thread its own, so that ratings may run in several threads at once):
+#: ``inner``, the hints of an inner rule by reduced grid (levels 2 and 3, and
+#: the three runs of level 4, reach the same reduced grids from the same
+#: assumptions, and what an inner rule finds depends on that grid alone);
+#: ``ends``, where the propagations of the levels stopped on the last state
+#: they ran on (:meth:`_LevelChainer.resumable`: ``{"state": key, "ends":
+#: {(starts, rules): end}}``); ``basic``, the work arrays of
+#: :func:`nested_kernels.basic_helpers` and their size.
+_LOCAL = threading.local()
 
-#: Where the propagations of the levels stopped on the last state they ran on
-#: (:meth:`_LevelChainer.resumable`): ``{"state": key, "ends": {(starts, rules): end}}``.
-_ENDS: dict = {}
-#: ``_ENDS`` and the compiled helpers' output buffers, one set per thread.
-_PER_THREAD = threading.local()
+
+def _local():
+    local = _LOCAL
+    if not hasattr(local, "inner"):
+        local.inner, local.ends, local.basic, local.basic_size = {}, {}, [], [1024]
+    return local
 
 
 def clear_caches() -> None:
     """Forget the inner rules' hints and where propagations stopped (for
-    timing runs from scratch)."""
-    _INNER.clear()
-    _ENDS.clear()
-    _ends().clear()
-
-
-def _ends() -> dict:
-    """This thread's ``_ENDS`` (the main thread's is ``_ENDS`` itself)."""
-    if threading.current_thread() is threading.main_thread():
-        return _ENDS
-    ends = getattr(_PER_THREAD, "ends", None)
-    if ends is None:
-        ends = _PER_THREAD.ends = {}
-    return ends
-
-
-def _basic_bufs() -> list:
-    """This thread's output buffers of ``nested_kernels.basic_helpers``
-    (which runs without the GIL: threads must not share them)."""
-    if threading.current_thread() is threading.main_thread():
-        return _BASIC_BUFS
-    bufs = getattr(_PER_THREAD, "bufs", None)
-    if bufs is None:
-        bufs = _PER_THREAD.bufs = []
-    return bufs
+    timing runs from scratch; this thread's)."""
+    local = _local()
+    local.inner.clear()
+    local.ends.clear()
 
 
 class _LevelChainer(Chainer):
@@ -409,7 +396,7 @@ class _LevelChainer(Chainer):
         below stopped on the same state (levels 1, 2, 3 and 4 run one after
         the other on a stuck state): the same graphs, with less work."""
         key = (tuple(self.state.values), tuple(self.state.mask))
-        ends = _ends()
+        ends = _local().ends
         if ends.get("state") != key:
             ends.clear()
             ends["state"] = key
@@ -437,19 +424,20 @@ class _LevelChainer(Chainer):
         arr = self._nk_masks
         arr[:] = masks
         units, regions, member, meet = self._nk_tables
-        bufs = _basic_bufs()
+        local = _local()
+        bufs = local.basic
         while True:
             if not bufs:
                 import numpy as np
 
-                size = _BASIC_BUFS_SIZE[0]
+                size = local.basic_size[0]
                 bufs[:] = [np.empty((size, 4), dtype=np.int64), np.empty(size * 16, dtype=np.int64)]
             heads, flat = bufs
             rule, count = nk.basic_helpers(arr, self._nk_base, units, regions, member, meet, self._nk_empty,
                                            self._nk_occ, self.n, heads, flat)
             if count >= 0:
                 break
-            _BASIC_BUFS_SIZE[0] *= 2
+            local.basic_size[0] *= 2
             bufs.clear()
         if not count:
             return []
@@ -478,13 +466,14 @@ class _LevelChainer(Chainer):
         kind, level = inner
         geo = self.geo
         key = (kind, level, tuple(masks), tuple(self.state.values))
-        hints = _INNER.get(key)
+        memo = _local().inner
+        hints = memo.get(key)
         if hints is None:
             reduced = Candidates(geo, self.state.values, list(masks))
             hints = _inner_hints(reduced, kind, level, self.deadline)
-            if len(_INNER) >= _INNER_SIZE:
-                _INNER.clear()
-            _INNER[key] = hints
+            if len(memo) >= _INNER_SIZE:
+                memo.clear()
+            memo[key] = hints
         out = []
         for h in hints:
             parents = _rule_parents(h, base_masks, masks, geo)
@@ -876,9 +865,6 @@ _NK = None  # nested_kernels once loaded; False when it cannot load
 _NK_ASKED = -2.0  # when prefer_compiled last said not yet (asked again a second later)
 
 
-#: Work arrays of :func:`nested_kernels.basic_helpers`, made when first wanted, and their size.
-_BASIC_BUFS: list = []  # the main thread's; other threads get their own (_basic_bufs)
-_BASIC_BUFS_SIZE = [1024]
 _BASIC_TEXT = {1: "Pointing", 2: "Hidden Pair", 3: "Naked Pair", 4: "X-Wing"}
 
 
@@ -925,10 +911,11 @@ def _forcing_hint(state: Candidates, target: int, parents: tuple, graph: dict, y
                 chains._removals_on(state, target), None, None, (target >> 6,), make)
 
 
-def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
+def _compiled_cycles(ch: Chainer, most: int | None = None) -> list[_XHint] | None:
     """The "cycles" inner rule on ``ch``'s state by :func:`nested_kernels.cycles_rule`:
     the hints of the Python rule, in its order, made only for the chains
-    kept; None when the compiled searches are not loaded."""
+    kept (the first ``most`` of them, when given); None when the compiled
+    searches are not loaded."""
     if _nested_kernels(ch) is None:
         return None
     import numpy as np
@@ -954,7 +941,7 @@ def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
     # the work the Python rule counts: three scans and each search that found something
     ch.tick(3 * INNER_SCAN_UNITS + searches)
     out = []
-    for kind, pas, start, length in recs[:kept, :4].tolist():
+    for kind, pas, start, length in recs[:kept if most is None else min(kept, most), :4].tolist():
         nodes = path[start:start + length].tolist()
         y, x = pas >= 1, pas != 1
         if kind == _NK.CYCLE:
@@ -974,14 +961,6 @@ def _compiled_cycles(ch: Chainer) -> list[_XHint] | None:
     return out
 
 
-class _Quiet(Chainer):
-    """A chainer that counts no work: it makes again the graphs of hints
-    whose work the compiled rule has counted."""
-
-    def tick(self, units: int = 1) -> None:
-        pass
-
-
 @lru_cache(maxsize=None)
 def _cell_units(geo):
     """``chains._tables(geo).cell_units`` as an array (-1 padded)."""
@@ -994,11 +973,12 @@ def _cell_units(geo):
     return out
 
 
-def _compiled_multiple(state: Candidates, dynamic: bool, deadline) -> list[_XHint] | None:
+def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | None = None) -> list[_XHint] | None:
     """The "multiple" (static) or "dynamic" (level 0) inner rule on ``state`` by
     :func:`nested_kernels.multiple_rule`: the hints of the Python rule, in its
-    order, made only for the hints kept; None when the compiled code is not
-    loaded (or has no room: the Python rule then)."""
+    order, made only for the hints kept (the first ``most`` of them, when
+    given); None when the compiled code is not loaded (or has no room: the
+    Python rule then)."""
     ch = Chainer(state, deadline)
     nk = _nested_kernels(ch)
     if nk is None:
@@ -1027,13 +1007,13 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline) -> list[_XHin
         del w["multiple"]
     # the work the Python rule counts: one a propagation
     ch.tick(props)
-    rb = _Quiet(state, deadline)
+    rb = chains._Quiet(state, deadline)
     multi = _LevelMulti(rb, _Collect(), 0, True, dynamic)
     prefix = multi.prefix
     name = chains._name
     masks = state.mask
     found = []
-    for what, cell, v, u, q, order in out[:kept].tolist():
+    for what, cell, v, u, q, order in out[:kept if most is None else min(kept, most)].tolist():
         p_on = (cell << 6) | (v << 1) | 1
         if what == nk.CONTRA_ON or what == nk.CONTRA_OFF:
             p = p_on if what == nk.CONTRA_ON else p_on ^ 1
@@ -1064,6 +1044,29 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline) -> list[_XHin
     return found
 
 
+def _compiled_nishio(ch: Chainer) -> list[int] | None:
+    """The cells where some assumption of Nishio Forcing Chains contradicts
+    itself (:func:`nested_kernels.nishio_rule`: every propagation at once),
+    the work counted as the Python rule counts it; None when the compiled
+    code is not loaded."""
+    if _nested_kernels(ch) is None:
+        return None
+    import numpy as np
+
+    _, arr, peers, units, w = ch._kernel(ch.state.mask)
+    out = w.get("nishio")
+    if out is None:
+        out = w["nishio"] = np.zeros(len(arr) << 5, dtype=np.int64)
+    props, w["stamp"] = _NK.nishio_rule(arr, peers, units, w["masks"], *w["prop"], w["stamp"], w["one"], out)
+    ch.tick(props)
+    masks = ch.state.mask
+    cells = []
+    for cell, m in enumerate(masks):
+        if m & (m - 1) and any(out[(cell << 5) | v] for v in range(1, m.bit_length() + 1) if m >> (v - 1) & 1):
+            cells.append(cell)
+    return cells
+
+
 def warm(grid) -> None:
     """Compile (or load) the compiled inner rules (:mod:`nested_kernels`) by
     running each once on ``grid``'s candidates (the chain searches loaded)."""
@@ -1077,6 +1080,7 @@ def warm(grid) -> None:
         return
     _compiled_cycles(_InnerChainer(state, None))
     _compiled_multiple(state, True, None)
+    _compiled_nishio(Chainer(state, None))
 
 
 @dataclass(frozen=True)

@@ -1391,3 +1391,42 @@ def _removal_id(cid, masks, q):
     if rest & (rest - 1):
         return _dense(cid, q)
     return 2 * cid[(c << 5) | _single_other(m, bit)]
+
+
+# -- the contradictions of Nishio Forcing Chains --------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def nishio_rule(masks, peers, units, work, mark, pnodes, parents, found, buf, index, pstart, pflat, pfirst, qon,
+                qoff, flags, stamp, one, out):
+    """Which assumptions of SE's Nishio Forcing Chains end in a contradiction:
+    for every candidate of a cell with two or more (cells row by row, values
+    ascending), the dynamic x-link propagation of :func:`chain_kernels.run`
+    from the candidate on, then off. ``out[(cell << 5) | value]`` gets bit 1
+    when the one from on contradicts, bit 2 when the one from off does.
+    Returns ``(propagations, stamp)``: the propagations made (the units of work
+    the Python rule counts) and the last stamp used in ``mark``. ``work`` is
+    work space (a grid of masks), ``one`` an array of one potential."""
+    kc, yes, no = _constants(masks)
+    props = 0
+    for cell in range(masks.shape[0]):
+        m = masks[cell]
+        if not m & (m - 1):
+            continue
+        v = 1
+        while m:
+            if m & 1:
+                on = (cell << 6) | (v << 1) | 1
+                got = 0
+                for k in range(2):
+                    one[0] = on if k == 0 else on ^ 1
+                    stamp += 1
+                    r = run(kc[3], masks, work, peers, units, kc[0], one, no, yes, yes, kc[2], mark, pnodes, parents,
+                            found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
+                    props += 1
+                    if r[1]:
+                        got |= 1 << k
+                out[(cell << 5) | v] = got
+            m >>= 1
+            v += 1
+    return props, stamp
