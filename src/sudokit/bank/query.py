@@ -1,0 +1,217 @@
+"""Choosing puzzles from the bank: filters, a seeded random order, and books.
+
+A :class:`Query` says what to choose: a range of ER or a level, a technique
+on the path or the hardest one (the catalogue's names and aliases), clues,
+symmetry, variant, shape, source, and puzzles unused or not used in a named
+book. :func:`choose` returns up to ``n`` rows; with ``mark_used`` it records
+them in that book in the same transaction, so two runs at once never choose
+the same puzzle for it.
+
+The random order is seeded: every puzzle has a fixed pseudo-random number
+(``rnd``, drawn from its key), and a seed picks a starting point on that
+circle; the puzzles come in order from there. The same seed on the same bank
+gives the same puzzles, and the choice walks an index, so it is quick
+however big the bank.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import SudokuError
+from .rows import rnd_of
+from .schema import SYMMETRY_BITS
+from .store import Bank
+
+__all__ = ["LEVELS", "ORDERS", "Query", "choose", "parse_range", "to_record"]
+
+#: SE levels and their ER ranges (as :func:`sudokit.logic.rating.se_level` draws them).
+LEVELS: dict[str, tuple[float, float]] = {
+    "easy": (0.0, 1.2), "medium": (1.25, 1.6), "hard": (1.65, 2.5), "fiendish": (2.55, 6.0),
+    "diabolical": (6.05, 100.0),
+}
+
+#: How the chosen puzzles are ordered.
+ORDERS = ("random", "rating", "added")
+
+
+def parse_range(text: str, what: str = "rating", whole: bool = False) -> tuple[float, float]:
+    """``LO-HI``, ``LO-`` or a single number as a closed range.
+
+    >>> parse_range("6.2-9.0"), parse_range("4"), parse_range("24-", "clues", True)
+    ((6.2, 9.0), (4.0, 4.0), (24.0, inf))
+    """
+    body = text.strip()
+    cut = body.find("-", 1)
+    try:
+        if cut < 0:
+            low = high = float(body)
+        else:
+            low = float(body[:cut]) if body[:cut].strip() else float("-inf")
+            high = float(body[cut + 1:]) if body[cut + 1:].strip() else float("inf")
+    except ValueError:
+        example = "24-30" if whole else "6.2-9.0"
+        raise SudokuError(f"cannot read {what} range {text!r}: expected LO-HI such as {example}") from None
+    if low > high:
+        raise SudokuError(f"{what} range {text!r} is empty: {low:g} > {high:g}")
+    return low, high
+
+
+@dataclass(frozen=True)
+class Query:
+    """What to choose from the bank (every filter optional)."""
+
+    rating: tuple[float, float] | None = None
+    level: str | None = None
+    technique: str | None = None
+    hardest: str | None = None
+    clues: tuple[float, float] | None = None
+    symmetry: str | None = None
+    variant: str | None = None
+    shape: str | None = None
+    source: str | None = None
+    unused: bool = False
+    not_in: str | None = None
+    rated: bool | None = None
+    n: int | None = 10
+    order: str = "random"
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.level is not None and self.level not in LEVELS:
+            raise SudokuError(f"unknown level {self.level!r}; choose one of: {', '.join(LEVELS)}")
+        if self.order not in ORDERS:
+            raise SudokuError(f"unknown order {self.order!r}; choose one of: {', '.join(ORDERS)}")
+        if self.symmetry is not None and self.symmetry != "none" and self.symmetry not in SYMMETRY_BITS:
+            raise SudokuError(f"unknown symmetry {self.symmetry!r}; choose one of: none, "
+                              f"{', '.join(SYMMETRY_BITS)}")
+
+
+def _where(bank: Bank, conn: Any, q: Query) -> tuple[list[str], list[Any]] | None:
+    """The SQL conditions and their values; None when nothing can match (a
+    technique the bank has never met)."""
+    from .families import resolve
+
+    where: list[str] = []
+    args: list[Any] = []
+    if q.rating is not None:
+        where.append("er BETWEEN ? AND ?")
+        args += [q.rating[0] - 1e-9, q.rating[1] + 1e-9]
+    if q.level is not None:
+        low, high = LEVELS[q.level]
+        where.append("er BETWEEN ? AND ? AND level = ?")
+        args += [low - 1e-9, high + 1e-9, q.level]
+    bits = {name: bit for bit, name in conn.execute("SELECT bit, name FROM family")}
+    if q.technique is not None:
+        family = resolve(q.technique)
+        if family not in bits:
+            return None
+        where.append("families & ? != 0")
+        args.append(1 << bits[family])
+    if q.hardest is not None:
+        family = resolve(q.hardest)
+        if family not in bits:
+            return None
+        where.append("hardest_family = ?")
+        args.append(bits[family])
+    if q.clues is not None:
+        where.append("clues BETWEEN ? AND ?")
+        args += [q.clues[0], min(q.clues[1], 1 << 62)]
+    if q.symmetry is not None:
+        if q.symmetry == "none":
+            where.append("symmetries = 0")
+        else:
+            where.append("symmetries & ? != 0")
+            args.append(SYMMETRY_BITS[q.symmetry])
+    if q.variant is not None:
+        if q.variant in ("classic", "none", ""):
+            where.append("variant IS NULL")
+        else:
+            where.append("variant = ?")
+            args.append(q.variant)
+    if q.shape is not None:
+        where.append("shape = ?")
+        args.append(q.shape)
+    if q.source is not None:
+        where.append("instr(source, ?) > 0")
+        args.append(q.source)
+    if q.rated is not None:
+        where.append("er IS NOT NULL" if q.rated else "er IS NULL")
+    if q.unused:
+        where.append("NOT EXISTS (SELECT 1 FROM used WHERE used.puzzle = puzzle.id)")
+    if q.not_in is not None:
+        book = bank.book_id(conn, q.not_in, create=False)
+        if book is not None:
+            where.append("NOT EXISTS (SELECT 1 FROM used WHERE used.puzzle = puzzle.id AND used.book = ?)")
+            args.append(book)
+    return where, args
+
+
+def _select(bank: Bank, conn: Any, q: Query) -> list[dict[str, Any]]:
+    made = _where(bank, conn, q)
+    if made is None:
+        return []
+    where, args = made
+    limit = -1 if q.n is None else q.n
+    cond = " AND ".join(where) or "1"
+    conn.row_factory = _dict_row
+    try:
+        if q.order == "random":
+            start = rnd_of(f"seed {q.seed}")
+            rows = conn.execute(f"SELECT * FROM puzzle WHERE {cond} AND rnd >= ? ORDER BY rnd LIMIT ?",
+                                [*args, start, limit]).fetchall()
+            if q.n is None or len(rows) < q.n:
+                more = -1 if q.n is None else q.n - len(rows)
+                rows += conn.execute(f"SELECT * FROM puzzle WHERE {cond} AND rnd < ? ORDER BY rnd LIMIT ?",
+                                     [*args, start, more]).fetchall()
+            return rows
+        order = "er, rnd" if q.order == "rating" else "id"
+        return conn.execute(f"SELECT * FROM puzzle WHERE {cond} ORDER BY {order} LIMIT ?", [*args, limit]).fetchall()
+    finally:
+        conn.row_factory = None
+
+
+def _dict_row(cursor: Any, row: tuple) -> dict[str, Any]:
+    return {d[0]: v for d, v in zip(cursor.description, row)}
+
+
+def choose(bank: Bank, q: Query, *, mark_used: str | None = None) -> list[dict[str, Any]]:
+    """Up to ``q.n`` puzzles that match ``q`` (rows as dicts, ``families`` as
+    names); with ``mark_used``, recorded in that book in the same transaction."""
+    if mark_used is not None:
+        if not mark_used.strip():
+            raise SudokuError("--mark-used needs a book's name")
+        with bank.writing() as conn:
+            rows = _select(bank, conn, q)
+            bank.mark_used(conn, [r["id"] for r in rows], mark_used)
+    else:
+        with bank.reading() as conn:
+            rows = _select(bank, conn, q)
+    names = {bit: name for name, bit in bank.families().items()}
+    for row in rows:
+        mask = row.get("families") or 0
+        row["families"] = [names[b] for b in sorted(names) if mask >> b & 1]
+        row["hardest_family"] = names.get(row["hardest_family"]) if row.get("hardest_family") is not None else None
+    return rows
+
+
+def grid_of(row: dict[str, Any], solution: bool = False) -> Any:
+    """The puzzle (or its solution) of a row, as a grid under its units."""
+    from .. import variants
+    from ..grid import Grid
+
+    grid = Grid(row["solution" if solution else "puzzle"], row["shape"])
+    fields = {k: row[k] for k in ("variant", "regions") if row.get(k)}
+    if row.get("cages"):
+        fields["cages"] = json.loads(row["cages"])
+    geometry = variants.from_fields(grid.shape, fields) if fields else None
+    return grid.with_geometry(geometry)
+
+
+def to_record(row: dict[str, Any]) -> dict[str, Any]:
+    """A chosen row as its jsonl record (:func:`sudokit.records.bank_record`)."""
+    from ..records import bank_record
+
+    return bank_record(row)

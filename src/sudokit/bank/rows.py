@@ -1,0 +1,225 @@
+"""Puzzles on their way into the bank: what is read, and the rows it becomes.
+
+An :class:`Incoming` is one puzzle as read, with its rating when the input
+had one (a record of ``sudoku rate --format jsonl``). :func:`insert` keys a
+batch (:mod:`sudokit.bank.keys`), finds what the batch lacks (solutions, in
+one compiled call for 9x9 puzzles; the symmetries of the clue patterns, for
+the whole batch at once) and writes it in one transaction, together with how
+far its input has gone in. A repeat of a puzzle the bank holds is counted
+(``seen``), and gets the rating the bank lacked, if it brings one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..grid import Grid, Shape
+from .schema import SYMMETRY_BITS
+
+__all__ = ["COLUMNS", "Incoming", "RATING_FIELDS", "insert", "rating_of", "rnd_of", "symmetries"]
+
+#: The columns a row is written with, in order.
+COLUMNS = (
+    "key", "puzzle", "transform", "solution", "shape", "variant", "regions", "cages", "clues", "symmetries",
+    "symmetry", "automorphisms", "er", "ep", "ed", "level", "score", "score_level", "lower_bound", "steps",
+    "hardest", "hardest_family", "families", "source", "added", "seen", "rnd",
+)
+
+#: What a rating brings (kept together: a repeat takes all of them, or none).
+RATING_FIELDS = ("er", "ep", "ed", "level", "score", "score_level", "lower_bound", "steps", "hardest",
+                 "hardest_family", "families")
+
+_UPSERT = (
+    f"INSERT INTO puzzle({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))}) "
+    "ON CONFLICT(key) DO UPDATE SET seen = puzzle.seen + excluded.seen, "
+    "solution = coalesce(puzzle.solution, excluded.solution), "
+    + ", ".join(f"{name} = CASE WHEN puzzle.er IS NULL THEN excluded.{name} ELSE puzzle.{name} END"
+                for name in RATING_FIELDS)
+)
+
+#: Largest group first: the name kept in ``symmetry``.
+_BY_SIZE = ("dihedral", "rotate90", "rotate180", "diagonal", "mirror", "flip")
+
+
+@dataclass
+class Incoming:
+    """One puzzle read for the bank: where it was, the grid (with its units),
+    its solution and rating when the input gave them."""
+
+    line: int | None
+    grid: Grid
+    solution: Grid | None = None
+    rating: dict[str, Any] | None = None
+    source: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def rating_of(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The rating a record carries (a rating record, or a generated one with a
+    difficulty filter), or None when it carries none."""
+    if record.get("er") is None or record.get("status", "rated") != "rated":
+        return None
+    out = {name: record.get(name) for name in ("er", "ep", "ed", "level", "score", "score_level", "steps",
+                                               "hardest")}
+    out["lower_bound"] = record.get("lower_bound")
+    techniques = record.get("techniques")
+    out["techniques"] = [str(t) for t in techniques] if isinstance(techniques, list) else []
+    if out["hardest"] and out["hardest"] not in out["techniques"] and not out["techniques"]:
+        out["techniques"] = [out["hardest"]]
+    return out
+
+
+def rnd_of(key: str) -> int:
+    """The fixed pseudo-random number of a key (a signed 64-bit integer)."""
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little", signed=True)
+
+
+def _reps(shape: Shape) -> list[tuple[int, Any]]:
+    """(bit, array of each cell's orbit representative) for the symmetries the shape allows."""
+    import numpy as np
+
+    from ..generation.symmetry import SQUARE_ONLY, orbits
+
+    out = []
+    for name, bit in SYMMETRY_BITS.items():
+        if name in SQUARE_ONLY and shape.box_rows != shape.box_cols:
+            continue
+        rep = np.zeros(shape.cell_count, dtype=np.intp)
+        for orbit in orbits(shape, name):
+            rep[list(orbit)] = orbit[0]
+        out.append((bit, rep))
+    return out
+
+
+_REPS: dict[Shape, list] = {}
+
+
+def symmetries(grids: Sequence[Grid]) -> list[int]:
+    """The symmetry bits (:data:`~sudokit.bank.schema.SYMMETRY_BITS`) of each clue pattern."""
+    import numpy as np
+
+    out = [0] * len(grids)
+    by_shape: dict[Shape, list[int]] = {}
+    for i, grid in enumerate(grids):
+        by_shape.setdefault(grid.shape, []).append(i)
+    for shape, index in by_shape.items():
+        reps = _REPS.get(shape)
+        if reps is None:
+            reps = _REPS[shape] = _reps(shape)
+        pattern = np.array([grids[i].values for i in index], dtype=np.int16) != 0
+        bits = np.zeros(len(index), dtype=np.int64)
+        for bit, rep in reps:
+            bits |= np.where((pattern == pattern[:, rep]).all(axis=1), bit, 0)
+        for k, i in enumerate(index):
+            out[i] = int(bits[k])
+    return out
+
+
+def symmetry_name(bits: int) -> str:
+    """The largest symmetry of a pattern with these bits (``none`` when it has none)."""
+    return next((name for name in _BY_SIZE if bits & SYMMETRY_BITS[name]), "none")
+
+
+def solutions(items: Sequence[Incoming]) -> list[str | None]:
+    """Each puzzle's solution as a line: the one given, else found (9x9 puzzles
+    in one compiled call); None when it has none."""
+    out: list[str | None] = [None if it.solution is None else it.solution.line() for it in items]
+    bulk = [i for i, it in enumerate(items) if out[i] is None and not it.grid.is_variant
+            and it.grid.shape.box_rows == it.grid.shape.box_cols == 3]
+    if bulk:
+        import numpy as np
+
+        from .. import batch
+
+        values = np.array([items[i].grid.values for i in bulk], dtype=np.uint8)
+        found = batch.solve_many(values, limit=1)
+        texts = batch.format_lines(found.solutions)
+        for k, i in enumerate(bulk):
+            if found.counts[k] > 0:
+                out[i] = texts[k].decode("ascii")
+    for i, it in enumerate(items):
+        if out[i] is None and i not in set(bulk):
+            from ..solving import solve
+
+            result = solve(it.grid)
+            if result.ok and result.solution is not None:
+                out[i] = result.solution.line()
+    return out
+
+
+def _units(grid: Grid) -> tuple[str | None, str | None, str | None]:
+    if not grid.is_variant:
+        return None, None, None
+    from .. import variants
+
+    fields = variants.fields(grid.geometry)
+    cages = fields.get("cages")
+    return fields.get("variant"), fields.get("regions"), None if cages is None else json.dumps(cages)
+
+
+def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[Any]], list[str], list[int]]:
+    """The rows of ``items`` (their ``hardest_family`` and ``families`` still as
+    lists of names, turned into bits inside the transaction), the families they
+    name, and the indexes of the items that failed (no solution)."""
+    from .families import families_of, family_of
+
+    keys = bank.key([it.grid for it in items])
+    sols = solutions(items)
+    syms = symmetries([it.grid for it in items])
+    rows: list[list[Any]] = []
+    names: dict[str, None] = {}
+    failed: list[int] = []
+    for i, (it, keyed, solution, bits) in enumerate(zip(items, keys, sols, syms)):
+        if solution is None:
+            failed.append(i)
+            continue
+        grid = it.grid
+        variant, regions, cages = _units(grid)
+        r = it.rating
+        if r is not None:
+            fams = families_of(r.get("techniques") or ())
+            hardest = family_of(r["hardest"]) if r.get("hardest") else None
+            names.update(dict.fromkeys(fams))
+            if hardest:
+                names[hardest] = None
+            rating = [r.get("er"), r.get("ep"), r.get("ed"), r.get("level"), r.get("score"), r.get("score_level"),
+                      None if r.get("lower_bound") is None else int(bool(r.get("lower_bound"))), r.get("steps"),
+                      r.get("hardest"), hardest, fams]
+        else:
+            rating = [None] * 10 + [[]]
+        rows.append([keyed.key, grid.line(), keyed.transform, solution, str(grid.shape), variant, regions, cages,
+                     grid.clues, bits, symmetry_name(bits), keyed.automorphisms, *rating, it.source or None,
+                     date, 1, rnd_of(keyed.key)])
+    return rows, list(names), failed
+
+
+def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str, int, int] | None = None
+           ) -> tuple[int, int, list[int]]:
+    """Write ``items`` in one transaction, with ``intake`` (input, last line,
+    puzzles) when they come from a file; (new, repeats, indexes of failed items)."""
+    rows, names, failed = build(bank, items, date)
+    hardest_at = COLUMNS.index("hardest_family")
+    families_at = COLUMNS.index("families")
+    with bank.writing() as conn:
+        bits = bank.family_bits(conn, names) if names else {}
+        for row in rows:
+            if row[hardest_at] is not None:
+                row[hardest_at] = bits[row[hardest_at]]
+            mask = 0
+            for name in row[families_at]:
+                mask |= 1 << bits[name]
+            row[families_at] = mask
+        before = conn.execute("SELECT coalesce(max(id), 0) FROM puzzle").fetchone()[0]
+        conn.executemany(_UPSERT, rows)
+        after = conn.execute("SELECT coalesce(max(id), 0) FROM puzzle").fetchone()[0]
+        if intake is not None:
+            name, line, puzzles = intake
+            conn.execute(
+                "INSERT INTO intake(input, lines, puzzles, updated) VALUES (?, ?, ?, ?) ON CONFLICT(input) DO "
+                "UPDATE SET lines = max(intake.lines, excluded.lines), puzzles = intake.puzzles + excluded.puzzles, "
+                "updated = excluded.updated", (name, line, puzzles, date))
+    new = after - before
+    return new, len(rows) - new, failed
