@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .generation.sat import UniquenessProver
     from .svg import grid_svg
     from .pictures.pdf import booklet
+    from .canon import Canonical, Transform, canonical
 
 __version__ = "0.1.0"
 
@@ -62,6 +63,9 @@ _LAZY = {
     "rate": "sudokit.logic",
     "techniques": "sudokit.logic",
     "UniquenessProver": "sudokit.generation.sat",
+    "Canonical": "sudokit.canon",
+    "Transform": "sudokit.canon",
+    "canonical": "sudokit.canon",
     "grid_svg": "sudokit.svg",
     "booklet": "sudokit.pictures.pdf",
 }
@@ -78,6 +82,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "BatchResult",
+    "Canonical",
     "booklet",
     "Budget",
     "CLASSIC",
@@ -99,7 +104,9 @@ __all__ = [
     "SudokuError",
     "UniquenessProver",
     "UnknownMethod",
+    "Transform",
     "available_methods",
+    "canonical",
     "complete_grid",
     "count",
     "count_many",
