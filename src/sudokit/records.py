@@ -202,7 +202,7 @@ def rating_record(grid: "Grid", rating: "Rating", *, line: int | None = None, so
         "puzzle": grid.line(), "status": "rated", "er": rating.er, "ep": rating.ep, "ed": rating.ed,
         "level": rating.level, "lower_bound": rating.lower_bound, "ep_lower_bound": rating.ep_lower_bound,
         "ed_lower_bound": rating.ed_lower_bound, "hardest": rating.hardest,
-        "techniques": list(rating.techniques), "steps": rating.steps,
+        "techniques": list(dict.fromkeys(getattr(rating, "techniques", ()))), "steps": rating.steps,
         "score": rating.score, "score_level": rating.score_level,
     }
     if getattr(rating, "tier", ""):  # a budget ran out: the technique whose search it stopped

@@ -280,7 +280,7 @@ def _commit(bank: Bank, block: _Block, items: list[Incoming], report: AddReport,
     report.puzzles += len(items) + len(block.failures)
     report.failed += len(block.failures)
     for note in block.failures:
-        notes(note)
+        notes(note if len(note) <= 240 else note[:240] + "...")
     if committed is not None:
         committed(f"{block.source}: in up to line {block.last_line}: {report.new} new, {report.repeats} repeats")
 

@@ -53,20 +53,8 @@ def _kind(grid: Grid, canon_grid: Grid) -> str:
 
 
 def _transform_text(transform: Any) -> str | None:
-    if transform is None:
-        return None
-    for attr in ("text", "code"):
-        value = getattr(transform, attr, None)
-        if isinstance(value, str):
-            return value
-        if callable(value):
-            try:
-                out = value()
-            except TypeError:
-                continue
-            if isinstance(out, str):
-                return out
-    return str(transform)
+    """The transformation in its text form (:class:`sudokit.canon.Transform`'s ``str``)."""
+    return None if transform is None else str(transform)
 
 
 def keyed(grid: Grid) -> Keyed:

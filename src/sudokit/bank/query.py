@@ -16,16 +16,17 @@ however big the bank.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from ..errors import SudokuError
 from .rows import rnd_of
 from .schema import SYMMETRY_BITS
 from .store import Bank
 
-__all__ = ["LEVELS", "ORDERS", "Query", "choose", "parse_range", "to_record"]
+__all__ = ["LEVELS", "ORDERS", "Query", "choose", "grid_of", "parse_range", "reserve", "to_record"]
 
 #: SE levels and their ER ranges (as :func:`sudokit.logic.rating.se_level` draws them).
 LEVELS: dict[str, tuple[float, float]] = {
@@ -189,12 +190,35 @@ def choose(bank: Bank, q: Query, *, mark_used: str | None = None) -> list[dict[s
     else:
         with bank.reading() as conn:
             rows = _select(bank, conn, q)
-    names = {bit: name for name, bit in bank.families().items()}
+    return _named(bank, rows)
+
+
+def _named(bank: Bank, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows with their family bits as names."""
+    with bank.reading() as conn:
+        names = {bit: name for bit, name in conn.execute("SELECT bit, name FROM family")}
     for row in rows:
         mask = row.get("families") or 0
         row["families"] = [names[b] for b in sorted(names) if mask >> b & 1]
         row["hardest_family"] = names.get(row["hardest_family"]) if row.get("hardest_family") is not None else None
     return rows
+
+
+@contextlib.contextmanager
+def reserve(bank: Bank, q: Query, book: str | None) -> Iterator[list[dict[str, Any]]]:
+    """Puzzles chosen for ``book`` and held in a write transaction while the
+    caller uses them (prints a booklet): recorded as used in the book when
+    the block ends without an error, and not at all otherwise. Without
+    ``book``, just the choice."""
+    if book is None:
+        yield choose(bank, q)
+        return
+    if not book.strip():
+        raise SudokuError("--mark-used needs a book's name")
+    with bank.writing() as conn:
+        rows = _named(bank, _select(bank, conn, q))
+        yield rows
+        bank.mark_used(conn, [r["id"] for r in rows], book)
 
 
 def grid_of(row: dict[str, Any], solution: bool = False) -> Any:

@@ -54,6 +54,9 @@ class Incoming:
     solution: Grid | None = None
     rating: dict[str, Any] | None = None
     source: str = ""
+    #: The key, when the input carries it (a bank record: ``bank import``).
+    keyed: Any = None
+    #: What a bank record brings besides: ``added`` (its date) and ``seen``.
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -166,7 +169,11 @@ def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[An
     name, and the indexes of the items that failed (no solution)."""
     from .families import families_of, family_of
 
-    keys = bank.key([it.grid for it in items])
+    keys = [it.keyed for it in items]
+    missing = [i for i, k in enumerate(keys) if k is None]
+    if missing:
+        for i, k in zip(missing, bank.key([items[i].grid for i in missing])):
+            keys[i] = k
     sols = solutions(items)
     syms = symmetries([it.grid for it in items])
     rows: list[list[Any]] = []
@@ -192,7 +199,7 @@ def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[An
             rating = [None] * 10 + [[]]
         rows.append([keyed.key, grid.line(), keyed.transform, solution, str(grid.shape), variant, regions, cages,
                      grid.clues, bits, symmetry_name(bits), keyed.automorphisms, *rating, it.source or None,
-                     date, 1, rnd_of(keyed.key)])
+                     it.extra.get("added") or date, int(it.extra.get("seen") or 1), rnd_of(keyed.key)])
     return rows, list(names), failed
 
 

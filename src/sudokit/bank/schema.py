@@ -126,7 +126,9 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
 
 def create(conn: sqlite3.Connection) -> None:
     """The tables and indexes of a new bank, at :data:`VERSION` (in the caller's transaction)."""
-    conn.executescript(TABLES)
+    for statement in TABLES.split(";"):
+        if statement.strip():
+            conn.execute(statement)
     for sql in INDEXES.values():
         conn.execute(sql)
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")

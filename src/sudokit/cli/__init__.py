@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "hint": "sudokit.cli.explain:hint",
     "print": "sudokit.cli.print:print_",
     "serve": "sudokit.cli.serve:serve",
+    "bank": "sudokit.cli.bank:bank",
 }
 
 #: One line per command for ``sudoku --help``, so the listing imports nothing.
@@ -45,6 +46,7 @@ SUMMARIES: dict[str, str] = {
     "hint": "Show the next logical step.",
     "print": "Print puzzles as a PDF booklet, or one picture each.",
     "serve": "Serve a local page to play and learn, and a JSON API.",
+    "bank": "Keep rated puzzles in a bank: add, query, stats, export, import.",
 }
 
 #: What ``sudoku`` with no arguments runs.

@@ -136,8 +136,6 @@ class Rating:
     ep_lower_bound: bool = False
     ed_lower_bound: bool = False
     tier: str = ""
-    #: The techniques of the steps on the path, each once, in the order they first appear.
-    techniques: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         def mark(bound: bool) -> str:
@@ -252,7 +250,6 @@ def _rating(
         er=round(er, 1), ep=round(ep, 1), ed=round(ed, 1), level=se_level(er), score=score,
         score_level=_score_level(names, score), lower_bound=stuck, steps=len(ratings), hardest=hardest,
         ep_lower_bound=stuck and not ep_set, ed_lower_bound=stuck and not ed_set,
-        techniques=tuple(dict.fromkeys(names)),
     )
 
 
