@@ -26,7 +26,12 @@ def _catalogue():  # type: ignore[no-untyped-def]
         def resolve(name: str) -> str:
             return " ".join(name.split())
 
-        return types.SimpleNamespace(family_of=lambda step: step, resolve=resolve)
+        import re
+
+        def family(step: str) -> str:
+            return re.sub(r"( type \d+| \d+)+$", "", step)
+
+        return types.SimpleNamespace(family_of=family, resolve=resolve)
     return techniques
 
 

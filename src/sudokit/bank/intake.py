@@ -188,7 +188,8 @@ class _Block:
     results: list[Any] = field(default_factory=list)
 
 
-def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any) -> Iterator[_Block]:
+def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, size: int = BLOCK
+            ) -> Iterator[_Block]:
     for path in paths:
         input_id = identity(path)
         after = bank.intake_lines(input_id) if input_id else 0
@@ -206,7 +207,7 @@ def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any) -> 
             else:
                 items.append(got)
                 unrated += got.rating is None
-            if len(items) >= BLOCK or unrated >= RATE_BLOCK:
+            if len(items) >= size or unrated >= min(size, RATE_BLOCK):
                 yield _Block(label, input_id, last, items, failures)
                 items, failures, unrated = [], [], 0
         if items or failures:
@@ -287,14 +288,15 @@ def _commit(bank: Bank, block: _Block, items: list[Incoming], report: AddReport,
 
 def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | None = None, shape: Any = None,
         notes: Callable[[str], None] = lambda text: None, committed: Callable[[str], None] | None = None,
-        progress: Callable[[int], None] | None = None, cluster: Any = None) -> AddReport:
+        progress: Callable[[int], None] | None = None, cluster: Any = None, batch: int = BLOCK) -> AddReport:
     """Add every puzzle of ``paths`` (``-``: standard input) to ``bank``; the report.
 
     ``notes`` hears each line that could not go in (with its number),
     ``committed`` each commit (what is in by then), ``progress`` the puzzles
     of each block. ``jobs`` processes rate what needs rating (0: every core);
     ``cluster`` (a ``dask.distributed`` client) rates on a cluster instead
-    (:func:`add_on_cluster`). ``timeout`` is the rating's time per puzzle.
+    (:func:`add_on_cluster`). ``timeout`` is the rating's time per puzzle;
+    ``batch`` the most puzzles per transaction.
     """
     from ..pipeline import Job, run_chunk, warm
     from ..pool import ordered_map
@@ -306,7 +308,7 @@ def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | Non
                               report=report, shape=shape)
     job = Job("rate", fmt="jsonl", timeout=timeout)
     pending: deque[_Block] = deque()
-    results = ordered_map(run_chunk, _tasks(bank, _blocks(bank, paths, report, shape), job, pending), jobs,
+    results = ordered_map(run_chunk, _tasks(bank, _blocks(bank, paths, report, shape, batch), job, pending), jobs,
                           initializer=warm if jobs != 1 else None, initargs=(job,), window=None)
     try:
         for result in results:
