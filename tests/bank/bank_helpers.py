@@ -76,8 +76,16 @@ def write_jsonl(path, records) -> None:
             fh.write(json.dumps(record) + "\n")
 
 
-def sudoku(*args: str, input: str | None = None, timeout: float = 300, **kw) -> subprocess.CompletedProcess:
+def environment() -> dict[str, str]:
+    """This process's environment, with PYTHONPATH made absolute (a test may change folder)."""
     env = dict(os.environ)
+    if env.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env["PYTHONPATH"].split(os.pathsep) if p)
+    return env
+
+
+def sudoku(*args: str, input: str | None = None, timeout: float = 300, **kw) -> subprocess.CompletedProcess:
+    env = environment()
     return subprocess.run([*SUDOKU, *args], input=input, capture_output=True, text=True, timeout=timeout, env=env,
                           **kw)
 

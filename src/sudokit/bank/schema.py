@@ -135,9 +135,10 @@ def create(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA user_version = {VERSION}")
 
 
-def migrate(conn: sqlite3.Connection, found: int, target: int = VERSION) -> list[int]:
-    """Bring a bank at version ``found`` up to ``target``, a migration at a time,
-    each in its own transaction; the versions passed through."""
+def migrate(conn: sqlite3.Connection, found: int, target: int | None = None) -> list[int]:
+    """Bring a bank at version ``found`` up to ``target`` (default :data:`VERSION`),
+    a migration at a time, each in its own transaction; the versions passed through."""
+    target = VERSION if target is None else target
     passed = []
     for version in range(found, target):
         step = MIGRATIONS.get(version)

@@ -121,6 +121,22 @@ class Bank:
             raise BankError(f"cannot open bank {path}: {_reason(exc)}") from None
         try:
             self._check(conn)
+        except BankError:
+            conn.close()
+            if not self.readonly:
+                raise
+            # a bank on a read-only medium: no one can write it, so it is read as immutable
+            # (SQLite cannot make the shared-memory file WAL readers need there)
+            try:
+                conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, timeout=timeout,
+                                       isolation_level=None, check_same_thread=False)
+            except sqlite3.Error as exc:
+                raise BankError(f"cannot open bank {path}: {_reason(exc)}") from None
+            try:
+                self._check(conn)
+            except BaseException:
+                conn.close()
+                raise
         except BaseException:
             conn.close()
             raise
@@ -162,7 +178,12 @@ class Bank:
                     conn.execute("INSERT OR IGNORE INTO meta(name, value) VALUES ('form', ?)", (FORM,))
                     conn.execute("INSERT OR IGNORE INTO meta(name, value) VALUES ('created', ?)", (today(),))
             elif version < schema.VERSION:
-                schema.migrate(conn, version)
+                try:
+                    schema.migrate(conn, version)
+                except (KeyError, RuntimeError, ValueError) as exc:
+                    raise BankError(f"cannot bring bank {path} from schema {version} to {schema.VERSION}: {exc}; "
+                                    f"it is left at schema "
+                                    f"{conn.execute('PRAGMA user_version').fetchone()[0]}") from None
         except sqlite3.Error as exc:
             raise BankError(f"cannot write bank {path}: {_reason(exc)}; it is left as it was") from None
 
