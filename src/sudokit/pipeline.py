@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 #: What a job may do with each puzzle.
-COMMANDS = ("solve", "count", "all", "rate", "explain")
+COMMANDS = ("solve", "count", "all", "rate", "explain", "canon")
 
 #: Search nodes a puzzle may take in the engine's bulk call before it is
 #: taken out and done on its own (where time limits and Ctrl-C are watched).
@@ -85,6 +85,8 @@ class Job:
     regions: str | None = None
     #: Killer cages in their text form (``--cages``), read for each puzzle's size.
     cages: str | None = None
+    #: The canonical form of ``canon`` (:data:`sudokit.canon.FORMS`).
+    form: str = "minlex"
 
     def __post_init__(self) -> None:
         if self.command not in COMMANDS:
@@ -102,6 +104,8 @@ class Job:
     def chunk_size(self) -> int:
         """Puzzles per chunk: big for the engine, small for slow work (even spread)."""
         if self.command in ("solve", "count") and self.method == "fast" and self.timeout is None:
+            return 4096
+        if self.command == "canon":
             return 4096
         if self.command in ("solve", "count", "all"):
             return 64
@@ -504,7 +508,28 @@ def _do_explain(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
     out.add("\n".join(lines))
 
 
-_DO = {"solve": _do_solve, "count": _do_solve, "all": _do_solve, "rate": _do_rate, "explain": _do_explain}
+def _do_canon(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
+    from .canon import canonical
+
+    try:
+        found = canonical(grid, job.form)
+    except SudokuError as exc:
+        text = "" if job.fmt == "line" else records.dumps(records.error_record(
+            text=_line(grid, job.symbols), status=Status.INVALID.value, message=str(exc), line=item.line,
+            source=item.source, example=item.example))
+        out.add(text, f"{item.where()}: {Status.INVALID.value}: {exc}")
+        return
+    line = _line(found.grid, job.symbols)
+    if job.fmt == "jsonl":
+        out.add(records.dumps(records.canon_record(_line(grid, job.symbols), line, found.form, str(found.transform),
+                                                   str(found.inverse), found.automorphisms, item.line,
+                                                   item.source, item.example)))
+    else:
+        out.add(line)
+
+
+_DO = {"solve": _do_solve, "count": _do_solve, "all": _do_solve, "rate": _do_rate, "explain": _do_explain,
+       "canon": _do_canon}
 
 
 def run_items(job: Job, items: Sequence[Item]) -> ChunkResult:
@@ -533,8 +558,8 @@ def run_items(job: Job, items: Sequence[Item]) -> ChunkResult:
 
 
 def _bulk_ready(job: Job) -> bool:
-    return (not job.quick and job.command in ("solve", "count") and job.method == "fast" and job.fmt in ("line", "jsonl")
-            and job.symbols is None and job.box in (None, (3, 3)) and job.variant is None and job.regions is None
+    return (not job.quick and (job.command in ("solve", "count") and job.method == "fast" or job.command == "canon")
+            and job.fmt in ("line", "jsonl") and job.symbols is None and job.box in (None, (3, 3)) and job.variant is None and job.regions is None
             and job.cages is None)
 
 
@@ -543,12 +568,67 @@ def _texts(batch: Any, values: Any) -> list[str]:
     return batch.format_block(values).decode("ascii").split("\n")[:-1] if len(values) else []
 
 
+def _canon_bulk(job: Job, numbers: list[int], content: list[str], source: str,
+                first_puzzle: int | None) -> ChunkResult:
+    """9x9 lines to their canonical forms in one compiled call; what it does not settle (an
+    unreadable line, givens that clash) goes through the public API on its own."""
+    import numpy as np
+
+    from . import batch
+    from .canon import FORMS
+    from .canon.forms import transform_of
+    from .canon.kernel import canonicalise
+
+    values, ok = batch.parse_lines(content)
+    ok &= _consistent(values)
+    forms, transforms, counts = canonicalise(values[ok], FORMS.index(job.form))
+    texts: list[str | None] = [None] * len(content)
+    lines = _texts(batch, forms)
+    rows = np.flatnonzero(ok).tolist()
+    for k, i in enumerate(rows):
+        if counts[k] < 0:
+            continue
+        if job.fmt == "jsonl":
+            t = transform_of(transforms[k])
+            texts[i] = records.dumps(records.canon_record(
+                content[i].replace("0", "."), lines[k], job.form,
+                str(t), str(t.inverse()), int(counts[k]), numbers[i], source))
+        else:
+            texts[i] = lines[k]
+    failures, notes = 0, []
+    for i, text in enumerate(texts):
+        if text is None:
+            number = None if first_puzzle is None else first_puzzle + i
+            alone = run_items(job, [_read_line(job, content[i], number, numbers[i], source)])
+            texts[i] = alone.text[:-1] if alone.text else None
+            failures += alone.failures
+            notes.extend(alone.notes)
+    kept = [t for t in texts if t is not None]
+    return ChunkResult("\n".join(kept) + "\n" if kept else "", len(content), failures, notes)
+
+
+def _consistent(values):  # type: ignore[no-untyped-def]
+    """Rows of 9x9 values whose givens clash nowhere (a mask)."""
+    import numpy as np
+
+    from .geometry import CLASSIC
+
+    units = np.array(CLASSIC.geometry.units, dtype=np.int64)  # (27, 9)
+    cells = values[:, units]  # (P, 27, 9)
+    ok = np.ones(len(values), dtype=bool)
+    for digit in range(1, 10):
+        ok &= ((cells == digit).sum(axis=2) <= 1).all(axis=1)
+    return ok
+
+
 def _run_bulk(job: Job, numbers: list[int], content: list[str], source: str,
               first_puzzle: int | None) -> ChunkResult:
     import numpy as np
 
     from . import batch
 
+    if job.command == "canon":
+        return _canon_bulk(job, numbers, content, source, first_puzzle)
     values, ok = batch.parse_lines(content)
     node_cap = BULK_NODES if job.nodes is None else min(job.nodes, BULK_NODES)
     limit = 1 if job.command == "solve" else (job.limit or 0)
@@ -827,6 +907,11 @@ def warm(job: Job, notice: Any = None, lines: bool = True) -> None:
         import importlib
 
         importlib.import_module(f"{__package__}.logic")
+    elif job.command == "canon":
+        if lines and _bulk_ready(job):
+            from .engine import warm_up
+
+            warm_up(notice, kernels=("canon",))
     elif job.method == "fast":
         from .engine import warm_up
 

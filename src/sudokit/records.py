@@ -237,6 +237,15 @@ def step_record(grid: "Grid", number: int, step: "Step", geo: Any, *, after: "Gr
 # -- generated records -------------------------------------------------------------------
 
 
+def canon_record(puzzle: str, canonical: str, form: str, transform: str, inverse: str, automorphisms: int,
+                 line: int | None = None, source: str = "", example: str = "") -> dict[str, Any]:
+    """A ``sudoku canon --format jsonl`` record: the puzzle as given, its canonical form and the
+    form's name, the transformation from the one to the other and back (``t:rows:cols:digits``,
+    :class:`sudokit.canon.Transform`), and the number of automorphisms."""
+    return _place({"puzzle": puzzle, "canonical": canonical, "form": form, "transform": transform,
+                   "inverse": inverse, "automorphisms": automorphisms}, line, source, example)
+
+
 def generated_record(puzzle: "Puzzle") -> dict[str, Any]:
     """A generated puzzle: puzzle, solution, clues, seed, shape, minimal,
     symmetry, ``undecided`` when some clue was not proven needed, ``generator``

@@ -71,6 +71,10 @@ def canonical(grid: "Grid", form: str = "minlex") -> Canonical:
     if form not in FORMS:
         raise SudokuError(f"unknown canonical form {form!r}: choose {' or '.join(FORMS)}")
     shape = grid.shape
+    if not grid.is_consistent:
+        from ..errors import InvalidPuzzle
+
+        raise InvalidPuzzle(f"the givens clash ({grid.conflicts()[0]}): a canonical form is for valid puzzles")
     if grid.is_variant:
         geometry = grid.geometry
         group = variant_group(geometry)
@@ -81,9 +85,53 @@ def canonical(grid: "Grid", form: str = "minlex") -> Canonical:
             low, _, _ = group_search(pattern, group, False)
             group = tuple(g for g in group if g.apply_values(pattern) == low)
         values, transform, count = group_search(grid.values, group, not geometry.cages)
-    else:
-        from .search import search
+    elif shape.size == 9 and _compiled():
+        from . import kernel
 
-        values, transforms, count = search(grid.values, shape.box_rows, shape.box_cols, form)
-        transform = transforms[0]
+        out, transforms, counts = kernel.canonicalise(grid.values, FORMS.index(form))
+        if counts[0] < 0:  # more candidates than the kernel holds: the Python search
+            return _searched(grid, form)
+        transform = transform_of(transforms[0])
+        return Canonical(grid.like(tuple(out[0].tolist())), form, transform, transform.inverse(), int(counts[0]))
+    else:
+        return _searched(grid, form)
     return Canonical(grid.like(tuple(values)), form, transform, transform.inverse(), count)
+
+
+def _searched(grid: "Grid", form: str) -> Canonical:
+    from .search import search
+
+    shape = grid.shape
+    values, transforms, count = search(grid.values, shape.box_rows, shape.box_cols, form)
+    return Canonical(grid.like(tuple(values)), form, transforms[0], transforms[0].inverse(), count)
+
+
+def transform_of(row) -> Transform:
+    """A :class:`Transform` from a row of the kernel's transforms (see ``kernel.TRANSFORM_WIDTH``)."""
+    row = [int(v) for v in row]
+    return Transform(bool(row[0]), tuple(row[1:10]), tuple(row[10:19]), tuple(row[19:28]))
+
+
+_READY: list[bool] = []
+
+
+def _compiled() -> bool:
+    """Whether the 9x9 kernel can run without compiling now (loaded, or in numba's cache).
+    A single call never waits for the compiler: it takes the Python search, which gives the
+    same answers (``sudoku canon`` and :func:`warm` compile the kernel, once per machine)."""
+    if not _READY:
+        try:
+            from ..engine.compiling import is_cached
+
+            _READY.append(is_cached("canon.kernel.canon_batch"))
+        except ImportError:  # no numba: the Python search
+            _READY.append(False)
+    return _READY[0]
+
+
+def warm() -> None:
+    """Compile (or load) the 9x9 kernel now, so that later calls use it."""
+    from . import kernel
+
+    kernel.warm()
+    _READY[:] = [True]

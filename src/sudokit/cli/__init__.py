@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "print": "sudokit.cli.print:print_",
     "serve": "sudokit.cli.serve:serve",
     "bank": "sudokit.cli.bank:bank",
+    "canon": "sudokit.cli.canon:canon",
 }
 
 #: One line per command for ``sudoku --help``, so the listing imports nothing.
@@ -47,6 +48,7 @@ SUMMARIES: dict[str, str] = {
     "print": "Print puzzles as a PDF booklet, or one picture each.",
     "serve": "Serve a local page to play and learn, and a JSON API.",
     "bank": "Keep rated puzzles in a bank: add, query, stats, export, import.",
+    "canon": "Canonical forms (minlex, patminlex) of puzzles; --dedupe keeps each class once.",
 }
 
 #: What ``sudoku`` with no arguments runs.
@@ -188,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
 ENGINE_KERNELS: dict[str, tuple[str, ...]] = {
     "solve": ("count",), "rate": ("count", "logic", "producers", "chains"),
     "explain": ("count", "logic", "producers", "chains"), "hint": ("count",),
-    "generate": ("generate",), "print": ("count",),
+    "generate": ("generate",), "print": ("count",), "canon": ("canon",),
 }
 
 

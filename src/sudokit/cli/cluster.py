@@ -78,8 +78,10 @@ def _check(cluster: str | None, output: str | None, merge: str | None, blocksize
         raise click.UsageError("--merge FILE goes with --output DIR")
 
 
-def _writer(out: Output) -> Callable[[str], None]:
+def _writer(out: Output, keep: Callable[[str], str] | None = None) -> Callable[[str], None]:
     def write(text: str) -> None:
+        if text and keep is not None:
+            text = keep(text)
         if text:  # a partition's records, each ending with a newline (Output handles a closed pipe)
             out.write(text)
 
@@ -102,13 +104,14 @@ def _finish(summary: Any, output: str | None, merge: str | None, what: str = "")
 
 def run_on_cluster(ctx: click.Context | None, job: Any, paths: Sequence[str], cluster: str,
                    output: str | None = None, blocksize: int | None = None, merge: str | None = None,
-                   label: str = "sudoku") -> int:
+                   label: str = "sudoku", keep: Callable[[str], str] | None = None) -> int:
     """Run ``job`` (a :class:`sudokit.pipeline.Job`) over ``paths`` on ``cluster``; the exit status.
 
     Results go to standard output in input order (or into ``output``), notes
     for failed puzzles to stderr in input order, a progress bar per partition
     when stderr is a terminal. 0 when every puzzle succeeded, 1 when some
-    failed, 2 when the run could not start, 130 on Ctrl-C.
+    failed, 2 when the run could not start, 130 on Ctrl-C. ``keep`` filters
+    the text written to standard output (``canon --dedupe``).
     """
     from .. import distributed
     from ..errors import SudokuError
@@ -122,7 +125,7 @@ def run_on_cluster(ctx: click.Context | None, job: Any, paths: Sequence[str], cl
         with distributed.cluster(cluster) as client, progress:
             summary = distributed.run(
                 job, list(paths), client=client, out_dir=output, blocksize=blocksize,
-                write=None if output is not None else _writer(out), notes=progress.note,
+                write=None if output is not None else _writer(out, keep), notes=progress.note,
                 progress=lambda done, total, puzzles: _advance(progress, done, total),
             )
             out.flush()

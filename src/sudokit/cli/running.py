@@ -54,13 +54,15 @@ def examples(names: tuple[str, ...]) -> list[tuple[str, Any]]:
 
 
 def run_job(ctx: click.Context, job: Any, paths: tuple[str, ...], names: tuple[str, ...], jobs: int,
-            label: str, *, grids: list[tuple[str, Any]] | None = None, single: bool = False) -> None:
+            label: str, *, grids: list[tuple[str, Any]] | None = None, single: bool = False,
+            keep: Any = None) -> None:
     """Run ``job`` over the examples ``names`` and the files ``paths``, write the
     results, and exit with the documented status: 0 every puzzle succeeded, 1
     some failed or none was found, 130 interrupted.
 
     ``single``: the output format holds one puzzle (svg), so nothing is written
-    until the input is known to hold exactly one.
+    until the input is known to hold exactly one. ``keep``, when given, takes
+    each chunk's text and returns what of it to write (``canon --dedupe``).
     """
     from .. import pipeline
     from ..errors import SudokuError
@@ -85,7 +87,9 @@ def run_job(ctx: click.Context, job: Any, paths: tuple[str, ...], names: tuple[s
                                                ctx)
                     held.append(chunk.text)
                 elif chunk.text:
-                    out.write(chunk.text)
+                    text = chunk.text if keep is None else keep(chunk.text)
+                    if text:
+                        out.write(text)
                 for note in chunk.notes:
                     progress.note(note)
                 progress.advance(chunk.puzzles)

@@ -63,6 +63,7 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
                                                "kernelN.search_n"), 4.5),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
+    "canon": ("the canonical forms", ("canon.kernel.canon_batch",), 25.0),
     "logic": ("the logic kernels", ("logic_kernels.run_steps",), 10.0),
     # the searches of the producers from 4.0 to 7.5 (logic_kernels too), loaded when a puzzle gets there
     "producers": ("the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
@@ -404,6 +405,7 @@ _WARMERS: dict[str, Callable[[], None]] = {
     "killer": lambda: importlib.import_module("sudokit.engine.killer").load(count=True),
     "killer-search": lambda: importlib.import_module("sudokit.engine.killer").warm("search"),
     "nested": _warm_nested,
+    "canon": lambda: importlib.import_module("sudokit.canon.forms").warm(),
     "generate": _warm_generator,
     **{group: _warm_verdict(name) for group, name in (
         ("unique-9x9", "COUNT9"), ("unique-9x9-variant", "COUNT9U"), ("unique-other", "OTHER"), ("unique-16x16", "OTHER_LOCKED"),
