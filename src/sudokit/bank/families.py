@@ -8,6 +8,7 @@ families on a puzzle's path as bits; the bits are the bank's own (its
 
 from __future__ import annotations
 
+import functools
 from typing import Iterable
 
 from ..errors import SudokuError
@@ -15,6 +16,7 @@ from ..errors import SudokuError
 __all__ = ["family_of", "families_of", "resolve"]
 
 
+@functools.lru_cache(maxsize=1)
 def _catalogue():  # type: ignore[no-untyped-def]
     import importlib
 
@@ -35,6 +37,7 @@ def _catalogue():  # type: ignore[no-untyped-def]
     return techniques
 
 
+@functools.lru_cache(maxsize=4096)
 def family_of(step_name: str) -> str:
     """The family of a step's technique, as the catalogue names it (a family's
     own name stands for itself, so a bank record reads back)."""
@@ -50,7 +53,12 @@ def family_of(step_name: str) -> str:
 
 def families_of(step_names: Iterable[str]) -> list[str]:
     """The families of the steps on a path, each once, in order."""
-    return list(dict.fromkeys(family_of(name) for name in step_names if name))
+    return list(_families(tuple(step_names)))
+
+
+@functools.lru_cache(maxsize=65536)
+def _families(step_names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(family_of(str(name)) for name in step_names if name))
 
 
 def resolve(name: str) -> str:

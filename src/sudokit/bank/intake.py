@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -72,15 +73,15 @@ def identity(path: str) -> str | None:
 # -- reading ---------------------------------------------------------------------------
 
 
+_LINE = re.compile(r"[.0-9]{81}")
+_UNIT_FIELDS = frozenset(("variant", "regions", "cages", "shape", "symbols"))
+
+
 def _fast_grid(text: str) -> Grid | None:
     """A 9x9 line of ``.`` and digits, read without the general reader (the common case)."""
-    if len(text) != 81 or not text.isascii():
+    if _LINE.fullmatch(text) is None:
         return None
-    raw = text.encode()
-    values = raw.translate(_DIGITS)
-    if max(values) > 9:
-        return None
-    return Grid.unchecked(CLASSIC, tuple(values))
+    return Grid.unchecked(CLASSIC, tuple(text.encode().translate(_DIGITS)))
 
 
 def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incoming | str":
@@ -98,7 +99,7 @@ def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incomin
         if status not in (None, "rated", "solved"):
             message = record.get("message") or ""
             return f"the record says {status}" + (f": {message}" if message else "")
-        plain = not any(k in record for k in ("variant", "regions", "cages", "shape", "symbols"))
+        plain = not _UNIT_FIELDS.intersection(record)
         grid = _fast_grid(record["puzzle"]) if plain and shape is None else None
         solution = None
         if grid is None:
@@ -117,14 +118,17 @@ def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incomin
             if not solution.is_complete or not solution.agrees_with(grid):
                 return '"solution" does not complete the puzzle'
             solution = solution.with_geometry(grid.geometry)
-        return Incoming(line, grid, solution, rating_of(record), source)
+        return Incoming(line, grid, solution, rating_of(record), source,
+                        text=record["puzzle"] if plain and shape is None and grid.shape is CLASSIC
+                        and "0" not in record["puzzle"] else None)
     grid = _fast_grid(text) if shape is None else None
     if grid is None:
         try:
             grid = parse(text, shape=shape)
         except SudokuError as exc:
             return str(getattr(exc, "reason", None) or exc)
-    return Incoming(line, grid, None, None, source)
+    return Incoming(line, grid, None, None, source, text=text if len(text) == 81 and "0" not in text
+                    and grid.shape is CLASSIC and not grid.is_variant else None)
 
 
 def read_source(path: str, after: int = 0, shape: Any = None) -> Iterator[tuple[int, "Incoming | str"]]:

@@ -38,7 +38,7 @@ class Keyed:
 
 
 #: What :class:`~sudokit.bank.Bank` calls to key a batch of puzzles.
-KeyFunction = Callable[[Sequence[Grid]], list[Keyed]]
+KeyFunction = Callable[..., list[Keyed]]
 
 
 def _kind(grid: Grid, canon_grid: Grid) -> str:
@@ -66,6 +66,41 @@ def keyed(grid: Grid) -> Keyed:
                  getattr(canon, "automorphisms", None))
 
 
-def keyed_many(grids: Sequence[Grid]) -> list[Keyed]:
-    """The keys of many puzzles."""
-    return [keyed(grid) for grid in grids]
+def keyed_many(grids: Sequence[Grid], values: Any = None) -> list[Keyed]:
+    """The keys of many puzzles: classic 9x9 ones in one call of the compiled
+    canonical search (:mod:`sudokit.canon.kernel`), the others one by one.
+    ``values``: when every grid is a classic 9x9 one, their values as an array
+    (P x 81), if the caller has it."""
+    out: list[Keyed | None] = [None] * len(grids)
+    bulk = [i for i, g in enumerate(grids) if not g.is_variant and g.shape.box_rows == g.shape.box_cols == 3]
+    if len(bulk) > 1:
+        given = values if values is not None and len(bulk) == len(grids) else None
+        for i, k in zip(bulk, _kernel_keys([grids[i] for i in bulk], given)):
+            out[i] = k
+    return [k if k is not None else keyed(grids[i]) for i, k in enumerate(out)]
+
+
+def _kernel_keys(grids: Sequence[Grid], values: Any = None) -> list[Keyed | None]:
+    """Classic 9x9 puzzles keyed by the compiled search (None where it left one to the Python search)."""
+    import numpy as np
+
+    try:
+        from ..canon import kernel
+    except ImportError:  # no numba: the Python search
+        return [None] * len(grids)
+    if values is None:
+        values = np.array([g.values for g in grids], dtype=np.uint8)
+    forms, transforms, counts = kernel.canonicalise(values, kernel.PATMINLEX if FORM == "patminlex"
+                                                    else kernel.MINLEX)
+    n = len(grids)
+    lines = np.where(forms == 0, ord("."), forms + ord("0")).astype(np.uint8).tobytes().decode("ascii")
+    # the transformation's text, as str(Transform) writes it: "t:rows:cols:digits", a digit per entry
+    text = np.full((n, 31), ord(":"), dtype=np.uint8)
+    text[:, 0] = transforms[:, 0] + ord("0")
+    text[:, 2:11] = transforms[:, 1:10] + ord("0")
+    text[:, 12:21] = transforms[:, 10:19] + ord("0")
+    text[:, 22:31] = transforms[:, 19:28] + ord("0")
+    moves = text.tobytes().decode("ascii")
+    counted = counts.tolist()
+    return [None if counted[i] < 0 else Keyed(lines[81 * i:81 * i + 81], moves[31 * i:31 * i + 31], counted[i])
+            for i in range(n)]

@@ -19,11 +19,11 @@ from typing import Any, Sequence
 from ..grid import Grid, Shape
 from .schema import SYMMETRY_BITS
 
-__all__ = ["COLUMNS", "Incoming", "RATING_FIELDS", "insert", "rating_of", "rnd_of", "symmetries"]
+__all__ = ["COLUMNS", "Incoming", "RATING_FIELDS", "digest_of", "insert", "rating_of", "rnd_of", "symmetries"]
 
 #: The columns a row is written with, in order.
 COLUMNS = (
-    "key", "puzzle", "transform", "solution", "shape", "variant", "regions", "cages", "clues", "symmetries",
+    "digest", "key", "puzzle", "transform", "solution", "shape", "variant", "regions", "cages", "clues", "symmetries",
     "symmetry", "automorphisms", "er", "ep", "ed", "level", "score", "score_level", "lower_bound", "steps",
     "hardest", "hardest_family", "families", "source", "added", "seen", "rnd",
 )
@@ -34,7 +34,7 @@ RATING_FIELDS = ("er", "ep", "ed", "level", "score", "score_level", "lower_bound
 
 _UPSERT = (
     f"INSERT INTO puzzle({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))}) "
-    "ON CONFLICT(key) DO UPDATE SET seen = puzzle.seen + excluded.seen, "
+    "ON CONFLICT(digest) DO UPDATE SET seen = puzzle.seen + excluded.seen, "
     "solution = coalesce(puzzle.solution, excluded.solution), "
     + ", ".join(f"{name} = CASE WHEN puzzle.er IS NULL THEN excluded.{name} ELSE puzzle.{name} END"
                 for name in RATING_FIELDS)
@@ -54,6 +54,8 @@ class Incoming:
     solution: Grid | None = None
     rating: dict[str, Any] | None = None
     source: str = ""
+    #: The puzzle's line as read, when it was a plain 9x9 line (saves writing it again).
+    text: str | None = None
     #: The key, when the input carries it (a bank record: ``bank import``).
     keyed: Any = None
     #: What a bank record brings besides: ``added`` (its date) and ``seen``.
@@ -62,22 +64,26 @@ class Incoming:
 
 def rating_of(record: dict[str, Any]) -> dict[str, Any] | None:
     """The rating a record carries (a rating record, or a generated one with a
-    difficulty filter), or None when it carries none."""
+    difficulty filter): the record itself, its ``techniques`` made a list of
+    names; None when it carries none."""
     if record.get("er") is None or record.get("status", "rated") != "rated":
         return None
-    out = {name: record.get(name) for name in ("er", "ep", "ed", "level", "score", "score_level", "steps",
-                                               "hardest")}
-    out["lower_bound"] = record.get("lower_bound")
     techniques = record.get("techniques")
-    out["techniques"] = [str(t) for t in techniques] if isinstance(techniques, list) else []
-    if out["hardest"] and out["hardest"] not in out["techniques"] and not out["techniques"]:
-        out["techniques"] = [out["hardest"]]
-    return out
+    if type(techniques) is not list:
+        record["techniques"] = []
+    if not record["techniques"] and record.get("hardest"):
+        record["techniques"] = [record["hardest"]]
+    return record
+
+
+def digest_of(key: str) -> bytes:
+    """The 128-bit digest of a key, which the bank indexes."""
+    return hashlib.blake2b(key.encode(), digest_size=16).digest()
 
 
 def rnd_of(key: str) -> int:
-    """The fixed pseudo-random number of a key (a signed 64-bit integer)."""
-    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little", signed=True)
+    """The fixed pseudo-random number of a key (a signed 64-bit integer: the digest's first 8 bytes)."""
+    return int.from_bytes(digest_of(key)[:8], "little", signed=True)
 
 
 def _reps(shape: Shape) -> list[tuple[int, Any]]:
@@ -100,8 +106,9 @@ def _reps(shape: Shape) -> list[tuple[int, Any]]:
 _REPS: dict[Shape, list] = {}
 
 
-def symmetries(grids: Sequence[Grid]) -> list[int]:
-    """The symmetry bits (:data:`~sudokit.bank.schema.SYMMETRY_BITS`) of each clue pattern."""
+def symmetries(grids: Sequence[Grid], values: Any = None) -> list[int]:
+    """The symmetry bits (:data:`~sudokit.bank.schema.SYMMETRY_BITS`) of each clue
+    pattern (``values``: the grids' values as an array, when the caller has it)."""
     import numpy as np
 
     out = [0] * len(grids)
@@ -112,7 +119,10 @@ def symmetries(grids: Sequence[Grid]) -> list[int]:
         reps = _REPS.get(shape)
         if reps is None:
             reps = _REPS[shape] = _reps(shape)
-        pattern = np.array([grids[i].values for i in index], dtype=np.int16) != 0
+        if values is not None and len(by_shape) == 1:
+            pattern = values != 0
+        else:
+            pattern = np.array([grids[i].values for i in index], dtype=np.int16) != 0
         bits = np.zeros(len(index), dtype=np.int64)
         for bit, rep in reps:
             bits |= np.where((pattern == pattern[:, rep]).all(axis=1), bit, 0)
@@ -126,9 +136,10 @@ def symmetry_name(bits: int) -> str:
     return next((name for name in _BY_SIZE if bits & SYMMETRY_BITS[name]), "none")
 
 
-def solutions(items: Sequence[Incoming]) -> list[str | None]:
+def solutions(items: Sequence[Incoming], classic: Sequence[int] = (), values: Any = None) -> list[str | None]:
     """Each puzzle's solution as a line: the one given, else found (9x9 puzzles
-    in one compiled call); None when it has none."""
+    in one compiled call); None when it has none. ``values``: the values of the
+    ``classic`` items (the 9x9 ones), as an array, when the caller has it."""
     out: list[str | None] = [None if it.solution is None else it.solution.line() for it in items]
     bulk = [i for i, it in enumerate(items) if out[i] is None and not it.grid.is_variant
             and it.grid.shape.box_rows == it.grid.shape.box_cols == 3]
@@ -137,14 +148,18 @@ def solutions(items: Sequence[Incoming]) -> list[str | None]:
 
         from .. import batch
 
-        values = np.array([items[i].grid.values for i in bulk], dtype=np.uint8)
+        if values is not None and len(bulk) == len(classic):
+            values = values if bulk == list(classic) else values[[list(classic).index(i) for i in bulk]]
+        else:
+            values = np.array([items[i].grid.values for i in bulk], dtype=np.uint8)
         found = batch.solve_many(values, limit=1)
         texts = batch.format_lines(found.solutions)
         for k, i in enumerate(bulk):
             if found.counts[k] > 0:
                 out[i] = texts[k].decode("ascii")
+    done = set(bulk)
     for i, it in enumerate(items):
-        if out[i] is None and i not in set(bulk):
+        if out[i] is None and i not in done:
             from ..solving import solve
 
             result = solve(it.grid)
@@ -167,27 +182,40 @@ def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[An
     """The rows of ``items`` (their ``hardest_family`` and ``families`` still as
     lists of names, turned into bits inside the transaction), the families they
     name, and the indexes of the items that failed (no solution)."""
+    import numpy as np
+
     from .families import families_of, family_of
 
+    texts = [it.text or it.grid.line() for it in items]
+    classic = [i for i, it in enumerate(items) if not it.grid.is_variant
+               and it.grid.shape.box_rows == it.grid.shape.box_cols == 3]
+    values = None
+    if classic and len(classic) == len(items):  # the common case: one array of every puzzle's values
+        raw = np.frombuffer("".join(texts).encode("ascii", "replace"), dtype=np.uint8).reshape(-1, 81)
+        values = np.where(raw >= ord("1"), raw - ord("0"), 0).astype(np.uint8)
     keys = [it.keyed for it in items]
     missing = [i for i, k in enumerate(keys) if k is None]
     if missing:
-        for i, k in zip(missing, bank.key([items[i].grid for i in missing])):
+        grids = [items[i].grid for i in missing]
+        got = (bank.key(grids, values=values if len(missing) == len(items) else None) if values is not None
+               else bank.key(grids))
+        for i, k in zip(missing, got):
             keys[i] = k
-    sols = solutions(items)
-    syms = symmetries([it.grid for it in items])
+    sols = solutions(items, classic, values)
+    syms = symmetries([it.grid for it in items], values)
+    clues = (values != 0).sum(axis=1).tolist() if values is not None else [it.grid.clues for it in items]
     rows: list[list[Any]] = []
     names: dict[str, None] = {}
     failed: list[int] = []
-    for i, (it, keyed, solution, bits) in enumerate(zip(items, keys, sols, syms)):
+    for i, (it, keyed, solution, bits, text, count) in enumerate(zip(items, keys, sols, syms, texts, clues)):
         if solution is None:
             failed.append(i)
             continue
         grid = it.grid
-        variant, regions, cages = _units(grid)
+        variant, regions, cages = _units(grid) if grid.is_variant else (None, None, None)
         r = it.rating
         if r is not None:
-            fams = families_of(r.get("techniques") or ())
+            fams = families_of(r["techniques"])
             hardest = family_of(r["hardest"]) if r.get("hardest") else None
             names.update(dict.fromkeys(fams))
             if hardest:
@@ -197,9 +225,11 @@ def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[An
                       r.get("hardest"), hardest, fams]
         else:
             rating = [None] * 10 + [[]]
-        rows.append([keyed.key, grid.line(), keyed.transform, solution, str(grid.shape), variant, regions, cages,
-                     grid.clues, bits, symmetry_name(bits), keyed.automorphisms, *rating, it.source or None,
-                     it.extra.get("added") or date, int(it.extra.get("seen") or 1), rnd_of(keyed.key)])
+        digest = digest_of(keyed.key)
+        rows.append([digest, keyed.key, text, keyed.transform, solution, str(grid.shape), variant, regions, cages,
+                     count, bits, symmetry_name(bits), keyed.automorphisms, *rating, it.source or None,
+                     it.extra.get("added") or date, int(it.extra.get("seen") or 1),
+                     int.from_bytes(digest[:8], "little", signed=True)])
     return rows, list(names), failed
 
 

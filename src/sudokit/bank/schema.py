@@ -13,15 +13,18 @@ The tables:
 
 ``puzzle``
     One row per equivalence class, keyed by ``key``: the canonical form (see
-    :mod:`sudokit.bank.keys`). It keeps the puzzle as it was first given, the
+    :mod:`sudokit.bank.keys`), indexed through ``digest``, its 128-bit BLAKE2b
+    hash (a fifth of the key's size in the index, so adding stays quick in a big
+    bank; two classes share a digest with a chance near 2⁻¹²⁸ times the square
+    of the bank's size). It keeps the puzzle as it was first given, the
     transformation that maps it onto the canonical form, the solution, the
     shape, the variant's units, clues, the symmetries of the clue pattern
     (``symmetries``, a bit per :data:`SYMMETRY_BITS`, and ``symmetry``, the
     largest), the automorphism count, the rating (ER/EP/ED, level, score,
     hardest technique), the technique families on the path (``families``, a
     bit per row of ``family``), where and when it was first added, how often
-    it was given (``seen``), and ``rnd``, a fixed pseudo-random number drawn
-    from the key, that orders a random choice.
+    it was given (``seen``), and ``rnd``, a fixed pseudo-random number (the
+    digest's first 8 bytes), that orders a random choice.
 ``family``
     The technique families met so far, each with its bit in ``families`` (the
     bits are the bank's own, so that a catalogue that grows keeps old banks
@@ -63,7 +66,8 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 CREATE TABLE IF NOT EXISTS puzzle (
     id INTEGER PRIMARY KEY,
-    key TEXT NOT NULL UNIQUE,
+    digest BLOB NOT NULL UNIQUE,
+    key TEXT NOT NULL,
     puzzle TEXT NOT NULL,
     transform TEXT,
     solution TEXT,

@@ -248,13 +248,17 @@ class Bank:
 
     def known(self, keys: Iterable[str]) -> set[str]:
         """Which of ``keys`` the bank holds."""
-        keys = list(dict.fromkeys(keys))
+        from .rows import digest_of
+
+        digests = {digest_of(key): key for key in keys}
         found: set[str] = set()
+        todo = list(digests)
         with self.reading() as conn:
-            for i in range(0, len(keys), 500):
-                part = keys[i:i + 500]
+            for i in range(0, len(todo), 500):
+                part = todo[i:i + 500]
                 marks = ",".join("?" * len(part))
-                found.update(r[0] for r in conn.execute(f"SELECT key FROM puzzle WHERE key IN ({marks})", part))
+                found.update(digests[r[0]] for r in conn.execute(
+                    f"SELECT digest FROM puzzle WHERE digest IN ({marks})", part))
         return found
 
     def families(self) -> dict[str, int]:
