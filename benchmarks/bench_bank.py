@@ -175,6 +175,7 @@ def bench_add(count: int, folder: Path) -> None:
 def build_rows(path: Path, rows: int, seed: int = 7) -> float:
     """A bank of ``rows`` synthetic rows, filled straight through SQL; seconds taken."""
     from sudokit.bank import Bank, schema
+    from sudokit.bank.rows import digest_of
 
     began = time.perf_counter()
     Bank(path).close()
@@ -192,9 +193,9 @@ def build_rows(path: Path, rows: int, seed: int = 7) -> float:
     rng = np.random.default_rng(seed)
     # a family b is on a path with probability 0.85 * 0.8**b: common easy ones, rare hard ones
     chance = 0.85 * 0.8 ** np.arange(families)
-    sql = ("INSERT INTO puzzle(key, puzzle, transform, solution, shape, clues, symmetries, symmetry, automorphisms, "
+    sql = ("INSERT INTO puzzle(digest, key, puzzle, transform, solution, shape, clues, symmetries, symmetry, automorphisms, "
            "er, ep, ed, level, score, score_level, lower_bound, steps, hardest, hardest_family, families, source, "
-           "added, seen, rnd) VALUES (?, ?, '0:012345678:012345678:123456789', ?, '3x3', ?, 0, 'none', 1, ?, ?, ?, "
+           "added, seen, rnd) VALUES (?, ?, ?, '0:012345678:012345678:123456789', ?, '3x3', ?, 0, 'none', 1, ?, ?, ?, "
            "?, 900, 'medium', 0, 60, ?, ?, ?, 'synthetic', '2026-01-01', 1, ?)")
     done = 0
     digits = np.frombuffer(b".123456789", dtype=np.uint8)
@@ -212,7 +213,8 @@ def build_rows(path: Path, rows: int, seed: int = 7) -> float:
                           "diabolical")
         rnd = rng.integers(-(1 << 62), 1 << 62, n)
         conn.execute("BEGIN")
-        conn.executemany(sql, ((f"{done + i:012d}" + lines[81 * i + 12:81 * i + 81], lines[81 * i:81 * i + 81],
+        keys = [f"{done + i:012d}" + lines[81 * i + 12:81 * i + 81] for i in range(n)]
+        conn.executemany(sql, ((digest_of(keys[i]), keys[i], lines[81 * i:81 * i + 81],
                                 sol[81 * i:81 * i + 81], 25, float(er[i]), 1.2, 1.0, str(level[i]), "hardest",
                                 int(hardest[i]), int(masks[i]), int(rnd[i])) for i in range(n)))
         conn.execute("COMMIT")

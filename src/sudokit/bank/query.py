@@ -160,18 +160,63 @@ def _select(bank: Bank, conn: Any, q: Query) -> list[dict[str, Any]]:
     conn.row_factory = _dict_row
     try:
         if q.order == "random":
-            start = rnd_of(f"seed {q.seed}")
-            rows = conn.execute(f"SELECT * FROM puzzle WHERE {cond} AND rnd >= ? ORDER BY rnd LIMIT ?",
-                                [*args, start, limit]).fetchall()
-            if q.n is None or len(rows) < q.n:
-                more = -1 if q.n is None else q.n - len(rows)
-                rows += conn.execute(f"SELECT * FROM puzzle WHERE {cond} AND rnd < ? ORDER BY rnd LIMIT ?",
-                                     [*args, start, more]).fetchall()
-            return rows
-        order = "er, rnd" if q.order == "rating" else "id"
+            rating = q.rating if q.rating is not None else LEVELS.get(q.level) if q.level else None
+            if rating is not None:
+                rating = (rating[0] - 1e-9, rating[1] + 1e-9)
+            return _random(conn, cond, args, rnd_of(f"seed {q.seed}"), q.n, rating)
+        order = "er, id" if q.order == "rating" else "id"
         return conn.execute(f"SELECT * FROM puzzle WHERE {cond} ORDER BY {order} LIMIT ?", [*args, limit]).fetchall()
     finally:
         conn.row_factory = None
+
+
+#: Rows a random choice walks in ``rnd`` order before it takes the filters' own indexes instead.
+WALK = 20_000
+
+
+def _random(conn: Any, cond: str, args: list[Any], start: int, n: int | None,
+            rating: tuple[float, float] | None = None) -> list[dict[str, Any]]:
+    """Up to ``n`` rows that match, in ``rnd`` order from ``start`` round the circle.
+
+    The quick way walks the ``rnd`` index from the start and tests each row:
+    its cost is ``n`` over the share of rows that match, whatever the bank's
+    size. It walks arcs of the circle, the first holding about :data:`WALK`
+    rows (``rnd`` is uniform), each next one four times longer, up to
+    ``64 * WALK`` rows. When the filters are narrower than that, or the ER
+    range holds fewer rows than the walk would take, the filters' own indexes
+    find every match, and the matches are sorted."""
+    if n is not None:
+        narrow = False
+        held = conn.execute("SELECT max(id) AS last FROM puzzle").fetchone()["last"] or 0
+        if rating is not None:  # a walk needs about n * held / inside rows; the ER index, inside
+            inside = conn.execute("SELECT count(*) AS n FROM (SELECT 1 FROM puzzle WHERE er BETWEEN ? AND ? "
+                                  f"LIMIT {4 * WALK})", rating).fetchone()["n"]
+            narrow = inside * inside < n * held
+        rows: list[dict[str, Any]] = []
+        low, arc, walked = start, WALK, 0
+        while not narrow and walked < 64 * WALK:
+            high = low + (1 << 64) * arc // max(held, 1)
+            if high >= 1 << 63:
+                break
+            rows += conn.execute(f"SELECT * FROM puzzle INDEXED BY puzzle_rnd WHERE rnd >= ? AND rnd < ? AND {cond} "
+                                 "ORDER BY rnd LIMIT ?", [low, high, *args, n - len(rows)]).fetchall()
+            if len(rows) == n:
+                return rows
+            low, walked, arc = high, walked + arc, arc * 4
+    limit = -1 if n is None else n
+    ids = [r["id"] for r in conn.execute(f"SELECT id FROM puzzle WHERE {cond} AND rnd >= ? ORDER BY +rnd LIMIT ?",
+                                         [*args, start, limit])]
+    if n is None or len(ids) < n:
+        more = -1 if n is None else n - len(ids)
+        ids += [r["id"] for r in conn.execute(f"SELECT id FROM puzzle WHERE {cond} AND rnd < ? ORDER BY +rnd "
+                                              "LIMIT ?", [*args, start, more])]
+    rows = []
+    for i in range(0, len(ids), 500):
+        part = ids[i:i + 500]
+        found = {r["id"]: r for r in conn.execute(
+            f"SELECT * FROM puzzle WHERE id IN ({','.join('?' * len(part))})", part)}
+        rows += [found[k] for k in part]
+    return rows
 
 
 def _dict_row(cursor: Any, row: tuple) -> dict[str, Any]:
