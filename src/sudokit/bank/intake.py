@@ -131,13 +131,17 @@ def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incomin
                     and grid.shape is CLASSIC and not grid.is_variant else None)
 
 
-def read_source(path: str, after: int = 0, shape: Any = None) -> Iterator[tuple[int, "Incoming | str"]]:
-    """(line, Incoming or reason) for every puzzle of ``path`` past line ``after``."""
+def read_source(path: str, after: int = 0, shape: Any = None, content: str | None = None
+                ) -> Iterator[tuple[int, "Incoming | str"]]:
+    """(line, Incoming or reason) for every puzzle of ``path`` past line ``after``
+    (of ``content`` when given: ``path`` then only names it)."""
+    import io
+
     from ..formats import bounded_lines, open_source, read_puzzles, starts_line_mode
 
     label = "standard input" if path == "-" else path
     try:
-        stream = open_source(path)
+        stream = io.StringIO(content) if content is not None else open_source(path)
     except OSError as exc:
         raise SudokuError(f"cannot read {label}: {exc.strerror or exc}") from None
     try:
@@ -173,7 +177,7 @@ def read_source(path: str, after: int = 0, shape: Any = None) -> Iterator[tuple[
     except UnicodeDecodeError as exc:
         raise SudokuError(f"{label}: not UTF-8 text ({exc.reason})") from None
     finally:
-        if path != "-":
+        if path != "-" or content is not None:
             stream.close()
 
 
@@ -192,10 +196,11 @@ class _Block:
     results: list[Any] = field(default_factory=list)
 
 
-def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, size: int = BLOCK
-            ) -> Iterator[_Block]:
-    for path in paths:
-        input_id = identity(path)
+def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, size: int = BLOCK,
+            texts: Sequence[tuple[str, str]] = ()) -> Iterator[_Block]:
+    sources = [(path, None) for path in paths] + [(label, text) for label, text in texts]
+    for path, text in sources:
+        input_id = identity(path) if text is None else None
         after = bank.intake_lines(input_id) if input_id else 0
         if after:
             report.resumed[path] = after
@@ -204,7 +209,7 @@ def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, siz
         failures: list[str] = []
         unrated = 0
         last = after
-        for line, got in read_source(path, after, shape):
+        for line, got in read_source(path, after, shape, text):
             last = line
             if isinstance(got, str):
                 failures.append(f"{label}: line {line}: {got}")
@@ -292,7 +297,8 @@ def _commit(bank: Bank, block: _Block, items: list[Incoming], report: AddReport,
 
 def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | None = None, shape: Any = None,
         notes: Callable[[str], None] = lambda text: None, committed: Callable[[str], None] | None = None,
-        progress: Callable[[int], None] | None = None, cluster: Any = None, batch: int = BLOCK) -> AddReport:
+        progress: Callable[[int], None] | None = None, cluster: Any = None, batch: int = BLOCK,
+        texts: Sequence[tuple[str, str]] = ()) -> AddReport:
     """Add every puzzle of ``paths`` (``-``: standard input) to ``bank``; the report.
 
     ``notes`` hears each line that could not go in (with its number),
@@ -300,7 +306,8 @@ def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | Non
     of each block. ``jobs`` processes rate what needs rating (0: every core);
     ``cluster`` (a ``dask.distributed`` client) rates on a cluster instead
     (:func:`add_on_cluster`). ``timeout`` is the rating's time per puzzle;
-    ``batch`` the most puzzles per transaction.
+    ``batch`` the most puzzles per transaction. ``texts`` are more inputs
+    held in memory, as (source, text) (not resumable).
     """
     from ..pipeline import Job, run_chunk, warm
     from ..pool import ordered_map
@@ -312,7 +319,7 @@ def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | Non
                               report=report, shape=shape)
     job = Job("rate", fmt="jsonl", timeout=timeout)
     pending: deque[_Block] = deque()
-    results = ordered_map(run_chunk, _tasks(bank, _blocks(bank, paths, report, shape, batch), job, pending), jobs,
+    results = ordered_map(run_chunk, _tasks(bank, _blocks(bank, paths, report, shape, batch, texts), job, pending), jobs,
                           initializer=warm if jobs != 1 else None, initargs=(job,), window=None)
     try:
         for result in results:

@@ -91,8 +91,10 @@ def read_grid(text: str, box: Any = None, what: str = "the givens") -> Any:
     return grid
 
 
-def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, workers: int = WORKERS) -> Any:
-    """The FastAPI application (needs the ``web`` extra)."""
+def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, workers: int = WORKERS,
+               bank: str | None = None) -> Any:
+    """The FastAPI application (needs the ``web`` extra); with ``bank``, the bank's
+    endpoints too (:mod:`sudokit.web.bank_routes`)."""
     try:
         import anyio
         from fastapi import FastAPI, Request
@@ -325,12 +327,16 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
         return Response(data, media_type="application/pdf",
                         headers={"Content-Disposition": 'attachment; filename="sudoku.pdf"'})
 
+    if bank is not None:
+        from .bank_routes import mount
+
+        mount(app, bank, time_limit=time_limit)
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     return app
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY,
-          workers: int = WORKERS, announce: Callable[[str], None] | None = None) -> None:
+          workers: int = WORKERS, announce: Callable[[str], None] | None = None, bank: str | None = None) -> None:
     """Run the server until Ctrl-C (uvicorn)."""
     try:
         import uvicorn
@@ -338,7 +344,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, time_limit: float = TIME
         from ..pictures.pdf import MissingExtra
 
         raise MissingExtra("sudoku serve needs FastAPI and uvicorn: pip install 'sudokit[web]'") from None
-    app = create_app(time_limit=time_limit, max_body=max_body, workers=workers)
+    app = create_app(time_limit=time_limit, max_body=max_body, workers=workers, bank=bank)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)
     if announce is not None:
