@@ -193,15 +193,20 @@ def read_records(path: str, fmt: str | None = None) -> Iterator[tuple[int, "dict
     _pyarrow()
     import pyarrow.dataset as ds
 
-    try:
-        dataset = ds.dataset(path, format="parquet")
-    except (OSError, ValueError) as exc:
-        raise SudokuError(f"cannot read {path} as Parquet: {exc}") from None
+    files: Any = path
+    if os.path.isdir(path):  # a folder: its Parquet files (a cluster-built bank keeps other things beside)
+        files = sorted(str(p) for p in Path(path).glob("*.parquet"))
+        if not files:
+            raise SudokuError(f"{path} holds no .parquet file")
     number = 0
-    for batch in dataset.to_batches(batch_size=BATCH):
-        for record in batch.to_pylist():
-            number += 1
-            yield number, record
+    try:
+        dataset = ds.dataset(files, format="parquet")
+        for batch in dataset.to_batches(batch_size=BATCH):
+            for record in batch.to_pylist():
+                number += 1
+                yield number, record
+    except (OSError, ValueError) as exc:
+        raise SudokuError(f"cannot read {path} as Parquet (after {number} records): {exc}") from None
 
 
 def _incoming(record: dict[str, Any], number: int, form: str | None) -> "Incoming | str":
