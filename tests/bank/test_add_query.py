@@ -147,3 +147,26 @@ def test_unrated_puzzles_are_rated_on_the_way_in(tmp_path):
     for r in rows:
         assert got[r["puzzle"]]["er"] == pytest.approx(float(r["er"]))
         assert got[r["puzzle"]]["solution"] == r["solution"]
+
+
+def test_records_of_rate_go_in_rated_with_the_techniques_of_their_path(tmp_path):
+    from sudokit.logic import Rating
+
+    if "techniques" not in Rating.__dataclass_fields__:
+        pytest.skip("ratings do not carry their path's techniques in this build")
+    rows = [r for r in se_rows() if 2.5 < float(r["er"]) < 4.5][:4]
+    (tmp_path / "p.txt").write_text("\n".join(r["puzzle"] for r in rows) + "\n")
+    rated = sudoku("rate", "--format", "jsonl", str(tmp_path / "p.txt"))
+    assert rated.returncode == 0, rated.stderr
+    (tmp_path / "r.jsonl").write_text(rated.stdout)
+    records = [json.loads(line) for line in rated.stdout.splitlines()]
+    assert all(r["hardest"] in r["techniques"] for r in records)
+    path = tmp_path / "b.sqlite"
+    assert sudoku("bank", "add", "--bank", str(path), str(tmp_path / "r.jsonl")).returncode == 0
+    from sudokit.logic.techniques import family_of
+
+    for record in records:
+        family = family_of(record["hardest"])
+        got = sudoku("bank", "query", "--bank", str(path), "--technique", family, "--all").stdout.split()
+        assert record["puzzle"] in got
+    assert table(path, "SELECT count(*) FROM puzzle WHERE er IS NULL")[0][0] == 0
