@@ -120,6 +120,7 @@ def test_seeded_random_order_and_books(se_bank, tmp_path):
     assert set(sudoku(*base, "--seed", "5", "--not-in", "Book 2").stdout.split()) == set(a)
 
 
+@pytest.mark.slow
 def test_mark_used_by_two_processes_at_once_never_gives_a_puzzle_twice(se_bank, tmp_path):
     import subprocess
 

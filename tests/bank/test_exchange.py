@@ -63,6 +63,7 @@ def test_import_reports_bad_records_with_their_line(tmp_path):
     assert table(tmp_path / "b.sqlite", "SELECT count(*) FROM puzzle")[0][0] == 2
 
 
+@pytest.mark.slow
 def test_a_parquet_bank_built_on_a_local_cluster_is_imported_and_queried_on_one_machine(tmp_path):
     pytest.importorskip("pyarrow")
     distributed = pytest.importorskip("distributed")

@@ -138,6 +138,7 @@ def _in_namespace(script: str, tmp_path, timeout: float = 300) -> subprocess.Com
                           cwd=tmp_path, env=env)
 
 
+@pytest.mark.slow
 @needs_mount
 def test_a_full_disk_gives_a_clear_message_and_the_bank_stays_whole(tmp_path):
     write_jsonl(tmp_path / "a.jsonl", _records(40))
@@ -177,6 +178,7 @@ def test_a_read_only_disk_gives_a_clear_message_and_the_bank_stays_whole(tmp_pat
     assert table(tmp_path / "b.sqlite", "SELECT count(*) FROM puzzle")[0][0] == 30
 
 
+@pytest.mark.slow
 def test_a_killed_add_loses_nothing_it_reported_and_resumes_without_duplicates(tmp_path):
     rng = random.Random(5)
     puzzles = seventeen(800)
@@ -208,6 +210,7 @@ def test_a_killed_add_loses_nothing_it_reported_and_resumes_without_duplicates(t
     assert (count, seen) == (800, 1000)
 
 
+@pytest.mark.slow
 def test_two_adds_at_once_lose_nothing(tmp_path):
     rng = random.Random(9)
     puzzles = seventeen(600)

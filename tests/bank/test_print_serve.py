@@ -131,6 +131,7 @@ def test_without_a_bank_the_endpoints_are_absent():
     assert client.post("/api/bank/query", json={}).status_code in (404, 405)
 
 
+@pytest.mark.slow
 def test_the_page_draws_an_unplayed_puzzle_of_the_level_and_marks_it_played(server):
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no browser at {CHROMIUM}")
