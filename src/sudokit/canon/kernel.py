@@ -32,6 +32,32 @@ MINLEX, PATMINLEX = 0, 1
 TRANSFORM_WIDTH = 28
 
 
+def _pattern_tables():
+    """For a stack's three cells as a 3-bit pattern (first column the high bit) and a 6-bit mask
+    of open column orders: the smallest pattern the open orders make, and the orders that make it."""
+    best = np.zeros((8, 64), np.int64)
+    which = np.zeros((8, 64), np.int64)
+    for trip in range(8):
+        bits = [(trip >> (2 - i)) & 1 for i in range(3)]
+        for mask in range(1, 64):
+            low = None
+            for k in range(6):
+                if not (mask >> k) & 1:
+                    continue
+                key = (bits[PERM3[k, 0]] << 2) | (bits[PERM3[k, 1]] << 1) | bits[PERM3[k, 2]]
+                if low is None or key < low:
+                    low, ks = key, 1 << k
+                elif key == low:
+                    ks |= 1 << k
+            best[trip, mask] = low
+            which[trip, mask] = ks
+    return best, which
+
+
+#: :func:`_pattern_tables`, made once.
+PATTERN_BEST, PATTERN_WHICH = _pattern_tables()
+
+
 def buffers(capacity: int = CAPACITY):
     """The two candidate buffers (made once per batch)."""
     def one():
@@ -52,25 +78,37 @@ def _popcount6(m):
 @njit(cache=True)
 def _rounds(mats, pattern, fixed, n_in, perm3,
             a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-            b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows):
+            b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, first, work):
     """Nine rounds from the ``n_in`` candidates in the ``a_`` arrays. Returns the number of
     candidates left (they end in the ``a_`` arrays: the buffers are swapped in place by copying
     back when needed), or -1 on overflow. ``form_rows[d]`` gets row ``d``'s packed keys."""
     cap = a_t.shape[0]
     n_cur = n_in
     cur = 0  # 0: the a_ arrays hold the current candidates; 1: the b_ arrays
-    lab = np.zeros((4, 10), np.int64)
-    nx = np.zeros(4, np.int64)
-    pre = np.zeros(4, np.int64)
-    om = np.zeros((4, 3), np.int64)
-    g_mask = np.zeros((3, 6), np.int64)
-    g_new = np.zeros((3, 6), np.int64)
-    g_cnt = np.zeros(3, np.int64)
-    g_idx = np.zeros(3, np.int64)
-    low = np.zeros(3, np.int64)
-    choices = np.zeros(9, np.int64)
-    stk = np.zeros(3, np.int64)
-    for d in range(9):
+    lab, nx, pre, om, g_mask, g_new, g_cnt, g_idx, low, choices, stk, cnt, score = work
+    # the first row: every given is a new label, so a row's best is its givens pushed right,
+    # stacks by their count of givens (fewest first); only the rows whose sorted counts are
+    # smallest, in the stack orders that sort them, can win
+    low_score = 1 << 30
+    if first == 0 and not fixed:
+        for t in range(2):
+            for r in range(9):
+                for s in range(3):
+                    cnt[t, r, s] = 0
+                    for i in range(3):
+                        if mats[t, r, s * 3 + i]:
+                            cnt[t, r, s] += 1
+                a, b, c = cnt[t, r, 0], cnt[t, r, 1], cnt[t, r, 2]
+                if a > b:
+                    a, b = b, a
+                if b > c:
+                    b, c = c, b
+                if a > b:
+                    a, b = b, a
+                score[t, r] = a * 16 + b * 4 + c
+                if score[t, r] < low_score:
+                    low_score = score[t, r]
+    for d in range(first, 9):
         if cur == 0:
             c_t, c_rows, c_stacks, c_open, c_labels, c_next = a_t, a_rows, a_stacks, a_open, a_labels, a_next
             o_t, o_rows, o_stacks, o_open, o_labels, o_next = b_t, b_rows, b_stacks, b_open, b_labels, b_next
@@ -110,8 +148,12 @@ def _rounds(mats, pattern, fixed, n_in, perm3,
             n_so = 6 if start else 1
             for chi in range(n_ch):
                 r = choices[chi]
+                if start and score[t, r] != low_score:
+                    continue
                 for so in range(n_so):
                     if start:
+                        if not (cnt[t, r, perm3[so, 0]] <= cnt[t, r, perm3[so, 1]] <= cnt[t, r, perm3[so, 2]]):
+                            continue
                         for s in range(3):
                             stk[s] = perm3[so, s]
                             om[0, s] = 63
@@ -233,35 +275,319 @@ def _rounds(mats, pattern, fixed, n_in, perm3,
 
 
 @njit(cache=True)
+def _pattern_rounds(mats, pbest, pwhich, perm3, a_t, a_rows, a_stacks, a_open,
+                    b_t, b_rows, b_stacks, b_open, trips, score):
+    """The rounds of the pattern alone (the first stage of patminlex), with tables: a stack's
+    best is one look-up, and a row's key is 9 bits. The survivors end in the ``a_`` arrays;
+    returns their number, or -1 on overflow."""
+    cap = a_t.shape[0]
+    low_score = 1 << 30
+    for t in range(2):
+        for r in range(9):
+            for s in range(3):
+                tr = 0
+                for i in range(3):
+                    tr = tr << 1
+                    if mats[t, r, 3 * s + i]:
+                        tr |= 1
+                trips[t, r, s] = tr
+            a = (trips[t, r, 0] & 1) + ((trips[t, r, 0] >> 1) & 1) + (trips[t, r, 0] >> 2)
+            b = (trips[t, r, 1] & 1) + ((trips[t, r, 1] >> 1) & 1) + (trips[t, r, 1] >> 2)
+            c = (trips[t, r, 2] & 1) + ((trips[t, r, 2] >> 1) & 1) + (trips[t, r, 2] >> 2)
+            if a > b:
+                a, b = b, a
+            if b > c:
+                b, c = c, b
+            if a > b:
+                a, b = b, a
+            score[t, r] = a * 16 + b * 4 + c
+            if score[t, r] < low_score:
+                low_score = score[t, r]
+    # round 0: the rows of the lowest score, stacks sorted by their count (ties in any order)
+    n_cur = 0
+    for t in range(2):
+        for r in range(9):
+            if score[t, r] != low_score:
+                continue
+            for so in range(6):
+                ok = True
+                prev = -1
+                for q in range(3):
+                    tr = trips[t, r, perm3[so, q]]
+                    c = (tr & 1) + ((tr >> 1) & 1) + (tr >> 2)
+                    if c < prev:
+                        ok = False
+                    prev = c
+                if not ok:
+                    continue
+                if n_cur >= cap:
+                    return -1
+                a_t[n_cur] = t
+                a_rows[n_cur, 0] = r
+                for q in range(3):
+                    a_stacks[n_cur, q] = perm3[so, q]
+                    a_open[n_cur, q] = pwhich[trips[t, r, perm3[so, q]], 63]
+                n_cur += 1
+    cur = 0
+    for d in range(1, 9):
+        if cur == 0:
+            c_t, c_rows, c_stacks, c_open = a_t, a_rows, a_stacks, a_open
+            o_t, o_rows, o_stacks, o_open = b_t, b_rows, b_stacks, b_open
+        else:
+            c_t, c_rows, c_stacks, c_open = b_t, b_rows, b_stacks, b_open
+            o_t, o_rows, o_stacks, o_open = a_t, a_rows, a_stacks, a_open
+        best = np.int64(1) << 20
+        n_out = 0
+        for ci in range(n_cur):
+            t = c_t[ci]
+            s0, s1, s2 = c_stacks[ci, 0], c_stacks[ci, 1], c_stacks[ci, 2]
+            m0, m1, m2 = c_open[ci, 0], c_open[ci, 1], c_open[ci, 2]
+            if d % 3 == 0:
+                used = 0
+                for e in range(d):
+                    used |= 1 << (c_rows[ci, e] // 3)
+                lo_r, hi_r = 0, 9
+            else:
+                first = c_rows[ci, d - d % 3]
+                used = 0
+                lo_r, hi_r = (first // 3) * 3, (first // 3) * 3 + 3
+            for r in range(lo_r, hi_r):
+                if d % 3 == 0:
+                    if (used >> (r // 3)) & 1:
+                        continue
+                else:
+                    taken = False
+                    for e in range(d - d % 3, d):
+                        if c_rows[ci, e] == r:
+                            taken = True
+                    if taken:
+                        continue
+                k0 = pbest[trips[t, r, s0], m0]
+                if (k0 << 6) > best:
+                    continue
+                k1 = pbest[trips[t, r, s1], m1]
+                key = (k0 << 6) | (k1 << 3)
+                if key > best:
+                    continue
+                key |= pbest[trips[t, r, s2], m2]
+                if key > best:
+                    continue
+                if key < best:
+                    best = key
+                    n_out = 0
+                if n_out >= cap:
+                    return -1
+                o_t[n_out] = t
+                for e in range(d):
+                    o_rows[n_out, e] = c_rows[ci, e]
+                o_rows[n_out, d] = r
+                o_stacks[n_out, 0] = s0
+                o_stacks[n_out, 1] = s1
+                o_stacks[n_out, 2] = s2
+                o_open[n_out, 0] = pwhich[trips[t, r, s0], m0]
+                o_open[n_out, 1] = pwhich[trips[t, r, s1], m1]
+                o_open[n_out, 2] = pwhich[trips[t, r, s2], m2]
+                n_out += 1
+        n_cur = n_out
+        cur = 1 - cur
+    if cur == 1:
+        for i in range(n_cur):
+            a_t[i] = b_t[i]
+            a_rows[i] = b_rows[i]
+            a_stacks[i] = b_stacks[i]
+            a_open[i] = b_open[i]
+    return n_cur
+
+
+@njit(cache=True)
+def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, form_rows, gwork):
+    """The first two rows of a solution grid, whose first row is always 123456789: for each
+    first row and second row of its band, the column order that makes the second row smallest.
+
+    With the labels fixed by the positions of the first row, the second row's value at output
+    column j is 1 + the output position of pi(column j), where pi(c) is the column of the
+    first row holding the second row's digit at c. Column by column: where pi(c) is not placed
+    yet, the smallest value puts it in the first free slot it may take (its stack's block, or the
+    first block without a stack), and nothing else reaches that value, so only the choice of
+    the column itself branches. The candidates that tie go on to the rounds from row 3."""
+    cap = o_t.shape[0]
+    has_best = False
+    best = np.int64(0)
+    n_out = 0
+    # per level: slot_col[9], col_slot[9], block_stack[3], stack_block[3]
+    st, ch, nch, idx, pre, where1, pi = gwork
+    for t in range(2):
+        for r1 in range(9):
+            for v in range(9):
+                where1[mats[t, r1, v]] = v
+            band = r1 // 3
+            for r2 in range(band * 3, band * 3 + 3):
+                if r2 == r1:
+                    continue
+                for c in range(9):
+                    pi[c] = where1[mats[t, r2, c]]
+                for q in range(24):
+                    st[0, q] = -1
+                pre[0] = 0
+                j = 0
+                fresh = True
+                while True:
+                    if fresh:
+                        nch[j] = 0
+                        if st[j, j] >= 0:
+                            ch[j, 0] = st[j, j]
+                            nch[j] = 1
+                        else:
+                            blk = j // 3
+                            s_in = st[j, 18 + blk]
+                            for c in range(9):
+                                if st[j, 9 + c] >= 0:
+                                    continue
+                                if s_in >= 0:
+                                    if c // 3 == s_in:
+                                        ch[j, nch[j]] = c
+                                        nch[j] += 1
+                                elif st[j, 21 + c // 3] < 0:
+                                    ch[j, nch[j]] = c
+                                    nch[j] += 1
+                        idx[j] = 0
+                        fresh = False
+                    if idx[j] >= nch[j]:
+                        j -= 1
+                        if j < 0:
+                            break
+                        continue
+                    col = ch[j, idx[j]]
+                    idx[j] += 1
+                    for q in range(24):
+                        st[j + 1, q] = st[j, q]
+                    if st[j + 1, j] < 0:  # place the chosen column at slot j
+                        st[j + 1, j] = col
+                        st[j + 1, 9 + col] = j
+                        blk = j // 3
+                        if st[j + 1, 18 + blk] < 0:
+                            st[j + 1, 18 + blk] = col // 3
+                            st[j + 1, 21 + col // 3] = blk
+                    img = pi[col]
+                    slot = st[j + 1, 9 + img]
+                    if slot < 0:  # place the image as early as it may go
+                        blk = st[j + 1, 21 + img // 3]
+                        if blk < 0:
+                            blk = 0
+                            while st[j + 1, 18 + blk] >= 0:
+                                blk += 1
+                            st[j + 1, 18 + blk] = img // 3
+                            st[j + 1, 21 + img // 3] = blk
+                        slot = blk * 3
+                        while st[j + 1, slot] >= 0:
+                            slot += 1
+                        st[j + 1, slot] = img
+                        st[j + 1, 9 + img] = slot
+                    key = (pre[j] << 4) | (slot + 1)
+                    if has_best:
+                        head = best >> (4 * (8 - j))
+                        if key > head:
+                            continue
+                        if key < head:
+                            has_best = False
+                            n_out = 0
+                    pre[j + 1] = key
+                    if j == 8:
+                        if not has_best:
+                            has_best = True
+                            best = key
+                        if n_out >= cap:
+                            return -1
+                        o_t[n_out] = t
+                        o_rows[n_out, 0] = r1
+                        o_rows[n_out, 1] = r2
+                        for blk in range(3):
+                            s_in = st[9, 18 + blk]
+                            o_stacks[n_out, blk] = s_in
+                            for k in range(6):
+                                if (perm3[k, 0] == st[9, blk * 3] - s_in * 3
+                                        and perm3[k, 1] == st[9, blk * 3 + 1] - s_in * 3):
+                                    o_open[n_out, blk] = 1 << k
+                        o_labels[n_out, 0] = 0
+                        for q in range(9):
+                            o_labels[n_out, mats[t, r1, st[9, q]]] = q + 1
+                        o_next[n_out] = 10
+                        n_out += 1
+                    else:
+                        j += 1
+                        fresh = True
+    form_rows[0] = 0x123456789
+    form_rows[1] = best
+    return n_out
+
+
+@njit(cache=True)
+def _direct(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows):
+    """The form of the one arrangement in the first candidate (every column order fixed)."""
+    t = a_t[0]
+    nxt = 1
+    for d in range(9):
+        r = a_rows[0, d]
+        row = np.int64(0)
+        for q in range(3):
+            m = a_open[0, q]
+            k = 0
+            while not (m >> k) & 1:
+                k += 1
+            base = a_stacks[0, q] * 3
+            for i in range(3):
+                v = mats[t, r, base + perm3[k, i]]
+                if v and a_labels[0, v] == 0:
+                    a_labels[0, v] = nxt
+                    nxt += 1
+                row = (row << 4) | a_labels[0, v]
+        form_rows[d] = row
+    a_next[0] = nxt
+
+
+@njit(cache=True)
 def _one(values, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-         b_t, b_rows, b_stacks, b_open, b_labels, b_next, out, transform):
+         b_t, b_rows, b_stacks, b_open, b_labels, b_next, out, transform, work, mats, form_rows, gwork,
+         pbest, pwhich):
     """One puzzle: its form into ``out`` (81), its transform into ``transform``; returns the
     automorphism count, or -1 on overflow."""
-    mats = np.zeros((2, 9, 9), np.uint8)
+    full = True
     for r in range(9):
         for c in range(9):
             mats[0, r, c] = values[r * 9 + c]
             mats[1, c, r] = values[r * 9 + c]
-    form_rows = np.zeros(9, np.int64)
+            if values[r * 9 + c] == 0:
+                full = False
     for t in range(2):
         a_t[t] = t
         for v in range(10):
             a_labels[t, v] = 0
         a_next[t] = 1
-    if form == 1:
-        n = _rounds(mats, True, False, 2, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-                    b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows)
+    if full:  # a solution grid (both forms agree): the first two rows by their own search
+        n = _grid_start(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows, gwork)
+        if n < 0:
+            return -1
+        n = _rounds(mats, False, False, n, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
+                    b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, 2, work)
+    elif form == 1:
+        n = _pattern_rounds(mats, pbest, pwhich, perm3, a_t, a_rows, a_stacks, a_open,
+                            b_t, b_rows, b_stacks, b_open, work[11], work[12])
         if n < 0:
             return -1
         for i in range(n):
             for v in range(10):
                 a_labels[i, v] = 0
             a_next[i] = 1
-        n = _rounds(mats, False, True, n, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-                    b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows)
+        if n == 1 and _popcount6(a_open[0, 0]) == 1 and _popcount6(a_open[0, 1]) == 1 and _popcount6(
+                a_open[0, 2]) == 1:
+            # one arrangement makes the pattern: its digits, labelled as they come, are the form
+            _direct(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows)
+        else:
+            n = _rounds(mats, False, True, n, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
+                        b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, 0, work)
     else:
         n = _rounds(mats, False, False, 2, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-                    b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows)
+                    b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, 0, work)
     if n < 0:
         return -1
     for d in range(9):
@@ -294,13 +620,22 @@ def _one(values, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
 
 @njit(cache=True)
 def canon_batch(puzzles, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-                b_t, b_rows, b_stacks, b_open, b_labels, b_next, out, transforms, counts):
+                b_t, b_rows, b_stacks, b_open, b_labels, b_next, out, transforms, counts, pbest, pwhich):
     """Every puzzle (rows of 81 values, 0 = blank) to its form (``form`` 0: minlex,
     1: patminlex): ``out`` rows, ``transforms`` rows (see :data:`TRANSFORM_WIDTH`),
     ``counts`` (automorphisms, -1 for a puzzle left to the caller)."""
+    work = (np.zeros((4, 10), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros((4, 3), np.int64),
+            np.zeros((3, 6), np.int64), np.zeros((3, 6), np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
+            np.zeros(3, np.int64), np.zeros(9, np.int64), np.zeros(3, np.int64), np.zeros((2, 9, 3), np.int64),
+            np.zeros((2, 9), np.int64))
+    gwork = (np.full((10, 24), -1, np.int64), np.zeros((9, 9), np.int64), np.zeros(9, np.int64),
+             np.zeros(9, np.int64), np.zeros(10, np.int64), np.zeros(10, np.int64), np.zeros(9, np.int64))
+    mats = np.zeros((2, 9, 9), np.uint8)
+    form_rows = np.zeros(9, np.int64)
     for p in range(puzzles.shape[0]):
         counts[p] = _one(puzzles[p], form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-                         b_t, b_rows, b_stacks, b_open, b_labels, b_next, out[p], transforms[p])
+                         b_t, b_rows, b_stacks, b_open, b_labels, b_next, out[p], transforms[p], work, mats,
+                         form_rows, gwork, pbest, pwhich)
 
 
 def canonicalise(puzzles: np.ndarray, form: int):
@@ -313,7 +648,7 @@ def canonicalise(puzzles: np.ndarray, form: int):
     out = np.zeros((p, 81), np.uint8)
     transforms = np.zeros((p, TRANSFORM_WIDTH), np.int64)
     counts = np.zeros(p, np.int64)
-    canon_batch(puzzles, int(form), PERM3, *_buffers(), out, transforms, counts)
+    canon_batch(puzzles, int(form), PERM3, *_buffers(), out, transforms, counts, PATTERN_BEST, PATTERN_WHICH)
     return out, transforms, counts
 
 

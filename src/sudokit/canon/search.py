@@ -28,7 +28,11 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Sequence
 
+from ..errors import SudokuError
 from .transforms import Transform
+
+#: Candidates a round may hold before the search gives up (a few hundred MB of Python objects).
+MAX_CANDIDATES = 1_000_000
 
 
 class _Geometry:
@@ -81,6 +85,10 @@ def _extend(cand: _Candidate, source: Sequence[int], geo: _Geometry, pattern: bo
             if best[0] is None:
                 best[0] = prefix
             out.append(_Candidate(cand.t, cand.rows, stacks, open_, labels, nxt))
+            if len(out) > MAX_CANDIDATES:
+                raise SudokuError(
+                    f"this {geo.n}x{geo.n} grid ties in more than {MAX_CANDIDATES:,} ways at row {len(cand.rows)}: "
+                    "too many to search (the full rows of 12x12 and larger grids tie in every column order)")
             return
         base = stacks[s] * bc
         vals = source[base:base + bc]

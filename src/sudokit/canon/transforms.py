@@ -188,14 +188,15 @@ def _keeps_groups(perm: Sequence[int], size: int) -> bool:
     return True
 
 
-def line_perms(n: int, group: int) -> list[tuple[int, ...]]:
+@lru_cache(maxsize=16)
+def line_perms(n: int, group: int) -> tuple[tuple[int, ...], ...]:
     """Every permutation of ``n`` lines that moves groups of ``group`` whole (bands, or stacks)."""
     blocks = n // group
     out = []
     for order in permutations(range(blocks)):
         for inner in product(permutations(range(group)), repeat=blocks):
             out.append(tuple(order[b] * group + inner[b][k] for b in range(blocks) for k in range(group)))
-    return out
+    return tuple(out)
 
 
 def dihedral(n: int, box_rows: int, box_cols: int, *, square_boxes: bool | None = None) -> list[Transform]:

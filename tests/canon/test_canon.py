@@ -1,0 +1,176 @@
+"""Canonical forms against truth: the shared reference forms, brute force over the whole group,
+random transformations, and puzzles known to be different."""
+
+from __future__ import annotations
+
+import csv
+import random
+from collections import defaultdict
+
+import pytest
+
+from conftest import BENCH, SHARED, load_counts, require_shared
+
+import exhaustive
+
+import sudokit
+from sudokit import Grid, canonical
+from sudokit.canon import Transform
+from sudokit.canon.forms import warm
+from sudokit.canon.search import search
+from sudokit.canon.transforms import is_valid, line_perms
+
+CANON = SHARED / "canon"
+
+
+def _rows(name: str) -> list[dict[str, str]]:
+    with open(require_shared(CANON / name), newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def random_transform(rng: random.Random, n: int, box_rows: int, box_cols: int) -> Transform:
+    rows = rng.choice(line_perms(n, box_rows))
+    cols = rng.choice(line_perms(n, box_cols))
+    digits = list(range(1, n + 1))
+    rng.shuffle(digits)
+    return Transform(box_rows == box_cols and rng.random() < 0.5, rows, cols, digits)
+
+
+def _line(values) -> str:
+    return "".join("." if v == 0 else "123456789ABCDEFG"[v - 1] for v in values)
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    warm()  # the 9x9 kernel, so that canonical() below runs it
+
+
+def test_reference_puzzles_both_forms_and_automorphisms(compiled):
+    rows = _rows("minlex_dev.tsv")
+    for row in rows:
+        grid = Grid(row["puzzle"])
+        found = canonical(grid)
+        assert found.line == row["minlex"], row["source"]
+        assert found.automorphisms == int(row["automorphisms"]), row["source"]
+        assert canonical(grid, "patminlex").line == row["patminlex"], row["source"]
+        assert found.transform.apply(grid) == found.grid
+        assert found.inverse.apply(found.grid) == grid
+
+
+def test_reference_puzzles_in_plain_python():
+    """The Python search (every shape's) agrees with the reference on a sample."""
+    for row in _rows("minlex_dev.tsv")[::20]:
+        grid = Grid(row["puzzle"])
+        for form in ("minlex", "patminlex"):
+            values, transforms, count = search(grid.values, 3, 3, form)
+            assert _line(values) == row[form]
+            assert transforms[0].apply(grid).values == values
+        assert count == int(row["automorphisms"])
+
+
+def test_reference_grids(compiled):
+    for row in _rows("grids_dev.tsv"):
+        grid = Grid(row["grid"])
+        found = canonical(grid)
+        assert found.line == row["minlex"]
+        assert found.automorphisms == int(row["automorphisms"])
+        assert canonical(grid, "patminlex").line == row["minlex"]  # for full grids the two agree
+        assert found.transform.apply(grid) == found.grid
+
+
+def test_a_thousand_random_transformations_share_one_form(compiled):
+    rng = random.Random(26)
+    puzzle = Grid(open(require_shared(BENCH / "17_clue.txt")).readline().strip())
+    want = canonical(puzzle)
+    wanted_pattern = canonical(puzzle, "patminlex").line
+    for _ in range(1000):
+        t = random_transform(rng, 9, 3, 3)
+        moved = t.apply(puzzle)
+        found = canonical(moved)
+        assert found.line == want.line
+        assert found.transform.apply(moved) == found.grid
+        assert canonical(moved, "patminlex").line == wanted_pattern
+
+
+def test_forms_part_puzzles_that_differ(compiled):
+    """Equivalent puzzles have the same clue and solution counts: puzzles that share a form
+    must too."""
+    by_form = defaultdict(set)
+    for row in load_counts():
+        try:
+            grid = Grid(row["puzzle"])
+        except sudokit.SudokuError:
+            continue
+        if grid.size != 9 or not grid.is_consistent:
+            continue
+        by_form[canonical(grid).line].add((grid.clues, row["count"]))
+        by_form["p" + canonical(grid, "patminlex").line].add((grid.clues, row["count"]))
+    assert by_form and all(len(kinds) == 1 for kinds in by_form.values())
+
+
+def test_the_17_clue_collection_has_no_two_equivalent_puzzles(compiled):
+    from sudokit.batch import parse_lines
+    from sudokit.canon.kernel import canonicalise
+
+    lines = [line.strip() for line in open(require_shared(BENCH / "17_clue.txt")) if line.strip()]
+    values, ok = parse_lines(lines)
+    assert ok.all()
+    for form in (0, 1):
+        forms, _, counts = canonicalise(values, form)
+        assert (counts > 0).all()
+        assert len({row.tobytes() for row in forms}) == len(lines)
+
+
+@pytest.mark.parametrize("shape", ["2x2", "2x3", "3x2"])
+def test_small_shapes_against_the_whole_group(shape):
+    rng = random.Random(shape)
+    solution = sudokit.solve(Grid.empty(shape)).solution
+    box = Grid.empty(shape).shape
+    for trial in range(12):
+        keep = rng.choice([0.3, 0.5, 1.0])
+        grid = random_transform(rng, box.size, box.box_rows, box.box_cols).apply(
+            Grid([v if rng.random() < keep else 0 for v in solution.values], shape))
+        low, count = exhaustive.minlex(grid.values, box.box_rows, box.box_cols)
+        found = canonical(grid)
+        assert found.grid.values == low and found.automorphisms == count, grid.line()
+        assert canonical(grid, "patminlex").grid.values == exhaustive.patminlex(grid.values, box.box_rows,
+                                                                                 box.box_cols)
+        assert found.transform.apply(grid) == found.grid and found.inverse.apply(found.grid) == grid
+        assert is_valid(found.transform, box.box_rows, box.box_cols)
+
+
+@pytest.mark.slow
+def test_random_9x9_against_the_whole_group(compiled):
+    rng = random.Random(9)
+    lines = [line.strip() for line in open(require_shared(BENCH / "serg_benchmark.txt")) if line.strip()]
+    for line in rng.sample(lines, 3):
+        grid = random_transform(rng, 9, 3, 3).apply(Grid(line))
+        low, count = exhaustive.minlex(grid.values, 3, 3)
+        found = canonical(grid)
+        assert found.grid.values == low and found.automorphisms == count
+        assert canonical(grid, "patminlex").grid.values == exhaustive.patminlex(grid.values, 3, 3)
+
+
+def test_symmetric_puzzles_count_their_automorphisms(compiled):
+    # a blank grid: every arrangement keeps it
+    assert canonical(Grid.empty()).automorphisms == 2 * 6 ** 8
+    # one given: the arrangements that keep its cell
+    assert canonical(Grid.empty().place(0, 0, 5)).automorphisms == 2 * 6 ** 8 // 81
+    assert canonical(Grid.empty().place(4, 4, 5), "patminlex").line == "." * 80 + "1"
+    # the Python search agrees on a 4x4 with a symmetry
+    assert canonical(Grid("1..." "...." "...." "...2")).automorphisms == exhaustive.minlex(
+        (1,) + (0,) * 14 + (2,), 2, 2)[1]
+
+
+def test_a_solution_maps_back_onto_the_puzzle(compiled):
+    puzzle = sudokit.example("diabolical")
+    found = canonical(puzzle)
+    solved = sudokit.solve(found.grid).solution
+    assert found.inverse.apply(solved) == sudokit.solve(puzzle).solution
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(sudokit.InvalidPuzzle, match="clash"):
+        canonical(Grid("11" + "." * 79))
+    with pytest.raises(sudokit.SudokuError, match="minlex or patminlex"):
+        canonical(Grid.empty(), "maxlex")
