@@ -102,8 +102,8 @@ def _where(bank: Bank, conn: Any, q: Query) -> tuple[list[str], list[Any]] | Non
         args += [q.rating[0] - 1e-9, q.rating[1] + 1e-9]
     if q.level is not None:
         low, high = LEVELS[q.level]
-        where.append("er BETWEEN ? AND ? AND level = ?")
-        args += [low - 1e-9, high + 1e-9, q.level]
+        where.append("er BETWEEN ? AND ?")  # the level's ER range (ER has one decimal)
+        args += [low - 1e-9, high + 1e-9]
     bits = {name: bit for bit, name in conn.execute("SELECT bit, name FROM family")}
     if q.technique is not None:
         family = resolve(q.technique)
@@ -192,16 +192,17 @@ def _random(conn: Any, cond: str, args: list[Any], start: int, n: int | None,
             inside = conn.execute("SELECT count(*) AS n FROM (SELECT 1 FROM puzzle WHERE er BETWEEN ? AND ? "
                                   f"LIMIT {4 * WALK})", rating).fetchone()["n"]
             narrow = inside * inside < n * held
-        rows: list[dict[str, Any]] = []
+        found: list[int] = []
         low, arc, walked = start, WALK, 0
         while not narrow and walked < 64 * WALK:
             high = low + (1 << 64) * arc // max(held, 1)
             if high >= 1 << 63:
                 break
-            rows += conn.execute(f"SELECT * FROM puzzle INDEXED BY puzzle_rnd WHERE rnd >= ? AND rnd < ? AND {cond} "
-                                 "ORDER BY rnd LIMIT ?", [low, high, *args, n - len(rows)]).fetchall()
-            if len(rows) == n:
-                return rows
+            found += [r["id"] for r in conn.execute(
+                f"SELECT id FROM puzzle INDEXED BY puzzle_rnd WHERE rnd >= ? AND rnd < ? AND {cond} "
+                "ORDER BY rnd LIMIT ?", [low, high, *args, n - len(found)])]
+            if len(found) == n:
+                return _rows(conn, found)
             low, walked, arc = high, walked + arc, arc * 4
     limit = -1 if n is None else n
     ids = [r["id"] for r in conn.execute(f"SELECT id FROM puzzle WHERE {cond} AND rnd >= ? ORDER BY +rnd LIMIT ?",
@@ -210,6 +211,11 @@ def _random(conn: Any, cond: str, args: list[Any], start: int, n: int | None,
         more = -1 if n is None else n - len(ids)
         ids += [r["id"] for r in conn.execute(f"SELECT id FROM puzzle WHERE {cond} AND rnd < ? ORDER BY +rnd "
                                               "LIMIT ?", [*args, start, more])]
+    return _rows(conn, ids)
+
+
+def _rows(conn: Any, ids: list[int]) -> list[dict[str, Any]]:
+    """The rows of ``ids``, in that order."""
     rows = []
     for i in range(0, len(ids), 500):
         part = ids[i:i + 500]

@@ -36,8 +36,10 @@ The tables:
     resumes where it stopped.
 
 Indexes serve the queries: ``er`` (a range of ratings or a level),
-``(hardest_family, er)`` (the hardest technique), ``rnd`` (a random choice
-when the filters are broad), and ``used(puzzle)`` (unused puzzles).
+``(hardest_family, er)`` (the hardest technique), ``(rnd, er, families,
+hardest_family)`` (a random choice: the walk in ``rnd`` order tests the
+rating and technique filters in the index, without reading the rows), and
+``used(puzzle)`` (unused puzzles).
 """
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ CREATE TABLE IF NOT EXISTS intake (
 INDEXES: dict[str, str] = {
     "puzzle_er": "CREATE INDEX IF NOT EXISTS puzzle_er ON puzzle(er)",
     "puzzle_hardest": "CREATE INDEX IF NOT EXISTS puzzle_hardest ON puzzle(hardest_family, er)",
-    "puzzle_rnd": "CREATE INDEX IF NOT EXISTS puzzle_rnd ON puzzle(rnd)",
+    "puzzle_rnd": "CREATE INDEX IF NOT EXISTS puzzle_rnd ON puzzle(rnd, er, families, hardest_family)",
     "used_puzzle": "CREATE INDEX IF NOT EXISTS used_puzzle ON used(puzzle)",
 }
 
