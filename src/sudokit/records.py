@@ -8,7 +8,9 @@ Four kinds of record, each documented field by field in ``docs/records.md``:
 * a **step record** (``sudoku explain --format jsonl``): one step of a
   solving path, :func:`step_record`;
 * a **generated record** (``sudoku generate --format jsonl``):
-  :func:`generated_record`.
+  :func:`generated_record`;
+* a **bank record** (``sudoku bank query --format jsonl``, ``bank export``):
+  :func:`bank_record`.
 
 Every command, the batch functions, the cluster path and the web service write
 records only through these functions, and :func:`dumps` turns one into a line
@@ -35,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .result import Result
 
 __all__ = [
-    "dumps", "error_record", "failed_rating_record", "generated_record", "rating_record", "result_record",
+    "bank_record", "dumps", "error_record", "failed_rating_record", "generated_record", "rating_record", "result_record",
     "solve_lines", "solve_record", "step_record",
 ]
 
@@ -193,12 +195,14 @@ def solve_lines(puzzles: Sequence[str], statuses: Sequence[str], solutions: Sequ
 def rating_record(grid: "Grid", rating: "Rating", *, line: int | None = None, source: str = "",
                   example: str = "") -> dict[str, Any]:
     """The rating record of one puzzle: SE's ER/EP/ED, their lower-bound flags,
-    the level, the technique that set ER, the steps and the score; ``tier``
+    the level, the technique that set ER, the techniques on the path, the steps
+    and the score; ``tier``
     when a time budget ran out (the technique it stopped)."""
     record: dict[str, Any] = {
         "puzzle": grid.line(), "status": "rated", "er": rating.er, "ep": rating.ep, "ed": rating.ed,
         "level": rating.level, "lower_bound": rating.lower_bound, "ep_lower_bound": rating.ep_lower_bound,
-        "ed_lower_bound": rating.ed_lower_bound, "hardest": rating.hardest, "steps": rating.steps,
+        "ed_lower_bound": rating.ed_lower_bound, "hardest": rating.hardest,
+        "techniques": list(dict.fromkeys(getattr(rating, "techniques", ()))), "steps": rating.steps,
         "score": rating.score, "score_level": rating.score_level,
     }
     if getattr(rating, "tier", ""):  # a budget ran out: the technique whose search it stopped
@@ -270,4 +274,37 @@ def generated_record(puzzle: "Puzzle") -> dict[str, Any]:
         record["generator"] = puzzle.extra["generator"]
     if puzzle.level is not None or puzzle.er is not None:
         record.update(er=puzzle.er, ep=puzzle.ep, ed=puzzle.ed, level=puzzle.level)
+    return record
+
+
+# -- bank records ------------------------------------------------------------------------
+
+
+def bank_record(row: dict[str, Any]) -> dict[str, Any]:
+    """A puzzle of the bank (a row of :mod:`sudokit.bank`, its ``families`` as
+    names): the puzzle as first given and its solution, the units of a
+    variant, clues, symmetry, the canonical key and the transformation onto
+    it, the rating with the technique families on the path, where and when
+    it was first added, and how often it was given. It reads back as a
+    rating record (``bank add``, ``bank import``)."""
+    import json as _json
+
+    record: dict[str, Any] = {"puzzle": row["puzzle"], "solution": row.get("solution"), "shape": row["shape"]}
+    if row.get("variant"):
+        record["variant"] = row["variant"]
+    if row.get("regions"):
+        record["regions"] = row["regions"]
+    if row.get("cages"):
+        cages = row["cages"]
+        record["cages"] = _json.loads(cages) if isinstance(cages, str) else list(cages)
+    record.update(
+        clues=row["clues"], symmetry=row.get("symmetry") or "none", automorphisms=row.get("automorphisms"),
+        key=row["key"], transform=row.get("transform"),
+    )
+    if row.get("er") is not None:
+        record.update(status="rated", er=row["er"], ep=row.get("ep"), ed=row.get("ed"), level=row.get("level"),
+                      lower_bound=bool(row.get("lower_bound")), hardest=row.get("hardest"),
+                      techniques=list(row.get("families") or []), steps=row.get("steps"), score=row.get("score"),
+                      score_level=row.get("score_level"))
+    record.update(source=row.get("source"), added=row.get("added"), seen=row.get("seen", 1))
     return record

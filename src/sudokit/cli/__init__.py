@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "print": "sudokit.cli.print:print_",
     "serve": "sudokit.cli.serve:serve",
     "warm-up": "sudokit.cli.warmup:warm_up",
+    "bank": "sudokit.cli.bank:bank",
     "canon": "sudokit.cli.canon:canon",
 }
 
@@ -50,6 +51,7 @@ SUMMARIES: dict[str, str] = {
     "print": "Print puzzles as a PDF booklet, or one picture each.",
     "serve": "Serve a local page to play and learn, and a JSON API.",
     "warm-up": "Compile the solver engine ahead of a first run.",
+    "bank": "Keep rated puzzles in a bank: add, query, stats, export, import.",
     "canon": "Canonical forms (minlex, patminlex) of puzzles; --dedupe keeps each class once.",
 }
 

@@ -73,7 +73,17 @@ def _entries(entries: Iterator[Any], path: str, failures: list[str]) -> Iterator
 @click.option("--example", "names", multiple=True, metavar="NAME", help="Print a named example puzzle.")
 @click.option("--generate", "count", type=click.IntRange(min=1), default=None, metavar="N",
               help="Print N new puzzles instead of reading them.")
-@click.option("--difficulty", type=click.Choice(LEVELS), default=None, help="With --generate: the level.")
+@click.option("--difficulty", type=click.Choice(LEVELS), default=None,
+              help="With --generate or --bank: the level.")
+@click.option("--bank", "bank_path", default=None, metavar="PATH",
+              help="Print puzzles from this bank (sudoku bank) that no earlier book used; with -n, --rating, "
+                   "--difficulty, --technique, --seed, --mark-used BOOK.")
+@click.option("-n", "bank_count", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --bank: how many puzzles [default: 24].")
+@click.option("--rating", default=None, metavar="LO-HI", help="With --bank: ER in this range, such as 4-6.")
+@click.option("--technique", default=None, metavar="NAME", help="With --bank: a technique on the solving path.")
+@click.option("--mark-used", "book", default=None, metavar="BOOK",
+              help="With --bank: record the puzzles printed as used in BOOK (in the transaction that chose them).")
 @click.option("--minimal", type=click.Choice(["unique", "logic", "preemptive", "cages"]), default="unique",
               show_default=True, help="With --generate: which clues may go (cages: killers minimal in their "
                                       "cages).")
@@ -121,7 +131,8 @@ def _entries(entries: Iterator[Any], path: str, failures: list[str]) -> Iterator
               help="Resolution of the PNG pictures.")
 @click.pass_context
 def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names: tuple[str, ...],
-           count: int | None, difficulty: str | None, minimal: str, givens: int | None, symmetry: str,
+           count: int | None, difficulty: str | None, bank_path: str | None, bank_count: int | None,
+           rating: str | None, technique: str | None, book: str | None, minimal: str, givens: int | None, symmetry: str,
            seed: int | None,
            box: Shape | None, variant: str | None, regions: str | None, cages: str | None, jobs: int, paper: str,
            per_page: str,
@@ -144,6 +155,14 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
     """
     from ..pictures.pdf import Item, booklet, items as make_items, write_pictures
 
+    if bank_path is not None:
+        if count is not None or paths or names:
+            raise click.UsageError("--bank prints puzzles from the bank: give no files, --example or --generate")
+        _from_bank(ctx, bank_path, bank_count or 24, rating, difficulty, technique, seed, book, output, paper,
+                   per_page, solutions, solutions_per_page, title, symbols)
+        return
+    if bank_count is not None or rating is not None or technique is not None or book is not None:
+        raise click.UsageError("-n, --rating, --technique and --mark-used go with --bank PATH")
     if count is not None and (paths or names):
         raise click.UsageError("give puzzles to read or --generate N, not both")
     if count is None and difficulty is not None:
@@ -228,6 +247,49 @@ def print_(ctx: click.Context, paths: tuple[str, ...], output: str | None, names
                 output_failed(exc, exc.filename or folder)
             click.echo(f"wrote {len(written)} {fmt.upper()} files into {folder}", err=True)
     ctx.exit(EXIT_FAILED if failures else 0)
+
+
+def _from_bank(ctx: click.Context, bank_path: str, n: int, rating: str | None, level: str | None,
+               technique: str | None, seed: int | None, book: str | None, output: str | None, paper: str,
+               per_page: str, solutions: bool, solutions_per_page: str | None, title: str,
+               symbols: str | None) -> None:
+    """A booklet of ``n`` bank puzzles that no earlier book used, marked used in ``book``
+    in the transaction that chose them (nothing is marked if the booklet cannot be written)."""
+    from ..bank import BankError
+    from ..bank.query import grid_of, reserve
+    from ..pictures.pdf import Item, booklet
+    from .bank import make_query, open_bank
+
+    q = make_query(rating, level, technique, None, None, None, None, None, None, True, None, n, "random", seed)
+    store = open_bank(bank_path, readonly=book is None)
+    output = output or "sudoku.pdf"
+    try:
+        with reserve(store, q, book) as rows:
+            if not rows:
+                click.echo("sudoku print: no unused puzzle in the bank matches", err=True)
+                ctx.exit(EXIT_FAILED)
+            entries = []
+            for number, row in enumerate(rows, 1):
+                er = None if row["er"] is None else ("≥" if row["lower_bound"] else "") + f"{row['er']:.1f}"
+                entries.append(Item(grid_of(row), grid_of(row, solution=True), number=number, level=row["level"],
+                                    er=er, note="" if er else "not rated"))
+            data = booklet(entries, None, paper=paper, per_page=int(per_page), solutions=solutions,
+                           solutions_per_page=int(solutions_per_page) if solutions_per_page else None, title=title,
+                           source=f"bank {store.path.name}" + (f", {book}" if book else ""), symbols=symbols)
+            if output == "-":
+                click.get_binary_stream("stdout").write(data)
+            else:
+                Path(output).write_bytes(data)
+    except BankError as exc:
+        click.echo(f"sudoku print: {exc}", err=True)
+        ctx.exit(EXIT_FAILED)
+    except OSError as exc:
+        click.echo(f"sudoku print: cannot write {output}: {exc.strerror or exc}; nothing was marked used", err=True)
+        ctx.exit(EXIT_FAILED)
+    finally:
+        store.close()
+    marked = f", marked used in {book!r}" if book else ""
+    click.echo(f"wrote {output}: {len(rows)} puzzles from the bank{marked}", err=True)
 
 
 print_.name = "print"

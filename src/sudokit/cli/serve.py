@@ -19,7 +19,10 @@ import click
               help="Largest request body (413 above).")
 @click.option("--workers", type=click.IntRange(min=1, max=64), default=2, show_default=True,
               help="Requests worked on at once.")
-def serve(host: str, port: int, time_limit: float, max_body: int, workers: int) -> None:
+@click.option("--bank", "bank", default=None, metavar="PATH",
+              help="Serve this puzzle bank too: /api/bank/query and /api/bank/add, and the page's "
+                   "'new puzzle from the bank' button.")
+def serve(host: str, port: int, time_limit: float, max_body: int, workers: int, bank: str | None) -> None:
     """Serve a page to paste, generate, play, hint, check, rate, solve and
     print puzzles, and JSON endpoints (solve, count, rate, explain, hint,
     generate, pdf) described at /openapi.json. Ctrl-C stops it.
@@ -34,10 +37,15 @@ def serve(host: str, port: int, time_limit: float, max_body: int, workers: int) 
     """
     from ..web.app import serve as run
 
+    from ..errors import SudokuError
+
     _check_address(host, port)
     try:
         run(host, port, time_limit=time_limit, max_body=max_body, workers=workers,
-            announce=lambda text: click.echo(text, err=False))
+            announce=lambda text: click.echo(text, err=False), bank=bank)
+    except SudokuError as exc:  # the bank cannot be opened
+        click.echo(f"sudoku serve: {exc}", err=True)
+        raise click.exceptions.Exit(1) from None
     except SystemExit as exc:  # the server could not start after all (the port taken meanwhile)
         if exc.code not in (0, None):
             click.echo(f"sudoku serve: the server could not start on {host}:{port}", err=True)

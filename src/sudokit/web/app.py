@@ -217,10 +217,11 @@ def read_grid(text: str, box: Any = None, what: str = "the givens", field: str =
 
 
 def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, workers: int = WORKERS,
-               max_memory: int | None = None) -> Any:
+               max_memory: int | None = None, bank: str | None = None) -> Any:
     """The FastAPI application (needs the ``web`` extra). ``workers`` heavy
     requests run at once, each in its own process with ``max_memory`` bytes
-    (:data:`isolation.MAX_MEMORY` by default); as many light ones on threads."""
+    (:data:`isolation.MAX_MEMORY` by default); as many light ones on threads.
+    With ``bank``, the bank's endpoints too (:mod:`sudokit.web.bank_routes`)."""
     try:
         import anyio
         from fastapi import FastAPI, Request
@@ -528,6 +529,10 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
         return Response(data, media_type="application/pdf",
                         headers={"Content-Disposition": 'attachment; filename="sudoku.pdf"'})
 
+    if bank is not None:
+        from .bank_routes import mount
+
+        mount(app, bank, time_limit=time_limit)
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     return app
 
@@ -551,7 +556,8 @@ def warm_up() -> None:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY,
-          workers: int = WORKERS, max_memory: int | None = None, announce: Callable[[str], None] | None = None) -> None:
+          workers: int = WORKERS, max_memory: int | None = None, announce: Callable[[str], None] | None = None,
+          bank: str | None = None) -> None:
     """Run the server until Ctrl-C (uvicorn)."""
     try:
         import uvicorn
@@ -559,7 +565,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, time_limit: float = TIME
         from ..pictures.pdf import MissingExtra
 
         raise MissingExtra("sudoku serve needs FastAPI and uvicorn: pip install 'sudokit[web]'") from None
-    app = create_app(time_limit=time_limit, max_body=max_body, workers=workers, max_memory=max_memory)
+    app = create_app(time_limit=time_limit, max_body=max_body, workers=workers, max_memory=max_memory, bank=bank)
     warm_up()
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)

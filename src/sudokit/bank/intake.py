@@ -1,0 +1,406 @@
+"""``bank add``: files of puzzles or rating records into the bank, rated where they are not.
+
+Each input is read line by line. A line is a puzzle (any one-line format)
+or a jsonl record: a rating record of ``sudoku rate --format jsonl`` is taken
+as rated, as is a generated record that carries its rating; any other puzzle
+is rated here, unless the bank holds it already. Files of grids over several
+lines (rows, boxed) are read puzzle by puzzle. A line that cannot be read is
+reported with its number and the rest goes in.
+
+The work goes in blocks: a block's puzzles are keyed, rated where needed (by
+the library's pipeline, on ``jobs`` processes through :mod:`sudokit.pool`, or
+on a Dask cluster through :mod:`sudokit.distributed`) and committed in one
+transaction with the line its input has reached. Running the same ``bank
+add`` again after an interruption goes on after that line, so nothing is lost
+and nothing is counted twice. (An input is known by its path, size and time
+of change; standard input cannot be resumed.)
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from ..errors import SudokuError
+from ..grid import CLASSIC, Grid
+from .rows import Incoming, insert, rating_of
+from .store import Bank, today
+
+__all__ = ["AddReport", "add", "identity", "read_source"]
+
+#: Lines per block of puzzles that are already rated (one transaction each).
+BLOCK = 8192
+#: Puzzles to rate per block (a commit after each, so an interruption loses little work).
+RATE_BLOCK = 32
+
+_DIGITS = bytes.maketrans(b".0123456789", bytes(range(0, 1)) + bytes(range(0, 10)))
+
+
+@dataclass
+class AddReport:
+    """What an add did: puzzles read, new classes, repeats, failures, lines skipped on resuming."""
+
+    puzzles: int = 0
+    new: int = 0
+    repeats: int = 0
+    rated: int = 0
+    failed: int = 0
+    resumed: dict[str, int] = field(default_factory=dict)
+
+    def text(self) -> str:
+        parts = [f"{self.new} new", f"{self.repeats} repeat{'s' if self.repeats != 1 else ''}"]
+        if self.rated:
+            parts.append(f"{self.rated} rated here")
+        if self.failed:
+            parts.append(f"{self.failed} failed")
+        return f"{self.puzzles} puzzle{'s' if self.puzzles != 1 else ''}: " + ", ".join(parts)
+
+
+def identity(path: str) -> str | None:
+    """How a resumed add knows an input again: its real path, size and time of change
+    (None for standard input)."""
+    if path == "-":
+        return None
+    stat = os.stat(path)
+    return f"{os.path.realpath(path)}|{stat.st_size}|{stat.st_mtime_ns}"
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+_LINE = re.compile(r"[.0-9]{81}")
+_UNIT_FIELDS = frozenset(("variant", "regions", "cages", "shape", "symbols"))
+
+
+def _fast_grid(text: str) -> Grid | None:
+    """A 9x9 line of ``.`` and digits, read without the general reader (the common case)."""
+    if _LINE.fullmatch(text) is None:
+        return None
+    return Grid.unchecked(CLASSIC, tuple(text.encode().translate(_DIGITS)))
+
+
+def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incoming | str":
+    """One line as an :class:`Incoming`, or why it cannot be read."""
+    from ..formats import parse
+
+    if text.startswith("{"):
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as exc:
+            return f"bad JSON: {exc.msg} (column {exc.colno})"
+        if not isinstance(record, dict) or not isinstance(record.get("puzzle"), str):
+            return 'a JSON line needs a "puzzle" string'
+        status = record.get("status")
+        if status not in (None, "rated", "solved"):
+            message = record.get("message") or ""
+            return f"the record says {status}" + (f": {message}" if message else "")
+        plain = not _UNIT_FIELDS.intersection(record)
+        grid = _fast_grid(record["puzzle"]) if plain and shape is None else None
+        solution = None
+        if grid is None:
+            try:
+                grid = parse(text, shape=shape)
+            except SudokuError as exc:
+                return str(getattr(exc, "reason", None) or exc)
+        sol = record.get("solution")
+        if isinstance(sol, str) and sol:
+            solution = _fast_grid(sol) if not grid.is_variant else None
+            if solution is None:
+                try:
+                    solution = Grid(sol, grid.shape)
+                except SudokuError as exc:
+                    return f'"solution": {exc}'
+            if not solution.is_complete or not solution.agrees_with(grid):
+                return '"solution" does not complete the puzzle'
+            solution = solution.with_geometry(grid.geometry)
+        return Incoming(line, grid, solution, rating_of(record), source,
+                        text=record["puzzle"] if plain and shape is None and grid.shape is CLASSIC
+                        and "0" not in record["puzzle"] else None)
+    grid = _fast_grid(text) if shape is None else None
+    if grid is None:
+        try:
+            grid = parse(text, shape=shape)
+        except SudokuError as exc:
+            return str(getattr(exc, "reason", None) or exc)
+    return Incoming(line, grid, None, None, source, text=text if len(text) == 81 and "0" not in text
+                    and grid.shape is CLASSIC and not grid.is_variant else None)
+
+
+def read_source(path: str, after: int = 0, shape: Any = None, content: str | None = None
+                ) -> Iterator[tuple[int, "Incoming | str"]]:
+    """(line, Incoming or reason) for every puzzle of ``path`` past line ``after``
+    (of ``content`` when given: ``path`` then only names it)."""
+    import io
+
+    from ..formats import bounded_lines, open_source, read_puzzles, starts_line_mode
+
+    label = "standard input" if path == "-" else path
+    try:
+        stream = io.StringIO(content) if content is not None else open_source(path)
+    except OSError as exc:
+        raise SudokuError(f"cannot read {label}: {exc.strerror or exc}") from None
+    try:
+        lines = bounded_lines(stream)
+        numbered = enumerate(lines, 1)
+        ahead = []
+        first = None
+        for number, raw in numbered:
+            ahead.append((number, raw))
+            text = raw.strip()
+            if text and not text.startswith("#"):
+                first = text
+                break
+        rest = itertools.chain(ahead, numbered)
+        if first is None or first.startswith("{") or starts_line_mode(first, shape):
+            for number, raw in rest:
+                if number <= after:
+                    continue
+                text = raw.strip()
+                if not text or text.startswith("#"):
+                    continue
+                yield number, parse_line(text, number, path if path != "-" else "", shape)
+            return
+        for entry in read_puzzles((raw for _, raw in rest), shape=shape):  # grids over several lines
+            line = entry.line or 0
+            if line <= after:
+                continue
+            if entry.error is not None or entry.grid is None:
+                yield line, str(getattr(entry.error, "reason", None) or entry.error or "cannot read this puzzle")
+            else:
+                yield line, Incoming(line, entry.grid, getattr(entry, "solution", None), None,
+                                     path if path != "-" else "")
+    except UnicodeDecodeError as exc:
+        raise SudokuError(f"{label}: not UTF-8 text ({exc.reason})") from None
+    finally:
+        if path != "-" or content is not None:
+            stream.close()
+
+
+# -- adding ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Block:
+    source: str
+    input_id: str | None
+    last_line: int
+    items: list[Incoming]
+    failures: list[str]
+    to_rate: dict[int, list[int]] = field(default_factory=dict)  # line of the one rated -> indexes of its copies
+    tasks: int = 0
+    results: list[Any] = field(default_factory=list)
+
+
+def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, size: int = BLOCK,
+            texts: Sequence[tuple[str, str]] = ()) -> Iterator[_Block]:
+    sources = [(path, None) for path in paths] + [(label, text) for label, text in texts]
+    for path, text in sources:
+        input_id = identity(path) if text is None else None
+        after = bank.intake_lines(input_id) if input_id else 0
+        if after:
+            report.resumed[path] = after
+        label = "standard input" if path == "-" else path
+        items: list[Incoming] = []
+        failures: list[str] = []
+        unrated = 0
+        last = after
+        for line, got in read_source(path, after, shape, text):
+            last = line
+            if isinstance(got, str):
+                failures.append(f"{label}: line {line}: {got}")
+            else:
+                items.append(got)
+                unrated += got.rating is None
+            if len(items) >= size or unrated >= min(size, RATE_BLOCK):
+                yield _Block(label, input_id, last, items, failures)
+                items, failures, unrated = [], [], 0
+        if items or failures:
+            yield _Block(label, input_id, last, items, failures)
+
+
+def _plan(bank: Bank, block: _Block) -> None:
+    """Which puzzles of the block need rating: unrated, not in the bank, once per key."""
+    unrated = [i for i, it in enumerate(block.items) if it.rating is None]
+    if not unrated:
+        return
+    keys = bank.key([block.items[i].grid for i in unrated])
+    known = bank.known(k.key for k in keys)
+    first: dict[str, int] = {}
+    for i, keyed in zip(unrated, keys):
+        if keyed.key in known:
+            continue
+        if keyed.key in first:
+            block.to_rate[first[keyed.key]].append(i)
+        else:
+            first[keyed.key] = i
+            block.to_rate[i] = [i]
+
+
+def _tasks(bank: Bank, blocks: Iterable[_Block], job: Any, pending: deque) -> Iterator[tuple]:
+    """The pipeline's chunks: the puzzles each block must rate, four at a time
+    (an empty chunk for a block with none, so every block passes in order)."""
+    from ..pipeline import Item
+
+    for block in blocks:
+        _plan(bank, block)
+        chosen = list(block.to_rate)
+        chunks = [chosen[i:i + 4] for i in range(0, len(chosen), 4)] or [[]]
+        block.tasks = len(chunks)
+        pending.append(block)
+        for chunk in chunks:
+            it = block.items
+            yield ("items", job, [Item(None, it[i].line, it[i].grid, source=str(i)) for i in chunk])
+
+
+def _rated(block: _Block, report: AddReport) -> list[Incoming]:
+    """The block's puzzles once its ratings are back: rated ones given their
+    rating (and its copies), failed ones dropped with their note."""
+    drop: set[int] = set()
+    for result in block.results:
+        for text in result.text.splitlines():
+            record = json.loads(text)
+            index = int(record.get("source") or 0)
+            rating = rating_of(record)
+            copies = block.to_rate.get(index, [index])
+            if rating is None:
+                drop.update(copies)
+                line = block.items[index].line
+                block.failures.append(f"{block.source}: line {line}: {record.get('status')}: "
+                                      f"{record.get('message', '')}".rstrip(": "))
+            else:
+                report.rated += 1
+                for i in copies:
+                    block.items[i].rating = rating
+    return [it for i, it in enumerate(block.items) if i not in drop]
+
+
+def _commit(bank: Bank, block: _Block, items: list[Incoming], report: AddReport, date: str,
+            notes: Callable[[str], None], committed: Callable[[str], None] | None) -> None:
+    intake = None if block.input_id is None else (block.input_id, block.last_line, len(items))
+    new, repeats, failed = insert(bank, items, date=date, intake=intake)
+    for i in failed:
+        block.failures.append(f"{block.source}: line {items[i].line}: no solution")
+    report.new += new
+    report.repeats += repeats
+    report.puzzles += len(items) + len(block.failures)
+    report.failed += len(block.failures)
+    for note in block.failures:
+        notes(note if len(note) <= 240 else note[:240] + "...")
+    if committed is not None:
+        committed(f"{block.source}: in up to line {block.last_line}: {report.new} new, {report.repeats} repeats")
+
+
+def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | None = None, shape: Any = None,
+        notes: Callable[[str], None] = lambda text: None, committed: Callable[[str], None] | None = None,
+        progress: Callable[[int], None] | None = None, cluster: Any = None, batch: int = BLOCK,
+        texts: Sequence[tuple[str, str]] = ()) -> AddReport:
+    """Add every puzzle of ``paths`` (``-``: standard input) to ``bank``; the report.
+
+    ``notes`` hears each line that could not go in (with its number),
+    ``committed`` each commit (what is in by then), ``progress`` the puzzles
+    of each block. ``jobs`` processes rate what needs rating (0: every core);
+    ``cluster`` (a ``dask.distributed`` client) rates on a cluster instead
+    (:func:`add_on_cluster`). ``timeout`` is the rating's time per puzzle;
+    ``batch`` the most puzzles per transaction. ``texts`` are more inputs
+    held in memory, as (source, text) (not resumable).
+    """
+    from ..pipeline import Job, run_chunk, warm
+    from ..pool import ordered_map
+
+    report = AddReport()
+    date = today()
+    if cluster is not None:
+        return add_on_cluster(bank, paths, cluster, timeout=timeout, notes=notes, committed=committed,
+                              report=report, shape=shape)
+    job = Job("rate", fmt="jsonl", timeout=timeout)
+    pending: deque[_Block] = deque()
+    results = ordered_map(run_chunk, _tasks(bank, _blocks(bank, paths, report, shape, batch, texts), job, pending), jobs,
+                          initializer=warm if jobs != 1 else None, initargs=(job,), window=None)
+    try:
+        for result in results:
+            block = pending[0]
+            block.results.append(result)
+            if len(block.results) == block.tasks:
+                pending.popleft()
+                _commit(bank, block, _rated(block, report), report, date, notes, committed)
+                if progress is not None:
+                    progress(len(block.items) + len(block.failures))
+    finally:
+        results.close()
+    return report
+
+
+def add_on_cluster(bank: Bank, paths: Sequence[str], client: Any, *, timeout: float | None = None,
+                   notes: Callable[[str], None] = lambda text: None,
+                   committed: Callable[[str], None] | None = None, report: AddReport | None = None,
+                   shape: Any = None) -> AddReport:
+    """Add ``paths`` with their rating done on a Dask cluster: the files are
+    rated by :func:`sudokit.distributed.run` (every puzzle), and each
+    partition's records are committed as they come back, in input order. A
+    file whose first record is already rated is added here, unrated work only
+    going to the cluster."""
+    from .. import distributed
+    from ..pipeline import Job
+
+    report = report or AddReport()
+    date = today()
+    local = [p for p in paths if _rated_file(p)]
+    remote = [p for p in paths if p not in local]
+    if local:
+        sub = add(bank, local, notes=notes, committed=committed, shape=shape)
+        for name in ("puzzles", "new", "repeats", "rated", "failed"):
+            setattr(report, name, getattr(report, name) + getattr(sub, name))
+        report.resumed.update(sub.resumed)
+    job = Job("rate", fmt="jsonl", timeout=timeout)
+    for path in remote:
+        input_id = identity(path)
+        after = bank.intake_lines(input_id) if input_id else 0
+        if after:
+            report.resumed[path] = after
+
+        def write(text: str, path: str = path, input_id: str | None = input_id, after: int = after) -> None:
+            items: list[Incoming] = []
+            failures: list[str] = []
+            last = after
+            for raw in text.splitlines():
+                record = json.loads(raw)
+                line = int(record.get("line") or 0)
+                if line <= after:
+                    continue
+                last = max(last, line)
+                got = parse_line(raw, line, path, shape)
+                if isinstance(got, str) or got.rating is None:
+                    reason = got if isinstance(got, str) else "not rated"
+                    failures.append(f"{path}: line {line}: {reason}")
+                    continue
+                report.rated += 1
+                items.append(got)
+            if items or failures:
+                block = _Block(path, input_id, last, items, failures)
+                _commit(bank, block, items, report, date, notes, committed)
+
+        distributed.run(job, [path], client=client, write=write, notes=lambda text: None)
+    return report
+
+
+def _rated_file(path: str) -> bool:
+    """Whether the first puzzle of ``path`` is a record that carries its rating."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for raw in itertools.islice(fh, 64):
+                text = raw.strip()
+                if text and not text.startswith("#"):
+                    if not text.startswith("{"):
+                        return False
+                    try:
+                        return rating_of(json.loads(text)) is not None
+                    except (json.JSONDecodeError, AttributeError):
+                        return False
+    except OSError:
+        return False
+    return False

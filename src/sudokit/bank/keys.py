@@ -1,0 +1,106 @@
+"""The bank's key: the one place that turns a puzzle into its canonical form.
+
+Two puzzles are the same puzzle for the bank when one is the other rotated,
+reflected, with bands, stacks, rows in a band or columns in a stack swapped,
+or with its digits relabelled (for a variant, only the symmetries that keep
+its units, see :mod:`sudokit.canon`). The key is the canonical form of the
+puzzle: the ``patminlex`` form (:data:`FORM`), the faster of sudokit's two
+canonical forms; both tell equivalent puzzles alike. A variant's key also
+carries its units as the canonical form placed them, and any shape but 9x9
+is named in front, so a key names one class of one kind of puzzle.
+
+:func:`keyed` is what the rest of the bank calls; tests may pass another
+``key`` function to :class:`sudokit.bank.Bank`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from ..grid import Grid
+
+__all__ = ["FORM", "Keyed", "KeyFunction", "keyed", "keyed_many"]
+
+#: The canonical form that keys a bank (kept in its ``meta`` table).
+FORM = "patminlex"
+
+
+@dataclass(frozen=True)
+class Keyed:
+    """A puzzle's key, the transformation from the puzzle to its canonical
+    form (text, as :mod:`sudokit.canon` writes it), and its automorphism count."""
+
+    key: str
+    transform: str | None = None
+    automorphisms: int | None = None
+
+
+#: What :class:`~sudokit.bank.Bank` calls to key a batch of puzzles.
+KeyFunction = Callable[..., list[Keyed]]
+
+
+def _kind(grid: Grid, canon_grid: Grid) -> str:
+    """What must stand beside the canonical line: the shape (if not 9x9) and the units."""
+    prefix = "" if grid.shape.box_rows == grid.shape.box_cols == 3 else f"{grid.shape}|"
+    if not grid.is_variant:
+        return prefix
+    from .. import variants
+
+    fields = variants.fields(canon_grid.geometry)
+    return f"{prefix}{json.dumps(fields, sort_keys=True, separators=(',', ':'))}|"
+
+
+def _transform_text(transform: Any) -> str | None:
+    """The transformation in its text form (:class:`sudokit.canon.Transform`'s ``str``)."""
+    return None if transform is None else str(transform)
+
+
+def keyed(grid: Grid) -> Keyed:
+    """The key of one puzzle."""
+    from .. import canonical
+
+    canon = canonical(grid, form=FORM)
+    return Keyed(_kind(grid, canon.grid) + canon.line, _transform_text(canon.transform),
+                 getattr(canon, "automorphisms", None))
+
+
+def keyed_many(grids: Sequence[Grid], values: Any = None) -> list[Keyed]:
+    """The keys of many puzzles: classic 9x9 ones in one call of the compiled
+    canonical search (:mod:`sudokit.canon.kernel`), the others one by one.
+    ``values``: when every grid is a classic 9x9 one, their values as an array
+    (P x 81), if the caller has it."""
+    out: list[Keyed | None] = [None] * len(grids)
+    bulk = [i for i, g in enumerate(grids) if not g.is_variant and g.shape.box_rows == g.shape.box_cols == 3]
+    if len(bulk) > 1:
+        given = values if values is not None and len(bulk) == len(grids) else None
+        for i, k in zip(bulk, _kernel_keys([grids[i] for i in bulk], given)):
+            out[i] = k
+    return [k if k is not None else keyed(grids[i]) for i, k in enumerate(out)]
+
+
+def _kernel_keys(grids: Sequence[Grid], values: Any = None) -> list[Keyed | None]:
+    """Classic 9x9 puzzles keyed by the compiled search (None where it left one to the Python search)."""
+    import numpy as np
+
+    try:
+        from ..canon import kernel
+    except ImportError:  # no numba: the Python search
+        return [None] * len(grids)
+    if values is None:
+        values = np.array([g.values for g in grids], dtype=np.uint8)
+    forms, transforms, counts = kernel.canonicalise(values, kernel.PATMINLEX if FORM == "patminlex"
+                                                    else kernel.MINLEX)
+    n = len(grids)
+    lines = np.where(forms == 0, ord("."), forms + ord("0")).astype(np.uint8).tobytes().decode("ascii")
+    # the transformation's text, as str(Transform) writes it: "t:rows:cols:digits", a digit per entry
+    text = np.full((n, 31), ord(":"), dtype=np.uint8)
+    text[:, 0] = transforms[:, 0] + ord("0")
+    text[:, 2:11] = transforms[:, 1:10] + ord("0")
+    text[:, 12:21] = transforms[:, 10:19] + ord("0")
+    text[:, 22:31] = transforms[:, 19:28] + ord("0")
+    moves = text.tobytes().decode("ascii")
+    counted = counts.tolist()
+    return [None if counted[i] < 0 else Keyed(lines[81 * i:81 * i + 81], moves[31 * i:31 * i + 31], counted[i])
+            for i in range(n)]

@@ -1,0 +1,262 @@
+"""Puzzles on their way into the bank: what is read, and the rows it becomes.
+
+An :class:`Incoming` is one puzzle as read, with its rating when the input
+had one (a record of ``sudoku rate --format jsonl``). :func:`insert` keys a
+batch (:mod:`sudokit.bank.keys`), finds what the batch lacks (solutions, in
+one compiled call for 9x9 puzzles; the symmetries of the clue patterns, for
+the whole batch at once) and writes it in one transaction, together with how
+far its input has gone in. A repeat of a puzzle the bank holds is counted
+(``seen``), and gets the rating the bank lacked, if it brings one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..grid import Grid, Shape
+from .schema import SYMMETRY_BITS
+
+__all__ = ["COLUMNS", "Incoming", "RATING_FIELDS", "digest_of", "insert", "rating_of", "rnd_of", "symmetries"]
+
+#: The columns a row is written with, in order.
+COLUMNS = (
+    "digest", "key", "puzzle", "transform", "solution", "shape", "variant", "regions", "cages", "clues", "symmetries",
+    "symmetry", "automorphisms", "er", "ep", "ed", "level", "score", "score_level", "lower_bound", "steps",
+    "hardest", "hardest_family", "families", "source", "added", "seen", "rnd",
+)
+
+#: What a rating brings (kept together: a repeat takes all of them, or none).
+RATING_FIELDS = ("er", "ep", "ed", "level", "score", "score_level", "lower_bound", "steps", "hardest",
+                 "hardest_family", "families")
+
+_UPSERT = (
+    f"INSERT INTO puzzle({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))}) "
+    "ON CONFLICT(digest) DO UPDATE SET seen = puzzle.seen + excluded.seen, "
+    "solution = coalesce(puzzle.solution, excluded.solution), "
+    + ", ".join(f"{name} = CASE WHEN puzzle.er IS NULL THEN excluded.{name} ELSE puzzle.{name} END"
+                for name in RATING_FIELDS)
+)
+
+#: Largest group first: the name kept in ``symmetry``.
+_BY_SIZE = ("dihedral", "rotate90", "rotate180", "diagonal", "mirror", "flip")
+
+
+@dataclass
+class Incoming:
+    """One puzzle read for the bank: where it was, the grid (with its units),
+    its solution and rating when the input gave them."""
+
+    line: int | None
+    grid: Grid
+    solution: Grid | None = None
+    rating: dict[str, Any] | None = None
+    source: str = ""
+    #: The puzzle's line as read, when it was a plain 9x9 line (saves writing it again).
+    text: str | None = None
+    #: The key, when the input carries it (a bank record: ``bank import``).
+    keyed: Any = None
+    #: What a bank record brings besides: ``added`` (its date) and ``seen``.
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def rating_of(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The rating a record carries (a rating record, or a generated one with a
+    difficulty filter): the record itself, its ``techniques`` made a list of
+    names; None when it carries none."""
+    if record.get("er") is None or record.get("status", "rated") != "rated":
+        return None
+    techniques = record.get("techniques")
+    if type(techniques) is not list:
+        record["techniques"] = []
+    if not record["techniques"] and record.get("hardest"):
+        record["techniques"] = [record["hardest"]]
+    return record
+
+
+def digest_of(key: str) -> bytes:
+    """The 128-bit digest of a key, which the bank indexes."""
+    return hashlib.blake2b(key.encode(), digest_size=16).digest()
+
+
+def rnd_of(key: str) -> int:
+    """The fixed pseudo-random number of a key (a signed 64-bit integer: the digest's first 8 bytes)."""
+    return int.from_bytes(digest_of(key)[:8], "little", signed=True)
+
+
+def _reps(shape: Shape) -> list[tuple[int, Any]]:
+    """(bit, array of each cell's orbit representative) for the symmetries the shape allows."""
+    import numpy as np
+
+    from ..generation.symmetry import SQUARE_ONLY, orbits
+
+    out = []
+    for name, bit in SYMMETRY_BITS.items():
+        if name in SQUARE_ONLY and shape.box_rows != shape.box_cols:
+            continue
+        rep = np.zeros(shape.cell_count, dtype=np.intp)
+        for orbit in orbits(shape, name):
+            rep[list(orbit)] = orbit[0]
+        out.append((bit, rep))
+    return out
+
+
+_REPS: dict[Shape, list] = {}
+
+
+def symmetries(grids: Sequence[Grid], values: Any = None) -> list[int]:
+    """The symmetry bits (:data:`~sudokit.bank.schema.SYMMETRY_BITS`) of each clue
+    pattern (``values``: the grids' values as an array, when the caller has it)."""
+    import numpy as np
+
+    out = [0] * len(grids)
+    by_shape: dict[Shape, list[int]] = {}
+    for i, grid in enumerate(grids):
+        by_shape.setdefault(grid.shape, []).append(i)
+    for shape, index in by_shape.items():
+        reps = _REPS.get(shape)
+        if reps is None:
+            reps = _REPS[shape] = _reps(shape)
+        if values is not None and len(by_shape) == 1:
+            pattern = values != 0
+        else:
+            pattern = np.array([grids[i].values for i in index], dtype=np.int16) != 0
+        bits = np.zeros(len(index), dtype=np.int64)
+        for bit, rep in reps:
+            bits |= np.where((pattern == pattern[:, rep]).all(axis=1), bit, 0)
+        for k, i in enumerate(index):
+            out[i] = int(bits[k])
+    return out
+
+
+def symmetry_name(bits: int) -> str:
+    """The largest symmetry of a pattern with these bits (``none`` when it has none)."""
+    return next((name for name in _BY_SIZE if bits & SYMMETRY_BITS[name]), "none")
+
+
+def solutions(items: Sequence[Incoming], classic: Sequence[int] = (), values: Any = None) -> list[str | None]:
+    """Each puzzle's solution as a line: the one given, else found (9x9 puzzles
+    in one compiled call); None when it has none. ``values``: the values of the
+    ``classic`` items (the 9x9 ones), as an array, when the caller has it."""
+    out: list[str | None] = [None if it.solution is None else it.solution.line() for it in items]
+    bulk = [i for i, it in enumerate(items) if out[i] is None and not it.grid.is_variant
+            and it.grid.shape.box_rows == it.grid.shape.box_cols == 3]
+    if bulk:
+        import numpy as np
+
+        from .. import batch
+
+        if values is not None and len(bulk) == len(classic):
+            values = values if bulk == list(classic) else values[[list(classic).index(i) for i in bulk]]
+        else:
+            values = np.array([items[i].grid.values for i in bulk], dtype=np.uint8)
+        found = batch.solve_many(values, limit=1)
+        texts = batch.format_lines(found.solutions)
+        for k, i in enumerate(bulk):
+            if found.counts[k] > 0:
+                out[i] = texts[k].decode("ascii")
+    done = set(bulk)
+    for i, it in enumerate(items):
+        if out[i] is None and i not in done:
+            from ..solving import solve
+
+            result = solve(it.grid)
+            if result.ok and result.solution is not None:
+                out[i] = result.solution.line()
+    return out
+
+
+def _units(grid: Grid) -> tuple[str | None, str | None, str | None]:
+    if not grid.is_variant:
+        return None, None, None
+    from .. import variants
+
+    fields = variants.fields(grid.geometry)
+    cages = fields.get("cages")
+    return fields.get("variant"), fields.get("regions"), None if cages is None else json.dumps(cages)
+
+
+def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[Any]], list[str], list[int]]:
+    """The rows of ``items`` (their ``hardest_family`` and ``families`` still as
+    lists of names, turned into bits inside the transaction), the families they
+    name, and the indexes of the items that failed (no solution)."""
+    import numpy as np
+
+    from .families import families_of, family_of
+
+    texts = [it.text or it.grid.line() for it in items]
+    classic = [i for i, it in enumerate(items) if not it.grid.is_variant
+               and it.grid.shape.box_rows == it.grid.shape.box_cols == 3]
+    values = None
+    if classic and len(classic) == len(items):  # the common case: one array of every puzzle's values
+        raw = np.frombuffer("".join(texts).encode("ascii", "replace"), dtype=np.uint8).reshape(-1, 81)
+        values = np.where(raw >= ord("1"), raw - ord("0"), 0).astype(np.uint8)
+    keys = [it.keyed for it in items]
+    missing = [i for i, k in enumerate(keys) if k is None]
+    if missing:
+        grids = [items[i].grid for i in missing]
+        got = (bank.key(grids, values=values if len(missing) == len(items) else None) if values is not None
+               else bank.key(grids))
+        for i, k in zip(missing, got):
+            keys[i] = k
+    sols = solutions(items, classic, values)
+    syms = symmetries([it.grid for it in items], values)
+    clues = (values != 0).sum(axis=1).tolist() if values is not None else [it.grid.clues for it in items]
+    rows: list[list[Any]] = []
+    names: dict[str, None] = {}
+    failed: list[int] = []
+    for i, (it, keyed, solution, bits, text, count) in enumerate(zip(items, keys, sols, syms, texts, clues)):
+        if solution is None:
+            failed.append(i)
+            continue
+        grid = it.grid
+        variant, regions, cages = _units(grid) if grid.is_variant else (None, None, None)
+        r = it.rating
+        if r is not None:
+            fams = families_of(r["techniques"])
+            hardest = family_of(r["hardest"]) if r.get("hardest") else None
+            names.update(dict.fromkeys(fams))
+            if hardest:
+                names[hardest] = None
+            rating = [r.get("er"), r.get("ep"), r.get("ed"), r.get("level"), r.get("score"), r.get("score_level"),
+                      None if r.get("lower_bound") is None else int(bool(r.get("lower_bound"))), r.get("steps"),
+                      r.get("hardest"), hardest, fams]
+        else:
+            rating = [None] * 10 + [[]]
+        digest = digest_of(keyed.key)
+        rows.append([digest, keyed.key, text, keyed.transform, solution, str(grid.shape), variant, regions, cages,
+                     count, bits, symmetry_name(bits), keyed.automorphisms, *rating, it.source or None,
+                     it.extra.get("added") or date, int(it.extra.get("seen") or 1),
+                     int.from_bytes(digest[:8], "little", signed=True)])
+    return rows, list(names), failed
+
+
+def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str, int, int] | None = None
+           ) -> tuple[int, int, list[int]]:
+    """Write ``items`` in one transaction, with ``intake`` (input, last line,
+    puzzles) when they come from a file; (new, repeats, indexes of failed items)."""
+    rows, names, failed = build(bank, items, date)
+    hardest_at = COLUMNS.index("hardest_family")
+    families_at = COLUMNS.index("families")
+    with bank.writing() as conn:
+        bits = bank.family_bits(conn, names) if names else {}
+        for row in rows:
+            if row[hardest_at] is not None:
+                row[hardest_at] = bits[row[hardest_at]]
+            mask = 0
+            for name in row[families_at]:
+                mask |= 1 << bits[name]
+            row[families_at] = mask
+        before = conn.execute("SELECT coalesce(max(id), 0) FROM puzzle").fetchone()[0]
+        conn.executemany(_UPSERT, rows)
+        after = conn.execute("SELECT coalesce(max(id), 0) FROM puzzle").fetchone()[0]
+        if intake is not None:
+            name, line, puzzles = intake
+            conn.execute(
+                "INSERT INTO intake(input, lines, puzzles, updated) VALUES (?, ?, ?, ?) ON CONFLICT(input) DO "
+                "UPDATE SET lines = max(intake.lines, excluded.lines), puzzles = intake.puzzles + excluded.puzzles, "
+                "updated = excluded.updated", (name, line, puzzles, date))
+    new = after - before
+    return new, len(rows) - new, failed

@@ -1,0 +1,230 @@
+"""Bad input and faults: unreadable lines, a newer schema, migrations, a
+read-only or full disk, a killed add, and two adds at once, with real files
+and real processes."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import time
+
+import pytest
+
+from sudokit.bank import Bank, BankError, add, schema
+
+from bank_helpers import SUDOKU, environment, rating_record, seventeen, shuffled, sudoku, table, write_jsonl
+
+
+def _records(count: int, seed: int = 0) -> list[dict]:
+    return [rating_record(p, round(1.0 + (i % 80) / 10, 1)) for i, p in enumerate(seventeen(count))]
+
+
+def _integrity(path) -> str:
+    return table(path, "PRAGMA integrity_check")[0][0]
+
+
+def test_unreadable_lines_are_reported_with_their_numbers_and_the_rest_goes_in(tmp_path):
+    good = seventeen(5)
+    records = [rating_record(p, 2.0) for p in good]
+    import json
+
+    lines = [json.dumps(records[0]), "{not json", json.dumps(records[1]), "12345", "",
+             "# a comment", json.dumps(records[2]), '{"puzzle": "' + "1" * 81 + '", "status": "invalid", '
+             '"message": "clash"}', json.dumps(records[3]), good[4]]
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n")
+    result = sudoku("bank", "add", "--bank", str(tmp_path / "b.sqlite"), str(tmp_path / "in.jsonl"))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    notes = [line for line in result.stderr.splitlines() if ": line " in line]
+    assert [n.split(": line ")[1].split(":")[0] for n in notes] == ["2", "4", "8"]
+    assert "bad JSON" in notes[0] and "invalid" in notes[2]
+    # the four rated records and the plain puzzle (rated here) went in
+    assert table(tmp_path / "b.sqlite", "SELECT count(*) FROM puzzle")[0][0] == 5
+
+
+def test_a_bank_of_a_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "b.sqlite"
+    Bank(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {schema.VERSION + 1}")
+    conn.close()
+    before = path.read_bytes()
+    for args in (["add", str(path)], ["query"], ["stats"]):
+        (tmp_path / "x.txt").write_text(seventeen(1)[0] + "\n")
+        command = ["bank", args[0], "--bank", str(path)] + (["x.txt"] if args[0] == "add" else [])
+        result = sudoku(*command, cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        assert "newer sudokit" in result.stderr and f"schema {schema.VERSION + 1}" in result.stderr
+        assert result.stderr.count("\n") == 1  # one line, no traceback
+    assert path.read_bytes() == before
+
+
+def test_a_file_that_is_not_a_bank_is_refused(tmp_path):
+    path = tmp_path / "other.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE t(x)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(BankError, match="not a sudokit bank"):
+        Bank(path)
+    (tmp_path / "text.sqlite").write_text("hello, not a database at all" * 100)
+    with pytest.raises(BankError, match="not a SQLite database"):
+        Bank(tmp_path / "text.sqlite")
+
+
+def test_migrations_run_in_order_and_a_failed_one_leaves_the_bank_as_it_was(tmp_path, monkeypatch):
+    path = tmp_path / "b.sqlite"
+    write_jsonl(tmp_path / "r.jsonl", _records(20))
+    with Bank(path) as bank:
+        add(bank, [str(tmp_path / "r.jsonl")])
+
+    def broken(conn):
+        conn.execute("ALTER TABLE puzzle ADD COLUMN note TEXT")
+        raise RuntimeError("half way")
+
+    monkeypatch.setattr(schema, "VERSION", schema.VERSION + 1)
+    monkeypatch.setitem(schema.MIGRATIONS, schema.VERSION - 1, broken)
+    with pytest.raises(BankError):
+        Bank(path)
+    assert table(path, "PRAGMA user_version")[0][0] == schema.VERSION - 1
+    assert "note" not in [r[1] for r in table(path, "PRAGMA table_info(puzzle)")]
+
+    def works(conn):
+        conn.execute("ALTER TABLE puzzle ADD COLUMN note TEXT")
+        conn.execute("UPDATE puzzle SET note = 'kept'")
+
+    monkeypatch.setitem(schema.MIGRATIONS, schema.VERSION - 1, works)
+    Bank(path).close()
+    assert table(path, "PRAGMA user_version")[0][0] == schema.VERSION
+    assert table(path, "SELECT count(*), min(note) FROM puzzle")[0] == (20, "kept")
+
+
+def test_a_full_database_gives_a_clear_error_and_the_bank_stays_whole(tmp_path):
+    """SQLite's own page limit makes the database full as a full disk would."""
+    path = tmp_path / "b.sqlite"
+    write_jsonl(tmp_path / "a.jsonl", _records(50))
+    records = _records(450)[50:]
+    write_jsonl(tmp_path / "b.jsonl", records)
+    with Bank(path) as bank:
+        add(bank, [str(tmp_path / "a.jsonl")])
+        pages = bank.conn.execute("PRAGMA page_count").fetchone()[0]
+        bank.conn.execute(f"PRAGMA max_page_count = {pages + 8}")
+        with pytest.raises(BankError, match="disk is full") as caught:
+            add(bank, [str(tmp_path / "b.jsonl")], batch=400)
+        assert "whole" in str(caught.value)
+    assert _integrity(path) == "ok"
+    assert table(path, "SELECT count(*) FROM puzzle")[0][0] == 50
+
+
+def _can_mount() -> bool:
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        return False
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"],
+                           capture_output=True)
+    return probe.returncode == 0
+
+
+needs_mount = pytest.mark.skipif(not _can_mount(), reason="needs root and mount namespaces for a small tmpfs")
+
+
+def _in_namespace(script: str, tmp_path, timeout: float = 300) -> subprocess.CompletedProcess:
+    """``script`` run by sh in a private mount namespace (the tmpfs vanishes with it)."""
+    env = dict(environment(), SUDOKU=" ".join(f"'{a}'" for a in SUDOKU))
+    return subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=timeout,
+                          cwd=tmp_path, env=env)
+
+
+@pytest.mark.slow
+@needs_mount
+def test_a_full_disk_gives_a_clear_message_and_the_bank_stays_whole(tmp_path):
+    write_jsonl(tmp_path / "a.jsonl", _records(40))
+    write_jsonl(tmp_path / "b.jsonl", _records(1300)[40:])
+    (tmp_path / "disk").mkdir()
+    script = (
+        "mount -t tmpfs -o size=240k tmpfs disk && "
+        "eval $SUDOKU bank add --bank disk/b.sqlite a.jsonl && "
+        "eval $SUDOKU bank add --bank disk/b.sqlite --batch 1300 b.jsonl; echo rc=$?; "
+        "cp disk/b.sqlite* . ; ls disk"
+    )
+    result = _in_namespace(script, tmp_path)
+    assert "rc=1" in result.stdout, result.stdout + result.stderr
+    assert "disk is full" in result.stderr and "Traceback" not in result.stderr
+    assert _integrity(tmp_path / "b.sqlite") == "ok"
+    assert table(tmp_path / "b.sqlite", "SELECT count(*) FROM puzzle")[0][0] == 40
+
+
+@needs_mount
+def test_a_read_only_disk_gives_a_clear_message_and_the_bank_stays_whole(tmp_path):
+    write_jsonl(tmp_path / "a.jsonl", _records(30))
+    write_jsonl(tmp_path / "b.jsonl", _records(60)[30:])
+    (tmp_path / "disk").mkdir()
+    script = (
+        "mount -t tmpfs -o size=4m tmpfs disk && "
+        "eval $SUDOKU bank add --bank disk/b.sqlite a.jsonl && "
+        "mount -o remount,ro disk && "
+        "eval $SUDOKU bank add --bank disk/b.sqlite b.jsonl; echo rc=$?; "
+        "eval $SUDOKU bank query --bank disk/b.sqlite --all | wc -l; "
+        "cp disk/b.sqlite* ."
+    )
+    result = _in_namespace(script, tmp_path)
+    assert "rc=1" in result.stdout, result.stdout + result.stderr
+    assert "read-only" in result.stderr and "Traceback" not in result.stderr
+    assert result.stdout.split()[-1] == "30"  # it can still be read
+    assert _integrity(tmp_path / "b.sqlite") == "ok"
+    assert table(tmp_path / "b.sqlite", "SELECT count(*) FROM puzzle")[0][0] == 30
+
+
+@pytest.mark.slow
+def test_a_killed_add_loses_nothing_it_reported_and_resumes_without_duplicates(tmp_path):
+    rng = random.Random(5)
+    puzzles = seventeen(800)
+    records = [rating_record(p, 3.0) for p in puzzles] + [rating_record(shuffled(p, rng), 3.0) for p in puzzles[:200]]
+    write_jsonl(tmp_path / "in.jsonl", records)
+    path = tmp_path / "b.sqlite"
+    proc = subprocess.Popen([*SUDOKU, "bank", "add", "--bank", str(path), "--batch", "40", "-v",
+                             str(tmp_path / "in.jsonl")], stderr=subprocess.PIPE, text=True)
+    reported = []
+    while len(reported) < 6:
+        line = proc.stderr.readline()
+        assert line, "the add ended before it could be killed"
+        if "in up to line" in line:
+            reported.append(line)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(30)
+    last = reported[-1]
+    said_line = int(last.split("in up to line ")[1].split(":")[0])
+    said_new = int(last.split(": ")[-1].split(" new")[0])
+    assert _integrity(path) == "ok"
+    held = table(path, "SELECT count(*), sum(seen) FROM puzzle")[0]
+    assert held[0] >= said_new
+    assert table(path, "SELECT lines FROM intake")[0][0] >= said_line
+    # the same command again goes on from there
+    result = sudoku("bank", "add", "--bank", str(path), str(tmp_path / "in.jsonl"))
+    assert result.returncode == 0, result.stderr
+    assert "resumed after line" in result.stderr
+    count, seen = table(path, "SELECT count(*), sum(seen) FROM puzzle")[0]
+    assert (count, seen) == (800, 1000)
+
+
+@pytest.mark.slow
+def test_two_adds_at_once_lose_nothing(tmp_path):
+    rng = random.Random(9)
+    puzzles = seventeen(600)
+    a = [rating_record(p, 2.0) for p in puzzles[:400]]
+    b = [rating_record(shuffled(p, rng), 2.0) for p in puzzles[200:]]  # 200 shared with a, as copies
+    write_jsonl(tmp_path / "a.jsonl", a)
+    write_jsonl(tmp_path / "b.jsonl", b)
+    path = tmp_path / "b.sqlite"
+    Bank(path).close()
+    procs = [subprocess.Popen([*SUDOKU, "bank", "add", "--bank", str(path), "--batch", "25", str(tmp_path / name)],
+                              stderr=subprocess.PIPE, text=True) for name in ("a.jsonl", "b.jsonl")]
+    for proc in procs:
+        _, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+    count, seen = table(path, "SELECT count(*), sum(seen) FROM puzzle")[0]
+    assert (count, seen) == (600, 800)
+    assert _integrity(path) == "ok"
