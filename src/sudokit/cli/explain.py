@@ -10,7 +10,6 @@ All three call :mod:`sudokit.logic` and only format what comes back.
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -257,6 +256,9 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, given
 
         hint_svg(step, state)
     elif fmt == "jsonl":
-        Output().write(json.dumps(step.as_dict(state.geo), ensure_ascii=False))
+        from .. import records
+
+        # the step record, as `explain --format jsonl` and /api/hint write it
+        Output().write(records.dumps(records.step_record(grid, 1, step, state.geo, example=name or "")))
     else:
         Output().write(step.details() if inner else step.text)

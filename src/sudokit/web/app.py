@@ -187,7 +187,20 @@ def _from_library(exc: Exception, field: str | None = None) -> WebError:
     return WebError(422, str(exc), field=field)
 
 
-def read_grid(text: str, box: Any = None, what: str = "the givens", field: str = "puzzle") -> Any:
+#: Record statuses of a puzzle that failed: the command line exits 1 on them, the API answers 422.
+FAILED = ("no_solution", "invalid")
+
+
+def failed_record(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` (solve or count) when its puzzle was answered; a 422 carrying it when the puzzle
+    failed (no solution, clashing givens), as the command line exits 1 after writing it."""
+    if record.get("status") in FAILED:
+        raise WebError(422, record["message"], field="puzzle", extra={"record": record})
+    return record
+
+
+def read_grid(text: str, box: Any = None, what: str = "the givens", field: str = "puzzle",
+              check: bool = True) -> Any:
     """The one puzzle in ``text``; a located :class:`WebError` otherwise
     (``what`` names the grid in the message when it breaks the rules,
     ``field`` the request's field it came from)."""
@@ -209,10 +222,10 @@ def read_grid(text: str, box: Any = None, what: str = "the givens", field: str =
     if entry.error is not None or entry.grid is None:
         raise _from_library(entry.error, field)
     grid = entry.grid
-    conflicts = grid.conflicts()
+    conflicts = grid.conflicts() if check else None
     if conflicts:
-        raise WebError(422, f"{what} break the rules: " + "; ".join(str(c) for c in conflicts[:4]),
-                       field=field)
+        reason = "; ".join(str(c) for c in conflicts[:4])  # the command line's message
+        raise WebError(422, f"{what} break the rules: {reason}", reason=reason, field=field)
     return grid
 
 
@@ -414,24 +427,25 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
 
     @app.post("/api/solve", summary="Solve a puzzle: the record of `sudoku solve --format jsonl`.")
     async def solve(body: SolveIn) -> dict[str, Any]:
-        grid = read_grid(body.puzzle, _shape(body.box))
+        grid = read_grid(body.puzzle, _shape(body.box), check=False)  # clashing givens: an invalid record
 
         def run():
             from ..solving import solve as solve_grid
 
-            return records.result_record(_call(lambda: solve_grid(grid, body.method, timeout=budget(body.timeout))))
+            return failed_record(records.result_record(
+                _call(lambda: solve_grid(grid, body.method, timeout=budget(body.timeout)))))
 
         return await work(run, heavy_work=body.method not in ENGINE)
 
     @app.post("/api/count", summary="Count solutions up to a limit: `sudoku solve --count --format jsonl`.")
     async def count(body: CountIn) -> dict[str, Any]:
-        grid = read_grid(body.puzzle, _shape(body.box))
+        grid = read_grid(body.puzzle, _shape(body.box), check=False)
 
         def run():
             from ..solving import count as count_grid
 
             result = _call(lambda: count_grid(grid, limit=body.limit, timeout=budget(body.timeout)))
-            return records.result_record(result, counting=True)
+            return failed_record(records.result_record(result, counting=True))
 
         return await work(run)
 
