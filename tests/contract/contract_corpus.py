@@ -192,11 +192,11 @@ def _variant_puzzle(n: int, units: list, rng: random.Random, cages=()) -> list[i
     """Givens with one solution under ``units``: the reference's first grid, cells taken out at
     random, then put back until the reference solver finds one solution."""
     full = rv.solutions(n, units, [0] * (n * n), cages, limit=1)[0]
-    values = [v if rng.random() < 0.5 else 0 for v in full]
+    values = [v if rng.random() < 0.6 else 0 for v in full]
     while rv.count(n, units, values, cages, limit=2)[0] != 1:
         blanks = [c for c, v in enumerate(values) if not v]
-        c = rng.choice(blanks)
-        values[c] = full[c]
+        for c in rng.sample(blanks, min(3, len(blanks))):
+            values[c] = full[c]
     return values
 
 
@@ -279,7 +279,7 @@ def fixed_corpus() -> list[Case]:
     for br, bc in ((2, 2), (2, 3), (3, 2), (2, 4), (3, 4), (4, 4), (5, 5)):
         for kind in ("unique", "several", "none", "clash"):
             cases.append(shaped(br, bc, kind, rng))
-    cases += variant_cases(rng) + player_cases() + bad_cases()
+    cases += variant_cases(random.Random(1)) + player_cases() + bad_cases()  # (a seed the reference is quick on)
     return cases
 
 
