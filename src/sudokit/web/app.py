@@ -53,7 +53,7 @@ STATUSES: dict[int, str] = {
          "a text holding more than one puzzle",
     404: "no such path",
     405: "a method the path does not take (the API takes POST)",
-    413: "a body over --max-body (Content-Length or chunked), a puzzle text over 100,000 characters, "
+    413: "a body over --max-body (Content-Length or chunked), a puzzle text over 100,000 characters (puzzle or givens), "
          "more than 100,000 eliminated candidates",
     422: "a puzzle that breaks the rules or has no solution (for rate, explain and hint: or several); "
          "no technique applies; a hint's wrong entries or pencil marks (listed in wrong)",
@@ -315,7 +315,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
         reason = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
         status = 400
-        if first.get("type") in ("string_too_long", "too_long") and where in ("puzzle", "eliminated"):
+        if first.get("type") in ("string_too_long", "too_long") and where in ("puzzle", "givens", "eliminated"):
             status = 413
         error = WebError(status, f"{where or 'body'}: {reason}", reason=reason, field=where or None)
         return JSONResponse(error.body(), status_code=status)
