@@ -94,7 +94,7 @@ class Case:
     @property
     def logic(self) -> bool:
         """Whether rate, explain and hint take it in the default sample (their logic is quick on it)."""
-        return self.size <= 9
+        return self.size == 9 or self.box in ("2x2", "2x3")
 
 
 #: What each class must give, command by command: the outcome, and the record's status.

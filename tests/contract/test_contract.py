@@ -39,7 +39,9 @@ def server():
 def _applies(case: Case, command: str) -> bool:
     if case.kind in ("wrong_entry", "wrong_marks"):
         return command == "hint"  # a player's grid: what a hint is asked of
-    if command in ("rate", "explain", "hint"):
+    if command == "hint":  # one process a puzzle: one of each class
+        return case.logic and (case.size == 9 or case.kind == "unique") and "windoku" not in case.name
+    if command in ("rate", "explain"):
         return case.logic
     return True
 
