@@ -59,6 +59,8 @@ def python(case: Case, command: str) -> Outcome:
             entries = list(sudokit.read_puzzles(case.text, shape=shape_of(case.box)))
             if not entries:
                 return Outcome("empty")
+            if len(entries) > 1:  # the API's rule: one puzzle a request
+                return Outcome("unreadable", message=f"the text holds {len(entries)} puzzles; send one at a time")
             if entries[0].error is not None:
                 return Outcome("unreadable", message=entries[0].error.reason)
             grid = entries[0].grid
