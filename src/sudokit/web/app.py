@@ -55,7 +55,8 @@ STATUSES: dict[int, str] = {
     405: "a method the path does not take (the API takes POST)",
     413: "a body over --max-body (Content-Length or chunked), a puzzle text over 100,000 characters (puzzle or givens), "
          "more than 100,000 eliminated candidates",
-    422: "a puzzle that breaks the rules or has no solution (for rate, explain and hint: or several); "
+    422: "a puzzle that breaks the rules or has no solution (solve and count: with the record, in record; "
+         "for rate, explain and hint: or several); "
          "no technique applies; a hint's wrong entries or pencil marks (listed in wrong)",
     500: "an internal error (a bug: please report it)",
     503: "the time limit (--time-limit) ran out; the work was stopped",
