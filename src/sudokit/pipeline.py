@@ -453,12 +453,13 @@ def failure_status(exc: BaseException) -> Status:
 
 def _logic_failed(job: Job, item: Item, grid: Grid, exc: SudokuError, out: _Collector) -> None:
     """A puzzle ``rate`` or ``explain`` could not work on: its failed record (jsonl) and its note."""
+    status = failure_status(exc).value
     text = None
     if job.fmt == "jsonl":
         text = records.dumps(records.failed_rating_record(
-            text=grid.line(), status=failure_status(exc).value, message=str(exc), line=item.line,
+            text=grid.line(), status=status, message=str(exc), line=item.line,
             source=item.source, example=item.example))
-    out.add(text, f"{item.where()}: {exc}")
+    out.add(text, f"{item.where()}: {status}: {exc}")  # as solve says it: puzzle N (line L): status: reason
 
 
 def _do_rate(job: Job, item: Item, grid: Grid, out: _Collector) -> None:

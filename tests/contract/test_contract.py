@@ -93,8 +93,14 @@ def test_every_surface_agrees_on_the_corpus(server: Server, command: str, tmp_pa
         webs = list(pool.map(lambda c: http(server, c, command), chosen))
     for case, web in zip(chosen, webs):
         check(case, command, clis[case.name], python(case, command), web)
-    # a run's exit status: failed when any of its inputs failed (docs/cli.md)
+    # a run's exit status: failed when any of its inputs failed (docs/cli.md); each failure said
+    # on stderr as `puzzle N (line L): status: reason`, whatever the command
     for group, run in runs:
+        for case, path in group:
+            want, status = expected(case, command)
+            if want in ("failed", "unreadable") and status is not None:
+                said = f"{path}: " * (len(group) > 1) + f"puzzle 1 (line 1): {status}: "
+                assert any(line.startswith(said) for line in run.stderr.splitlines()), (said, run.stderr)
         outcomes = {expected(c, command)[0] for c, _ in group}
         worst = "ok" if outcomes == {"ok"} else "failed"
         assert run.returncode == documented_exit(worst), (command, [c.name for c, _ in group], run.stderr)
