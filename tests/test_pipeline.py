@@ -233,3 +233,17 @@ def test_jsonl_and_node_limits_never_take_the_quick_path() -> None:
     for job in (Job("solve", fmt="jsonl", quick=True), Job("solve", fmt="line", nodes=100, quick=True),
                 Job("solve", method="dfs", quick=True), Job("all", limit=2, quick=True)):
         assert pipeline._quick_result(job, grid) is None
+
+
+def test_a_failed_rating_is_recorded_by_its_cause() -> None:
+    """rate and explain record why a puzzle failed: a count out of time is a timeout, not a
+    puzzle without a solution; several solutions and clashing givens are invalid."""
+    from sudokit.errors import InvalidPuzzle, LimitReached, NoSolution, ParseError, SeveralSolutions
+    from sudokit.pipeline import failure_status
+    from sudokit.result import Status
+
+    assert failure_status(LimitReached("the engine could not tell")) is Status.TIMEOUT
+    assert failure_status(NoSolution("none")) is Status.NO_SOLUTION
+    assert failure_status(SeveralSolutions("two")) is Status.INVALID
+    assert failure_status(InvalidPuzzle("clash")) is Status.INVALID
+    assert failure_status(ParseError("x")) is Status.PARSE_ERROR

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
 from . import records, variants
-from .errors import InvalidPuzzle, ParseError, SudokuError
+from .errors import InvalidPuzzle, LimitReached, ParseError, SudokuError
 from .grid import Grid, Shape
 from .result import Result, Status
 
@@ -415,7 +415,6 @@ def _quick_result(job: Job, grid: Grid) -> Result | None:
             or job.nodes is not None):
         return None
     from .budget import Budget
-    from .errors import LimitReached
     from .methods import preemptive
 
     seconds = QUICK_SECONDS if job.timeout is None else min(QUICK_SECONDS, job.timeout / 4)
@@ -445,19 +444,35 @@ def _do_solve(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
     out.add(text, "" if result.ok else f"{item.where()}: {result.status.value}: {result.message}")
 
 
+def failure_status(exc: BaseException) -> Status:
+    """The record status of a puzzle whose rating, path or hint failed with ``exc``."""
+    if isinstance(exc, ParseError):
+        return Status.PARSE_ERROR
+    if isinstance(exc, LimitReached):
+        return Status.TIMEOUT
+    if isinstance(exc, InvalidPuzzle):  # clashing givens, or several solutions
+        return Status.INVALID
+    return Status.NO_SOLUTION
+
+
+def _logic_failed(job: Job, item: Item, grid: Grid, exc: SudokuError, out: _Collector) -> None:
+    """A puzzle ``rate`` or ``explain`` could not work on: its failed record (jsonl) and its note."""
+    status = failure_status(exc).value
+    text = None
+    if job.fmt == "jsonl":
+        text = records.dumps(records.failed_rating_record(
+            text=grid.line(), status=status, message=str(exc), line=item.line,
+            source=item.source, example=item.example))
+    out.add(text, f"{item.where()}: {status}: {exc}")  # as solve says it: puzzle N (line L): status: reason
+
+
 def _do_rate(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
     from .logic import rate
 
     try:
         rating = rate(grid, timeout=job.timeout)
     except SudokuError as exc:
-        status = Status.INVALID if isinstance(exc, InvalidPuzzle) else Status.NO_SOLUTION
-        text = None
-        if job.fmt == "jsonl":
-            text = records.dumps(records.failed_rating_record(
-                text=grid.line(), status=status.value, message=str(exc), line=item.line, source=item.source,
-                example=item.example))
-        out.add(text, f"{item.where()}: {exc}")
+        _logic_failed(job, item, grid, exc, out)
         return
     if job.fmt == "jsonl":
         out.add(records.dumps(records.rating_record(grid, rating, line=item.line, source=item.source,
@@ -474,7 +489,7 @@ def _do_explain(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
     try:
         path, rating = explain_rated(grid, timeout=job.timeout)  # one pass: the path and its rating
     except SudokuError as exc:
-        out.add(None, f"{item.where()}: {exc}")
+        _logic_failed(job, item, grid, exc, out)
         return
     state = Candidates.from_grid(grid)
     lines: list[str] = []

@@ -10,7 +10,6 @@ All three call :mod:`sudokit.logic` and only format what comes back.
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -160,7 +159,7 @@ def _hint_grid(text: str, box: Shape | None, variant: str | None = None, regions
         grid, masks = formats.parse_candidates(text, shape=box)
     except SudokuError:
         # not a pencil-mark grid: read it as `solve` does, so both say the same about it
-        return _under(_one_grid(text, box), variant, regions, cages)
+        return _under(_one_grid(text, box), variant, regions, cages), None
     # a plain grid gets the classic candidates from the reader: only real pencil marks are kept
     plain = grid.candidate_masks()
     if all(m == p for v, m, p in zip(grid.values, masks, plain) if not v):
@@ -231,8 +230,11 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, given
                 path = "-"
             with open_input(path) as stream:
                 text = stream.read(MAX_RECORD + 1)  # one puzzle: a bounded read
-            if len(text) > MAX_RECORD:
-                raise ParseError(f"over {MAX_RECORD} characters; a hint takes one puzzle")
+            if len(text) > MAX_RECORD:  # named as the other commands name a file too long to read
+                click.echo(f"sudoku: {'standard input' if path == '-' else path}: too long: over {MAX_RECORD} "
+                           "characters; a hint takes one puzzle", err=True)
+                ctx.exit(EXIT_FAILED)
+                return
             if not text.strip():
                 click.echo(f"no puzzle found in {'standard input' if path == '-' else repr(path)}", err=True)
                 ctx.exit(EXIT_FAILED)
@@ -257,6 +259,9 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, given
 
         hint_svg(step, state)
     elif fmt == "jsonl":
-        Output().write(json.dumps(step.as_dict(state.geo), ensure_ascii=False))
+        from .. import records
+
+        # the step record, as `explain --format jsonl` and /api/hint write it
+        Output().write(records.dumps(records.step_record(grid, 1, step, state.geo, example=name or "")))
     else:
         Output().write(step.details() if inner else step.text)

@@ -30,6 +30,18 @@ def _lines(path: str) -> Iterator[str]:
             raise SudokuError(f"{'standard input' if path == '-' else path}: {exc}") from None
 
 
+def _watched(path: str, empty: list[str]) -> Iterator[str]:
+    """The pieces of ``path``; ``path`` is added to ``empty`` when it ends without a puzzle
+    (only blank and ``#`` lines)."""
+    found = False
+    for piece in _lines(path):
+        if not found:
+            found = any(line.strip() and not line.lstrip().startswith("#") for line in piece.splitlines())
+        yield piece
+    if not found:
+        empty.append(path)
+
+
 def inputs(ctx: click.Context, paths: tuple[str, ...], names: tuple[str, ...]) -> tuple[str, ...]:
     """The paths to read: standard input when neither a path nor an example is given
     (and it is not a terminal)."""
@@ -69,7 +81,8 @@ def run_job(ctx: click.Context, job: Any, paths: tuple[str, ...], names: tuple[s
 
     paths = inputs(ctx, paths, names)
     several = len(paths) > 1
-    sources = [(("<stdin>" if p == "-" else p) if several else "", _lines(p)) for p in paths]
+    empty: list[str] = []  # the inputs read to their end that held no puzzle
+    sources = [(("<stdin>" if p == "-" else p) if several else "", _watched(p, empty)) for p in paths]
     out = Output()
     done = failed = 0
     held: list[str] = []
@@ -113,6 +126,10 @@ def run_job(ctx: click.Context, job: Any, paths: tuple[str, ...], names: tuple[s
         what = ", ".join("standard input" if p == "-" else repr(p) for p in paths) or "the examples"
         click.echo(f"no puzzle found in {what}", err=True)
         ctx.exit(EXIT_FAILED)
+    if done and empty:  # an empty input among others is said as when alone
+        for p in empty:
+            click.echo(f"no puzzle found in {'standard input' if p == '-' else repr(p)}", err=True)
+        failed += len(empty)
     if failed:
         if done > 1:
             click.echo(f"{failed} of {done} puzzles failed", err=True)

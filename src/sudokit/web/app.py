@@ -53,9 +53,10 @@ STATUSES: dict[int, str] = {
          "a text holding more than one puzzle",
     404: "no such path",
     405: "a method the path does not take (the API takes POST)",
-    413: "a body over --max-body (Content-Length or chunked), a puzzle text over 100,000 characters, "
+    413: "a body over --max-body (Content-Length or chunked), a puzzle text over 100,000 characters (puzzle or givens), "
          "more than 100,000 eliminated candidates",
-    422: "a puzzle that breaks the rules or has no solution (for rate, explain and hint: or several); "
+    422: "a puzzle that breaks the rules or has no solution (solve and count: with the record, in record; "
+         "for rate, explain and hint: or several); "
          "no technique applies; a hint's wrong entries or pencil marks (listed in wrong)",
     500: "an internal error (a bug: please report it)",
     503: "the time limit (--time-limit) ran out; the work was stopped",
@@ -187,7 +188,20 @@ def _from_library(exc: Exception, field: str | None = None) -> WebError:
     return WebError(422, str(exc), field=field)
 
 
-def read_grid(text: str, box: Any = None, what: str = "the givens", field: str = "puzzle") -> Any:
+#: Record statuses of a puzzle that failed: the command line exits 1 on them, the API answers 422.
+FAILED = ("no_solution", "invalid")
+
+
+def failed_record(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` (solve or count) when its puzzle was answered; a 422 carrying it when the puzzle
+    failed (no solution, clashing givens), as the command line exits 1 after writing it."""
+    if record.get("status") in FAILED:
+        raise WebError(422, record["message"], field="puzzle", extra={"record": record})
+    return record
+
+
+def read_grid(text: str, box: Any = None, what: str = "the givens", field: str = "puzzle",
+              check: bool = True) -> Any:
     """The one puzzle in ``text``; a located :class:`WebError` otherwise
     (``what`` names the grid in the message when it breaks the rules,
     ``field`` the request's field it came from)."""
@@ -209,10 +223,10 @@ def read_grid(text: str, box: Any = None, what: str = "the givens", field: str =
     if entry.error is not None or entry.grid is None:
         raise _from_library(entry.error, field)
     grid = entry.grid
-    conflicts = grid.conflicts()
+    conflicts = grid.conflicts() if check else None
     if conflicts:
-        raise WebError(422, f"{what} break the rules: " + "; ".join(str(c) for c in conflicts[:4]),
-                       field=field)
+        reason = "; ".join(str(c) for c in conflicts[:4])  # the command line's message
+        raise WebError(422, f"{what} break the rules: {reason}", reason=reason, field=field)
     return grid
 
 
@@ -303,7 +317,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
         reason = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
         status = 400
-        if first.get("type") in ("string_too_long", "too_long") and where in ("puzzle", "eliminated"):
+        if first.get("type") in ("string_too_long", "too_long") and where in ("puzzle", "givens", "eliminated"):
             status = 413
         error = WebError(status, f"{where or 'body'}: {reason}", reason=reason, field=where or None)
         return JSONResponse(error.body(), status_code=status)
@@ -415,24 +429,25 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
 
     @app.post("/api/solve", summary="Solve a puzzle: the record of `sudoku solve --format jsonl`.")
     async def solve(body: SolveIn) -> dict[str, Any]:
-        grid = read_grid(body.puzzle, _shape(body.box))
+        grid = read_grid(body.puzzle, _shape(body.box), check=False)  # clashing givens: an invalid record
 
         def run():
             from ..solving import solve as solve_grid
 
-            return records.result_record(_call(lambda: solve_grid(grid, body.method, timeout=budget(body.timeout))))
+            return failed_record(records.result_record(
+                _call(lambda: solve_grid(grid, body.method, timeout=budget(body.timeout)))))
 
         return await work(run, heavy_work=body.method not in ENGINE)
 
     @app.post("/api/count", summary="Count solutions up to a limit: `sudoku solve --count --format jsonl`.")
     async def count(body: CountIn) -> dict[str, Any]:
-        grid = read_grid(body.puzzle, _shape(body.box))
+        grid = read_grid(body.puzzle, _shape(body.box), check=False)
 
         def run():
             from ..solving import count as count_grid
 
             result = _call(lambda: count_grid(grid, limit=body.limit, timeout=budget(body.timeout)))
-            return records.result_record(result, counting=True)
+            return failed_record(records.result_record(result, counting=True))
 
         return await work(run)
 
