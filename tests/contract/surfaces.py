@@ -4,13 +4,7 @@ the HTTP API (a real ``sudoku serve``), each brought to one :class:`Outcome` per
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
 import subprocess
-import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -20,6 +14,7 @@ from sudokit import records
 from sudokit.errors import SudokuError
 
 from contract_corpus import Case, Outcome
+from serving import ServeProcess
 
 #: The commands of the contract: (command line, HTTP path).
 COMMANDS = {
@@ -90,51 +85,11 @@ def python(case: Case, command: str) -> Outcome:
 # -- the HTTP API --------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
+class Server(ServeProcess):
     """``sudoku serve`` on 127.0.0.1, in its own process group."""
 
-    def __init__(self, *options: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen(["sudoku", "serve", "--port", str(self.port), *options],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                     start_new_session=True)
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"sudoku serve exited: {self.proc.stdout.read()}")
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=2):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("sudoku serve did not answer within 90 s")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
-
     def post(self, path: str, body: "dict | bytes", headers: dict | None = None) -> tuple[int, Any]:
-        data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        request = urllib.request.Request(self.url + path, data=data, method="POST",
-                                         headers={"Content-Type": "application/json", **(headers or {})})
-        try:
-            with urllib.request.urlopen(request, timeout=120) as response:
-                raw, status = response.read(), response.status
-        except urllib.error.HTTPError as exc:
-            raw, status = exc.read(), exc.code
+        status, raw, _ = self.send(path, body, headers, timeout=120)
         return status, json.loads(raw)
 
 

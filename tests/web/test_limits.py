@@ -22,7 +22,8 @@ pytest.importorskip("uvicorn")
 import sudokit
 from sudokit.web.app import STATUSES, create_app
 
-from test_serve import Server, _free_port
+from serving import free_port as _free_port
+from test_serve import Server
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 #: SE ER 11.9: its explain runs far past a short time limit.

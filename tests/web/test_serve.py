@@ -5,9 +5,6 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -27,60 +24,16 @@ from sudokit.logic import Candidates
 from conftest import load_counts
 from puzzles import HARD_PUZZLE, PLAYED_GIVENS, PLAYED_WRONG, reference_solution, with_marks
 from reference import obeys_rules
+from serving import ServeProcess
 
 CHROMIUM = "/usr/bin/chromium"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
+class Server(ServeProcess):
     """``sudoku serve`` in its own process group; ``url`` is its address."""
 
-    def __init__(self, *options: str) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen(["sudoku", "serve", "--port", str(self.port), *options],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                     start_new_session=True)
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"sudoku serve exited: {self.proc.stdout.read()}")
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("sudoku serve did not answer within 90 s")
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def stop(self) -> str:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
-        return self.proc.stdout.read()
-
     def post(self, path: str, body: "dict | bytes") -> tuple[int, object, str]:
-        data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        request = urllib.request.Request(self.url + path, data=data, method="POST",
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=60) as response:
-                raw, status, kind = response.read(), response.status, response.headers.get("content-type", "")
-        except urllib.error.HTTPError as exc:
-            raw, status, kind = exc.read(), exc.code, exc.headers.get("content-type", "")
+        status, raw, kind = self.send(path, body)
         return status, (json.loads(raw) if "json" in kind else raw), kind
 
 
