@@ -419,6 +419,7 @@ def _pure_band(mats, t, band):
 #: minimal second row 456789abc, every other one starts 457 and, in every grid met so far, 457189;
 #: 9s are the loosest digits a bound may end with (a row of distinct digits never reaches them).
 PURE_BOUND = 0x456789999
+PURE_FIRST_BOUND = 0x456789199
 MIXED_BOUND = 0x457189999
 
 
@@ -443,6 +444,9 @@ def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, fo
     # 2's fourth cell: 1 only when it is the first column itself. In a grid without a pure band
     # (row 2 then starts 457), a bound below 4572 so leaves only the columns in a 2-cycle of pi.
     two_cycle = bound != 0 and not pure_only and (bound >> 20) < 0x4572
+    # with a pure band, row 2 starts 456789 and the first column's image's image's image gives
+    # the seventh cell: 1 only when it is the first column itself (a 3-cycle of pi)
+    three_cycle = pure_only and (bound >> 8) < 0x4567892
     has_best = bound != 0
     best = np.int64(bound)
     n_out = 0
@@ -478,6 +482,8 @@ def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, fo
                                 if st[j, 9 + c] >= 0:
                                     continue
                                 if j == 0 and two_cycle and pi[pi[c]] != c:
+                                    continue
+                                if j == 0 and three_cycle and pi[pi[pi[c]]] != c:
                                     continue
                                 if s_in >= 0:
                                     if c // 3 == s_in:
@@ -605,9 +611,13 @@ def _one(values, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
             for band in range(3):
                 if _pure_band(mats, t, band):
                     pure = True
-        bound = PURE_BOUND if pure else MIXED_BOUND
-        n = _grid_start(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows, gwork,
-                        bound, pure)
+        n = 0
+        if pure:  # most grids with a pure band have the second row 4567891..
+            n = _grid_start(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows, gwork,
+                            PURE_FIRST_BOUND, True)
+        if n == 0:
+            n = _grid_start(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows, gwork,
+                            PURE_BOUND if pure else MIXED_BOUND, pure)
         if n == 0:  # the bound was too tight (never seen): the search without it
             n = _grid_start(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows, gwork,
                             0, False)
