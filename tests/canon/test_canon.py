@@ -174,3 +174,19 @@ def test_bad_input_is_refused():
         canonical(Grid("11" + "." * 79))
     with pytest.raises(sudokit.SudokuError, match="minlex or patminlex"):
         canonical(Grid.empty(), "maxlex")
+
+
+def test_grids_against_the_python_search(compiled):
+    """The kernel's grid search (bounds on the second row, with and without a pure band) agrees
+    with the plain search, which has no bound, on solutions of random puzzles moved at random."""
+    rng = random.Random(45)
+    lines = [line.strip() for line in open(require_shared(BENCH / "17_clue.txt")) if line.strip()]
+    kinds = set()
+    for line in rng.sample(lines, 12):
+        solution = sudokit.solve(Grid(line)).solution
+        grid = random_transform(rng, 9, 3, 3).apply(solution)
+        values, transforms, count = search(grid.values, 3, 3, "minlex")
+        found = canonical(grid)
+        assert found.line == _line(values) and found.automorphisms == count
+        kinds.add(found.line[9:15])
+    assert kinds == {"456789", "457189"}  # both kinds of grid were met
