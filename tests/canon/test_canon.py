@@ -151,6 +151,26 @@ def test_random_9x9_against_the_whole_group(compiled):
         assert canonical(grid, "patminlex").grid.values == exhaustive.patminlex(grid.values, 3, 3)
 
 
+@pytest.mark.slow
+def test_random_grids_against_the_whole_group(compiled):
+    """One grid with a pure band and one without (the second row's bounds), against all
+    3,359,232 arrangements."""
+    rng = random.Random(27)
+    lines = [line.strip() for line in open(require_shared(BENCH / "17_clue.txt")) if line.strip()]
+    kinds = set()
+    for line in rng.sample(lines, 20):
+        grid = random_transform(rng, 9, 3, 3).apply(sudokit.solve(Grid(line)).solution)
+        found = canonical(grid)
+        if found.line[9:12] in kinds:
+            continue
+        kinds.add(found.line[9:12])
+        low, count = exhaustive.minlex(grid.values, 3, 3)
+        assert found.grid.values == low and found.automorphisms == count
+        if len(kinds) == 2:
+            break
+    assert kinds == {"456", "457"}
+
+
 def test_symmetric_puzzles_count_their_automorphisms(compiled):
     # a blank grid: every arrangement keeps it
     assert canonical(Grid.empty()).automorphisms == 2 * 6 ** 8
