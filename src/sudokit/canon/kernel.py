@@ -447,6 +447,8 @@ def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, fo
     # with a pure band, row 2 starts 456789 and the first column's image's image's image gives
     # the seventh cell: 1 only when it is the first column itself (a 3-cycle of pi)
     three_cycle = pure_only and (bound >> 8) < 0x4567892
+    # every bound starts 45: the second column's image must join the first one's stack
+    bounded = bound != 0
     has_best = bound != 0
     best = np.int64(bound)
     n_out = 0
@@ -485,6 +487,8 @@ def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, fo
                                     continue
                                 if j == 0 and three_cycle and pi[pi[pi[c]]] != c:
                                     continue
+                                if j == 1 and bounded and pi[c] // 3 != pi[st[1, 0]] // 3:
+                                    continue  # its image would not take slot 5 (value 5)
                                 if s_in >= 0:
                                     if c // 3 == s_in:
                                         ch[j, nch[j]] = c
