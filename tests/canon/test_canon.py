@@ -151,6 +151,26 @@ def test_random_9x9_against_the_whole_group(compiled):
         assert canonical(grid, "patminlex").grid.values == exhaustive.patminlex(grid.values, 3, 3)
 
 
+@pytest.mark.slow
+def test_random_grids_against_the_whole_group(compiled):
+    """One grid with a pure band and one without (the second row's bounds), against all
+    3,359,232 arrangements."""
+    rng = random.Random(27)
+    lines = [line.strip() for line in open(require_shared(BENCH / "17_clue.txt")) if line.strip()]
+    kinds = set()
+    for line in rng.sample(lines, 20):
+        grid = random_transform(rng, 9, 3, 3).apply(sudokit.solve(Grid(line)).solution)
+        found = canonical(grid)
+        if found.line[9:12] in kinds:
+            continue
+        kinds.add(found.line[9:12])
+        low, count = exhaustive.minlex(grid.values, 3, 3)
+        assert found.grid.values == low and found.automorphisms == count
+        if len(kinds) == 2:
+            break
+    assert kinds == {"456", "457"}
+
+
 def test_symmetric_puzzles_count_their_automorphisms(compiled):
     # a blank grid: every arrangement keeps it
     assert canonical(Grid.empty()).automorphisms == 2 * 6 ** 8
@@ -174,3 +194,19 @@ def test_bad_input_is_refused():
         canonical(Grid("11" + "." * 79))
     with pytest.raises(sudokit.SudokuError, match="minlex or patminlex"):
         canonical(Grid.empty(), "maxlex")
+
+
+def test_grids_against_the_python_search(compiled):
+    """The kernel's grid search (bounds on the second row, with and without a pure band) agrees
+    with the plain search, which has no bound, on solutions of random puzzles moved at random."""
+    rng = random.Random(45)
+    lines = [line.strip() for line in open(require_shared(BENCH / "17_clue.txt")) if line.strip()]
+    kinds = set()
+    for line in rng.sample(lines, 12):
+        solution = sudokit.solve(Grid(line)).solution
+        grid = random_transform(rng, 9, 3, 3).apply(solution)
+        values, transforms, count = search(grid.values, 3, 3, "minlex")
+        found = canonical(grid)
+        assert found.line == _line(values) and found.automorphisms == count
+        kinds.add(found.line[9:15])
+    assert kinds == {"456789", "457189"}  # both kinds of grid were met

@@ -400,7 +400,31 @@ def _pattern_rounds(mats, pbest, pwhich, perm3, a_t, a_rows, a_stacks, a_open,
 
 
 @njit(cache=True)
-def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, form_rows, gwork):
+def _box_set(mats, t, r, s):
+    m = 0
+    for i in range(3):
+        m |= 1 << mats[t, r, 3 * s + i]
+    return m
+
+
+@njit(cache=True)
+def _pure_band(mats, t, band):
+    """Whether the band's second row holds, box by box, the digits of one box of its first
+    row (then so does its third): the only bands whose second row can start 456."""
+    first = _box_set(mats, t, band * 3, 0)
+    return first == _box_set(mats, t, band * 3 + 1, 1) or first == _box_set(mats, t, band * 3 + 1, 2)
+
+
+#: Bounds on a grid's second row: every grid with a pure band (see :func:`_pure_band`) has a
+#: minimal second row 456789abc, every other one starts 457 and, in every grid met so far, 457189;
+#: 9s are the loosest digits a bound may end with (a row of distinct digits never reaches them).
+PURE_BOUND = 0x456789999
+PURE_FIRST_BOUND = 0x456789199
+MIXED_BOUND = 0x457189999
+
+
+@njit(cache=True)
+def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, form_rows, gwork, bound, pure_only):
     """The first two rows of a solution grid, whose first row is always 123456789: for each
     first row and second row of its band, the column order that makes the second row smallest.
 
@@ -409,10 +433,24 @@ def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, fo
     first row holding the second row's digit at c. Column by column: where pi(c) is not placed
     yet, the smallest value puts it in the first free slot it may take (its stack's block, or the
     first block without a stack), and nothing else reaches that value, so only the choice of
-    the column itself branches. The candidates that tie go on to the rounds from row 3."""
+    the column itself branches. The candidates that tie go on to the rounds from row 3.
+
+    ``bound`` (0 for none) is a second row no larger than the minimum, known beforehand: the
+    search prunes against it from the first node instead of against the first pair's row, and
+    finds nothing (returns 0) when the minimum is larger. With ``pure_only`` only the bands
+    whose rows hold the same three digit sets per box are tried (see :func:`_grid_bound`)."""
     cap = o_t.shape[0]
-    has_best = False
-    best = np.int64(0)
+    # the first column's image takes slot 3 (value 4), and that column's image the value of row
+    # 2's fourth cell: 1 only when it is the first column itself. In a grid without a pure band
+    # (row 2 then starts 457), a bound below 4572 so leaves only the columns in a 2-cycle of pi.
+    two_cycle = bound != 0 and not pure_only and (bound >> 20) < 0x4572
+    # with a pure band, row 2 starts 456789 and the first column's image's image's image gives
+    # the seventh cell: 1 only when it is the first column itself (a 3-cycle of pi)
+    three_cycle = pure_only and (bound >> 8) < 0x4567892
+    # every bound starts 45: the second column's image must join the first one's stack
+    bounded = bound != 0
+    has_best = bound != 0
+    best = np.int64(bound)
     n_out = 0
     # per level: slot_col[9], col_slot[9], block_stack[3], stack_block[3]
     st, ch, nch, idx, pre, where1, pi = gwork
@@ -421,6 +459,8 @@ def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, fo
             for v in range(9):
                 where1[mats[t, r1, v]] = v
             band = r1 // 3
+            if pure_only and not _pure_band(mats, t, band):
+                continue
             for r2 in range(band * 3, band * 3 + 3):
                 if r2 == r1:
                     continue
@@ -443,6 +483,12 @@ def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, fo
                             for c in range(9):
                                 if st[j, 9 + c] >= 0:
                                     continue
+                                if j == 0 and two_cycle and pi[pi[c]] != c:
+                                    continue
+                                if j == 0 and three_cycle and pi[pi[pi[c]]] != c:
+                                    continue
+                                if j == 1 and bounded and pi[c] // 3 != pi[st[1, 0]] // 3:
+                                    continue  # its image would not take slot 5 (value 5)
                                 if s_in >= 0:
                                     if c // 3 == s_in:
                                         ch[j, nch[j]] = c
@@ -564,7 +610,21 @@ def _one(values, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
             a_labels[t, v] = 0
         a_next[t] = 1
     if full:  # a solution grid (both forms agree): the first two rows by their own search
-        n = _grid_start(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows, gwork)
+        pure = False
+        for t in range(2):
+            for band in range(3):
+                if _pure_band(mats, t, band):
+                    pure = True
+        n = 0
+        if pure:  # most grids with a pure band have the second row 4567891..
+            n = _grid_start(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows, gwork,
+                            PURE_FIRST_BOUND, True)
+        if n == 0:
+            n = _grid_start(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows, gwork,
+                            PURE_BOUND if pure else MIXED_BOUND, pure)
+        if n == 0:  # the bound was too tight (never seen): the search without it
+            n = _grid_start(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows, gwork,
+                            0, False)
         if n < 0:
             return -1
         n = _rounds(mats, False, False, n, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
