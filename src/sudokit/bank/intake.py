@@ -309,14 +309,46 @@ def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | Non
     ``batch`` the most puzzles per transaction. ``texts`` are more inputs
     held in memory, as (source, text) (not resumable).
     """
-    from ..pipeline import Job, run_chunk, warm
-    from ..pool import ordered_map
-
     report = AddReport()
     date = today()
     if cluster is not None:
         return add_on_cluster(bank, paths, cluster, timeout=timeout, notes=notes, committed=committed,
                               report=report, shape=shape)
+    deferred = _big(bank, paths, texts)
+    if deferred:
+        bank.drop_indexes()
+    try:
+        return _add(bank, paths, report, date, jobs, timeout, shape, notes, committed, progress, batch, texts)
+    finally:
+        if deferred:
+            bank.build_indexes()
+
+
+#: Bytes of input per puzzle the bank holds beyond which an add drops the
+#: secondary indexes and builds them again at the end (about one rating record
+#: per puzzle held), and the least input for which it does.
+DEFER_RATIO = 400
+DEFER_BYTES = 16 << 20
+
+
+def _big(bank: Bank, paths: Sequence[str], texts: Sequence[tuple[str, str]]) -> bool:
+    """Whether the inputs are big beside the bank: then one sorted build of each
+    index at the end costs less than keeping them up to date row by row."""
+    size = sum(len(text) for _, text in texts)
+    for path in paths:
+        try:
+            size += os.stat(path).st_size if path != "-" else 0
+        except OSError:
+            pass
+    return size >= DEFER_BYTES and size >= DEFER_RATIO * bank.rows_hint()
+
+
+def _add(bank: Bank, paths: Sequence[str], report: AddReport, date: str, jobs: int, timeout: float | None,
+         shape: Any, notes: Callable[[str], None], committed: Callable[[str], None] | None,
+         progress: Callable[[int], None] | None, batch: int, texts: Sequence[tuple[str, str]]) -> AddReport:
+    from ..pipeline import Job, run_chunk, warm
+    from ..pool import ordered_map
+
     job = Job("rate", fmt="jsonl", timeout=timeout)
     pending: deque[_Block] = deque()
     results = ordered_map(run_chunk, _tasks(bank, _blocks(bank, paths, report, shape, batch, texts), job, pending), jobs,
