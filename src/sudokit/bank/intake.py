@@ -21,7 +21,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import re
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -73,42 +72,55 @@ def identity(path: str) -> str | None:
 # -- reading ---------------------------------------------------------------------------
 
 
-_LINE = re.compile(r"[.0-9]{81}")
-_UNIT_FIELDS = frozenset(("variant", "regions", "cages", "shape", "symbols"))
+_UNIT_FIELDS = ("variant", "regions", "cages", "shape", "symbols")
+#: ``.``, ``0`` and the digits to their values; any other byte to 255.
+_VALUES = bytes(0 if b in b".0" else b - 48 if 49 <= b <= 57 else 255 for b in range(256))
 
 
 def _fast_grid(text: str) -> Grid | None:
     """A 9x9 line of ``.`` and digits, read without the general reader (the common case)."""
-    if _LINE.fullmatch(text) is None:
+    if len(text) != 81:
         return None
-    return Grid.unchecked(CLASSIC, tuple(text.encode().translate(_DIGITS)))
+    values = text.encode("latin-1", "replace").translate(_VALUES)
+    if max(values) > 9:
+        return None
+    return Grid.unchecked(CLASSIC, tuple(values))
 
 
 def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incoming | str":
     """One line as an :class:`Incoming`, or why it cannot be read."""
-    from ..formats import parse
-
     if text.startswith("{"):
         try:
             record = json.loads(text)
         except json.JSONDecodeError as exc:
             return f"bad JSON: {exc.msg} (column {exc.colno})"
-        if not isinstance(record, dict) or not isinstance(record.get("puzzle"), str):
+        if type(record) is not dict:
+            return 'a JSON line needs a "puzzle" string'
+        puzzle = record.get("puzzle")
+        if type(puzzle) is not str:
             return 'a JSON line needs a "puzzle" string'
         status = record.get("status")
-        if status not in (None, "rated", "solved"):
+        if status is not None and status != "rated" and status != "solved":
             message = record.get("message") or ""
             return f"the record says {status}" + (f": {message}" if message else "")
-        plain = not _UNIT_FIELDS.intersection(record)
-        grid = _fast_grid(record["puzzle"]) if plain and shape is None else None
+        plain = shape is None
+        if plain:
+            for name in _UNIT_FIELDS:
+                if name in record:
+                    plain = False
+                    break
+        grid = _fast_grid(puzzle) if plain else None
         solution = None
         if grid is None:
+            plain = False
+            from ..formats import parse
+
             try:
                 grid = parse(text, shape=shape)
             except SudokuError as exc:
                 return str(getattr(exc, "reason", None) or exc)
         sol = record.get("solution")
-        if isinstance(sol, str) and sol:
+        if sol and type(sol) is str:
             solution = _fast_grid(sol) if not grid.is_variant else None
             if solution is None:
                 try:
@@ -119,10 +131,11 @@ def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incomin
                 return '"solution" does not complete the puzzle'
             solution = solution.with_geometry(grid.geometry)
         return Incoming(line, grid, solution, rating_of(record), source,
-                        text=record["puzzle"] if plain and shape is None and grid.shape is CLASSIC
-                        and "0" not in record["puzzle"] else None)
+                        puzzle if plain and "0" not in puzzle else None)
     grid = _fast_grid(text) if shape is None else None
     if grid is None:
+        from ..formats import parse
+
         try:
             grid = parse(text, shape=shape)
         except SudokuError as exc:
