@@ -72,6 +72,7 @@ def identity(path: str) -> str | None:
 # -- reading ---------------------------------------------------------------------------
 
 
+_DECODE = json.JSONDecoder().raw_decode
 _UNIT_FIELDS = ("variant", "regions", "cages", "shape", "symbols")
 #: ``.``, ``0`` and the digits to their values; any other byte to 255.
 _VALUES = bytes(0 if b in b".0" else b - 48 if 49 <= b <= 57 else 255 for b in range(256))
@@ -91,7 +92,9 @@ def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incomin
     """One line as an :class:`Incoming`, or why it cannot be read."""
     if text.startswith("{"):
         try:
-            record = json.loads(text)
+            record, end = _DECODE(text)
+            if end != len(text):
+                record = json.loads(text)  # trailing text: json's own message
         except json.JSONDecodeError as exc:
             return f"bad JSON: {exc.msg} (column {exc.colno})"
         if type(record) is not dict:
