@@ -214,9 +214,14 @@ class Bank:
                 conn.execute(f"DROP INDEX IF EXISTS {name}")
 
     def build_indexes(self) -> None:
-        """Build whatever secondary index is missing (each in one sorted pass)."""
+        """Build whatever secondary index is missing (each in one sorted pass,
+        whose runs spill to temporary files, not memory, when they are big)."""
         try:
-            self._ensure_indexes(self.conn)
+            self.conn.execute("PRAGMA temp_store = FILE")
+            try:
+                self._ensure_indexes(self.conn)
+            finally:
+                self.conn.execute("PRAGMA temp_store = MEMORY")
         except sqlite3.Error as exc:
             raise BankError(f"cannot write bank {self.path}: {_reason(exc)}") from None
 
