@@ -228,3 +228,77 @@ def test_two_adds_at_once_lose_nothing(tmp_path):
     count, seen = table(path, "SELECT count(*), sum(seen) FROM puzzle")[0]
     assert (count, seen) == (600, 800)
     assert _integrity(path) == "ok"
+
+
+_INDEXES = "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+
+
+def test_a_big_add_builds_the_indexes_it_dropped_and_holds_the_same_rows(tmp_path, monkeypatch):
+    from sudokit.bank import intake
+
+    rng = random.Random(11)
+    puzzles = seventeen(300)
+    records = _records(300) + [rating_record(shuffled(p, rng), 9.0) for p in puzzles[:60]]
+    write_jsonl(tmp_path / "in.jsonl", records)
+    banks = {}
+    for name, limit in (("kept", 1 << 60), ("deferred", 0)):
+        monkeypatch.setattr(intake, "DEFER_BYTES", limit)
+        dropped = []
+        monkeypatch.setattr(Bank, "drop_indexes", lambda self, real=Bank.drop_indexes: (dropped.append(1), real(self)))
+        banks[name] = path = tmp_path / f"{name}.sqlite"
+        with Bank(path) as bank:
+            report = add(bank, [str(tmp_path / "in.jsonl")], batch=50)
+        assert (report.new, report.repeats) == (300, 60)
+        assert bool(dropped) == (name == "deferred")
+    want = sorted(schema.INDEXES)
+    assert [r[0] for r in table(banks["deferred"], _INDEXES)] == want == [r[0] for r in table(banks["kept"], _INDEXES)]
+    columns = "digest, key, puzzle, solution, clues, er, families, hardest_family, seen, rnd"
+    assert table(banks["deferred"], f"SELECT {columns} FROM puzzle ORDER BY id") == \
+        table(banks["kept"], f"SELECT {columns} FROM puzzle ORDER BY id")
+    # a bank already big beside the input keeps its indexes up to date row by row
+    monkeypatch.setattr(intake, "DEFER_BYTES", 0)
+    write_jsonl(tmp_path / "few.jsonl", records[:30])
+    with Bank(banks["kept"]) as bank:
+        assert not intake._big(bank, [str(tmp_path / "few.jsonl")], ())
+        assert intake._big(bank, [str(tmp_path / "in.jsonl")] * 2, ())
+    assert _integrity(banks["deferred"]) == "ok"
+
+
+def test_indexes_an_add_was_stopped_without_are_built_when_the_bank_is_next_opened(tmp_path):
+    path = tmp_path / "b.sqlite"
+    with Bank(path) as bank:
+        bank.drop_indexes()  # as a big add does before it is killed
+    assert [r[0] for r in table(path, _INDEXES)] == ["used_puzzle"]
+    Bank(path).close()
+    assert [r[0] for r in table(path, _INDEXES)] == sorted(schema.INDEXES)
+
+
+@pytest.mark.slow
+def test_a_killed_big_add_resumes_and_builds_its_indexes(tmp_path):
+    rng = random.Random(6)
+    puzzles = seventeen(600)
+    records = [rating_record(p, 3.0) for p in puzzles] + [rating_record(shuffled(p, rng), 3.0) for p in puzzles[:150]]
+    write_jsonl(tmp_path / "in.jsonl", records)
+    path = tmp_path / "b.sqlite"
+    deferring = [SUDOKU[0], "-c", "import sys; from sudokit.bank import intake; intake.DEFER_BYTES = 0; "
+                 "from sudokit.cli import main; sys.exit(main())"]
+    proc = subprocess.Popen([*deferring, "bank", "add", "--bank", str(path), "--batch", "40", "-v",
+                             str(tmp_path / "in.jsonl")], stderr=subprocess.PIPE, text=True, env=environment())
+    reported = []
+    while len(reported) < 4:
+        line = proc.stderr.readline()
+        assert line, "the add ended before it could be killed"
+        if "in up to line" in line:
+            reported.append(line)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(30)
+    said_new = int(reported[-1].split(": ")[-1].split(" new")[0])
+    assert _integrity(path) == "ok"
+    assert table(path, "SELECT count(*) FROM puzzle")[0][0] >= said_new
+    result = subprocess.run([*deferring, "bank", "add", "--bank", str(path), str(tmp_path / "in.jsonl")],
+                            capture_output=True, text=True, timeout=300, env=environment())
+    assert result.returncode == 0, result.stderr
+    assert "resumed after line" in result.stderr
+    assert table(path, "SELECT count(*), sum(seen) FROM puzzle")[0] == (600, 750)
+    assert [r[0] for r in table(path, _INDEXES)] == sorted(schema.INDEXES)
+    assert _integrity(path) == "ok"

@@ -13,7 +13,7 @@ from typing import Iterable
 
 from ..errors import SudokuError
 
-__all__ = ["family_of", "families_of", "resolve"]
+__all__ = ["families_of", "family_of", "path_families", "resolve"]
 
 
 def _catalogue():  # type: ignore[no-untyped-def]
@@ -38,11 +38,12 @@ def family_of(step_name: str) -> str:
 
 def families_of(step_names: Iterable[str]) -> list[str]:
     """The families of the steps on a path, each once, in order."""
-    return list(_families(tuple(step_names)))
+    return list(path_families(tuple(step_names)))
 
 
 @functools.lru_cache(maxsize=65536)
-def _families(step_names: tuple[str, ...]) -> tuple[str, ...]:
+def path_families(step_names: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`families_of` for a tuple of names, as a tuple (remembered)."""
     return tuple(dict.fromkeys(family_of(str(name)) for name in step_names if name))
 
 

@@ -18,10 +18,10 @@ of change; standard input cannot be resumed.)
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import os
-import re
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -73,42 +73,58 @@ def identity(path: str) -> str | None:
 # -- reading ---------------------------------------------------------------------------
 
 
-_LINE = re.compile(r"[.0-9]{81}")
-_UNIT_FIELDS = frozenset(("variant", "regions", "cages", "shape", "symbols"))
+_DECODE = json.JSONDecoder().raw_decode
+_UNIT_FIELDS = ("variant", "regions", "cages", "shape", "symbols")
+#: ``.``, ``0`` and the digits to their values; any other byte to 255.
+_VALUES = bytes(0 if b in b".0" else b - 48 if 49 <= b <= 57 else 255 for b in range(256))
 
 
 def _fast_grid(text: str) -> Grid | None:
     """A 9x9 line of ``.`` and digits, read without the general reader (the common case)."""
-    if _LINE.fullmatch(text) is None:
+    if len(text) != 81:
         return None
-    return Grid.unchecked(CLASSIC, tuple(text.encode().translate(_DIGITS)))
+    values = text.encode("latin-1", "replace").translate(_VALUES)
+    if max(values) > 9:
+        return None
+    return Grid.unchecked(CLASSIC, tuple(values))
 
 
 def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incoming | str":
     """One line as an :class:`Incoming`, or why it cannot be read."""
-    from ..formats import parse
-
     if text.startswith("{"):
         try:
-            record = json.loads(text)
+            record, end = _DECODE(text)
+            if end != len(text):
+                record = json.loads(text)  # trailing text: json's own message
         except json.JSONDecodeError as exc:
             return f"bad JSON: {exc.msg} (column {exc.colno})"
-        if not isinstance(record, dict) or not isinstance(record.get("puzzle"), str):
+        if type(record) is not dict:
+            return 'a JSON line needs a "puzzle" string'
+        puzzle = record.get("puzzle")
+        if type(puzzle) is not str:
             return 'a JSON line needs a "puzzle" string'
         status = record.get("status")
-        if status not in (None, "rated", "solved"):
+        if status is not None and status != "rated" and status != "solved":
             message = record.get("message") or ""
             return f"the record says {status}" + (f": {message}" if message else "")
-        plain = not _UNIT_FIELDS.intersection(record)
-        grid = _fast_grid(record["puzzle"]) if plain and shape is None else None
+        plain = shape is None
+        if plain:
+            for name in _UNIT_FIELDS:
+                if name in record:
+                    plain = False
+                    break
+        grid = _fast_grid(puzzle) if plain else None
         solution = None
         if grid is None:
+            plain = False
+            from ..formats import parse
+
             try:
                 grid = parse(text, shape=shape)
             except SudokuError as exc:
                 return str(getattr(exc, "reason", None) or exc)
         sol = record.get("solution")
-        if isinstance(sol, str) and sol:
+        if sol and type(sol) is str:
             solution = _fast_grid(sol) if not grid.is_variant else None
             if solution is None:
                 try:
@@ -119,10 +135,11 @@ def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incomin
                 return '"solution" does not complete the puzzle'
             solution = solution.with_geometry(grid.geometry)
         return Incoming(line, grid, solution, rating_of(record), source,
-                        text=record["puzzle"] if plain and shape is None and grid.shape is CLASSIC
-                        and "0" not in record["puzzle"] else None)
+                        puzzle if plain and "0" not in puzzle else None)
     grid = _fast_grid(text) if shape is None else None
     if grid is None:
+        from ..formats import parse
+
         try:
             grid = parse(text, shape=shape)
         except SudokuError as exc:
@@ -309,18 +326,55 @@ def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | Non
     ``batch`` the most puzzles per transaction. ``texts`` are more inputs
     held in memory, as (source, text) (not resumable).
     """
-    from ..pipeline import Job, run_chunk, warm
-    from ..pool import ordered_map
-
     report = AddReport()
     date = today()
     if cluster is not None:
         return add_on_cluster(bank, paths, cluster, timeout=timeout, notes=notes, committed=committed,
                               report=report, shape=shape)
+    deferred = _big(bank, paths, texts)
+    if deferred:
+        bank.drop_indexes()
+    try:
+        return _add(bank, paths, report, date, jobs, timeout, shape, notes, committed, progress, batch, texts)
+    finally:
+        if deferred:
+            bank.build_indexes()
+
+
+#: Bytes of input per puzzle the bank holds beyond which an add drops the
+#: secondary indexes and builds them again at the end (about one rating record
+#: per puzzle held), and the least input for which it does.
+DEFER_RATIO = 400
+DEFER_BYTES = 16 << 20
+
+
+def _big(bank: Bank, paths: Sequence[str], texts: Sequence[tuple[str, str]]) -> bool:
+    """Whether the inputs are big beside the bank: then one sorted build of each
+    index at the end costs less than keeping them up to date row by row."""
+    size = sum(len(text) for _, text in texts)
+    for path in paths:
+        try:
+            size += os.stat(path).st_size if path != "-" else 0
+        except OSError:
+            pass
+    return size >= DEFER_BYTES and size >= DEFER_RATIO * bank.rows_hint()
+
+
+def _add(bank: Bank, paths: Sequence[str], report: AddReport, date: str, jobs: int, timeout: float | None,
+         shape: Any, notes: Callable[[str], None], committed: Callable[[str], None] | None,
+         progress: Callable[[int], None] | None, batch: int, texts: Sequence[tuple[str, str]]) -> AddReport:
+    from ..pipeline import Job, run_chunk, warm
+    from ..pool import ordered_map
+
     job = Job("rate", fmt="jsonl", timeout=timeout)
     pending: deque[_Block] = deque()
     results = ordered_map(run_chunk, _tasks(bank, _blocks(bank, paths, report, shape, batch, texts), job, pending), jobs,
                           initializer=warm if jobs != 1 else None, initargs=(job,), window=None)
+    # A block's records are many small objects without cycles, freed as soon as it is committed:
+    # the cycle collector, left to run every few hundred of them, would walk each block over and
+    # over. It runs once per block instead (the young generations only: what the block left).
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         for result in results:
             block = pending[0]
@@ -330,7 +384,12 @@ def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | Non
                 _commit(bank, block, _rated(block, report), report, date, notes, committed)
                 if progress is not None:
                     progress(len(block.items) + len(block.failures))
+                del block
+                if collecting:
+                    gc.collect(1)
     finally:
+        if collecting:
+            gc.enable()
         results.close()
     return report
 

@@ -136,6 +136,9 @@ def symmetry_name(bits: int) -> str:
     return next((name for name in _BY_SIZE if bits & SYMMETRY_BITS[name]), "none")
 
 
+_SYMMETRY_NAMES = [symmetry_name(bits) for bits in range(2 * max(SYMMETRY_BITS.values()))]
+
+
 def solutions(items: Sequence[Incoming], classic: Sequence[int] = (), values: Any = None) -> list[str | None]:
     """Each puzzle's solution as a line: the one given, else found (9x9 puzzles
     in one compiled call); None when it has none. ``values``: the values of the
@@ -184,7 +187,7 @@ def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[An
     name, and the indexes of the items that failed (no solution)."""
     import numpy as np
 
-    from .families import families_of, family_of
+    from .families import path_families, family_of
 
     texts = [it.text or it.grid.line() for it in items]
     classic = [i for i, it in enumerate(items) if not it.grid.is_variant
@@ -205,8 +208,12 @@ def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[An
     syms = symmetries([it.grid for it in items], values)
     clues = (values != 0).sum(axis=1).tolist() if values is not None else [it.grid.clues for it in items]
     rows: list[list[Any]] = []
-    names: dict[str, None] = {}
+    paths: dict[tuple[str, ...], None] = {}  # the families of each path met, once
+    hardests: dict[str, None] = {}
     failed: list[int] = []
+    blake2b = hashlib.blake2b
+    names_of = _SYMMETRY_NAMES
+    unrated = [None] * 10
     for i, (it, keyed, solution, bits, text, count) in enumerate(zip(items, keys, sols, syms, texts, clues)):
         if solution is None:
             failed.append(i)
@@ -215,21 +222,26 @@ def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[An
         variant, regions, cages = _units(grid) if grid.is_variant else (None, None, None)
         r = it.rating
         if r is not None:
-            fams = families_of(r["techniques"])
-            hardest = family_of(r["hardest"]) if r.get("hardest") else None
-            names.update(dict.fromkeys(fams))
+            fams = path_families(tuple(r["techniques"]))
+            paths[fams] = None
+            named = r.get("hardest")
+            hardest = family_of(named) if named else None
             if hardest:
-                names[hardest] = None
+                hardests[hardest] = None
+            lower = r.get("lower_bound")
             rating = [r.get("er"), r.get("ep"), r.get("ed"), r.get("level"), r.get("score"), r.get("score_level"),
-                      None if r.get("lower_bound") is None else int(bool(r.get("lower_bound"))), r.get("steps"),
-                      r.get("hardest"), hardest, fams]
+                      None if lower is None else int(bool(lower)), r.get("steps"), named, hardest, fams]
         else:
-            rating = [None] * 10 + [[]]
-        digest = digest_of(keyed.key)
-        rows.append([digest, keyed.key, text, keyed.transform, solution, str(grid.shape), variant, regions, cages,
-                     count, bits, symmetry_name(bits), keyed.automorphisms, *rating, it.source or None,
-                     it.extra.get("added") or date, int(it.extra.get("seen") or 1),
+            rating = unrated + [()]
+        key = keyed.key
+        digest = blake2b(key.encode(), digest_size=16).digest()
+        extra = it.extra
+        rows.append([digest, key, text, keyed.transform, solution, str(grid.shape), variant, regions, cages,
+                     count, bits, names_of[bits], keyed.automorphisms, *rating, it.source or None,
+                     extra.get("added") or date if extra else date, int(extra.get("seen") or 1) if extra else 1,
                      int.from_bytes(digest[:8], "little", signed=True)])
+    names = dict.fromkeys(name for fams in paths for name in fams)
+    names.update(hardests)
     return rows, list(names), failed
 
 
@@ -242,12 +254,14 @@ def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str
     families_at = COLUMNS.index("families")
     with bank.writing() as conn:
         bits = bank.family_bits(conn, names) if names else {}
+        masks: dict[tuple[str, ...], int] = {}
         for row in rows:
             if row[hardest_at] is not None:
                 row[hardest_at] = bits[row[hardest_at]]
-            mask = 0
-            for name in row[families_at]:
-                mask |= 1 << bits[name]
+            fams = row[families_at]
+            mask = masks.get(fams)
+            if mask is None:
+                mask = masks[fams] = sum(1 << bits[name] for name in fams)
             row[families_at] = mask
         before = conn.execute("SELECT coalesce(max(id), 0) FROM puzzle").fetchone()[0]
         conn.executemany(_UPSERT, rows)

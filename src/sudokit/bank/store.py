@@ -177,15 +177,58 @@ class Bank:
 
                     conn.execute("INSERT OR IGNORE INTO meta(name, value) VALUES ('form', ?)", (FORM,))
                     conn.execute("INSERT OR IGNORE INTO meta(name, value) VALUES ('created', ?)", (today(),))
-            elif version < schema.VERSION:
-                try:
-                    schema.migrate(conn, version)
-                except (KeyError, RuntimeError, ValueError) as exc:
-                    raise BankError(f"cannot bring bank {path} from schema {version} to {schema.VERSION}: {exc}; "
-                                    f"it is left at schema "
-                                    f"{conn.execute('PRAGMA user_version').fetchone()[0]}") from None
+            else:
+                if version < schema.VERSION:
+                    try:
+                        schema.migrate(conn, version)
+                    except (KeyError, RuntimeError, ValueError) as exc:
+                        raise BankError(f"cannot bring bank {path} from schema {version} to {schema.VERSION}: "
+                                        f"{exc}; it is left at schema "
+                                        f"{conn.execute('PRAGMA user_version').fetchone()[0]}") from None
+                self._ensure_indexes(conn)
         except sqlite3.Error as exc:
             raise BankError(f"cannot write bank {path}: {_reason(exc)}; it is left as it was") from None
+
+    # -- secondary indexes ------------------------------------------------------------
+
+    #: The indexes a big add may drop and build again (``used``'s stays: an add does not touch it).
+    DEFERRABLE = ("puzzle_er", "puzzle_hardest", "puzzle_rnd")
+
+    def _ensure_indexes(self, conn: sqlite3.Connection) -> None:
+        """Build the secondary indexes that are missing (an add that dropped them
+        was stopped before it built them again); nothing when all are there."""
+        present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        missing = [name for name in schema.INDEXES if name not in present]
+        if missing:
+            with self._transaction(conn):
+                for name in missing:
+                    conn.execute(schema.INDEXES[name])
+
+    def drop_indexes(self) -> None:
+        """Drop the puzzle table's secondary indexes, for a big add into a small
+        bank (each row then costs one B-tree insertion, not four); the key's
+        stays, so repeats are still found. :meth:`build_indexes` puts them back;
+        if the process is stopped first, the next opening for writing does."""
+        with self.writing() as conn:
+            for name in self.DEFERRABLE:
+                conn.execute(f"DROP INDEX IF EXISTS {name}")
+
+    def build_indexes(self) -> None:
+        """Build whatever secondary index is missing (each in one sorted pass,
+        whose runs spill to temporary files, not memory, when they are big)."""
+        try:
+            self.conn.execute("PRAGMA temp_store = FILE")
+            try:
+                self._ensure_indexes(self.conn)
+            finally:
+                self.conn.execute("PRAGMA temp_store = MEMORY")
+        except sqlite3.Error as exc:
+            raise BankError(f"cannot write bank {self.path}: {_reason(exc)}") from None
+
+    def rows_hint(self) -> int:
+        """About how many puzzles the bank holds (its largest id: no scan)."""
+        with self.reading() as conn:
+            return int(conn.execute("SELECT coalesce(max(id), 0) FROM puzzle").fetchone()[0])
 
     # -- transactions -----------------------------------------------------------------
 
