@@ -646,13 +646,17 @@ class _LinkGraph:
         """Per link of the chain after the first: the links that can still lead
         to one of the last links that could remove anything (from start ``i``)."""
         entry = self.starts[i]
-        while len(entry) < 6 + levels:
-            m, prev, before = entry[-1], 0, self.before
-            while m:
-                low = m & -m
-                m ^= low
-                prev |= before[low.bit_length() - 1]
-            entry.append(prev)
+        if len(entry) < 6 + levels:
+            # extended in a copy, then swapped in whole: threads may share the graph
+            entry, before = list(entry), self.before
+            while len(entry) < 6 + levels:
+                m, prev = entry[-1], 0
+                while m:
+                    low = m & -m
+                    m ^= low
+                    prev |= before[low.bit_length() - 1]
+                entry.append(prev)
+            self.starts[i] = entry
         return entry[5 + levels:5:-1]
 
 
