@@ -432,7 +432,7 @@ def _kind_sets(k: int, count: int = 3) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(combinations_with_replacement(range(count), k), key=lambda t: t[::-1]))
 
 
-def _chain_links_of(state: Candidates, k: int, v: int, holders: int) -> list[tuple]:
+def _chain_links_dfs(state: Candidates, k: int, v: int, holders: int) -> list[tuple]:
     """The chains of ``k`` strong links on ``v`` as sort keys and parts,
     deduplicated in SE's generation order."""
     geo = state.geo
@@ -553,6 +553,211 @@ def _chain_links_of(state: Candidates, k: int, v: int, holders: int) -> list[tup
     return found
 
 
+class _LinkGraph:
+    """The strong links of one value (SE's longer chains' links, each in both
+    directions) as bit sets over the oriented links, shared by the searches
+    of three and four links on the same cells."""
+
+    __slots__ = ("oriented", "ubit", "every", "entry_units", "exit_units", "exit_sees", "middle",
+                 "before", "starts")
+
+    def __init__(self, state: Candidates, v: int, holders: int) -> None:
+        geo = state.geo
+        peer_bits, _ = cell_masks(geo)
+        cell_units = unit_sets(geo)
+        by_kind = _links(state, v, aligned_boxes=False, board=holders)
+        oriented = []
+        for kind in range(len(by_kind)):
+            for u, a, b, h in by_kind[kind]:
+                ab, bb, hb = _bits(a), _bits(b), _bits(h)
+                g = len(a) + len(b) + len(h) > 2
+                oriented.append((u, kind, g, ab, bb, hb))
+                oriented.append((u, kind, g, bb, ab, hb))
+        self.oriented = oriented
+        count = len(oriented)
+        self.ubit = ubit = [1 << o[0] for o in oriented]
+        self.every = every = [o[3] | o[4] | o[5] for o in oriented]
+        self.entry_units = entry_units = [_meet(cell_units, o[3] | o[5]) for o in oriented]
+        self.exit_units = exit_units = [_meet(cell_units, o[4]) for o in oriented]
+        self.exit_sees = exit_sees = [_meet(peer_bits, o[4]) for o in oriented]
+        entering: dict[int, int] = {}  # unit bit -> links entered from it (not through their own unit)
+        exiting: dict[int, int] = {}  # unit bit -> links whose exit lies in it (not only through their own unit)
+        in_unit: dict[int, int] = {}  # unit bit -> the unit's links
+        seeing: dict[int, int] = {}  # cell bit (a holder) -> links whose exit it sees
+        for j in range(count):
+            jb, own = 1 << j, ubit[j]
+            in_unit[own] = in_unit.get(own, 0) | jb
+            m = entry_units[j] & ~own
+            while m:
+                low = m & -m
+                m ^= low
+                entering[low] = entering.get(low, 0) | jb
+            m = exit_units[j] & ~own
+            while m:
+                low = m & -m
+                m ^= low
+                exiting[low] = exiting.get(low, 0) | jb
+            m = exit_sees[j] & holders
+            while m:
+                low = m & -m
+                m ^= low
+                seeing[low] = seeing.get(low, 0) | jb
+
+        def reach(exit_u: int) -> int:
+            out = 0
+            while exit_u:
+                low = exit_u & -exit_u
+                exit_u ^= low
+                out |= entering.get(low, 0)
+            return out
+
+        # the links a weak link can reach from each link's exit, and back
+        self.middle = middle = [reach(exit_units[j] & ~ubit[j]) for j in range(count)]
+        self.before = before = [0] * count
+        for j in range(count):
+            m, jb = middle[j], 1 << j
+            while m:
+                low = m & -m
+                m ^= low
+                before[low.bit_length() - 1] |= jb
+        # per first link: its start's units and seers, its inner end's units, the
+        # second links it reaches, and the last links that could remove anything
+        self.starts = starts = []
+        for i in range(count):
+            start, inner = oriented[i][3], oriented[i][4] | oriented[i][5]
+            # the start of one direction is the exit of the other
+            start_units, start_sees = exit_units[i ^ 1], exit_sees[i ^ 1]
+            last = 0
+            m = start_sees & holders & ~start
+            while m:
+                low = m & -m
+                m ^= low
+                last |= seeing.get(low, 0)
+            m = start_units & ~ubit[i]
+            while m:
+                low = m & -m
+                m ^= low
+                last |= exiting.get(low, 0)
+            first_u = _meet(cell_units, inner) if oriented[i][5] else exit_units[i]
+            starts.append([start, inner, start_units, start_sees, first_u,
+                           reach(first_u & ~ubit[i]) & ~in_unit[ubit[i]] if last else 0, last])
+
+    def wanted(self, i: int, levels: int) -> list[int]:
+        """Per link of the chain after the first: the links that can still lead
+        to one of the last links that could remove anything (from start ``i``)."""
+        entry = self.starts[i]
+        if len(entry) < 6 + levels:
+            # extended in a copy, then swapped in whole: threads may share the graph
+            entry, before = list(entry), self.before
+            while len(entry) < 6 + levels:
+                m, prev = entry[-1], 0
+                while m:
+                    low = m & -m
+                    m ^= low
+                    prev |= before[low.bit_length() - 1]
+                entry.append(prev)
+            self.starts[i] = entry
+        return entry[5 + levels:5:-1]
+
+
+def _chain_links_bits(state: Candidates, k: int, v: int, holders: int) -> list[tuple]:
+    """The same chains as :func:`_chain_links_dfs`, in the same order, from
+    bit sets over the oriented links (:class:`_LinkGraph`): each link's
+    successors, the links it bars (same unit, a shared cell) and, per first
+    link, the last links that could remove anything are each one bit set, so
+    the search visits only links that can still complete a chain removing
+    something. Paths are visited in the same (lexicographic) order as the
+    depth-first search, so the kept chains and their order are the same."""
+    geo = state.geo
+    graph = _memo(("graph", geo, v, holders), _LinkGraph, state, v, holders)
+    oriented = graph.oriented
+    count = len(oriented)
+    if count < 2 * k:
+        return []
+    _, unit_bits = cell_masks(geo)
+    kind_sets = _kind_sets(k, len(link_kinds(geo)[0]))
+    ubit, every, middle = graph.ubit, graph.every, graph.middle
+    entry_units, exit_units, exit_sees = graph.entry_units, graph.exit_units, graph.exit_sees
+    found: list[tuple] = []
+    seen: set = set()
+    order = 0
+
+    def record(chain: list[int], first_exit: int, chain_bits: int, closing: int, elim_bits: int) -> None:
+        nonlocal order
+        elims = tuple((c, v) for c in cells_of(elim_bits))
+        key = (chain_bits, elims)
+        if key in seen:
+            return
+        seen.add(key)
+        chain_units = [oriented[i][0] for i in chain]
+        grouped = sum(1 for i in chain if oriented[i][2])
+        name, rating, suffix = _name_k(geo, chain_units, grouped, bool(closing))
+        kinds = tuple(sorted(oriented[i][1] for i in chain))
+        parts = [oriented[chain[0]][3], first_exit]
+        for i in chain[1:]:
+            parts += (oriented[i][3] | oriented[i][5], oriented[i][4])
+        found.append((rating, -len(elims), suffix, kind_sets.index(kinds), (v, order),
+                      name, v, tuple(parts), tuple(chain_units), elims, chain_bits))
+        order += 1
+
+    for i in range(count):
+        start, inner, start_units, start_sees, first_u, cand, _ = graph.starts[i][:7]
+        if not cand:
+            continue
+        wanted = graph.wanted(i, k - 1)  # wanted[d]: link d + 2 of the chain
+        cand &= wanted[0]
+        if not cand:
+            continue
+        # depth-first, one entry a level: (links still to try, cells used, units used)
+        stack = [(cand, start | inner, ubit[i])]
+        path = [i]
+        while stack:
+            cand, used, units = stack[-1]
+            if len(stack) == k - 1:  # these are last links
+                stack.pop()
+                while cand:
+                    low = cand & -cand
+                    cand ^= low
+                    j = low.bit_length() - 1
+                    if ubit[j] & units or every[j] & used:
+                        continue
+                    chain_bits = used | every[j]
+                    closing = start_units & exit_units[j] & ~(ubit[i] | ubit[j])
+                    if closing:  # a loop: every weak link's unit loses the value
+                        chain = path + [j]
+                        elim_bits = unit_bits[(closing & -closing).bit_length() - 1]
+                        exit_u = first_u
+                        for a, b in zip(chain, chain[1:]):
+                            w = exit_u & entry_units[b] & ~(ubit[a] | ubit[b])
+                            elim_bits |= unit_bits[(w & -w).bit_length() - 1]
+                            exit_u = exit_units[b]
+                        elim_bits &= holders & ~chain_bits
+                    else:
+                        elim_bits = start_sees & exit_sees[j] & holders & ~(start | oriented[j][4])
+                    if elim_bits:
+                        record(path + [j], inner, chain_bits, closing, elim_bits)
+                path.pop()
+                continue
+            if not cand:
+                stack.pop()
+                path.pop()
+                continue
+            low = cand & -cand
+            j = low.bit_length() - 1
+            stack[-1] = (cand ^ low, used, units)
+            if ubit[j] & units or every[j] & used:
+                continue
+            path.append(j)
+            stack.append((middle[j] & wanted[len(stack)], used | every[j], units | ubit[j]))
+    return found
+
+
+#: Which search finds the chains of three and four links: the bit-set search
+#: (:func:`_chain_links_bits`) or the plain depth-first one (:func:`_chain_links_dfs`);
+#: both give the same chains in the same order.
+BIT_SET_CHAINS = True
+
+
 def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
     """Chains of ``k`` strong links on one value (SE's ``StrongLinks(k)``):
     the outer ends cannot both be false, so the value leaves every cell that
@@ -571,7 +776,8 @@ def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
     for v in range(1, geo.n + 1):
         holders = boards[v]
         if holders.bit_count() >= 2 * k:
-            found += _memo(("chain", k, geo, v, holders), _chain_links_of, state, k, v, holders)
+            search = _chain_links_bits if BIT_SET_CHAINS else _chain_links_dfs
+            found += _memo(("chain", k, geo, v, holders, search), search, state, k, v, holders)
     found.sort(key=lambda t: t[:5])
     for rating, _, _, _, _, name, v, parts, units, elims, chain_bits in found:
         chain = ",".join(
