@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-DATA = Path(os.environ.get("SUDOKIT_SHARED", HERE.parent.parent / "shared")) / "data"
+from shared_data import DATA, require  # noqa: E402  (benchmarks/shared_data.py)
 
 
 def sources() -> list[dict]:
@@ -271,6 +271,7 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, default=None, help="build (or reuse) the query bank at this path")
     parser.add_argument("--dir", type=Path, default=None, help="where to put the files (default: a temporary folder)")
     args = parser.parse_args()
+    require(DATA / "rated" / "se_dev_steps.jsonl.gz")
     import platform
 
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("SUDOKIT_SHARED", ROOT.parent / "shared")) / "data"
+from shared_data import DATA as SHARED, require  # noqa: E402  (benchmarks/shared_data.py)
 
 
 def _lines(path: Path, column: int | None = None) -> list[str]:
@@ -39,6 +39,8 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="2,000 puzzles of each set")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    require(*(SHARED / part for part in ("bench/17_clue.txt", "bench/forum_hardest_1905_11plus.txt",
+                                         "rated/hard_dev.tsv", "bench/magictour_top1465.txt")))
 
     sys.path.insert(0, str(ROOT / "src"))
     from sudokit.batch import parse_lines, solve_many

@@ -20,6 +20,8 @@ NEEDS_DATA = {
     "bench_batch.py": ["--quick"],
     "bench_methods.py": [],
     "bench_variant_rating.py": [],
+    "bench_bank.py": ["--add", "1000", "--rows", "0"],
+    "bench_canon.py": [],
 }
 
 

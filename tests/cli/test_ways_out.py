@@ -37,6 +37,9 @@ RUN: dict[str, list[str]] = {
     "hint": ["hint", "{puzzles}"],
     "print": ["print", "{puzzles}", "--no-rate", "-o", "-"],
     "serve": ["serve", "--port", "{port}"],  # the address it announces is its output
+    "canon": ["canon", "{puzzles}"],
+    "bank": ["bank", "stats", "--bank", "{bank}"],
+    "warm-up": ["warm-up", "--list"],
 }
 
 #: The same commands writing into ``-o FILE`` (``{out}``), for those that have it.
@@ -45,6 +48,7 @@ TO_FILE: dict[str, list[str]] = {
     "rate": ["rate", "{puzzles}", "--cluster", "local:1", "-o", "{out}"],
     "generate": ["generate", "-n", "1", "--cluster", "local:1", "-o", "{out}"],
     "print": ["print", "{puzzles}", "--no-rate", "-o", "{out}"],
+    "canon": ["canon", "{puzzles}", "--cluster", "local:1", "-o", "{out}"],
 }
 
 
@@ -61,7 +65,11 @@ def _has_output_option(name: str) -> bool:
 def _args(template: list[str], tmp_path, out: str = "/dev/full") -> list[str]:
     puzzles = tmp_path / "one.txt"
     puzzles.write_text(GOOD + "\n")
-    return [a.format(puzzles=puzzles, port=_free_port(), out=out) for a in template]
+    bank = tmp_path / "bank.sqlite"
+    if "{bank}" in template and not bank.exists():  # a bank holding that puzzle
+        subprocess.run([*SUDOKU, "bank", "add", "--bank", str(bank), str(puzzles)], check=True, capture_output=True,
+                       timeout=120)
+    return [a.format(puzzles=puzzles, port=_free_port(), out=out, bank=bank) for a in template]
 
 
 def _to_full(args: list[str]) -> subprocess.CompletedProcess:

@@ -287,7 +287,12 @@ def _draw(got: Any, path: Any) -> None:
 
     from ..bank.stats import ER_BIN
 
-    console = Console()
+    class Out(Console):
+        def on_broken_pipe(self) -> None:  # the reader went away: end quietly, as every command does
+            self.quiet = True
+            raise BrokenPipeError
+
+    console = Out()
     console.print(f"[bold]{path}[/bold]: {got.puzzles:,} puzzles ({got.given:,} given, "
                   f"{got.unrated:,} unrated)")
 
