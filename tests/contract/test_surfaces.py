@@ -278,6 +278,7 @@ def asgi():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(max(900, EXAMPLES // 20))  # about 10 to 20 ms an example: 100,000 take half an hour
 @settings(max_examples=EXAMPLES, deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
 @given(case=cases())
