@@ -74,7 +74,15 @@ def test_solving_one_puzzle_loads_the_solver_and_nothing_else() -> None:
     assert out.split("\n")[:2] == ["['resume9']", "False False False"]
 
 
-def test_rating_one_puzzle_imports_no_numba_and_rates_as_the_kernels_do() -> None:
+@pytest.fixture
+def kernels_in_the_cache() -> None:
+    """The solver's and the easy ladder's kernels in this run's numba cache (``sudoku warm-up``;
+    nothing to do when an earlier test compiled them), as a second run finds them."""
+    done = subprocess.run(["sudoku", "warm-up", "count", "logic"], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+
+
+def test_rating_one_puzzle_imports_no_numba_and_rates_as_the_kernels_do(kernels_in_the_cache) -> None:
     code = (
         "import sys\n"
         "import sudokit\n"
@@ -143,7 +151,7 @@ def test_a_first_run_says_once_that_it_compiles_and_a_second_run_says_nothing() 
         assert second.stdout == first.stdout
 
 
-def test_while_a_compilation_runs_elsewhere_a_batch_rates_without_the_kernels() -> None:
+def test_while_a_compilation_runs_elsewhere_a_batch_rates_without_the_kernels(kernels_in_the_cache) -> None:
     """A background compilation holds the lock of its numba cache; meanwhile a
     batch rates with the Python finders (no kernel module is loaded), and the
     ratings are those of the compiled path."""
