@@ -442,15 +442,7 @@ def _chain_links_dfs(state: Candidates, k: int, v: int, holders: int) -> list[tu
     seen: set = set()
     by_kind = _links(state, v, aligned_boxes=False, board=holders)
     kind_sets = _kind_sets(k, len(by_kind))
-    # one entry per link and direction: (unit, kind, grouped, x, y, heart);
-    # first link: start x, inner y+heart; later links: entry x+heart, exit y
-    oriented = []
-    for kind in range(len(by_kind)):
-        for u, a, b, h in by_kind[kind]:
-            ab, bb, hb = _bits(a), _bits(b), _bits(h)
-            g = len(a) + len(b) + len(h) > 2
-            oriented.append((u, kind, g, ab, bb, hb))
-            oriented.append((u, kind, g, bb, ab, hb))
+    oriented = _oriented(by_kind)
     count = len(oriented)
     if count < 2 * k:
         return []
@@ -553,6 +545,20 @@ def _chain_links_dfs(state: Candidates, k: int, v: int, holders: int) -> list[tu
     return found
 
 
+def _oriented(by_kind: list) -> list[tuple]:
+    """One entry per link and direction: (unit, kind, grouped, x, y, heart) as
+    bit sets; a first link goes from its start x, with y and the heart inside;
+    a later one enters at x (and the heart) and leaves at y."""
+    oriented = []
+    for kind in range(len(by_kind)):
+        for u, a, b, h in by_kind[kind]:
+            ab, bb, hb = _bits(a), _bits(b), _bits(h)
+            g = len(a) + len(b) + len(h) > 2
+            oriented.append((u, kind, g, ab, bb, hb))
+            oriented.append((u, kind, g, bb, ab, hb))
+    return oriented
+
+
 class _LinkGraph:
     """The strong links of one value (SE's longer chains' links, each in both
     directions) as bit sets over the oriented links, shared by the searches
@@ -566,17 +572,10 @@ class _LinkGraph:
         peer_bits, _ = cell_masks(geo)
         cell_units = unit_sets(geo)
         by_kind = _links(state, v, aligned_boxes=False, board=holders)
-        oriented = []
-        for kind in range(len(by_kind)):
-            for u, a, b, h in by_kind[kind]:
-                ab, bb, hb = _bits(a), _bits(b), _bits(h)
-                g = len(a) + len(b) + len(h) > 2
-                oriented.append((u, kind, g, ab, bb, hb))
-                oriented.append((u, kind, g, bb, ab, hb))
-        self.oriented = oriented
+        self.oriented = oriented = _oriented(by_kind)
         count = len(oriented)
         self.ubit = ubit = [1 << o[0] for o in oriented]
-        self.every = every = [o[3] | o[4] | o[5] for o in oriented]
+        self.every = [o[3] | o[4] | o[5] for o in oriented]
         self.entry_units = entry_units = [_meet(cell_units, o[3] | o[5]) for o in oriented]
         self.exit_units = exit_units = [_meet(cell_units, o[4]) for o in oriented]
         self.exit_sees = exit_sees = [_meet(peer_bits, o[4]) for o in oriented]
