@@ -496,7 +496,11 @@ def compile_in_background(groups: Iterable[str]) -> bool:
     groups = tuple(groups)
     if _flock() is None:  # compile in this process
         return False
-    if _handed.intersection(groups) or _compiling_elsewhere():
+    if _handed.intersection(groups):
+        return True
+    if all(is_cached(e) for g in groups if g in KERNELS for e in KERNELS[g][1]):
+        return False  # cached: load them, whatever another process compiles meanwhile
+    if _compiling_elsewhere():
         _handed.update(groups)
         return True
     with _lock:
