@@ -12,9 +12,7 @@ import click
 
 from ..grid import Shape
 from .cluster import cluster_options, on_cluster, run_on_cluster
-from .common import (
-    box_option, cages_option, check_units, jobs_option, regions_option, symbols_option, variant_option,
-)
+from .common import BOX_HELP, CAGES_HELP, SYMBOLS_HELP, check_units, jobs_option, puzzle_options
 
 #: Output formats of ``sudoku canon``.
 CANON_FORMATS = ("line", "jsonl")
@@ -33,17 +31,10 @@ CANON_FORMATS = ("line", "jsonl")
                    "beyond --memory forms the rest are kept in a temporary file).")
 @click.option("--memory", type=click.IntRange(min=1), default=1_000_000, show_default=True, metavar="N",
               help="With --dedupe: canonical forms kept in memory before they spill to disk.")
-@click.option("--box", callback=box_option, metavar="RxC",
-              help="Box rows x box columns (3x3, 2x3, 4x4...); default: from the puzzle's size.")
-@click.option("--symbols", callback=symbols_option, metavar="SPEC",
-              help="The alphabet of values 1..N, such as 0-F or GODAKCUBE.")
-@click.option("--variant", callback=variant_option, metavar="NAMES",
-              help="x, hyper, jigsaw (with --regions), killer (with --cages): each keeps only its own "
-                   "symmetries (docs/canon.md).")
-@click.option("--regions", callback=regions_option, metavar="LAYOUT",
-              help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")
-@click.option("--cages", callback=cages_option, metavar="FILE",
-              help="Killer cages, one per line such as 'r1c1 r1c2 r2c1 = 15' (implies --variant killer).")
+@puzzle_options(box_help=BOX_HELP, symbols_help=SYMBOLS_HELP,
+                variant_help="x, hyper, jigsaw (with --regions), killer (with --cages): each keeps only its own "
+                             "symmetries (docs/canon.md).",
+                cages_help=CAGES_HELP + ").")
 @click.option("-j", "--jobs", callback=jobs_option, default="1", show_default=True, metavar="N",
               help="Worker processes, 0 for every core (the output is the same whatever N).")
 @cluster_options

@@ -202,6 +202,35 @@ def regions_option(ctx: click.Context | None, param: click.Parameter | None, val
     return layout
 
 
+BOX_HELP = "Box rows x box columns (3x3, 2x3, 4x4...); default: from the puzzle's size."
+SYMBOLS_HELP = "The alphabet of values 1..N, such as 0-F or GODAKCUBE."
+REGIONS_HELP = "Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw)."
+#: The start of every ``--cages`` help (each command ends the parenthesis its own way).
+CAGES_HELP = "Killer cages, one per line such as 'r1c1 r1c2 r2c1 = 15' (implies --variant killer"
+
+
+def puzzle_options(*, variant_help: str, cages_help: str, box_help: str | None = None,
+                   symbols_help: str | None = None, regions_help: str = REGIONS_HELP):  # type: ignore[no-untyped-def]
+    """The options that say what the puzzles are, in one place: ``--box`` (when
+    ``box_help`` is given), ``--symbols`` (when ``symbols_help`` is), ``--variant``,
+    ``--regions`` and ``--cages``, each checked by its callback above; the help texts
+    are the command's own."""
+    options = []
+    if box_help is not None:
+        options.append(click.option("--box", callback=box_option, metavar="RxC", help=box_help))
+    if symbols_help is not None:
+        options.append(click.option("--symbols", callback=symbols_option, metavar="SPEC", help=symbols_help))
+    options += [click.option("--variant", callback=variant_option, metavar="NAMES", help=variant_help),
+                click.option("--regions", callback=regions_option, metavar="LAYOUT", help=regions_help),
+                click.option("--cages", callback=cages_option, metavar="FILE", help=cages_help)]
+
+    def decorate(command):  # type: ignore[no-untyped-def]
+        for option in reversed(options):  # click lists them in the order written
+            command = option(command)
+        return command
+    return decorate
+
+
 def check_units(ctx: click.Context, variant: str | None, regions: str | None, *, generating: bool = False,
                 cages: str | None = None, logic: bool = False) -> None:
     """``--variant``, ``--regions`` and ``--cages`` together: a jigsaw needs its regions,

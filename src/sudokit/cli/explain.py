@@ -18,8 +18,8 @@ from ..errors import ParseError, SudokuError
 from ..grid import Shape
 from .cluster import cluster_options, on_cluster, run_on_cluster
 from .common import (
-    EXIT_FAILED, Output, box_option, cages_option, check_units, jobs_option, open_input, regions_option,
-    timeout_option, variant_option,
+    CAGES_HELP, EXIT_FAILED, Output, box_option, check_units, jobs_option, open_input, puzzle_options,
+    timeout_option,
 )
 from .running import examples
 
@@ -51,18 +51,13 @@ def _box(box: Shape | None) -> tuple[int, int] | None:
     return None if box is None else (box.box_rows, box.box_cols)
 
 
-def _units_options(command):  # type: ignore[no-untyped-def]
-    """``--variant``, ``--regions`` and ``--cages``: the units and cages every puzzle is rated,
-    explained or hinted under."""
-    command = click.option("--cages", callback=cages_option, metavar="FILE",
-                           help="Killer cages, one per line such as 'r1c1 r1c2 r2c1 = 15' (implies --variant "
-                                "killer); records that carry their cages need no option (docs/variants.md).")(command)
-    command = click.option("--regions", callback=regions_option, metavar="LAYOUT",
-                           help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")(command)
-    return click.option("--variant", callback=variant_option, metavar="NAMES",
-                        help="x (both diagonals), hyper (windoku), jigsaw (with --regions), killer (with "
-                             "--cages); comma-separated. X and hyper follow SukakuExplainer's X and Windows "
-                             "options; killers take the killer ladder (docs/variants.md).")(command)
+#: ``--variant``, ``--regions`` and ``--cages``: the units and cages every puzzle is rated,
+#: explained or hinted under.
+_units_options = puzzle_options(
+    variant_help="x (both diagonals), hyper (windoku), jigsaw (with --regions), killer (with --cages); "
+                 "comma-separated. X and hyper follow SukakuExplainer's X and Windows options; killers take "
+                 "the killer ladder (docs/variants.md).",
+    cages_help=CAGES_HELP + "); records that carry their cages need no option (docs/variants.md).")
 
 
 @click.command("rate")

@@ -14,9 +14,9 @@ import click
 
 from ..errors import SudokuError
 from ..grid import Shape
-from .common import (EXIT_FAILED, Progress, box_option, cages_option, check_units, jobs_option, killer_options,
-                     open_input, output_failed, read_puzzles, regions_option, request_shape, seed_option,
-                     silence_stdout, symbols_option, variant_option)
+from .common import (EXIT_FAILED, Progress, box_option, check_units, jobs_option, killer_options, open_input,
+                     output_failed, puzzle_options, read_puzzles, request_shape, seed_option, silence_stdout,
+                     symbols_option)
 
 LEVELS = ("easy", "medium", "hard", "fiendish", "diabolical")
 
@@ -96,15 +96,11 @@ def _entries(entries: Iterator[Any], path: str, failures: list[str]) -> Iterator
               help="With --generate: the first seed (printed in the footer either way).")
 @click.option("--box", callback=box_option, metavar="RxC",
               help="Box shape: of the puzzles to generate (default 3x3), or when it cannot be guessed.")
-@click.option("--variant", callback=variant_option, metavar="NAMES",
-              help="x, hyper, jigsaw (with --regions), killer (with --cages, or generated): the puzzles' extra "
-                   "rules, drawn (diagonals, shaded windows, thick region borders, dotted cages with their "
-                   "totals); jsonl records carry their own.")
-@click.option("--cages", callback=cages_option, metavar="FILE",
-              help="Killer cages, one per line such as 'r1c1 r1c2 = 3', for the puzzles read "
-                   "(implies --variant killer).")
-@click.option("--regions", callback=regions_option, metavar="LAYOUT",
-              help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")
+@puzzle_options(variant_help="x, hyper, jigsaw (with --regions), killer (with --cages, or generated): the puzzles' "
+                             "extra rules, drawn (diagonals, shaded windows, thick region borders, dotted cages "
+                             "with their totals); jsonl records carry their own.",
+                cages_help="Killer cages, one per line such as 'r1c1 r1c2 = 3', for the puzzles read "
+                           "(implies --variant killer).")
 @click.option("--jobs", default="1", show_default=True, callback=jobs_option, metavar="N",
               help="With --generate: worker processes, 0 for every core.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "a5"], case_sensitive=False), default="a4",

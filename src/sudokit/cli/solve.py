@@ -16,8 +16,8 @@ import click
 from ..grid import Shape
 from .cluster import cluster_options, on_cluster, run_on_cluster
 from .common import (
-    box_option, jobs_option, limit_option, method_option, methods_help, nodes_option, render,
-    cages_option, check_units, regions_option, symbols_option, timeout_option, variant_method, variant_option,
+    BOX_HELP, CAGES_HELP, SYMBOLS_HELP, check_units, jobs_option, limit_option, method_option,
+    methods_help, nodes_option, puzzle_options, render, symbols_option, timeout_option, variant_method,
 )
 
 #: Output formats of ``sudoku solve``.
@@ -65,18 +65,10 @@ def _check_options(ctx: click.Context, method: str, fmt: str, counting: bool, al
 @click.option("--all", "all_", is_flag=True, help="Print every solution (up to --limit).")
 @click.option("--limit", callback=limit_option, default=None, metavar="N",
               help=f"Stop counting or enumerating at this many solutions [default: {DEFAULT_LIMIT}].")
-@click.option("--box", callback=box_option, metavar="RxC",
-              help="Box rows x box columns (3x3, 2x3, 4x4...); default: from the puzzle's size.")
-@click.option("--symbols", callback=symbols_option, metavar="SPEC",
-              help="The alphabet of values 1..N, such as 0-F or GODAKCUBE.")
-@click.option("--variant", callback=variant_option, metavar="NAMES",
-              help="Extra rules, combinable: x (the two diagonals), hyper (windoku's windows), jigsaw (with "
-                   "--regions), killer (with --cages) (docs/variants.md).")
-@click.option("--regions", callback=regions_option, metavar="LAYOUT",
-              help="Jigsaw regions: N² region symbols, row by row (implies --variant jigsaw).")
-@click.option("--cages", callback=cages_option, metavar="FILE",
-              help="Killer cages, one per line such as 'r1c1 r1c2 r2c1 = 15' (implies --variant killer; "
-                   "docs/variants.md); every puzzle is solved under them.")
+@puzzle_options(box_help=BOX_HELP, symbols_help=SYMBOLS_HELP,
+                variant_help="Extra rules, combinable: x (the two diagonals), hyper (windoku's windows), jigsaw "
+                             "(with --regions), killer (with --cages) (docs/variants.md).",
+                cages_help=CAGES_HELP + "; docs/variants.md); every puzzle is solved under them.")
 @click.option("--timeout", callback=timeout_option, default=None, metavar="SECONDS",
               help="Give up on a puzzle after this long (status timeout; a count is then a lower bound).")
 @click.option("--nodes", callback=nodes_option, default=None, metavar="N",
