@@ -96,16 +96,38 @@ def _bits(cells) -> int:
     return b
 
 
-def value_boards(state: Candidates) -> list[int]:
+def value_boards(state: Candidates) -> "tuple[int, ...]":
     """Per value ``v`` (index ``v``; 0 unused): the bit set of the cells
     holding ``v`` as a candidate."""
-    boards = [0] * (state.geo.n + 1)
-    for c, m in enumerate(state.mask):
+    return boards_of(state.mask, state.geo.n)
+
+
+def boards_of(mask: "Sequence[int]", n: int) -> "tuple[int, ...]":
+    """:func:`value_boards` of the candidates ``mask`` (values 1 to ``n``).
+    The producers of one state all ask, so the last answer is kept, by the
+    candidates it was made from."""
+    key = tuple(mask)
+    last = _LAST_BOARDS
+    if last[1] == n and last[0] == key:
+        return last[2]
+    boards = [0] * (n + 1)
+    for c, m in enumerate(key):
         while m:
             low = m & -m
             boards[low.bit_length()] |= 1 << c
             m ^= low
-    return boards
+    got = tuple(boards)
+    _remember_boards((key, n, got))
+    return got
+
+
+#: The last :func:`value_boards` answer: (candidates, size, boards), replaced whole.
+_LAST_BOARDS: tuple = ((), 0, ())
+
+
+def _remember_boards(entry: tuple) -> None:
+    global _LAST_BOARDS
+    _LAST_BOARDS = entry
 
 
 Link = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]

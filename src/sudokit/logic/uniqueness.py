@@ -174,11 +174,15 @@ def _loop_cores(geo: Geometry, mask: list[int]) -> dict[int, tuple[int, int]]:
     values that may lie on a loop, and all the cells holding both values: every loop cell has two loop neighbours among its peers, so
     cells with fewer than two peers holding the pair are peeled off until
     none is left (the 2-core of the peer graph)."""
+    from .links import boards_of
+
     peer_bits, _ = _cell_masks(geo)
+    boards = boards_of(mask, geo.n)
     pairs = {m for m in mask if m.bit_count() == 2}
     cores: dict[int, tuple[int, int]] = {}
     for pair in pairs:
-        cells = holding = _holding(mask, pair)
+        low = pair & -pair
+        cells = holding = boards[low.bit_length()] & boards[(pair ^ low).bit_length()]
         while True:
             keep = 0
             rest = cells
@@ -450,24 +454,31 @@ def _bug(state: Candidates) -> tuple[list[int], dict[int, int], int, list[int]] 
     have two places (or none) in every unit.
     """
     geo, mask, values = state.geo, state.mask, state.values
-    peer_bits, _ = _cell_masks(geo)
+    peer_bits, unit_bits = _cell_masks(geo)
+    from .links import value_boards
+
+    boards = value_boards(state)
+    big_cells = 0
+    for c, m in enumerate(mask):
+        if m.bit_count() >= 3:
+            big_cells |= 1 << c
     temp = list(mask)
     cells: list[int] = []
     extras: dict[int, int] = {}
     every = 0
     common = -1
     for unit in geo.boxes + geo.rows + geo.cols:
-        unit_cells = geo.units[unit]
+        in_unit = unit_bits[unit]
         for v in range(1, geo.n + 1):
-            bit = 1 << (v - 1)
-            pos = [c for c in unit_cells if mask[c] & bit]
-            if len(pos) in (0, 2):
+            here = boards[v] & in_unit
+            if not here or here.bit_count() == 2:
                 continue
-            big = [c for c in pos if _popcount(mask[c]) >= 3]
+            big = here & big_cells
             if not big:
                 return None
-            if len(big) == 1:
-                c = big[0]
+            if not big & (big - 1):
+                c = big.bit_length() - 1
+                bit = 1 << (v - 1)
                 if c not in extras:
                     cells.append(c)
                     extras[c] = 0
@@ -483,10 +494,15 @@ def _bug(state: Candidates) -> tuple[list[int], dict[int, int], int, list[int]] 
         return None
     if any(not values[c] and _popcount(temp[c]) != 2 for c in range(len(mask))):
         return None
-    for unit_cells in geo.units:
+    left = list(boards)  # the places of each value once the BUG values are out
+    for c, bits in extras.items():
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            left[low.bit_length()] &= ~(1 << c)
+    for in_unit in unit_bits:
         for v in range(1, geo.n + 1):
-            bit = 1 << (v - 1)
-            if sum(1 for c in unit_cells if temp[c] & bit) not in (0, 2):
+            if (left[v] & in_unit).bit_count() not in (0, 2):
                 return None
     common_cells = [c for c in range(len(mask)) if common >> c & 1] if common != -1 else []
     return cells, extras, every, common_cells
