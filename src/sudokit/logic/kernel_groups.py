@@ -44,6 +44,7 @@ def warm_producers() -> None:
         import numpy as np
 
         strong[0](np.array(state.mask, dtype=np.int64), 3, *strong[1:])
+        wings._any_xy_wing(state.mask, wings.compiled_tables(state.geo)[1], False)
     loops = uniqueness.compiled_tables(state.geo)
     if loops is not None:
         uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 0), 0, 3)
@@ -76,7 +77,8 @@ def warm_nested() -> None:
 
 register("producers", "the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
                                               "logic_kernels.has_step", "logic_kernels.unique_loops",
-                                              "logic.link_kernels.link_values"), 16.0,
+                                              "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any"),
+         18.0,
          warm_producers, background=True)
 register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm_chains, background=True)
 register("nested", "the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",

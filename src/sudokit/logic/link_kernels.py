@@ -1,4 +1,5 @@
-"""Compiled test of the strong-link producers (numba), for :mod:`sudokit.logic.links`.
+"""Compiled tests of the strong-link producers (numba), for :mod:`sudokit.logic.links`,
+and of the XY- and XYZ-Wings, for :mod:`sudokit.logic.wings`.
 
 :func:`link_values` answers, for every value at once, whether the value
 has a chain of ``k`` strong links (2, 3 or 4) that removes something, by the
@@ -8,7 +9,9 @@ a line's two box parts, a box's empty rectangle with its heart), the same
 weak links and the same removals, loops included. It does not sort, name or
 deduplicate; the Python search then runs only for the values it names, and
 makes the steps. On the band of chain puzzles nearly every call finds
-nothing, so nearly every value is answered here.
+nothing, so nearly every value is answered here. :func:`xy_wing_any` does
+the same for the XY- and XYZ-Wings (the Python search runs only when it
+says there is one).
 
 Cell sets are two 64-bit words (cells 0-63, 64-127), unit sets one word;
 :func:`tables` builds the geometry's arrays. This module imports numba when
@@ -25,7 +28,7 @@ load_numba()
 
 from numba import njit  # noqa: E402
 
-__all__ = ["tables", "link_values"]
+__all__ = ["tables", "link_values", "xy_wing_any"]
 
 #: Most cells and units the kernel's sets hold.
 MAX_CELLS, MAX_UNITS = 128, 62
@@ -348,3 +351,52 @@ def link_values(masks, k, units, kinds, unit_cells, rcb, cell_units, peer, unit_
         if found:
             out |= 1 << v
     return out
+
+
+@njit(inline="always")
+def _count(m):
+    k = 0
+    while m:
+        m &= m - 1
+        k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def xy_wing_any(masks, peer, xyz):
+    """True when the grid has an XY-Wing (``xyz`` False) or an XYZ-Wing that
+    removes something, by the rules of :func:`sudokit.logic.wings.find_xy_wing`
+    (``peer``: the cells' peer matrix)."""
+    ncells = masks.shape[0]
+    size = 3 if xyz else 2
+    shared = 2 if xyz else 1
+    wings = np.empty(ncells, dtype=np.int64)
+    for pivot in range(ncells):
+        pm = masks[pivot]
+        if _count(pm) != size:
+            continue
+        count = 0
+        for c in range(ncells):
+            if peer[pivot, c] and _count(masks[c]) == 2 and _count(masks[c] & pm) == shared:
+                wings[count] = c
+                count += 1
+        for i in range(count):
+            w1 = wings[i]
+            m1 = masks[w1]
+            for j in range(i + 1, count):
+                w2 = wings[j]
+                m2 = masks[w2]
+                if m1 == m2:
+                    continue
+                z = m1 & m2
+                if xyz:
+                    if m1 | m2 != pm:
+                        continue
+                elif _count(z) != 1 or z & pm or (m1 | m2) & pm != pm:
+                    continue
+                if _count(z) != 1:
+                    continue
+                for c in range(ncells):
+                    if masks[c] & z and c != pivot and peer[w1, c] and peer[w2, c] and (not xyz or peer[pivot, c]):
+                        return True
+    return False
