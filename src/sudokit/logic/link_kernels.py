@@ -31,12 +31,12 @@ from numba import njit  # noqa: E402
 __all__ = ["tables", "link_values", "xy_wing_any"]
 
 #: Most cells and units the kernel's sets hold.
-MAX_CELLS, MAX_UNITS = 128, 62
+MAX_CELLS, MAX_UNITS = 128, 32
 
 
 def tables(geo) -> tuple:
     """The arrays :func:`link_values` takes for ``geo`` (a geometry without
-    extra units, at most 128 cells and 62 units): the units in the links'
+    extra units, at most 128 cells and 32 units: the links, two a unit, are a set of one word): the units in the links'
     scan order (boxes, rows, columns) with their kind (0 box, 1 line), the
     units' cells, each cell's row, column and box, each cell's units and
     peers as sets, each unit's cells as a set."""
@@ -95,6 +95,10 @@ def link_values(masks, k, units, kinds, unit_cells, rcb, cell_units, peer, unit_
     inner_u = np.zeros(most, dtype=np.int64)  # the units holding y and the heart
     # depth-first state, per level
     stack_j = np.zeros(5, dtype=np.int64)
+    cand = np.zeros(5, dtype=np.uint64)  # per level: the links still to try
+    want = np.zeros(5, dtype=np.uint64)  # per level: the links that can still lead to a removal
+    succ = np.zeros(most, dtype=np.uint64)
+    first_succ = np.zeros(most, dtype=np.uint64)
     stack_w = np.zeros(5, dtype=np.int64)
     used_l = np.zeros(5, dtype=np.uint64)
     used_h = np.zeros(5, dtype=np.uint64)
@@ -274,80 +278,96 @@ def link_values(masks, k, units, kinds, unit_cells, rcb, cell_units, peer, unit_
                         found = True
                         break
         else:
+            # each link's successors: the links a weak link from its exit can reach
+            # (not in its unit, not touching its exit), as a set over the links
+            for a in range(count):
+                sa = zero
+                fa = zero
+                for b in range(count):
+                    if lu[b] == lu[a]:
+                        continue
+                    both = (1 << lu[a]) | (1 << lu[b])
+                    if not ((xl[b] | yl[b] | hl[b]) & yl[a]) and not ((xh[b] | yh[b] | hh[b]) & yh[a]) and \
+                            exit_u[a] & entry_u[b] & ~both:
+                        sa |= one << np.uint64(b)
+                    if not ((xl[b] | yl[b] | hl[b]) & (yl[a] | hl[a])) and \
+                            not ((xh[b] | yh[b] | hh[b]) & (yh[a] | hh[a])) and inner_u[a] & entry_u[b] & ~both:
+                        fa |= one << np.uint64(b)
+                succ[a] = sa
+                first_succ[a] = fa
             for i in range(count):
                 if found:
                     break
                 # the first link: from its start x, with y and the heart inside
                 sl0, sh0 = sees_l[i ^ 1], sees_h[i ^ 1]
                 su0 = exit_u[i ^ 1]
-                first_u = inner_u[i]
+                # the last links that could remove something, and per level the links that can lead there
+                last = zero
+                for j in range(count):
+                    if (sl0 & sees_l[j] & hol & ~(xl[i] | yl[j])) or (sh0 & sees_h[j] & hoh & ~(xh[i] | yh[j])) or \
+                            su0 & exit_u[j] & ~((1 << lu[i]) | (1 << lu[j])):
+                        last |= one << np.uint64(j)
+                if not last:
+                    continue
+                want[k - 1] = last
+                for d in range(k - 2, 0, -1):
+                    wd = zero
+                    for j in range(count):
+                        if succ[j] & want[d + 1]:
+                            wd |= one << np.uint64(j)
+                    want[d] = wd
                 stack_j[0] = i
                 used_l[0] = xl[i] | yl[i] | hl[i]
                 used_h[0] = xh[i] | yh[i] | hh[i]
-                # level d (1..k-1) tries links j in ascending order after stack_j[d]
+                cand[1] = first_succ[i] & want[1]
                 d = 1
-                stack_j[1] = -1
                 while d >= 1:
-                    prev = stack_j[d - 1]
-                    if d == 1:
-                        from_u, from_l, from_h, ex_u = lu[i], yl[i] | hl[i], yh[i] | hh[i], first_u
-                    else:
-                        from_u, from_l, from_h, ex_u = lu[prev], yl[prev], yh[prev], exit_u[prev]
-                    j = stack_j[d] + 1
-                    advanced = False
-                    while j < count:
-                        uj = lu[j]
-                        if uj == from_u or (xl[j] | yl[j] | hl[j]) & from_l or (xh[j] | yh[j] | hh[j]) & from_h:
-                            j += 1
-                            continue
-                        w = ex_u & entry_u[j] & ~((1 << from_u) | (1 << uj))
-                        if not w:
-                            j += 1
-                            continue
-                        dup = False
-                        for e in range(d):
-                            if lu[stack_j[e]] == uj:
-                                dup = True
-                                break
-                        if dup or ((xl[j] | hl[j] | yl[j]) & used_l[d - 1]) or \
-                                ((xh[j] | hh[j] | yh[j]) & used_h[d - 1]):
-                            j += 1
-                            continue
-                        wl = _low_index(w)
-                        cl = used_l[d - 1] | xl[j] | hl[j] | yl[j]
-                        ch = used_h[d - 1] | xh[j] | hh[j] | yh[j]
-                        if d == k - 1:
-                            closing = su0 & exit_u[j] & ~((1 << lu[i]) | (1 << uj))
-                            if closing:
-                                cu = _low_index(closing)
-                                el = unit_set[cu, 0] | unit_set[wl, 0]
-                                eh = unit_set[cu, 1] | unit_set[wl, 1]
-                                for e in range(1, d):
-                                    el |= unit_set[stack_w[e], 0]
-                                    eh |= unit_set[stack_w[e], 1]
-                                el &= hol & ~cl
-                                eh &= hoh & ~ch
-                            else:
-                                el = sl0 & sees_l[j] & hol & ~(xl[i] | yl[j])
-                                eh = sh0 & sees_h[j] & hoh & ~(xh[i] | yh[j])
-                            if el or eh:
-                                found = True
-                                break
-                            j += 1
-                            continue
-                        stack_j[d] = j
-                        stack_w[d] = wl
-                        used_l[d] = cl
-                        used_h[d] = ch
-                        advanced = True
-                        break
-                    if found:
-                        break
-                    if advanced:
-                        d += 1
-                        stack_j[d] = -1
-                    else:
+                    if not cand[d]:
                         d -= 1
+                        continue
+                    low = cand[d] & (~cand[d] + one)
+                    cand[d] ^= low
+                    j = 0
+                    while not (low >> np.uint64(j)) & one:
+                        j += 1
+                    uj = lu[j]
+                    dup = False
+                    for e in range(d):
+                        if lu[stack_j[e]] == uj:
+                            dup = True
+                            break
+                    if dup or ((xl[j] | hl[j] | yl[j]) & used_l[d - 1]) or ((xh[j] | hh[j] | yh[j]) & used_h[d - 1]):
+                        continue
+                    prev = stack_j[d - 1]
+                    ex_u = inner_u[i] if d == 1 else exit_u[prev]
+                    w = ex_u & entry_u[j] & ~((1 << lu[prev]) | (1 << uj))
+                    wl = _low_index(w)
+                    cl = used_l[d - 1] | xl[j] | hl[j] | yl[j]
+                    ch = used_h[d - 1] | xh[j] | hh[j] | yh[j]
+                    if d == k - 1:
+                        closing = su0 & exit_u[j] & ~((1 << lu[i]) | (1 << uj))
+                        if closing:
+                            cu = _low_index(closing)
+                            el = unit_set[cu, 0] | unit_set[wl, 0]
+                            eh = unit_set[cu, 1] | unit_set[wl, 1]
+                            for e in range(1, d):
+                                el |= unit_set[stack_w[e], 0]
+                                eh |= unit_set[stack_w[e], 1]
+                            el &= hol & ~cl
+                            eh &= hoh & ~ch
+                        else:
+                            el = sl0 & sees_l[j] & hol & ~(xl[i] | yl[j])
+                            eh = sh0 & sees_h[j] & hoh & ~(xh[i] | yh[j])
+                        if el or eh:
+                            found = True
+                            break
+                        continue
+                    stack_j[d] = j
+                    stack_w[d] = wl
+                    used_l[d] = cl
+                    used_h[d] = ch
+                    d += 1
+                    cand[d] = succ[j] & want[d]
         if found:
             out |= 1 << v
     return out

@@ -404,7 +404,7 @@ def compiled_tables(geo: Geometry):
     got = _TABLES.get(geo)
     if got is None:
         got = ()
-        if not extra_units(geo) and len(geo.units_of) <= 128 and len(geo.units) <= 62:
+        if not extra_units(geo) and len(geo.units_of) <= 128 and len(geo.units) <= 32:
             try:
                 from .link_kernels import link_values, tables
             except Exception:  # numba missing or broken: the Python search
