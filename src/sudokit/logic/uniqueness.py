@@ -34,8 +34,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
-from .links import _memo
-from .state import Candidates, Geometry, extra_units, iter_bits
+from .links import _memo, boards_of
+from .state import Candidates, Geometry, extra_units
 from .step import Step, Technique, cells_text, elims_text
 
 UR_RATING, BUG1_RATING, BUG2_RATING = 4.5, 5.6, 5.7
@@ -174,28 +174,30 @@ def _loop_cores(geo: Geometry, mask: list[int]) -> dict[int, tuple[int, int]]:
     values that may lie on a loop, and all the cells holding both values: every loop cell has two loop neighbours among its peers, so
     cells with fewer than two peers holding the pair are peeled off until
     none is left (the 2-core of the peer graph)."""
-    from .links import boards_of
-
     peer_bits, _ = _cell_masks(geo)
     boards = boards_of(mask, geo.n)
     pairs = {m for m in mask if m.bit_count() == 2}
     cores: dict[int, tuple[int, int]] = {}
     for pair in pairs:
         low = pair & -pair
-        cells = holding = boards[low.bit_length()] & boards[(pair ^ low).bit_length()]
-        while True:
-            keep = 0
-            rest = cells
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                if (peer_bits[low.bit_length() - 1] & cells).bit_count() >= 2:
-                    keep |= low
-            if keep == cells:
-                break
-            cells = keep
-        cores[pair] = cells, holding
+        holding = boards[low.bit_length()] & boards[(pair ^ low).bit_length()]
+        cores[pair] = _memo(("core", geo, holding), _core, peer_bits, holding), holding
     return cores
+
+
+def _core(peer_bits: tuple[int, ...], cells: int) -> int:
+    """The 2-core of ``cells`` in the peer graph (a function of the cells only, so remembered)."""
+    while True:
+        keep = 0
+        rest = cells
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if (peer_bits[low.bit_length() - 1] & cells).bit_count() >= 2:
+                keep |= low
+        if keep == cells:
+            return cells
+        cells = keep
 
 
 def _pair_loops(geo: Geometry, mask: list[int], pair: int, core: int, holding: int) -> dict[int, list[list[int]]]:
@@ -303,7 +305,7 @@ def find_unique_loops(state: Candidates) -> Iterator[Step]:
         loops = by_pair.get(pair)
         if loops is None:
             core, holding = cores[pair]
-            key = ("loops", geo, pair, holding, tuple(mask[c] for c in iter_bits(holding)))
+            key = ("loops", geo, pair, holding, tuple(b & holding for b in boards_of(mask, geo.n)))
             loops = by_pair[pair] = _memo(key, _pair_loops, geo, mask, pair, core, holding)
         for loop in loops[start]:
             extras = [c for c in loop if _popcount(mask[c]) > 2]
