@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from .state import BOX, Candidates, Geometry, extra_units, geometry, se_cells
+from .state import BOX, Candidates, Geometry, extra_units, geometry, is_classic, se_cells
 from .step import STRONG, WEAK, Step, Technique, elims_text
 
 SKYSCRAPER_RATING, KITE_RATING, TURBOT_RATING, GROUPED_RATING = 4.0, 4.1, 4.1, 4.3
@@ -400,11 +400,11 @@ _TABLES: dict = {}
 
 def compiled_tables(geo: Geometry):
     """``(kernel, tables...)`` of the compiled test for ``geo``, or None where it cannot load or
-    does not apply (a geometry with extra units, or past its cell sets)."""
+    does not apply (a variant's or a jigsaw's geometry, or past its cell sets)."""
     got = _TABLES.get(geo)
     if got is None:
         got = ()
-        if not extra_units(geo) and len(geo.units_of) <= 128 and len(geo.units) <= 32:
+        if is_classic(geo) and len(geo.units_of) <= 128 and len(geo.units) <= 32:
             try:
                 from .link_kernels import link_values, tables
             except Exception:  # numba missing or broken: the Python search
