@@ -79,3 +79,35 @@ def test_bit_set_chains_match_the_depth_first_search() -> None:
         links.BIT_SET_CHAINS = kept
         links.clear_caches()
     assert with_steps > 50
+
+
+def test_compiled_test_names_exactly_the_values_with_chains() -> None:
+    """The compiled test (link_kernels.link_values) must name a value for k = 2, 3, 4
+    strong links exactly when the Python search finds a chain on it that removes
+    something, on SE's states (every 7th traced puzzle)."""
+    pytest.importorskip("numba")
+    import numpy as np
+
+    from sudokit.logic import links
+
+    states = se_states(traces()[::7])
+    compiled = links.compiled_tables(states[0].geo)
+    assert compiled is not None
+    kernel, *tables = compiled
+    named = {2: 0, 3: 0, 4: 0}
+    for state in states:
+        boards = links.value_boards(state)
+        masks = np.array(state.mask, dtype=np.int64)
+        for k in (2, 3, 4):
+            got = kernel(masks, k, *tables)
+            for v in range(1, 10):
+                holders = boards[v]
+                if holders.bit_count() < 2 * k:
+                    found = []
+                elif k == 2:
+                    found = links._two_links_of(state, v, holders)
+                else:
+                    found = links._chain_links_dfs(state, k, v, holders)
+                assert bool(got >> v & 1) == bool(found), (k, v, state)
+                named[k] += bool(found)
+    assert min(named.values()) > 20, named

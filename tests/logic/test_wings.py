@@ -104,3 +104,27 @@ def test_compiled_wing_search_gives_the_python_steps(monkeypatch) -> None:
     python = found(False)
     assert sum(map(bool, python)) > 100  # many states have wings to order
     assert found(True) == python
+
+
+def test_compiled_xy_test_agrees_with_the_search(monkeypatch) -> None:
+    """The compiled XY-/XYZ-Wing test (link_kernels.xy_wing_any) must say there is a wing
+    exactly when the Python search yields a step, on SE's states (every 5th traced puzzle)."""
+    pytest.importorskip("numba")
+    import numpy as np
+
+    from sudokit.logic import wings
+    from sudokit.logic.link_kernels import xy_wing_any
+    from se_replay import se_states
+
+    states = se_states(traces()[::5])
+    compiled = wings.compiled_tables(states[0].geo)
+    assert compiled is not None
+    monkeypatch.setattr(wings, "_any_xy_wing", lambda *args: True)  # the plain search
+    found = {False: 0, True: 0}
+    for state in states:
+        masks = np.array(state.mask, dtype=np.int64)
+        for xyz in (False, True):
+            python = next(wings.find_xy_wing(state, xyz), None) is not None
+            assert xy_wing_any(masks, compiled[1], xyz) == python, (xyz, state)
+            found[xyz] += python
+    assert min(found.values()) > 10, found

@@ -54,6 +54,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from ..errors import LimitReached
+from .links import boards_of
 from .state import Candidates, extra_units, iter_bits, se_cells
 from .step import STRONG, WEAK, Step, Technique, elims_text
 
@@ -150,17 +151,6 @@ def _tables(geo) -> _Tables:
     return _Tables(geo)
 
 
-def _boards(masks: list[int], n: int) -> list[int]:
-    """Per value (index 1..n) the bitboard of the cells holding it."""
-    boards = [0] * (n + 1)
-    for cell, m in enumerate(masks):
-        while m:
-            low = m & -m
-            boards[low.bit_length()] |= 1 << cell
-            m ^= low
-    return boards
-
-
 #: The compiled searches (:mod:`chain_kernels`): None until first wanted,
 #: False when they cannot load here.
 _KERNELS = None
@@ -216,7 +206,7 @@ class Chainer:
         self.geo = state.geo
         self.t = _tables(state.geo)
         self.units = state.geo.units
-        self.boards = _boards(state.mask, state.geo.n)
+        self.boards = list(boards_of(state.mask, state.geo.n))
         self.deadline = deadline
         self.ticks = 0
         self._last_check = 0.0

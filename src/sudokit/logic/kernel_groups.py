@@ -6,7 +6,8 @@ The engine keeps the kernels of its own floor (the solvers, the easy ladder
 reached through it, so they are named and warmed up here:
 
 * ``producers``: the searches of the producers from 4.0 to 7.5 (aligned
-  exclusions, ALS wings, the any-step probe, unique loops);
+  exclusions, ALS wings, the any-step probe, unique loops, the strong-link
+  test of :mod:`sudokit.logic.link_kernels`);
 * ``chains``: the chain searches (:mod:`sudokit.logic.chain_kernels`);
 * ``nested``: the nested chains' inner rules (:mod:`sudokit.logic.nested_kernels`).
 
@@ -28,7 +29,7 @@ def warm_producers() -> None:
     """Load the producers' compiled searches by running each once."""
     from ..engine.logic_kernels import NAKED_SET, any_step
     from ..grid import CLASSIC, Grid
-    from . import aligned, uniqueness, wings
+    from . import aligned, links, uniqueness, wings
     from .state import Candidates
 
     state = Candidates.from_grid(Grid(CHAIN_PUZZLE))  # the aligned exclusions' and wings' searches
@@ -38,6 +39,12 @@ def warm_producers() -> None:
     next(aligned.find_compiled(state, 3, aligned.compiled_tables(state.geo)), None)
     wings.compiled_sets(state, 3, wings.compiled_tables(state.geo))
     any_step(CLASSIC, state.mask, NAKED_SET, 4)
+    strong = links.compiled_tables(state.geo)
+    if strong is not None:
+        import numpy as np
+
+        strong[0](np.array(state.mask, dtype=np.int64), 3, *strong[1:])
+        wings._any_xy_wing(state.mask, wings.compiled_tables(state.geo)[1], False)
     loops = uniqueness.compiled_tables(state.geo)
     if loops is not None:
         uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 0), 0, 3)
@@ -69,7 +76,9 @@ def warm_nested() -> None:
 
 
 register("producers", "the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
-                                              "logic_kernels.has_step", "logic_kernels.unique_loops"), 10.0,
+                                              "logic_kernels.has_step", "logic_kernels.unique_loops",
+                                              "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any"),
+         18.0,
          warm_producers, background=True)
 register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm_chains, background=True)
 register("nested", "the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",

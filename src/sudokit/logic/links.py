@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from .state import BOX, Candidates, Geometry, extra_units, geometry, se_cells
+from .state import BOX, Candidates, Geometry, extra_units, geometry, is_classic, se_cells
 from .step import STRONG, WEAK, Step, Technique, elims_text
 
 SKYSCRAPER_RATING, KITE_RATING, TURBOT_RATING, GROUPED_RATING = 4.0, 4.1, 4.1, 4.3
@@ -96,16 +96,38 @@ def _bits(cells) -> int:
     return b
 
 
-def value_boards(state: Candidates) -> list[int]:
+def value_boards(state: Candidates) -> "tuple[int, ...]":
     """Per value ``v`` (index ``v``; 0 unused): the bit set of the cells
     holding ``v`` as a candidate."""
-    boards = [0] * (state.geo.n + 1)
-    for c, m in enumerate(state.mask):
+    return boards_of(state.mask, state.geo.n)
+
+
+def boards_of(mask: "Sequence[int]", n: int) -> "tuple[int, ...]":
+    """:func:`value_boards` of the candidates ``mask`` (values 1 to ``n``).
+    The producers of one state all ask, so the last answer is kept, by the
+    candidates it was made from."""
+    key = tuple(mask)
+    last = _LAST_BOARDS
+    if last[1] == n and last[0] == key:
+        return last[2]
+    boards = [0] * (n + 1)
+    for c, m in enumerate(key):
         while m:
             low = m & -m
             boards[low.bit_length()] |= 1 << c
             m ^= low
-    return boards
+    got = tuple(boards)
+    _remember_boards((key, n, got))
+    return got
+
+
+#: The last :func:`value_boards` answer: (candidates, size, boards), replaced whole.
+_LAST_BOARDS: tuple = ((), 0, ())
+
+
+def _remember_boards(entry: tuple) -> None:
+    global _LAST_BOARDS
+    _LAST_BOARDS = entry
 
 
 Link = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -369,6 +391,43 @@ def _memo(key: tuple, compute, *args) -> list:
     return found
 
 
+#: Whether the link producers first ask the compiled test (:func:`sudokit.logic.link_kernels.link_values`)
+#: which values have a chain that removes something, and search only those; False: every value in Python.
+COMPILED = True
+
+_TABLES: dict = {}
+
+
+def compiled_tables(geo: Geometry):
+    """``(kernel, tables...)`` of the compiled test for ``geo``, or None where it cannot load or
+    does not apply (a variant's or a jigsaw's geometry, or past its cell sets)."""
+    got = _TABLES.get(geo)
+    if got is None:
+        got = ()
+        if is_classic(geo) and len(geo.units_of) <= 128 and len(geo.units) <= 32:
+            try:
+                from .link_kernels import link_values, tables
+            except Exception:  # numba missing or broken: the Python search
+                return None
+            got = (link_values, *tables(geo))
+        _TABLES[geo] = got
+    return got or None
+
+
+def _values_with_chains(state: Candidates, k: int) -> int:
+    """Bit ``v`` set for each value that may have a chain of ``k`` strong links removing
+    something: the compiled test's answer, or every value when it does not answer."""
+    from ..engine import producer_tables
+
+    compiled = producer_tables(COMPILED, state.geo, compiled_tables, len(state.geo.units))
+    if compiled is None:
+        return -1
+    import numpy as np
+
+    kernel, *tables = compiled
+    return kernel(np.array(state.mask, dtype=np.int64), k, *tables)
+
+
 def find_two_links(state: Candidates) -> Iterator[Step]:
     """Every two-strong-link step, in SE's order (rating, removals, suffix,
     then SE's generation order: kinds of links, value, units).
@@ -381,9 +440,10 @@ def find_two_links(state: Candidates) -> Iterator[Step]:
     geo = state.geo
     boards = value_boards(state)
     found: list[tuple] = []
+    wanted = _values_with_chains(state, 2)
     for v in range(1, geo.n + 1):
         holders = boards[v]
-        if holders.bit_count() >= 4:
+        if wanted >> v & 1 and holders.bit_count() >= 4:
             found += _memo(("two", geo, v, holders), _two_links_of, state, v, holders)
     found.sort(key=lambda t: t[:4])
     for rating, *_, (name, v, start, bridge1, bridge2, end, u1, u2, shared, elims) in found:
@@ -772,9 +832,10 @@ def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
     geo = state.geo
     boards = value_boards(state)
     found: list[tuple] = []
+    wanted = _values_with_chains(state, k)
     for v in range(1, geo.n + 1):
         holders = boards[v]
-        if holders.bit_count() >= 2 * k:
+        if wanted >> v & 1 and holders.bit_count() >= 2 * k:
             search = _chain_links_bits if BIT_SET_CHAINS else _chain_links_dfs
             found += _memo(("chain", k, geo, v, holders, search), search, state, k, v, holders)
     found.sort(key=lambda t: t[:5])

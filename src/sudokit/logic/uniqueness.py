@@ -34,8 +34,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
-from .links import _memo
-from .state import Candidates, Geometry, extra_units, iter_bits
+from .links import _memo, boards_of
+from .state import Candidates, Geometry, extra_units
 from .step import Step, Technique, cells_text, elims_text
 
 UR_RATING, BUG1_RATING, BUG2_RATING = 4.5, 5.6, 5.7
@@ -175,23 +175,29 @@ def _loop_cores(geo: Geometry, mask: list[int]) -> dict[int, tuple[int, int]]:
     cells with fewer than two peers holding the pair are peeled off until
     none is left (the 2-core of the peer graph)."""
     peer_bits, _ = _cell_masks(geo)
+    boards = boards_of(mask, geo.n)
     pairs = {m for m in mask if m.bit_count() == 2}
     cores: dict[int, tuple[int, int]] = {}
     for pair in pairs:
-        cells = holding = _holding(mask, pair)
-        while True:
-            keep = 0
-            rest = cells
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                if (peer_bits[low.bit_length() - 1] & cells).bit_count() >= 2:
-                    keep |= low
-            if keep == cells:
-                break
-            cells = keep
-        cores[pair] = cells, holding
+        low = pair & -pair
+        holding = boards[low.bit_length()] & boards[(pair ^ low).bit_length()]
+        cores[pair] = _memo(("core", geo, holding), _core, peer_bits, holding), holding
     return cores
+
+
+def _core(peer_bits: tuple[int, ...], cells: int) -> int:
+    """The 2-core of ``cells`` in the peer graph (a function of the cells only, so remembered)."""
+    while True:
+        keep = 0
+        rest = cells
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if (peer_bits[low.bit_length() - 1] & cells).bit_count() >= 2:
+                keep |= low
+        if keep == cells:
+            return cells
+        cells = keep
 
 
 def _pair_loops(geo: Geometry, mask: list[int], pair: int, core: int, holding: int) -> dict[int, list[list[int]]]:
@@ -299,7 +305,7 @@ def find_unique_loops(state: Candidates) -> Iterator[Step]:
         loops = by_pair.get(pair)
         if loops is None:
             core, holding = cores[pair]
-            key = ("loops", geo, pair, holding, tuple(mask[c] for c in iter_bits(holding)))
+            key = ("loops", geo, pair, holding, tuple(b & holding for b in boards_of(mask, geo.n)))
             loops = by_pair[pair] = _memo(key, _pair_loops, geo, mask, pair, core, holding)
         for loop in loops[start]:
             extras = [c for c in loop if _popcount(mask[c]) > 2]
@@ -450,24 +456,31 @@ def _bug(state: Candidates) -> tuple[list[int], dict[int, int], int, list[int]] 
     have two places (or none) in every unit.
     """
     geo, mask, values = state.geo, state.mask, state.values
-    peer_bits, _ = _cell_masks(geo)
+    peer_bits, unit_bits = _cell_masks(geo)
+    from .links import value_boards
+
+    boards = value_boards(state)
+    big_cells = 0
+    for c, m in enumerate(mask):
+        if m.bit_count() >= 3:
+            big_cells |= 1 << c
     temp = list(mask)
     cells: list[int] = []
     extras: dict[int, int] = {}
     every = 0
     common = -1
     for unit in geo.boxes + geo.rows + geo.cols:
-        unit_cells = geo.units[unit]
+        in_unit = unit_bits[unit]
         for v in range(1, geo.n + 1):
-            bit = 1 << (v - 1)
-            pos = [c for c in unit_cells if mask[c] & bit]
-            if len(pos) in (0, 2):
+            here = boards[v] & in_unit
+            if not here or here.bit_count() == 2:
                 continue
-            big = [c for c in pos if _popcount(mask[c]) >= 3]
+            big = here & big_cells
             if not big:
                 return None
-            if len(big) == 1:
-                c = big[0]
+            if not big & (big - 1):
+                c = big.bit_length() - 1
+                bit = 1 << (v - 1)
                 if c not in extras:
                     cells.append(c)
                     extras[c] = 0
@@ -483,10 +496,15 @@ def _bug(state: Candidates) -> tuple[list[int], dict[int, int], int, list[int]] 
         return None
     if any(not values[c] and _popcount(temp[c]) != 2 for c in range(len(mask))):
         return None
-    for unit_cells in geo.units:
+    left = list(boards)  # the places of each value once the BUG values are out
+    for c, bits in extras.items():
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            left[low.bit_length()] &= ~(1 << c)
+    for in_unit in unit_bits:
         for v in range(1, geo.n + 1):
-            bit = 1 << (v - 1)
-            if sum(1 for c in unit_cells if temp[c] & bit) not in (0, 2):
+            if (left[v] & in_unit).bit_count() not in (0, 2):
                 return None
     common_cells = [c for c in range(len(mask)) if common >> c & 1] if common != -1 else []
     return cells, extras, every, common_cells

@@ -31,6 +31,9 @@ def _bivalue_cells(mask: Sequence[int]) -> int:
 
 def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
     geo, mask = state.geo, state.mask
+    compiled = _compiled(geo)
+    if compiled is not None and not _any_xy_wing(mask, compiled[1], xyz):
+        return  # (the compiled test found none: most calls)
     size = 3 if xyz else 2
     name, rating = ("XYZ-Wing", XYZ_RATING) if xyz else ("XY-Wing", XY_RATING)
     peer_bits, _ = cell_masks(geo)
@@ -135,6 +138,18 @@ def compiled_tables(geo):
             peer[c, list(ps)] = True
         got = _PEERS[geo] = (als_wings, peer)
     return got
+
+
+def _any_xy_wing(mask, peer, xyz: bool) -> bool:
+    """Whether the compiled test (:func:`sudokit.logic.link_kernels.xy_wing_any`) finds an XY-Wing
+    (an XYZ-Wing) removing something; True when it cannot load."""
+    try:
+        import numpy as np
+
+        from .link_kernels import xy_wing_any
+    except Exception:  # numba missing or broken: the Python search
+        return True
+    return xy_wing_any(np.array(mask, dtype=np.int64), peer, xyz)
 
 
 def _als_sets(state: Candidates, k: int) -> Iterator[tuple[tuple[int, ...], int, int]]:

@@ -1,0 +1,422 @@
+"""Compiled tests of the strong-link producers (numba), for :mod:`sudokit.logic.links`,
+and of the XY- and XYZ-Wings, for :mod:`sudokit.logic.wings`.
+
+:func:`link_values` answers, for every value at once, whether the value
+has a chain of ``k`` strong links (2, 3 or 4) that removes something, by the
+very rules of :func:`links._two_links_of` (``k = 2``) and
+:func:`links._chain_links_dfs` (``k = 3, 4``): the same links (single cells,
+a line's two box parts, a box's empty rectangle with its heart), the same
+weak links and the same removals, loops included. It does not sort, name or
+deduplicate; the Python search then runs only for the values it names, and
+makes the steps. On the band of chain puzzles nearly every call finds
+nothing, so nearly every value is answered here. :func:`xy_wing_any` does
+the same for the XY- and XYZ-Wings (the Python search runs only when it
+says there is one).
+
+Cell sets are two 64-bit words (cells 0-63, 64-127), unit sets one word;
+:func:`tables` builds the geometry's arrays. This module imports numba when
+it is first imported.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.compiling import load_numba
+
+load_numba()
+
+from numba import njit  # noqa: E402
+
+__all__ = ["tables", "link_values", "xy_wing_any"]
+
+#: Most cells and units the kernel's sets hold.
+MAX_CELLS, MAX_UNITS = 128, 32
+
+
+def tables(geo) -> tuple:
+    """The arrays :func:`link_values` takes for ``geo`` (a geometry without
+    extra units, at most 128 cells and 32 units: the links, two a unit, are a set of one word): the units in the links'
+    scan order (boxes, rows, columns) with their kind (0 box, 1 line), the
+    units' cells, each cell's row, column and box, each cell's units and
+    peers as sets, each unit's cells as a set."""
+    ncells, n = len(geo.units_of), geo.n
+    order = list(geo.boxes) + list(geo.rows) + list(geo.cols)
+    kinds = np.array([0] * len(geo.boxes) + [1] * (len(geo.rows) + len(geo.cols)), dtype=np.int64)
+    units = np.array(order, dtype=np.int64)
+    unit_cells = np.zeros((len(geo.units), n), dtype=np.int64)
+    for u, cells in enumerate(geo.units):
+        unit_cells[u, :] = cells
+    rcb = np.array([tuple(x[:3]) for x in geo.units_of], dtype=np.int64)
+    cell_units = np.array([sum(1 << u for u in x) for x in geo.units_of], dtype=np.int64)
+    peer = np.zeros((ncells, 2), dtype=np.uint64)
+    for c, bits in enumerate(geo.peer_mask):
+        peer[c, 0] = bits & (2 ** 64 - 1)
+        peer[c, 1] = bits >> 64
+    unit_set = np.zeros((len(geo.units), 2), dtype=np.uint64)
+    for u, bits in enumerate(geo.unit_mask):
+        unit_set[u, 0] = bits & (2 ** 64 - 1)
+        unit_set[u, 1] = bits >> 64
+    return units, kinds, unit_cells, rcb, cell_units, peer, unit_set
+
+
+@njit(inline="always")
+def _low_index(m):
+    """Index of the lowest set bit of a non-zero int64."""
+    i = 0
+    while not (m >> i) & 1:
+        i += 1
+    return i
+
+
+@njit(cache=True, nogil=True)
+def link_values(masks, k, units, kinds, unit_cells, rcb, cell_units, peer, unit_set):
+    """Bit ``v`` set (values 1..n) when value ``v`` has a chain of ``k`` strong
+    links that removes something (see the module's notes); only values with
+    at least ``2 k`` places are looked at."""
+    ncells = masks.shape[0]
+    n = unit_cells.shape[1]
+    nunits = units.shape[0]
+    most = 2 * nunits
+    # per oriented link: unit, x (start / entry), y (inner / exit), heart, as cell sets
+    lu = np.zeros(most, dtype=np.int64)
+    xl = np.zeros(most, dtype=np.uint64)
+    xh = np.zeros(most, dtype=np.uint64)
+    yl = np.zeros(most, dtype=np.uint64)
+    yh = np.zeros(most, dtype=np.uint64)
+    hl = np.zeros(most, dtype=np.uint64)
+    hh = np.zeros(most, dtype=np.uint64)
+    entry_u = np.zeros(most, dtype=np.int64)
+    exit_u = np.zeros(most, dtype=np.int64)
+    sees_l = np.zeros(most, dtype=np.uint64)  # the cells that see every cell of y
+    sees_h = np.zeros(most, dtype=np.uint64)
+    here = np.zeros(n, dtype=np.int64)
+    side = np.zeros(n, dtype=np.int64)
+    inner_u = np.zeros(most, dtype=np.int64)  # the units holding y and the heart
+    # depth-first state, per level
+    stack_j = np.zeros(5, dtype=np.int64)
+    cand = np.zeros(5, dtype=np.uint64)  # per level: the links still to try
+    want = np.zeros(5, dtype=np.uint64)  # per level: the links that can still lead to a removal
+    succ = np.zeros(most, dtype=np.uint64)
+    first_succ = np.zeros(most, dtype=np.uint64)
+    stack_w = np.zeros(5, dtype=np.int64)
+    used_l = np.zeros(5, dtype=np.uint64)
+    used_h = np.zeros(5, dtype=np.uint64)
+    out = 0
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    for v in range(1, n + 1):
+        bit = 1 << (v - 1)
+        hol = zero
+        hoh = zero
+        places = 0
+        for c in range(ncells):
+            if masks[c] & bit:
+                places += 1
+                if c < 64:
+                    hol |= one << np.uint64(c)
+                else:
+                    hoh |= one << np.uint64(c - 64)
+        if places < 2 * k:
+            continue
+        # the links, in the scan order, each in both directions; per part (a, b, heart)
+        # the units holding all its cells and the cells seeing all of them
+        count = 0
+        for t in range(nunits):
+            u = units[t]
+            m = 0
+            for i in range(n):
+                c = unit_cells[u, i]
+                if masks[c] & bit:
+                    here[m] = c
+                    m += 1
+            if m < 2 or m > 6:
+                continue
+            side[:m] = 0  # 1: part a, 2: part b
+            heart = -1
+            if m == 2:
+                p0, p1 = here[0], here[1]
+                if kinds[t] == 0 and k > 2 and (rcb[p0, 0] == rcb[p1, 0] or rcb[p0, 1] == rcb[p1, 1]):
+                    continue
+                side[0] = 1
+                side[1] = 2
+            elif kinds[t] == 0:
+                ok = False
+                for i in range(n):  # the first heart whose row and column hold every place
+                    cell = unit_cells[u, i]
+                    r, col = rcb[cell, 0], rcb[cell, 1]
+                    cover = True
+                    for q in range(m):
+                        if rcb[here[q], 0] != r and rcb[here[q], 1] != col:
+                            cover = False
+                            break
+                    if not cover:
+                        continue
+                    rows = 0
+                    cols = 0
+                    for q in range(m):
+                        c = here[q]
+                        if c == cell:
+                            continue
+                        if rcb[c, 0] == r:
+                            rows += 1
+                            side[q] = 1
+                        else:
+                            cols += 1
+                            side[q] = 2
+                    if rows and cols:
+                        ok = True
+                        if masks[cell] & bit:
+                            heart = cell
+                    break
+                if not ok:
+                    continue
+            else:
+                b0 = rcb[here[0], 2]
+                b1 = -1
+                two = True
+                for q in range(1, m):
+                    b = rcb[here[q], 2]
+                    if b == b0:
+                        continue
+                    if b1 < 0:
+                        b1 = b
+                    elif b != b1:
+                        two = False
+                        break
+                if not two or b1 < 0:
+                    continue
+                for q in range(m):
+                    side[q] = 1 if rcb[here[q], 2] == b0 else 2
+            al = zero
+            ah = zero
+            bl = zero
+            bh = zero
+            gl = zero
+            gh = zero
+            au = -1
+            bu = -1
+            gu = -1
+            asl = ~zero
+            ash = ~zero
+            bsl = ~zero
+            bsh = ~zero
+            for q in range(m):
+                c = here[q]
+                if side[q] == 1:
+                    if c < 64:
+                        al |= one << np.uint64(c)
+                    else:
+                        ah |= one << np.uint64(c - 64)
+                    au &= cell_units[c]
+                    asl &= peer[c, 0]
+                    ash &= peer[c, 1]
+                elif side[q] == 2:
+                    if c < 64:
+                        bl |= one << np.uint64(c)
+                    else:
+                        bh |= one << np.uint64(c - 64)
+                    bu &= cell_units[c]
+                    bsl &= peer[c, 0]
+                    bsh &= peer[c, 1]
+            if heart >= 0:
+                if heart < 64:
+                    gl = one << np.uint64(heart)
+                else:
+                    gh = one << np.uint64(heart - 64)
+                gu = cell_units[heart]
+            for o in range(2):
+                lu[count] = u
+                hl[count] = gl
+                hh[count] = gh
+                if o == 0:
+                    xl[count] = al
+                    xh[count] = ah
+                    yl[count] = bl
+                    yh[count] = bh
+                    entry_u[count] = au & gu
+                    exit_u[count] = bu
+                    inner_u[count] = bu & gu
+                    sees_l[count] = bsl
+                    sees_h[count] = bsh
+                else:
+                    xl[count] = bl
+                    xh[count] = bh
+                    yl[count] = al
+                    yh[count] = ah
+                    entry_u[count] = bu & gu
+                    exit_u[count] = au
+                    inner_u[count] = au & gu
+                    sees_l[count] = asl
+                    sees_h[count] = ash
+                count += 1
+        if count < 2 * k:
+            continue
+        found = False
+        if k == 2:
+            # two sides: a start (x) and an inner end (y and the heart) each; the inner ends share a unit
+            for a in range(count):
+                if found:
+                    break
+                ia = inner_u[a] & ~(1 << lu[a])
+                if not ia:
+                    continue
+                start_a = a ^ 1  # the start of a is the exit of its other direction
+                for b in range(a + 1, count):
+                    if b >> 1 == a >> 1:
+                        continue
+                    if ((xl[a] | yl[a] | hl[a]) & (xl[b] | yl[b] | hl[b])) or \
+                            ((xh[a] | yh[a] | hh[a]) & (xh[b] | yh[b] | hh[b])):
+                        continue
+                    ib = inner_u[b] & ~(1 << lu[b])
+                    if not ia & ib:
+                        continue
+                    start_b = b ^ 1
+                    vl = sees_l[start_a] & sees_l[start_b] & hol & ~(xl[a] | xl[b])
+                    vh = sees_h[start_a] & sees_h[start_b] & hoh & ~(xh[a] | xh[b])
+                    if vl or vh:
+                        found = True
+                        break
+        else:
+            # each link's successors: the links a weak link from its exit can reach
+            # (not in its unit, not touching its exit), as a set over the links
+            for a in range(count):
+                sa = zero
+                fa = zero
+                for b in range(count):
+                    if lu[b] == lu[a]:
+                        continue
+                    both = (1 << lu[a]) | (1 << lu[b])
+                    if not ((xl[b] | yl[b] | hl[b]) & yl[a]) and not ((xh[b] | yh[b] | hh[b]) & yh[a]) and \
+                            exit_u[a] & entry_u[b] & ~both:
+                        sa |= one << np.uint64(b)
+                    if not ((xl[b] | yl[b] | hl[b]) & (yl[a] | hl[a])) and \
+                            not ((xh[b] | yh[b] | hh[b]) & (yh[a] | hh[a])) and inner_u[a] & entry_u[b] & ~both:
+                        fa |= one << np.uint64(b)
+                succ[a] = sa
+                first_succ[a] = fa
+            for i in range(count):
+                if found:
+                    break
+                # the first link: from its start x, with y and the heart inside
+                sl0, sh0 = sees_l[i ^ 1], sees_h[i ^ 1]
+                su0 = exit_u[i ^ 1]
+                # the last links that could remove something, and per level the links that can lead there
+                last = zero
+                for j in range(count):
+                    if (sl0 & sees_l[j] & hol & ~(xl[i] | yl[j])) or (sh0 & sees_h[j] & hoh & ~(xh[i] | yh[j])) or \
+                            su0 & exit_u[j] & ~((1 << lu[i]) | (1 << lu[j])):
+                        last |= one << np.uint64(j)
+                if not last:
+                    continue
+                want[k - 1] = last
+                for d in range(k - 2, 0, -1):
+                    wd = zero
+                    for j in range(count):
+                        if succ[j] & want[d + 1]:
+                            wd |= one << np.uint64(j)
+                    want[d] = wd
+                stack_j[0] = i
+                used_l[0] = xl[i] | yl[i] | hl[i]
+                used_h[0] = xh[i] | yh[i] | hh[i]
+                cand[1] = first_succ[i] & want[1]
+                d = 1
+                while d >= 1:
+                    if not cand[d]:
+                        d -= 1
+                        continue
+                    low = cand[d] & (~cand[d] + one)
+                    cand[d] ^= low
+                    j = 0
+                    while not (low >> np.uint64(j)) & one:
+                        j += 1
+                    uj = lu[j]
+                    dup = False
+                    for e in range(d):
+                        if lu[stack_j[e]] == uj:
+                            dup = True
+                            break
+                    if dup or ((xl[j] | hl[j] | yl[j]) & used_l[d - 1]) or ((xh[j] | hh[j] | yh[j]) & used_h[d - 1]):
+                        continue
+                    prev = stack_j[d - 1]
+                    ex_u = inner_u[i] if d == 1 else exit_u[prev]
+                    w = ex_u & entry_u[j] & ~((1 << lu[prev]) | (1 << uj))
+                    wl = _low_index(w)
+                    cl = used_l[d - 1] | xl[j] | hl[j] | yl[j]
+                    ch = used_h[d - 1] | xh[j] | hh[j] | yh[j]
+                    if d == k - 1:
+                        closing = su0 & exit_u[j] & ~((1 << lu[i]) | (1 << uj))
+                        if closing:
+                            cu = _low_index(closing)
+                            el = unit_set[cu, 0] | unit_set[wl, 0]
+                            eh = unit_set[cu, 1] | unit_set[wl, 1]
+                            for e in range(1, d):
+                                el |= unit_set[stack_w[e], 0]
+                                eh |= unit_set[stack_w[e], 1]
+                            el &= hol & ~cl
+                            eh &= hoh & ~ch
+                        else:
+                            el = sl0 & sees_l[j] & hol & ~(xl[i] | yl[j])
+                            eh = sh0 & sees_h[j] & hoh & ~(xh[i] | yh[j])
+                        if el or eh:
+                            found = True
+                            break
+                        continue
+                    stack_j[d] = j
+                    stack_w[d] = wl
+                    used_l[d] = cl
+                    used_h[d] = ch
+                    d += 1
+                    cand[d] = succ[j] & want[d]
+        if found:
+            out |= 1 << v
+    return out
+
+
+@njit(inline="always")
+def _count(m):
+    k = 0
+    while m:
+        m &= m - 1
+        k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def xy_wing_any(masks, peer, xyz):
+    """True when the grid has an XY-Wing (``xyz`` False) or an XYZ-Wing that
+    removes something, by the rules of :func:`sudokit.logic.wings.find_xy_wing`
+    (``peer``: the cells' peer matrix)."""
+    ncells = masks.shape[0]
+    size = 3 if xyz else 2
+    shared = 2 if xyz else 1
+    wings = np.empty(ncells, dtype=np.int64)
+    for pivot in range(ncells):
+        pm = masks[pivot]
+        if _count(pm) != size:
+            continue
+        count = 0
+        for c in range(ncells):
+            if peer[pivot, c] and _count(masks[c]) == 2 and _count(masks[c] & pm) == shared:
+                wings[count] = c
+                count += 1
+        for i in range(count):
+            w1 = wings[i]
+            m1 = masks[w1]
+            for j in range(i + 1, count):
+                w2 = wings[j]
+                m2 = masks[w2]
+                if m1 == m2:
+                    continue
+                z = m1 & m2
+                if xyz:
+                    if m1 | m2 != pm:
+                        continue
+                elif _count(z) != 1 or z & pm or (m1 | m2) & pm != pm:
+                    continue
+                if _count(z) != 1:
+                    continue
+                for c in range(ncells):
+                    if masks[c] & z and c != pivot and peer[w1, c] and peer[w2, c] and (not xyz or peer[pivot, c]):
+                        return True
+    return False
