@@ -37,6 +37,9 @@ __all__ = ["AddReport", "add", "identity", "read_source"]
 BLOCK = 8192
 #: Puzzles to rate per block (a commit after each, so an interruption loses little work).
 RATE_BLOCK = 32
+#: Rated 9x9 records of the common shape go the bulk way (:mod:`sudokit.bank.bulk`);
+#: False sends every line the general way (the tests compare the two).
+BULK = True
 
 _DIGITS = bytes.maketrans(b".0123456789", bytes(range(0, 1)) + bytes(range(0, 10)))
 
@@ -131,7 +134,7 @@ def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incomin
                     solution = Grid(sol, grid.shape)
                 except SudokuError as exc:
                     return f'"solution": {exc}'
-            if not solution.is_complete or not solution.agrees_with(grid):
+            if not solution.is_solution_of(grid):
                 return '"solution" does not complete the puzzle'
             solution = solution.with_geometry(grid.geometry)
         return Incoming(line, grid, solution, rating_of(record), source,
@@ -148,10 +151,12 @@ def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incomin
                     and grid.shape is CLASSIC and not grid.is_variant else None)
 
 
-def read_source(path: str, after: int = 0, shape: Any = None, content: str | None = None
-                ) -> Iterator[tuple[int, "Incoming | str"]]:
+def read_source(path: str, after: int = 0, shape: Any = None, content: str | None = None,
+                rated: Callable[[int, str], bool] | None = None) -> Iterator[tuple[int, "Incoming | str | None"]]:
     """(line, Incoming or reason) for every puzzle of ``path`` past line ``after``
-    (of ``content`` when given: ``path`` then only names it)."""
+    (of ``content`` when given: ``path`` then only names it). A file of one
+    puzzle a line offers each JSON line to ``rated`` first (the ``take`` of a
+    :class:`sudokit.bank.bulk.Rated`): (line, None) for a line it took."""
     import io
 
     from ..formats import bounded_lines, open_source, read_puzzles, starts_line_mode
@@ -178,7 +183,10 @@ def read_source(path: str, after: int = 0, shape: Any = None, content: str | Non
                 if number <= after:
                     continue
                 text = raw.strip()
-                if not text or text.startswith("#"):
+                if not text or text[0] == "#":
+                    continue
+                if rated is not None and text[0] == "{" and rated(number, text):
+                    yield number, None
                     continue
                 yield number, parse_line(text, number, path if path != "-" else "", shape)
             return
@@ -207,7 +215,8 @@ class _Block:
     input_id: str | None
     last_line: int
     items: list[Incoming]
-    failures: list[str]
+    failures: list[tuple[int, str]]  # (line, what is wrong)
+    rated: Any = None  # a Rated block (bulk.py) of the records of the common shape
     to_rate: dict[int, list[int]] = field(default_factory=dict)  # line of the one rated -> indexes of its copies
     tasks: int = 0
     results: list[Any] = field(default_factory=list)
@@ -215,6 +224,8 @@ class _Block:
 
 def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, size: int = BLOCK,
             texts: Sequence[tuple[str, str]] = ()) -> Iterator[_Block]:
+    from .bulk import Rated
+
     sources = [(path, None) for path in paths] + [(label, text) for label, text in texts]
     for path, text in sources:
         input_id = identity(path) if text is None else None
@@ -222,22 +233,42 @@ def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, siz
         if after:
             report.resumed[path] = after
         label = "standard input" if path == "-" else path
+        source = path if path != "-" else ""
         items: list[Incoming] = []
-        failures: list[str] = []
+        failures: list[tuple[int, str]] = []
+        rated = Rated(source) if shape is None and BULK else None
         unrated = 0
         last = after
-        for line, got in read_source(path, after, shape, text):
+
+        def block() -> _Block:
+            taken = None if rated is None else rated.detach()
+            if taken is not None:
+                back = taken.settle()
+                if back:  # lines the bulk checks refused: the general path, in line order
+                    for line, raw in back:
+                        got = parse_line(raw, line, source, shape)
+                        if isinstance(got, str):
+                            failures.append((line, got))
+                        else:
+                            items.append(got)
+                    items.sort(key=lambda it: it.line)
+                    failures.sort()
+            return _Block(label, input_id, last, items, failures, taken)
+
+        for line, got in read_source(path, after, shape, text, None if rated is None else rated.take):
             last = line
-            if isinstance(got, str):
-                failures.append(f"{label}: line {line}: {got}")
+            if got is None:
+                pass
+            elif isinstance(got, str):
+                failures.append((line, got))
             else:
                 items.append(got)
                 unrated += got.rating is None
-            if len(items) >= size or unrated >= min(size, RATE_BLOCK):
-                yield _Block(label, input_id, last, items, failures)
+            if len(items) + (0 if rated is None else len(rated)) >= size or unrated >= min(size, RATE_BLOCK):
+                yield block()
                 items, failures, unrated = [], [], 0
-        if items or failures:
-            yield _Block(label, input_id, last, items, failures)
+        if items or failures or rated:
+            yield block()
 
 
 def _plan(bank: Bank, block: _Block) -> None:
@@ -287,8 +318,7 @@ def _rated(block: _Block, report: AddReport) -> list[Incoming]:
             if rating is None:
                 drop.update(copies)
                 line = block.items[index].line
-                block.failures.append(f"{block.source}: line {line}: {record.get('status')}: "
-                                      f"{record.get('message', '')}".rstrip(": "))
+                block.failures.append((line, f"{record.get('status')}: {record.get('message', '')}".rstrip(": ")))
             else:
                 report.rated += 1
                 for i in copies:
@@ -298,15 +328,20 @@ def _rated(block: _Block, report: AddReport) -> list[Incoming]:
 
 def _commit(bank: Bank, block: _Block, items: list[Incoming], report: AddReport, date: str,
             notes: Callable[[str], None], committed: Callable[[str], None] | None) -> None:
-    intake = None if block.input_id is None else (block.input_id, block.last_line, len(items))
-    new, repeats, failed = insert(bank, items, date=date, intake=intake)
+    rated = block.rated
+    taken = len(rated) if rated is not None else 0
+    intake = None if block.input_id is None else (block.input_id, block.last_line, len(items) + taken)
+    new, repeats, failed = insert(bank, items, date=date, intake=intake, rated=rated)
+    report.puzzles += len(items) + taken + len(block.failures)
     for i in failed:
-        block.failures.append(f"{block.source}: line {items[i].line}: no solution")
+        block.failures.append((items[i].line or 0, "no solution"))
+    if rated is not None:
+        block.failures.extend((line, "no solution") for line in rated.failed)
     report.new += new
     report.repeats += repeats
-    report.puzzles += len(items) + len(block.failures)
     report.failed += len(block.failures)
-    for note in block.failures:
+    for line, what in block.failures:
+        note = f"{block.source}: line {line}: {what}"
         notes(note if len(note) <= 240 else note[:240] + "...")
     if committed is not None:
         committed(f"{block.source}: in up to line {block.last_line}: {report.new} new, {report.repeats} repeats")
@@ -383,7 +418,7 @@ def _add(bank: Bank, paths: Sequence[str], report: AddReport, date: str, jobs: i
                 pending.popleft()
                 _commit(bank, block, _rated(block, report), report, date, notes, committed)
                 if progress is not None:
-                    progress(len(block.items) + len(block.failures))
+                    progress(len(block.items) + len(block.rated or ()) + len(block.failures))
                 del block
                 if collecting:
                     gc.collect(1)
@@ -424,7 +459,7 @@ def add_on_cluster(bank: Bank, paths: Sequence[str], client: Any, *, timeout: fl
 
         def write(text: str, path: str = path, input_id: str | None = input_id, after: int = after) -> None:
             items: list[Incoming] = []
-            failures: list[str] = []
+            failures: list[tuple[int, str]] = []
             last = after
             for raw in text.splitlines():
                 record = json.loads(raw)
@@ -435,7 +470,7 @@ def add_on_cluster(bank: Bank, paths: Sequence[str], client: Any, *, timeout: fl
                 got = parse_line(raw, line, path, shape)
                 if isinstance(got, str) or got.rating is None:
                     reason = got if isinstance(got, str) else "not rated"
-                    failures.append(f"{path}: line {line}: {reason}")
+                    failures.append((line, reason))
                     continue
                 report.rated += 1
                 items.append(got)
