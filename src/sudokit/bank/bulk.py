@@ -92,6 +92,7 @@ class Rated:
         self.lines: list[int] = []
         self.texts: list[str] = []
         self.records: list[dict[str, Any]] = []
+        #: After :meth:`settle`: each record's puzzle and given solution (or None), the puzzles' values.
         self.puzzles: list[str] = []
         self.solutions: list[str | None] = []
         self.values: np.ndarray | None = None
@@ -110,38 +111,30 @@ class Rated:
             return False
         if type(record) is not dict:
             return False
-        get = record.get
-        puzzle = get("puzzle")
-        if type(puzzle) is not str or len(puzzle) != 81 or get("er") is None or get("status", "rated") != "rated":
+        puzzle = record.get("puzzle")
+        if (type(puzzle) is not str or len(puzzle) != 81 or record.get("er") is None
+                or record.get("status", "rated") != "rated" or "variant" in record or "regions" in record
+                or "cages" in record or "shape" in record or "symbols" in record):
             return False
-        for name in _UNIT_FIELDS:
-            if name in record:
-                return False
-        solution = get("solution")
-        if solution and type(solution) is str:
-            if len(solution) != 81:
-                return False
-        else:
-            solution = None
         self.lines.append(number)
         self.texts.append(text)
         self.records.append(record)
-        self.puzzles.append(puzzle)
-        self.solutions.append(solution)
         return True
 
     def detach(self) -> "Rated":
         """A block of what was taken so far, this one left empty to take more."""
         block = Rated(self.source)
-        block.lines, block.texts, block.records, block.puzzles, block.solutions = (
-            self.lines, self.texts, self.records, self.puzzles, self.solutions)
-        self.lines, self.texts, self.records, self.puzzles, self.solutions = [], [], [], [], []
+        block.lines, block.texts, block.records = self.lines, self.texts, self.records
+        self.lines, self.texts, self.records = [], [], []
         return block
 
     def settle(self) -> list[tuple[int, str]]:
         """Check the block's puzzles and solutions together; the lines that
         fail (line, text), dropped from the block for the general path."""
         n = len(self.lines)
+        self.puzzles = [r["puzzle"] for r in self.records]
+        # a solution as the general way reads it: a string, else none
+        self.solutions = [s if s and type(s) is str else None for s in (r.get("solution") for r in self.records)]
         if not n:
             self.values = np.zeros((0, 81), dtype=np.uint8)
             return []
@@ -149,8 +142,11 @@ class Rated:
         bad = (values > 9).any(axis=1)
         given = [i for i, s in enumerate(self.solutions) if s is not None]
         if given:
-            at = np.array(given)
-            bad[at] |= ~_solutions_fit(_values([self.solutions[i] for i in given]), values[at])
+            whole = [i for i in given if len(self.solutions[i]) == 81]
+            bad[[i for i in given if len(self.solutions[i]) != 81]] = True
+            if whole:
+                at = np.array(whole)
+                bad[at] |= ~_solutions_fit(_values([self.solutions[i] for i in whole]), values[at])
         self.values = values
         if not bad.any():
             return []

@@ -151,6 +151,15 @@ def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incomin
                     and grid.shape is CLASSIC and not grid.is_variant else None)
 
 
+def _lines(blocks: Iterable[str]) -> Iterator[str]:
+    """The lines of blocks of whole lines (:func:`sudokit.formats.bounded_blocks`), without their breaks."""
+    for block in blocks:
+        lines = block.split("\n")
+        if not lines[-1]:
+            lines.pop()
+        yield from lines
+
+
 def read_source(path: str, after: int = 0, shape: Any = None, content: str | None = None,
                 rated: Callable[[int, str], bool] | None = None) -> Iterator[tuple[int, "Incoming | str | None"]]:
     """(line, Incoming or reason) for every puzzle of ``path`` past line ``after``
@@ -159,7 +168,7 @@ def read_source(path: str, after: int = 0, shape: Any = None, content: str | Non
     :class:`sudokit.bank.bulk.Rated`): (line, None) for a line it took."""
     import io
 
-    from ..formats import bounded_lines, open_source, read_puzzles, starts_line_mode
+    from ..formats import bounded_blocks, open_source, read_puzzles, starts_line_mode
 
     label = "standard input" if path == "-" else path
     try:
@@ -167,8 +176,7 @@ def read_source(path: str, after: int = 0, shape: Any = None, content: str | Non
     except OSError as exc:
         raise SudokuError(f"cannot read {label}: {exc.strerror or exc}") from None
     try:
-        lines = bounded_lines(stream)
-        numbered = enumerate(lines, 1)
+        numbered = enumerate(_lines(bounded_blocks(stream)), 1)
         ahead = []
         first = None
         for number, raw in numbered:
@@ -190,7 +198,7 @@ def read_source(path: str, after: int = 0, shape: Any = None, content: str | Non
                     continue
                 yield number, parse_line(text, number, path if path != "-" else "", shape)
             return
-        for entry in read_puzzles((raw for _, raw in rest), shape=shape):  # grids over several lines
+        for entry in read_puzzles((raw + "\n" for _, raw in rest), shape=shape):  # grids over several lines
             line = entry.line or 0
             if line <= after:
                 continue
@@ -237,7 +245,7 @@ def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, siz
         items: list[Incoming] = []
         failures: list[tuple[int, str]] = []
         rated = Rated(source) if shape is None and BULK else None
-        unrated = 0
+        unrated = taken = 0
         last = after
 
         def block() -> _Block:
@@ -255,18 +263,21 @@ def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, siz
                     failures.sort()
             return _Block(label, input_id, last, items, failures, taken)
 
+        rate_block = min(size, RATE_BLOCK)
         for line, got in read_source(path, after, shape, text, None if rated is None else rated.take):
             last = line
             if got is None:
-                pass
+                taken += 1
+                if taken + len(items) < size:
+                    continue
             elif isinstance(got, str):
                 failures.append((line, got))
             else:
                 items.append(got)
                 unrated += got.rating is None
-            if len(items) + (0 if rated is None else len(rated)) >= size or unrated >= min(size, RATE_BLOCK):
+            if taken + len(items) >= size or unrated >= rate_block:
                 yield block()
-                items, failures, unrated = [], [], 0
+                items, failures, unrated, taken = [], [], 0, 0
         if items or failures or rated:
             yield block()
 

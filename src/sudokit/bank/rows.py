@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..grid import Grid, Shape
+from .families import family_of, path_families
 from .schema import SYMMETRY_BITS
 
 __all__ = ["COLUMNS", "Incoming", "RATING_FIELDS", "digest_of", "insert", "rating_of", "rnd_of", "symmetries"]
@@ -197,18 +199,25 @@ def _units(grid: Grid) -> tuple[str | None, str | None, str | None]:
     return fields.get("variant"), fields.get("regions"), None if cages is None else json.dumps(cages)
 
 
+_RATING = operator.itemgetter("er", "ep", "ed", "level", "score", "score_level", "lower_bound", "steps", "hardest")
+
+
 def rating_cells(r: dict[str, Any]) -> list[Any]:
     """The rating columns of a row (:data:`RATING_FIELDS`) from a rating
     (:func:`rating_of`), the last two, ``hardest_family`` and ``families``, as
     the family's name and a tuple of names (made bits in the transaction)."""
-    from .families import family_of, path_families
-
-    fams = path_families(tuple(r["techniques"]))
-    named = r.get("hardest")
-    lower = r.get("lower_bound")
-    return [r.get("er"), r.get("ep"), r.get("ed"), r.get("level"), r.get("score"), r.get("score_level"),
-            None if lower is None else int(bool(lower)), r.get("steps"), named,
-            family_of(named) if named else None, fams]
+    try:
+        cells = list(_RATING(r))  # a record of rate's: every field there
+    except KeyError:
+        cells = [r.get(name) for name in ("er", "ep", "ed", "level", "score", "score_level", "lower_bound", "steps",
+                                          "hardest")]
+    lower = cells[6]
+    if lower is not None:
+        cells[6] = int(bool(lower))
+    named = cells[8]
+    cells.append(family_of(named) if named else None)
+    cells.append(path_families(tuple(r["techniques"])))
+    return cells
 
 
 def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[Any]], list[int]]:
