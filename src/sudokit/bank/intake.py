@@ -134,9 +134,9 @@ def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incomin
                     solution = Grid(sol, grid.shape)
                 except SudokuError as exc:
                     return f'"solution": {exc}'
+            solution = solution.with_geometry(grid.geometry)  # checked under the puzzle's own units
             if not solution.is_solution_of(grid):
                 return '"solution" does not complete the puzzle'
-            solution = solution.with_geometry(grid.geometry)
         return Incoming(line, grid, solution, rating_of(record), source,
                         puzzle if plain and "0" not in puzzle else None)
     grid = _fast_grid(text) if shape is None else None
