@@ -35,6 +35,9 @@ __all__ = ["AddReport", "add", "identity", "read_source"]
 
 #: Lines per block of puzzles that are already rated (one transaction each).
 BLOCK = 8192
+#: Lines per block when they are rated records read in bulk (:mod:`sudokit.bank.bulk`): a
+#: bigger transaction writes a page that several repeats update once, not once per repeat.
+BULK_BLOCK = 32768
 #: Puzzles to rate per block (a commit after each, so an interruption loses little work).
 RATE_BLOCK = 32
 #: Rated 9x9 records of the common shape go the bulk way (:mod:`sudokit.bank.bulk`);
@@ -230,8 +233,10 @@ class _Block:
     results: list[Any] = field(default_factory=list)
 
 
-def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, size: int = BLOCK,
+def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, batch: int | None = None,
             texts: Sequence[tuple[str, str]] = ()) -> Iterator[_Block]:
+    size = batch or BLOCK  # puzzles read the general way, per block
+    most = batch or BULK_BLOCK  # all puzzles, per block
     from .bulk import Rated
 
     sources = [(path, None) for path in paths] + [(label, text) for label, text in texts]
@@ -268,14 +273,14 @@ def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, siz
             last = line
             if got is None:
                 taken += 1
-                if taken + len(items) < size:
+                if taken + len(items) < most:
                     continue
             elif isinstance(got, str):
                 failures.append((line, got))
             else:
                 items.append(got)
                 unrated += got.rating is None
-            if taken + len(items) >= size or unrated >= rate_block:
+            if len(items) >= size or taken + len(items) >= most or unrated >= rate_block:
                 yield block()
                 items, failures, unrated, taken = [], [], 0, 0
         if items or failures or rated:
@@ -360,7 +365,7 @@ def _commit(bank: Bank, block: _Block, items: list[Incoming], report: AddReport,
 
 def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | None = None, shape: Any = None,
         notes: Callable[[str], None] = lambda text: None, committed: Callable[[str], None] | None = None,
-        progress: Callable[[int], None] | None = None, cluster: Any = None, batch: int = BLOCK,
+        progress: Callable[[int], None] | None = None, cluster: Any = None, batch: int | None = None,
         texts: Sequence[tuple[str, str]] = ()) -> AddReport:
     """Add every puzzle of ``paths`` (``-``: standard input) to ``bank``; the report.
 
@@ -369,7 +374,8 @@ def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | Non
     of each block. ``jobs`` processes rate what needs rating (0: every core);
     ``cluster`` (a ``dask.distributed`` client) rates on a cluster instead
     (:func:`add_on_cluster`). ``timeout`` is the rating's time per puzzle;
-    ``batch`` the most puzzles per transaction. ``texts`` are more inputs
+    ``batch`` the most puzzles per transaction (default: :data:`BLOCK`, and
+    :data:`BULK_BLOCK` with rated records read in bulk). ``texts`` are more inputs
     held in memory, as (source, text) (not resumable).
     """
     report = AddReport()
@@ -408,7 +414,7 @@ def _big(bank: Bank, paths: Sequence[str], texts: Sequence[tuple[str, str]]) -> 
 
 def _add(bank: Bank, paths: Sequence[str], report: AddReport, date: str, jobs: int, timeout: float | None,
          shape: Any, notes: Callable[[str], None], committed: Callable[[str], None] | None,
-         progress: Callable[[int], None] | None, batch: int, texts: Sequence[tuple[str, str]]) -> AddReport:
+         progress: Callable[[int], None] | None, batch: int | None, texts: Sequence[tuple[str, str]]) -> AddReport:
     from ..pipeline import Job, run_chunk, warm
     from ..pool import ordered_map
 
