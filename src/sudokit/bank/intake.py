@@ -254,9 +254,9 @@ def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, bat
         last = after
 
         def block() -> _Block:
-            taken = None if rated is None else rated.detach()
-            if taken is not None:
-                back = taken.settle()
+            bulk = None if rated is None else rated.detach()
+            if bulk is not None:
+                back = bulk.settle()
                 if back:  # lines the bulk checks refused: the general path, in line order
                     for line, raw in back:
                         got = parse_line(raw, line, source, shape)
@@ -266,7 +266,7 @@ def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, bat
                             items.append(got)
                     items.sort(key=lambda it: it.line)
                     failures.sort()
-            return _Block(label, input_id, last, items, failures, taken)
+            return _Block(label, input_id, last, items, failures, bulk)
 
         rate_block = min(size, RATE_BLOCK)
         for line, got in read_source(path, after, shape, text, None if rated is None else rated.take):
