@@ -22,6 +22,11 @@ not of the rater.
 
     python benchmarks/bench_bank.py                 # both, full size
     python benchmarks/bench_bank.py --add 100000 --rows 1000000
+    python benchmarks/bench_bank.py --add 200000 --rows 0 --against ../main --rounds 2
+
+``--against TREE`` alternates the add with another checkout's code (its
+``src``), each run in a fresh process on the same records, for a ratio taken
+under the same load; the load average (1 min) at each start is printed beside.
 """
 
 from __future__ import annotations
@@ -117,19 +122,21 @@ def make_records(path: Path, count: int, seed: int = 26) -> float:
 
 
 _ADD = r"""
-import json, resource, sys, time
+import json, os, resource, sys, time
+import numpy as np
+from sudokit import batch
 from sudokit.bank import Bank, add
-from sudokit.bank.keys import keyed_many
-keyed_many.__defaults__  # noqa
 from sudokit.canon import kernel
-kernel.warm()
+kernel.warm()  # the compiled kernels loaded (or compiled) before the clock starts
+batch.solve_many(np.zeros((1, 81), np.uint8))
 bank = Bank(sys.argv[1])
+load = os.getloadavg()[0]
 began, wall = time.process_time(), time.perf_counter()
 report = add(bank, [sys.argv[2]])
 cpu, wall = time.process_time() - began, time.perf_counter() - wall
 bank.close()
 print(json.dumps({"cpu": cpu, "wall": wall, "new": report.new, "repeats": report.repeats, "failed": report.failed,
-                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "load": load}))
 """
 
 _CANON = r"""
@@ -152,13 +159,40 @@ print(json.dumps({"canon_cpu": time.process_time() - began, "n": len(grids)}))
 """
 
 
+def _added(folder: Path, records: Path, src: Path | None = None) -> dict:
+    """One add into a new bank, in a fresh process (``src``: another checkout's code)."""
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    bank = folder / "add.sqlite"
+    for name in (bank, Path(f"{bank}-wal"), Path(f"{bank}-shm")):
+        name.unlink(missing_ok=True)
+    out = subprocess.run([sys.executable, "-c", _ADD, str(bank), str(records)],
+                         capture_output=True, text=True, check=True, env=env).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def bench_pairs(count: int, folder: Path, others: list[Path], rounds: int) -> None:
+    """The add of this code and of each of ``others`` (checkouts), alternately, ``rounds`` times."""
+    records = folder / "records.jsonl"
+    make_records(records, count)
+    trees = [("this", None)] + [(str(tree), tree.resolve() / "src") for tree in others]
+    print()
+    print("| code | run | load | CPU s | wall s | puzzles/s (CPU) | peak RSS MB |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for run in range(1, rounds + 1):
+        for name, src in trees:
+            out = _added(folder, records, src)
+            print(f"| {name} | {run} | {out['load']:.1f} | {out['cpu']:.1f} | {out['wall']:.1f} | "
+                  f"{count / out['cpu']:,.0f} | {out['rss_mb']:.0f} |", flush=True)
+
+
 def bench_add(count: int, folder: Path) -> None:
     records = folder / "records.jsonl"
     made = make_records(records, count)
     print(f"made {count:,} records in {made:.1f} s ({records.stat().st_size / 2**20:.0f} MiB)")
     env = dict(os.environ)
-    out = json.loads(subprocess.run([sys.executable, "-c", _ADD, str(folder / "add.sqlite"), str(records)],
-                                    capture_output=True, text=True, check=True, env=env).stdout)
+    out = _added(folder, records)
     sample = min(count, 200_000)
     canon = json.loads(subprocess.run([sys.executable, "-c", _CANON, str(records), str(sample)],
                                       capture_output=True, text=True, check=True, env=env).stdout)
@@ -270,6 +304,9 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=10_000_000, help="rows of the query bank (0: skip)")
     parser.add_argument("--keep", type=Path, default=None, help="build (or reuse) the query bank at this path")
     parser.add_argument("--dir", type=Path, default=None, help="where to put the files (default: a temporary folder)")
+    parser.add_argument("--against", type=Path, action="append", default=[],
+                        help="another checkout whose add alternates with this one's (repeatable)")
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each code with --against")
     args = parser.parse_args()
     require(DATA / "rated" / "se_dev_steps.jsonl.gz")
     import platform
@@ -277,7 +314,9 @@ def main() -> None:
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
-        if args.add:
+        if args.add and args.against:
+            bench_pairs(args.add, Path(folder), args.against, args.rounds)
+        elif args.add:
             bench_add(args.add, Path(folder))
         if args.rows:
             bench_query(args.rows, Path(folder), args.keep)

@@ -35,8 +35,14 @@ __all__ = ["AddReport", "add", "identity", "read_source"]
 
 #: Lines per block of puzzles that are already rated (one transaction each).
 BLOCK = 8192
+#: Lines per block when they are rated records read in bulk (:mod:`sudokit.bank.bulk`): a
+#: bigger transaction writes a page that several repeats update once, not once per repeat.
+BULK_BLOCK = 32768
 #: Puzzles to rate per block (a commit after each, so an interruption loses little work).
 RATE_BLOCK = 32
+#: Rated 9x9 records of the common shape go the bulk way (:mod:`sudokit.bank.bulk`);
+#: False sends every line the general way (the tests compare the two).
+BULK = True
 
 _DIGITS = bytes.maketrans(b".0123456789", bytes(range(0, 1)) + bytes(range(0, 10)))
 
@@ -131,9 +137,9 @@ def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incomin
                     solution = Grid(sol, grid.shape)
                 except SudokuError as exc:
                     return f'"solution": {exc}'
-            if not solution.is_complete or not solution.agrees_with(grid):
+            solution = solution.with_geometry(grid.geometry)  # checked under the puzzle's own units
+            if not solution.is_solution_of(grid):
                 return '"solution" does not complete the puzzle'
-            solution = solution.with_geometry(grid.geometry)
         return Incoming(line, grid, solution, rating_of(record), source,
                         puzzle if plain and "0" not in puzzle else None)
     grid = _fast_grid(text) if shape is None else None
@@ -148,13 +154,24 @@ def parse_line(text: str, line: int, source: str, shape: Any = None) -> "Incomin
                     and grid.shape is CLASSIC and not grid.is_variant else None)
 
 
-def read_source(path: str, after: int = 0, shape: Any = None, content: str | None = None
-                ) -> Iterator[tuple[int, "Incoming | str"]]:
+def _lines(blocks: Iterable[str]) -> Iterator[str]:
+    """The lines of blocks of whole lines (:func:`sudokit.formats.bounded_blocks`), without their breaks."""
+    for block in blocks:
+        lines = block.split("\n")
+        if not lines[-1]:
+            lines.pop()
+        yield from lines
+
+
+def read_source(path: str, after: int = 0, shape: Any = None, content: str | None = None,
+                rated: Callable[[int, str], bool] | None = None) -> Iterator[tuple[int, "Incoming | str | None"]]:
     """(line, Incoming or reason) for every puzzle of ``path`` past line ``after``
-    (of ``content`` when given: ``path`` then only names it)."""
+    (of ``content`` when given: ``path`` then only names it). A file of one
+    puzzle a line offers each JSON line to ``rated`` first (the ``take`` of a
+    :class:`sudokit.bank.bulk.Rated`): (line, None) for a line it took."""
     import io
 
-    from ..formats import bounded_lines, open_source, read_puzzles, starts_line_mode
+    from ..formats import bounded_blocks, open_source, read_puzzles, starts_line_mode
 
     label = "standard input" if path == "-" else path
     try:
@@ -162,8 +179,7 @@ def read_source(path: str, after: int = 0, shape: Any = None, content: str | Non
     except OSError as exc:
         raise SudokuError(f"cannot read {label}: {exc.strerror or exc}") from None
     try:
-        lines = bounded_lines(stream)
-        numbered = enumerate(lines, 1)
+        numbered = enumerate(_lines(bounded_blocks(stream)), 1)
         ahead = []
         first = None
         for number, raw in numbered:
@@ -178,11 +194,14 @@ def read_source(path: str, after: int = 0, shape: Any = None, content: str | Non
                 if number <= after:
                     continue
                 text = raw.strip()
-                if not text or text.startswith("#"):
+                if not text or text[0] == "#":
+                    continue
+                if rated is not None and text[0] == "{" and rated(number, text):
+                    yield number, None
                     continue
                 yield number, parse_line(text, number, path if path != "-" else "", shape)
             return
-        for entry in read_puzzles((raw for _, raw in rest), shape=shape):  # grids over several lines
+        for entry in read_puzzles((raw + "\n" for _, raw in rest), shape=shape):  # grids over several lines
             line = entry.line or 0
             if line <= after:
                 continue
@@ -207,14 +226,19 @@ class _Block:
     input_id: str | None
     last_line: int
     items: list[Incoming]
-    failures: list[str]
+    failures: list[tuple[int, str]]  # (line, what is wrong)
+    rated: Any = None  # a Rated block (bulk.py) of the records of the common shape
     to_rate: dict[int, list[int]] = field(default_factory=dict)  # line of the one rated -> indexes of its copies
     tasks: int = 0
     results: list[Any] = field(default_factory=list)
 
 
-def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, size: int = BLOCK,
+def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, batch: int | None = None,
             texts: Sequence[tuple[str, str]] = ()) -> Iterator[_Block]:
+    size = batch or BLOCK  # puzzles read the general way, per block
+    most = batch or BULK_BLOCK  # all puzzles, per block
+    from .bulk import Rated
+
     sources = [(path, None) for path in paths] + [(label, text) for label, text in texts]
     for path, text in sources:
         input_id = identity(path) if text is None else None
@@ -222,22 +246,45 @@ def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, siz
         if after:
             report.resumed[path] = after
         label = "standard input" if path == "-" else path
+        source = path if path != "-" else ""
         items: list[Incoming] = []
-        failures: list[str] = []
-        unrated = 0
+        failures: list[tuple[int, str]] = []
+        rated = Rated(source) if shape is None and BULK else None
+        unrated = taken = 0
         last = after
-        for line, got in read_source(path, after, shape, text):
+
+        def block() -> _Block:
+            bulk = None if rated is None else rated.detach()
+            if bulk is not None:
+                back = bulk.settle()
+                if back:  # lines the bulk checks refused: the general path, in line order
+                    for line, raw in back:
+                        got = parse_line(raw, line, source, shape)
+                        if isinstance(got, str):
+                            failures.append((line, got))
+                        else:
+                            items.append(got)
+                    items.sort(key=lambda it: it.line)
+                    failures.sort()
+            return _Block(label, input_id, last, items, failures, bulk)
+
+        rate_block = min(size, RATE_BLOCK)
+        for line, got in read_source(path, after, shape, text, None if rated is None else rated.take):
             last = line
-            if isinstance(got, str):
-                failures.append(f"{label}: line {line}: {got}")
+            if got is None:
+                taken += 1
+                if taken + len(items) < most:
+                    continue
+            elif isinstance(got, str):
+                failures.append((line, got))
             else:
                 items.append(got)
                 unrated += got.rating is None
-            if len(items) >= size or unrated >= min(size, RATE_BLOCK):
-                yield _Block(label, input_id, last, items, failures)
-                items, failures, unrated = [], [], 0
-        if items or failures:
-            yield _Block(label, input_id, last, items, failures)
+            if len(items) >= size or taken + len(items) >= most or unrated >= rate_block:
+                yield block()
+                items, failures, unrated, taken = [], [], 0, 0
+        if items or failures or rated:
+            yield block()
 
 
 def _plan(bank: Bank, block: _Block) -> None:
@@ -287,8 +334,7 @@ def _rated(block: _Block, report: AddReport) -> list[Incoming]:
             if rating is None:
                 drop.update(copies)
                 line = block.items[index].line
-                block.failures.append(f"{block.source}: line {line}: {record.get('status')}: "
-                                      f"{record.get('message', '')}".rstrip(": "))
+                block.failures.append((line, f"{record.get('status')}: {record.get('message', '')}".rstrip(": ")))
             else:
                 report.rated += 1
                 for i in copies:
@@ -298,15 +344,20 @@ def _rated(block: _Block, report: AddReport) -> list[Incoming]:
 
 def _commit(bank: Bank, block: _Block, items: list[Incoming], report: AddReport, date: str,
             notes: Callable[[str], None], committed: Callable[[str], None] | None) -> None:
-    intake = None if block.input_id is None else (block.input_id, block.last_line, len(items))
-    new, repeats, failed = insert(bank, items, date=date, intake=intake)
+    rated = block.rated
+    taken = len(rated) if rated is not None else 0
+    intake = None if block.input_id is None else (block.input_id, block.last_line, len(items) + taken)
+    new, repeats, failed = insert(bank, items, date=date, intake=intake, rated=rated)
+    report.puzzles += len(items) + taken + len(block.failures)
     for i in failed:
-        block.failures.append(f"{block.source}: line {items[i].line}: no solution")
+        block.failures.append((items[i].line or 0, "no solution"))
+    if rated is not None:
+        block.failures.extend((line, "no solution") for line in rated.failed)
     report.new += new
     report.repeats += repeats
-    report.puzzles += len(items) + len(block.failures)
     report.failed += len(block.failures)
-    for note in block.failures:
+    for line, what in block.failures:
+        note = f"{block.source}: line {line}: {what}"
         notes(note if len(note) <= 240 else note[:240] + "...")
     if committed is not None:
         committed(f"{block.source}: in up to line {block.last_line}: {report.new} new, {report.repeats} repeats")
@@ -314,7 +365,7 @@ def _commit(bank: Bank, block: _Block, items: list[Incoming], report: AddReport,
 
 def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | None = None, shape: Any = None,
         notes: Callable[[str], None] = lambda text: None, committed: Callable[[str], None] | None = None,
-        progress: Callable[[int], None] | None = None, cluster: Any = None, batch: int = BLOCK,
+        progress: Callable[[int], None] | None = None, cluster: Any = None, batch: int | None = None,
         texts: Sequence[tuple[str, str]] = ()) -> AddReport:
     """Add every puzzle of ``paths`` (``-``: standard input) to ``bank``; the report.
 
@@ -323,7 +374,8 @@ def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | Non
     of each block. ``jobs`` processes rate what needs rating (0: every core);
     ``cluster`` (a ``dask.distributed`` client) rates on a cluster instead
     (:func:`add_on_cluster`). ``timeout`` is the rating's time per puzzle;
-    ``batch`` the most puzzles per transaction. ``texts`` are more inputs
+    ``batch`` the most puzzles per transaction (default: :data:`BLOCK`, and
+    :data:`BULK_BLOCK` with rated records read in bulk). ``texts`` are more inputs
     held in memory, as (source, text) (not resumable).
     """
     report = AddReport()
@@ -362,7 +414,7 @@ def _big(bank: Bank, paths: Sequence[str], texts: Sequence[tuple[str, str]]) -> 
 
 def _add(bank: Bank, paths: Sequence[str], report: AddReport, date: str, jobs: int, timeout: float | None,
          shape: Any, notes: Callable[[str], None], committed: Callable[[str], None] | None,
-         progress: Callable[[int], None] | None, batch: int, texts: Sequence[tuple[str, str]]) -> AddReport:
+         progress: Callable[[int], None] | None, batch: int | None, texts: Sequence[tuple[str, str]]) -> AddReport:
     from ..pipeline import Job, run_chunk, warm
     from ..pool import ordered_map
 
@@ -383,7 +435,7 @@ def _add(bank: Bank, paths: Sequence[str], report: AddReport, date: str, jobs: i
                 pending.popleft()
                 _commit(bank, block, _rated(block, report), report, date, notes, committed)
                 if progress is not None:
-                    progress(len(block.items) + len(block.failures))
+                    progress(len(block.items) + len(block.rated or ()) + len(block.failures))
                 del block
                 if collecting:
                     gc.collect(1)
@@ -424,7 +476,7 @@ def add_on_cluster(bank: Bank, paths: Sequence[str], client: Any, *, timeout: fl
 
         def write(text: str, path: str = path, input_id: str | None = input_id, after: int = after) -> None:
             items: list[Incoming] = []
-            failures: list[str] = []
+            failures: list[tuple[int, str]] = []
             last = after
             for raw in text.splitlines():
                 record = json.loads(raw)
@@ -435,7 +487,7 @@ def add_on_cluster(bank: Bank, paths: Sequence[str], client: Any, *, timeout: fl
                 got = parse_line(raw, line, path, shape)
                 if isinstance(got, str) or got.rating is None:
                     reason = got if isinstance(got, str) else "not rated"
-                    failures.append(f"{path}: line {line}: {reason}")
+                    failures.append((line, reason))
                     continue
                 report.rated += 1
                 items.append(got)

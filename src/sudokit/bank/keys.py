@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 
 from ..grid import Grid
 
-__all__ = ["FORM", "Keyed", "KeyFunction", "keyed", "keyed_many"]
+__all__ = ["FORM", "Keyed", "KeyFunction", "kernel_columns", "keyed", "keyed_many"]
 
 #: The canonical form that keys a bank (kept in its ``meta`` table).
 FORM = "patminlex"
@@ -84,15 +84,29 @@ def _kernel_keys(grids: Sequence[Grid], values: Any = None) -> list[Keyed | None
     """Classic 9x9 puzzles keyed by the compiled search (None where it left one to the Python search)."""
     import numpy as np
 
-    try:
-        from ..canon import kernel
-    except ImportError:  # no numba: the Python search
-        return [None] * len(grids)
     if values is None:
         values = np.array([g.values for g in grids], dtype=np.uint8)
+    got = kernel_columns(values)
+    if got is None:  # no numba: the Python search
+        return [None] * len(grids)
+    keys, moves, counted = got
+    return [None if counted[i] < 0 else Keyed(keys[i], moves[i], counted[i]) for i in range(len(keys))]
+
+
+def kernel_columns(values: Any) -> tuple[list[str], list[str], list[int]] | None:
+    """The keys, transformations (text) and automorphism counts of classic 9x9
+    puzzles (``values``: P x 81, 0 for a blank) in one call of the compiled
+    search, as lists; a count of -1 where it left a puzzle to the Python search
+    (:func:`keyed`). None without numba."""
+    import numpy as np
+
+    try:
+        from ..canon import kernel
+    except ImportError:
+        return None
     forms, transforms, counts = kernel.canonicalise(values, kernel.PATMINLEX if FORM == "patminlex"
                                                     else kernel.MINLEX)
-    n = len(grids)
+    n = len(forms)
     lines = np.where(forms == 0, ord("."), forms + ord("0")).astype(np.uint8).tobytes().decode("ascii")
     # the transformation's text, as str(Transform) writes it: "t:rows:cols:digits", a digit per entry
     text = np.full((n, 31), ord(":"), dtype=np.uint8)
@@ -101,6 +115,5 @@ def _kernel_keys(grids: Sequence[Grid], values: Any = None) -> list[Keyed | None
     text[:, 12:21] = transforms[:, 10:19] + ord("0")
     text[:, 22:31] = transforms[:, 19:28] + ord("0")
     moves = text.tobytes().decode("ascii")
-    counted = counts.tolist()
-    return [None if counted[i] < 0 else Keyed(lines[81 * i:81 * i + 81], moves[31 * i:31 * i + 31], counted[i])
-            for i in range(n)]
+    return ([lines[i:i + 81] for i in range(0, 81 * n, 81)], [moves[i:i + 31] for i in range(0, 31 * n, 31)],
+            counts.tolist())

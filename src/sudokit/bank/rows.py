@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..grid import Grid, Shape
+from .families import family_of, path_families
 from .schema import SYMMETRY_BITS
 
 __all__ = ["COLUMNS", "Incoming", "RATING_FIELDS", "digest_of", "insert", "rating_of", "rnd_of", "symmetries"]
@@ -123,12 +125,28 @@ def symmetries(grids: Sequence[Grid], values: Any = None) -> list[int]:
             pattern = values != 0
         else:
             pattern = np.array([grids[i].values for i in index], dtype=np.int16) != 0
-        bits = np.zeros(len(index), dtype=np.int64)
-        for bit, rep in reps:
-            bits |= np.where((pattern == pattern[:, rep]).all(axis=1), bit, 0)
-        for k, i in enumerate(index):
-            out[i] = int(bits[k])
+        for i, bits in zip(index, _pattern_bits(pattern, reps).tolist()):
+            out[i] = bits
     return out
+
+
+def _pattern_bits(pattern: Any, reps: list) -> Any:
+    import numpy as np
+
+    bits = np.zeros(len(pattern), dtype=np.int64)
+    for bit, rep in reps:
+        bits |= np.where((pattern == pattern[:, rep]).all(axis=1), bit, 0)
+    return bits
+
+
+def symmetry_bits(values: Any) -> list[int]:
+    """:func:`symmetries` of 9x9 puzzles given as an array of values (P x 81)."""
+    from ..grid import CLASSIC
+
+    reps = _REPS.get(CLASSIC)
+    if reps is None:
+        reps = _REPS[CLASSIC] = _reps(CLASSIC)
+    return _pattern_bits(values != 0, reps).tolist()
 
 
 def symmetry_name(bits: int) -> str:
@@ -181,13 +199,32 @@ def _units(grid: Grid) -> tuple[str | None, str | None, str | None]:
     return fields.get("variant"), fields.get("regions"), None if cages is None else json.dumps(cages)
 
 
-def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[Any]], list[str], list[int]]:
-    """The rows of ``items`` (their ``hardest_family`` and ``families`` still as
-    lists of names, turned into bits inside the transaction), the families they
-    name, and the indexes of the items that failed (no solution)."""
-    import numpy as np
+_RATING = operator.itemgetter("er", "ep", "ed", "level", "score", "score_level", "lower_bound", "steps", "hardest")
 
-    from .families import path_families, family_of
+
+def rating_cells(r: dict[str, Any]) -> list[Any]:
+    """The rating columns of a row (:data:`RATING_FIELDS`) from a rating
+    (:func:`rating_of`), the last two, ``hardest_family`` and ``families``, as
+    the family's name and a tuple of names (made bits in the transaction)."""
+    try:
+        cells = list(_RATING(r))  # a record of rate's: every field there
+    except KeyError:
+        cells = [r.get(name) for name in ("er", "ep", "ed", "level", "score", "score_level", "lower_bound", "steps",
+                                          "hardest")]
+    lower = cells[6]
+    if lower is not None:
+        cells[6] = int(bool(lower))
+    named = cells[8]
+    cells.append(family_of(named) if named else None)
+    cells.append(path_families(tuple(r["techniques"])))
+    return cells
+
+
+def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[Any]], list[int]]:
+    """The rows of ``items`` (their ``hardest_family`` and ``families`` still as
+    names, turned into bits inside the transaction), and the indexes of the
+    items that failed (no solution)."""
+    import numpy as np
 
     texts = [it.text or it.grid.line() for it in items]
     classic = [i for i, it in enumerate(items) if not it.grid.is_variant
@@ -208,8 +245,6 @@ def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[An
     syms = symmetries([it.grid for it in items], values)
     clues = (values != 0).sum(axis=1).tolist() if values is not None else [it.grid.clues for it in items]
     rows: list[list[Any]] = []
-    paths: dict[tuple[str, ...], None] = {}  # the families of each path met, once
-    hardests: dict[str, None] = {}
     failed: list[int] = []
     blake2b = hashlib.blake2b
     names_of = _SYMMETRY_NAMES
@@ -222,15 +257,7 @@ def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[An
         variant, regions, cages = _units(grid) if grid.is_variant else (None, None, None)
         r = it.rating
         if r is not None:
-            fams = path_families(tuple(r["techniques"]))
-            paths[fams] = None
-            named = r.get("hardest")
-            hardest = family_of(named) if named else None
-            if hardest:
-                hardests[hardest] = None
-            lower = r.get("lower_bound")
-            rating = [r.get("er"), r.get("ep"), r.get("ed"), r.get("level"), r.get("score"), r.get("score_level"),
-                      None if lower is None else int(bool(lower)), r.get("steps"), named, hardest, fams]
+            rating = rating_cells(r)
         else:
             rating = unrated + [()]
         key = keyed.key
@@ -240,18 +267,38 @@ def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[An
                      count, bits, names_of[bits], keyed.automorphisms, *rating, it.source or None,
                      extra.get("added") or date if extra else date, int(extra.get("seen") or 1) if extra else 1,
                      int.from_bytes(digest[:8], "little", signed=True)])
-    names = dict.fromkeys(name for fams in paths for name in fams)
-    names.update(hardests)
-    return rows, list(names), failed
+    return rows, failed
 
 
-def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str, int, int] | None = None
-           ) -> tuple[int, int, list[int]]:
+#: A repeat of a class the bank holds rated and solved: all the upsert would change is its count.
+_SEEN = "UPDATE puzzle SET seen = seen + ? WHERE digest = ?"
+
+
+def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str, int, int] | None = None,
+           rated: Any = None) -> tuple[int, int, list[int]]:
     """Write ``items`` in one transaction, with ``intake`` (input, last line,
-    puzzles) when they come from a file; (new, repeats, indexes of failed items)."""
-    rows, names, failed = build(bank, items, date)
+    puzzles) when they come from a file, and the records of ``rated`` (a
+    :class:`sudokit.bank.bulk.Rated` block, settled: their rows go in input
+    order among the items'; its puzzles without a solution are left in its
+    ``failed``); (new, repeats, indexes of failed items)."""
+    rows, failed = build(bank, items, date)
+    seen: dict[bytes, int] = {}
+    if rated is not None and len(rated):
+        more = rated.rows(bank, date)
+        rated.failed = more.failed
+        seen = more.seen
+        if rows:  # both kinds: in input order, so that the first of a class given is the one kept
+            skip = set(failed)
+            lines = [it.line or 0 for i, it in enumerate(items) if i not in skip]
+            order = sorted(range(len(rows) + len(more.rows)), key=(lines + more.lines).__getitem__)
+            rows = [(rows + more.rows)[k] for k in order]
+        else:
+            rows = more.rows
     hardest_at = COLUMNS.index("hardest_family")
     families_at = COLUMNS.index("families")
+    # the families named, in the order first met (the order their bits are given in)
+    names = list(dict.fromkeys(name for fams in dict.fromkeys(row[families_at] for row in rows) for name in fams))
+    names += [name for name in dict.fromkeys(row[hardest_at] for row in rows) if name and name not in names]
     with bank.writing() as conn:
         bits = bank.family_bits(conn, names) if names else {}
         masks: dict[tuple[str, ...], int] = {}
@@ -266,6 +313,8 @@ def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str
         before = conn.execute("SELECT coalesce(max(id), 0) FROM puzzle").fetchone()[0]
         conn.executemany(_UPSERT, rows)
         after = conn.execute("SELECT coalesce(max(id), 0) FROM puzzle").fetchone()[0]
+        if seen:
+            conn.executemany(_SEEN, [(count, digest) for digest, count in seen.items()])
         if intake is not None:
             name, line, puzzles = intake
             conn.execute(
@@ -273,4 +322,4 @@ def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str
                 "UPDATE SET lines = max(intake.lines, excluded.lines), puzzles = intake.puzzles + excluded.puzzles, "
                 "updated = excluded.updated", (name, line, puzzles, date))
     new = after - before
-    return new, len(rows) - new, failed
+    return new, len(rows) - new + sum(seen.values()), failed

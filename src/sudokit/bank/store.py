@@ -304,6 +304,20 @@ class Bank:
                     f"SELECT digest FROM puzzle WHERE digest IN ({marks})", part))
         return found
 
+    def held(self, digests: Iterable[bytes]) -> dict[bytes, int]:
+        """Which of the key ``digests`` the bank holds, each with its state: 1
+        when its class has a solution, plus 2 when it is rated."""
+        todo = list(set(digests))
+        out: dict[bytes, int] = {}
+        with self.reading() as conn:
+            step = max(1, min(4096, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)))
+            for i in range(0, len(todo), step):
+                part = todo[i:i + step]
+                out.update(conn.execute(
+                    "SELECT digest, (solution IS NOT NULL) + 2 * (er IS NOT NULL) FROM puzzle "
+                    f"WHERE digest IN ({','.join('?' * len(part))})", part))
+        return out
+
     def families(self) -> dict[str, int]:
         """The technique families met so far, each with its bit."""
         with self.reading() as conn:

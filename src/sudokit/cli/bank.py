@@ -127,11 +127,12 @@ def bank() -> None:
               help="With --cluster: the folder of the Parquet bank to build (bank import reads it).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
               help="Chain-search time per puzzle when rating (a rating that runs out is a lower bound).")
-@click.option("--batch", type=click.IntRange(min=1), default=8192, show_default=True, metavar="N",
-              help="Puzzles per transaction (what an interruption can cost, at most).")
+@click.option("--batch", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Puzzles per transaction (what an interruption can cost, at most) "
+                   "[default: 8192; 32768 when they are rated records read in bulk].")
 @click.option("-v", "--verbose", is_flag=True, help="Say on stderr what is in after each commit.")
 def add(paths: tuple[str, ...], bank_path: str | None, jobs: int, cluster: str | None, output: str | None,
-        timeout: float | None, batch: int, verbose: bool) -> None:
+        timeout: float | None, batch: int | None, verbose: bool) -> None:
     """Add the puzzles of PATHS (files, or - for standard input) to the bank.
 
     Lines are puzzles in any one-line format, or jsonl records: rating

@@ -1,0 +1,227 @@
+"""Rated 9x9 records in bulk: the common case of ``bank add``, a column at a time.
+
+The big input of a bank is a file of ``sudoku rate --format jsonl`` records:
+millions of lines of one shape, already rated. :class:`Rated` takes the lines
+of that shape -- a JSON object with a ``puzzle`` of 81 ``.`` and digit
+characters, a rating (``er``, and ``status`` ``rated`` or none), no variant's
+units, and a ``solution`` of 81 characters or none -- and turns a block of
+them into rows with a few calls over arrays instead of a few dozen Python
+objects per record:
+
+- one JSON decoding per line, by orjson when it is installed (the ``bank``
+  extra), else by the standard library;
+- the puzzles' values, and the solutions given with them, as one array each;
+  a solution is checked to be a whole grid with no digit twice in a unit that
+  keeps every given (the general path checks the same), in a few array
+  operations;
+- the canonical forms of the block in one call of the compiled search
+  (:func:`sudokit.bank.keys.kernel_columns`);
+- a solution found only for a class the bank does not hold with one yet, once
+  per class in the block: a repeat keeps the stored solution, and since
+  equivalent puzzles have equivalent solutions, a puzzle whose class the bank
+  holds with a solution has one too (and copies in the block share the fate
+  of the first);
+- a repeat of a class the bank holds rated and solved written as one
+  ``UPDATE`` of its count, which is all the general upsert would change.
+
+Anything else -- another shape of line, a puzzle or solution that fails the
+checks, bad JSON -- is handed back (:meth:`Rated.settle`) to the general path
+(:func:`sudokit.bank.intake.parse_line`), so its message, with its line
+number, reads the same, and the rows are the same rows the general path
+writes (``tests/bank/test_bulk.py`` compares the two banks).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+try:  # the bank extra's fast JSON reader
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover - without orjson: the standard library's
+    _loads = json.loads
+
+__all__ = ["Rated", "Rows"]
+
+_UNIT_FIELDS = ("variant", "regions", "cages", "shape", "symbols")
+#: ``.``, ``0`` and the digits to their values; any other byte to 255.
+_VALUES = np.array([0 if b in b".0" else b - 48 if 49 <= b <= 57 else 255 for b in range(256)], dtype=np.uint8)
+#: The 27 units of a 9x9 grid, as cell indexes.
+_UNITS = np.array([[r * 9 + c for c in range(9)] for r in range(9)]
+                  + [[r * 9 + c for r in range(9)] for c in range(9)]
+                  + [[(br + r) * 9 + bc + c for r in range(3) for c in range(3)]
+                     for br in (0, 3, 6) for bc in (0, 3, 6)])
+
+
+def _values(texts: list[str]) -> np.ndarray:
+    """Lines of 81 characters as an array of values (255 for a character that is not one)."""
+    raw = np.frombuffer("".join(texts).encode("ascii", "replace"), dtype=np.uint8)
+    return _VALUES[raw].reshape(len(texts), 81)
+
+
+def _solutions_fit(solutions: np.ndarray, puzzles: np.ndarray) -> np.ndarray:
+    """Per row: the solution is a whole grid (each unit holds 1..9) that keeps the puzzle's givens."""
+    bits = np.left_shift(np.uint16(1), np.minimum(solutions, 15).astype(np.uint16))
+    whole = (np.bitwise_or.reduce(bits[:, _UNITS], axis=2) == 0x3FE).all(axis=1)
+    return whole & ((puzzles == 0) | (puzzles == solutions)).all(axis=1)
+
+
+class Rows:
+    """What a block of rated records writes: ``rows`` for the upsert (with
+    ``lines``, their input lines), ``seen`` (digest -> copies) for the classes
+    the bank holds rated and solved, and the lines of the puzzles that have no
+    solution (``failed``)."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[Any]] = []
+        self.lines: list[int] = []
+        self.seen: Counter[bytes] = Counter()
+        self.failed: list[int] = []
+
+
+class Rated:
+    """A block of rated 9x9 records, taken line by line (:meth:`take`),
+    checked together (:meth:`settle`) and made rows (:meth:`rows`)."""
+
+    def __init__(self, source: str = "") -> None:
+        self.source = source
+        self.lines: list[int] = []
+        self.texts: list[str] = []
+        self.records: list[dict[str, Any]] = []
+        #: After :meth:`settle`: each record's puzzle and given solution (or None), the puzzles' values.
+        self.puzzles: list[str] = []
+        self.solutions: list[str | None] = []
+        self.values: np.ndarray | None = None
+        #: The lines of the puzzles found to have no solution (set when the rows are written).
+        self.failed: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def take(self, number: int, text: str) -> bool:
+        """Keep line ``number`` (``text``, stripped) if it is a record of the
+        common shape; False (nothing kept) for any other line."""
+        try:
+            record = _loads(text)
+        except ValueError:  # orjson's and json's decoding errors
+            return False
+        if type(record) is not dict:
+            return False
+        puzzle = record.get("puzzle")
+        if (type(puzzle) is not str or len(puzzle) != 81 or record.get("er") is None
+                or record.get("status", "rated") != "rated" or "variant" in record or "regions" in record
+                or "cages" in record or "shape" in record or "symbols" in record):
+            return False
+        self.lines.append(number)
+        self.texts.append(text)
+        self.records.append(record)
+        return True
+
+    def detach(self) -> "Rated":
+        """A block of what was taken so far, this one left empty to take more."""
+        block = Rated(self.source)
+        block.lines, block.texts, block.records = self.lines, self.texts, self.records
+        self.lines, self.texts, self.records = [], [], []
+        return block
+
+    def settle(self) -> list[tuple[int, str]]:
+        """Check the block's puzzles and solutions together; the lines that
+        fail (line, text), dropped from the block for the general path."""
+        n = len(self.lines)
+        self.puzzles = [r["puzzle"] for r in self.records]
+        # a solution as the general way reads it: a string, else none
+        self.solutions = [s if s and type(s) is str else None for s in (r.get("solution") for r in self.records)]
+        if not n:
+            self.values = np.zeros((0, 81), dtype=np.uint8)
+            return []
+        values = _values(self.puzzles)
+        bad = (values > 9).any(axis=1)
+        given = [i for i, s in enumerate(self.solutions) if s is not None]
+        if given:
+            whole = [i for i in given if len(self.solutions[i]) == 81]
+            bad[[i for i in given if len(self.solutions[i]) != 81]] = True
+            if whole:
+                at = np.array(whole)
+                bad[at] |= ~_solutions_fit(_values([self.solutions[i] for i in whole]), values[at])
+        self.values = values
+        if not bad.any():
+            return []
+        keep = (~bad).tolist()
+        out = [(line, text) for line, text, k in zip(self.lines, self.texts, keep) if not k]
+        for name in ("lines", "texts", "records", "puzzles", "solutions"):
+            column = getattr(self, name)
+            setattr(self, name, [v for v, k in zip(column, keep) if k])
+        self.values = values[~bad]
+        return out
+
+    def rows(self, bank: Any, date: str) -> Rows:
+        """The block's rows (see :class:`Rows`), its solutions found where needed;
+        after :meth:`settle`."""
+        from .. import batch
+        from ..grid import CLASSIC, Grid
+        from .keys import kernel_columns, keyed
+        from .rows import _SYMMETRY_NAMES, rating_cells, rating_of, symmetry_bits
+
+        out = Rows()
+        values = self.values
+        n = len(self.lines)
+        if values is None or not n:
+            return out
+        got = kernel_columns(values)
+        keys, moves, counts = got if got is not None else ([None] * n, [None] * n, [-1] * n)
+        for i, count in enumerate(counts):
+            if count < 0:  # left to the Python search
+                k = keyed(Grid.unchecked(CLASSIC, tuple(values[i].tolist())))
+                keys[i], moves[i], counts[i] = k.key, k.transform, k.automorphisms
+        blake2b = hashlib.blake2b
+        digests = [blake2b(key.encode(), digest_size=16).digest() for key in keys]
+        held = bank.held(digests)
+        # the rows to upsert (all but repeats of classes held rated and solved), and which to solve
+        full: list[int] = []
+        solve: list[int] = []
+        first: set[bytes] = set()
+        seen = out.seen
+        solutions = list(self.solutions)
+        for i, digest in enumerate(digests):
+            state = held.get(digest)
+            if state == 3:
+                seen[digest] += 1
+                continue
+            full.append(i)
+            if digest in first:
+                solutions[i] = None  # a copy: the first one's solution is kept
+                continue
+            first.add(digest)
+            if solutions[i] is None and not (state or 0) & 1:
+                solve.append(i)
+        failed: set[bytes] = set()
+        if solve:
+            found = batch.solve_many(values[solve], limit=1)
+            texts = batch.format_block(found.solutions).decode("ascii")
+            for k, (i, ok) in enumerate(zip(solve, (found.counts > 0).tolist())):
+                if ok:
+                    solutions[i] = texts[82 * k:82 * k + 81]
+                else:
+                    failed.add(digests[i])
+        sub = values[full]
+        clues = (sub != 0).sum(axis=1).tolist()
+        bits = symmetry_bits(sub)
+        rnd = np.frombuffer(b"".join(digests[i] for i in full), dtype="<i8")[::2].tolist()
+        records, lines, puzzles = self.records, self.lines, self.puzzles
+        source = self.source or None
+        for k, i in enumerate(full):
+            digest = digests[i]
+            if digest in failed:
+                out.failed.append(lines[i])
+                continue
+            rating = rating_cells(rating_of(records[i]))
+            puzzle = puzzles[i]
+            out.rows.append([digest, keys[i], puzzle.replace("0", ".") if "0" in puzzle else puzzle, moves[i],
+                             solutions[i], "3x3", None, None, None, clues[k], bits[k], _SYMMETRY_NAMES[bits[k]],
+                             counts[i], *rating, source, date, 1, rnd[k]])
+            out.lines.append(lines[i])
+        return out
