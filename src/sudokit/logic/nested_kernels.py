@@ -969,27 +969,34 @@ def basic_helpers(masks, base, units, regions, member, meet, empty, occ, n, head
         return NAKED_PAIR, nh
     # -- X-Wing: column bases, then row bases; pairs of bases in colex order, then values ascending
     lines = np.zeros((n + 1, nreg), dtype=np.int64)
+    cover = np.full(ncells, -1, dtype=np.int64)  # each cell's cover line (one of each kind a cell)
     for tt in range(2):
         t1 = _COL if tt == 0 else _ROW
         t2 = _ROW if tt == 0 else _COL
+        for k2 in range(nreg):
+            cu = regions[t2, k2]
+            if cu < 0:
+                break
+            for k in range(ulen):
+                c = units[cu, k]
+                if c < 0:
+                    break
+                cover[c] = k2
         for v in range(1, n + 1):
+            if occ[v] + 4 > n:
+                continue
             bit = 1 << (v - 1)
             for i in range(nreg):
                 lines[v, i] = 0
                 bu = regions[t1, i]
                 if bu < 0:
                     continue
-                for k2 in range(nreg):
-                    cu = regions[t2, k2]
-                    if cu < 0:
+                for k in range(ulen):
+                    c = units[bu, k]
+                    if c < 0:
                         break
-                    for k in range(ulen):
-                        c = units[bu, k]
-                        if c < 0:
-                            break
-                        if masks[c] & bit and member[cu, c]:
-                            lines[v, i] |= 1 << k2
-                            break
+                    if masks[c] & bit and cover[c] >= 0:
+                        lines[v, i] |= 1 << cover[c]
         for j in range(1, nreg):
             for i in range(j):
                 for v in range(1, n + 1):
