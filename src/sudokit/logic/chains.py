@@ -201,12 +201,13 @@ class Chainer:
     copies of the masks and value boards that shrink while it runs; static
     implications are computed once per potential and cached."""
 
-    def __init__(self, state: Candidates, deadline: float | None) -> None:
+    def __init__(self, state: Candidates, deadline: float | None, boards: list[int] | None = None) -> None:
         self.state = state
         self.geo = state.geo
         self.t = _tables(state.geo)
         self.units = state.geo.units
-        self.boards = list(boards_of(state.mask, state.geo.n))
+        # (``boards``: the value bitboards of ``state.mask`` when the caller has them)
+        self.boards = list(boards_of(state.mask, state.geo.n)) if boards is None else boards
         self.deadline = deadline
         self.ticks = 0
         self._last_check = 0.0

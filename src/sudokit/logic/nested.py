@@ -39,7 +39,6 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-import threading
 from functools import lru_cache
 from typing import Iterator
 
@@ -198,6 +197,7 @@ class _LevelChainer(Chainer):
         self._nk = None
         self.rules = tuple(self._inner_rules())
         self.ends: dict | None = None  # set by resumable(): where propagations stopped, by (starts, rules)
+        self._base_key = tuple(state.mask)
 
     # -- helpers on the reduced grid --------------------------------------------
 
@@ -371,7 +371,7 @@ class _LevelChainer(Chainer):
         if found:
             return found
         for inner in self._inner_rules():
-            found = self._chain_helpers(inner, masks, self.state.mask)
+            found = self._chain_helpers(inner, masks, self.state.mask, boards)
             if found:
                 return found
         return []
@@ -459,21 +459,25 @@ class _LevelChainer(Chainer):
             rules.append(("multiple", 0))
         return rules
 
-    def _chain_helpers(self, inner, masks, base_masks) -> list[_Helper]:
-        """The hints of an inner chaining rule on the reduced grid, sorted as
-        SE sorts them, each as a helper whose parents are the removed
-        candidates its chains rely on (SE's ``collectRuleParents``)."""
+    def _chain_helpers(self, inner, masks, base_masks, boards=None) -> list[_Helper]:
+        """The hints of an inner chaining rule on the reduced grid (``boards``: its value
+        bitboards, when known), sorted as SE sorts them, each as a helper whose parents are
+        the removed candidates its chains rely on (SE's ``collectRuleParents``)."""
         kind, level = inner
         geo = self.geo
         key = (kind, level, tuple(masks), tuple(self.state.values))
         memo = _local().inner
-        hints = memo.get(key)
-        if hints is None:
+        got = memo.get(key)
+        base_key = self._base_key
+        if got is None:
             reduced = Candidates(geo, self.state.values, list(masks))
-            hints = _inner_hints(reduced, kind, level, self.deadline)
+            hints = _inner_hints(reduced, kind, level, self.deadline, None if boards is None else list(boards))
             if len(memo) >= _INNER_SIZE:
                 memo.clear()
-            memo[key] = hints
+            got = memo[key] = [hints, None, None]
+        elif got[1] == base_key:  # the helpers depend on the hints and on what the chain removed
+            return got[2]
+        hints = got[0]
         out = []
         for h in hints:
             parents = _rule_parents(h, base_masks, masks, geo)
@@ -487,6 +491,7 @@ class _LevelChainer(Chainer):
                 for v in sorted(cells[c]):
                     offs.append((c << 6) | (v << 1))
             out.append(_Helper(offs, parents, h.name, h))  # (the text of an inner hint is made when shown)
+        got[1], got[2] = base_key, out
         return out
 
     # -- propagation -------------------------------------------------------------
@@ -558,13 +563,14 @@ class _XHint(Hint):
     entry, whether its chains are dynamic, and the chainer (for nested
     hints inside its graphs)."""
 
-    __slots__ = ("chains", "init", "cycle", "dynamic", "chainer", "inner")
+    __slots__ = ("chains", "init", "cycle", "dynamic", "chainer", "inner", "full")
 
     @classmethod
     def of(cls, h: Hint, chains=(), init=None, cycle=None, dynamic=False, chainer=None) -> "_XHint":
         x = cls(*h.fields())
         x.chains, x.init, x.cycle, x.dynamic, x.chainer = chains, init, cycle, dynamic, chainer
         x.inner = ()
+        x.full = None
         return x
 
 
@@ -592,9 +598,16 @@ def _nodes_of(chains) -> set:
 def _full_chain(h) -> tuple:
     """What SE's ``FullChain`` compares: the targets and every potential of
     their chains."""
+    full = getattr(h, "full", None)
+    if full is not None:
+        return full
     if h.cycle is not None:
-        return ("cycle", tuple(cycle_nodes(h.cycle)))
-    return tuple((n, _chain_list(n, ps, g)) for n, ps, g in h.chains)
+        full = ("cycle", tuple(cycle_nodes(h.cycle)))
+    else:
+        full = tuple((n, _chain_list(n, ps, g)) for n, ps, g in h.chains)
+    if isinstance(h, _XHint):  # (remembered: the inner hints are met again and again)
+        h.full = full
+    return full
 
 
 def _chain_list(node: int, parents: tuple, graph: dict) -> tuple:
@@ -797,12 +810,12 @@ class _InnerChainer(Chainer):
         super().tick(INNER_SCAN_UNITS if getattr(self, "_scan", False) else units)
 
 
-def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XHint]:
-    """All the hints SE's inner rule gives on ``state``, sorted and deduplicated
-    as SE's ``Chaining.getHints`` returns them."""
+def _inner_hints(state: Candidates, kind: str, level: int, deadline, boards=None) -> list[_XHint]:
+    """All the hints SE's inner rule gives on ``state`` (``boards``: its value bitboards,
+    when known), sorted and deduplicated as SE's ``Chaining.getHints`` returns them."""
     found: list[_XHint] = []
     if kind == "cycles":
-        ch = _InnerChainer(state, deadline)
+        ch = _InnerChainer(state, deadline, boards)
         masks = state.mask
         if COMPILED_INNER:
             kept = _compiled_cycles(ch)
@@ -835,13 +848,13 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline) -> list[_XH
     else:
         dynamic = kind == "dynamic"
         if COMPILED_INNER and not (dynamic and level >= 1):
-            kept = _compiled_multiple(state, dynamic, deadline)
+            kept = _compiled_multiple(state, dynamic, deadline, boards=boards)
             if kept is not None:
                 return kept
         if dynamic and level >= 1:
             ch = _LevelChainer(state, deadline, level)
         else:
-            ch = Chainer(state, deadline)
+            ch = Chainer(state, deadline, boards)
         collect = _Collect()
         _LevelMulti(ch, collect, level if dynamic else 0, True, dynamic).run()
         found = collect.all
@@ -973,13 +986,14 @@ def _cell_units(geo):
     return out
 
 
-def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | None = None) -> list[_XHint] | None:
+def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | None = None,
+                       boards: list[int] | None = None) -> list[_XHint] | None:
     """The "multiple" (static) or "dynamic" (level 0) inner rule on ``state`` by
     :func:`nested_kernels.multiple_rule`: the hints of the Python rule, in its
     order, made only for the hints kept (the first ``most`` of them, when
     given); None when the compiled code is not loaded (or has no room: the
     Python rule then)."""
-    ch = Chainer(state, deadline)
+    ch = Chainer(state, deadline, boards)
     nk = _nested_kernels(ch)
     if nk is None:
         return None
@@ -1007,7 +1021,7 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
         del w["multiple"]
     # the work the Python rule counts: one a propagation
     ch.tick(props)
-    rb = chains._Quiet(state, deadline)
+    rb = chains._Quiet(state, deadline, ch.boards)
     multi = _LevelMulti(rb, _Collect(), 0, True, dynamic)
     prefix = multi.prefix
     name = chains._name

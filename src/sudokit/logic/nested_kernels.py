@@ -250,6 +250,82 @@ def _constants(masks):
     return k, yes, not yes
 
 
+@njit(inline="always")
+def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found):
+    """:func:`chain_kernels.run`'s cycle search (op 1) from the on potential ``src`` on the
+    graph of :func:`_closure` (dense numbers; the graph's edges are the links the search
+    makes, in the same order): the same entries, in the same order. ``dmark`` holds no
+    ``ds`` before. Returns the cycles found (``found[:count]``)."""
+    dnodes[0] = src
+    dpar[0] = -1
+    dmark[src] = ds
+    n = 1
+    nfound = 0
+    lo = 0
+    hi = 1
+    depth = 0
+    while lo < hi:
+        on = dnodes[lo] & 1
+        depth += 1
+        for e in range(lo, hi):
+            node = dnodes[e]
+            for ei in range(adj_start[node], adj_start[node + 1]):
+                q = adj[ei]
+                if on:  # an off entry, unless its potential is already on its own path
+                    f = e
+                    dup = False
+                    while f != -1:
+                        if dnodes[f] == q:
+                            dup = True
+                            break
+                        f = dpar[f]
+                    if not dup:
+                        dnodes[n] = q
+                        dpar[n] = e
+                        n += 1
+                else:
+                    if depth >= 4 and q == src:
+                        found[nfound] = e
+                        nfound += 1
+                    if dmark[q] != ds:
+                        dmark[q] = ds
+                        dnodes[n] = q
+                        dpar[n] = e
+                        n += 1
+        lo = hi
+        hi = n
+    return nfound
+
+
+@njit(inline="always")
+def _forcing_search(src, adj_start, adj, dnodes, dpar, dmark, ds):
+    """:func:`chain_kernels.run`'s forcing-chain search (op 0) from ``src`` on the graph of
+    :func:`_closure` with x-links (dense numbers): the entry whose successor is the negation
+    of ``src``, or -1."""
+    conj = src ^ 1
+    dnodes[0] = src
+    dpar[0] = -1
+    dmark[src] = ds
+    n = 1
+    lo = 0
+    hi = 1
+    while lo < hi:
+        for e in range(lo, hi):
+            node = dnodes[e]
+            for ei in range(adj_start[node], adj_start[node + 1]):
+                q = adj[ei]
+                if q == conj:
+                    return e
+                if dmark[q] != ds:
+                    dmark[q] = ds
+                    dnodes[n] = q
+                    dpar[n] = e
+                    n += 1
+        lo = hi
+        hi = n
+    return -1
+
+
 @njit(cache=True, nogil=True)
 def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf, index, pstart, pflat, pfirst, qon,
                 qoff, flags, stamp, path, recs, rems):
@@ -270,8 +346,6 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
     cap_path = path.shape[0]
     cap_rec = recs.shape[0]
     cap_rem = rems.shape[0]
-    none = np.zeros(0, dtype=np.int64)
-    kc, yes, no = _constants(masks)
     # per record: rating, complexity, key, order; kind, pass, path start, path length; removals start, length
     nrec = 0
     diff = np.empty(cap_rec, dtype=np.float64)
@@ -300,6 +374,25 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
             m >>= 1
             v += 1
     nn = 2 * ncand
+    # each dense number's potential, and the searches' work (entries: the root, each on potential
+    # once, and each on potential's off entries)
+    pot = np.empty(nn, dtype=np.int64)
+    for cell in range(ncells):
+        m = masks[cell]
+        v = 1
+        while m:
+            if m & 1:
+                k = cid[(cell << 5) | v]
+                pot[2 * k] = (cell << 6) | (v << 1)
+                pot[2 * k + 1] = (cell << 6) | (v << 1) | 1
+            m >>= 1
+            v += 1
+    nentries = (ncand + 1) * (peers.shape[1] + 34)
+    dnodes = np.empty(nentries, dtype=np.int64)
+    dpar = np.empty(nentries, dtype=np.int64)
+    dfound = np.empty(nentries, dtype=np.int64)
+    dmark = np.zeros(nn, dtype=np.int64)
+    ds = 0
     adj_start = np.zeros(nn + 1, dtype=np.int64)
     adj = np.empty(nn * (peers.shape[1] + 32 + units.shape[1]) + 1, dtype=np.int64)
     comp = np.zeros(nn, dtype=np.int64)
@@ -362,10 +455,8 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                         break
                 nfound = 0
                 if maybe:
-                    stamp += 1
-                    r = run(kc[1], masks, masks, peers, units, on, none, y, x, no, kc[2], mark, nodes, parents, found,
-                            buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
-                    nfound = r[1]
+                    ds += 1
+                    nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound)
                 if nfound:
                     searches += 1
                 for fi in range(nfound):
@@ -375,13 +466,13 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                         return -1, searches, stamp
                     path[npath] = on
                     npath += 1
-                    e = found[fi]
+                    e = dfound[fi]
                     while e != -1:
                         if npath >= cap_path:
                             return -1, searches, stamp
-                        path[npath] = nodes[e]
+                        path[npath] = pot[dnodes[e]]
                         npath += 1
-                        e = parents[e]
+                        e = dpar[e]
                     length = npath - start
                     # its removals (chains.cycle_hint): a cell outside the cycle that holds the value and
                     # sees an on potential and an off potential of it
@@ -460,10 +551,8 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                 for src in (on, on ^ 1):
                     if not _reaches(comp, reach, don ^ (src & 1 ^ 1), don ^ (src & 1)):
                         continue  # the negation is out of reach
-                    stamp += 1
-                    r = run(kc[0], masks, masks, peers, units, src, none, y, yes, no, kc[2], mark, nodes, parents,
-                            found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
-                    last = r[1]
+                    ds += 1
+                    last = _forcing_search(don ^ (src & 1 ^ 1), adj_start, adj, dnodes, dpar, dmark, ds)
                     if last < 0:
                         continue
                     searches += 1
@@ -472,9 +561,9 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                     while e != -1:
                         if npath >= cap_path:
                             return -1, searches, stamp
-                        path[npath] = nodes[e]
+                        path[npath] = pot[dnodes[e]]
                         npath += 1
-                        e = parents[e]
+                        e = dpar[e]
                     # complexity: the chain's potentials and its target
                     distinct = npath - start + 1
                     target = src ^ 1
@@ -880,27 +969,34 @@ def basic_helpers(masks, base, units, regions, member, meet, empty, occ, n, head
         return NAKED_PAIR, nh
     # -- X-Wing: column bases, then row bases; pairs of bases in colex order, then values ascending
     lines = np.zeros((n + 1, nreg), dtype=np.int64)
+    cover = np.full(ncells, -1, dtype=np.int64)  # each cell's cover line (one of each kind a cell)
     for tt in range(2):
         t1 = _COL if tt == 0 else _ROW
         t2 = _ROW if tt == 0 else _COL
+        for k2 in range(nreg):
+            cu = regions[t2, k2]
+            if cu < 0:
+                break
+            for k in range(ulen):
+                c = units[cu, k]
+                if c < 0:
+                    break
+                cover[c] = k2
         for v in range(1, n + 1):
+            if occ[v] + 4 > n:
+                continue
             bit = 1 << (v - 1)
             for i in range(nreg):
                 lines[v, i] = 0
                 bu = regions[t1, i]
                 if bu < 0:
                     continue
-                for k2 in range(nreg):
-                    cu = regions[t2, k2]
-                    if cu < 0:
+                for k in range(ulen):
+                    c = units[bu, k]
+                    if c < 0:
                         break
-                    for k in range(ulen):
-                        c = units[bu, k]
-                        if c < 0:
-                            break
-                        if masks[c] & bit and member[cu, c]:
-                            lines[v, i] |= 1 << k2
-                            break
+                    if masks[c] & bit and cover[c] >= 0:
+                        lines[v, i] |= 1 << cover[c]
         for j in range(1, nreg):
             for i in range(j):
                 for v in range(1, n + 1):
