@@ -512,9 +512,12 @@ def compile_in_background(groups: Iterable[str]) -> bool:
     with _lock:
         # with the others of the same kind that the running command said it uses (its notice's groups)
         kin = {g for b in _open for g in b.groups if g in _BACKGROUND and g in KERNELS}
-        # in the order of KERNELS: the solver and the easy ladder first, so that
-        # they load (background_ready) while the rarer searches still compile
-        wanted = tuple(g for g in KERNELS if g in {*groups, *kin})
+        # in the order the command names them (a rating: the groups whose absence
+        # costs it most for each second they take to compile first), then that of
+        # KERNELS, so that these load (background_ready) while the others still compile
+        asked = {*groups, *kin}
+        named = [g for b in _open for g in b.groups if g in asked]
+        wanted = tuple(dict.fromkeys([*named, *(g for g in KERNELS if g in asked)]))
         cold = tuple(g for g in wanted if not all(is_cached(e) for e in KERNELS[g][1]))
         if not cold:
             return False
