@@ -26,14 +26,15 @@ the commands share about that:
 * :func:`compile_ahead` compiles every group (or those named) on several
   processes at once, for ``sudoku warm-up``: after it, a first run loads
   everything from the cache.
-* :func:`compile_in_background` compiles cold groups in a child process
-  while the command goes on with its pure-Python path (the logic finders and
-  Crook's method give the same answers as the kernels, only more slowly):
-  a first ``sudoku rate FILE`` does not stop for the compiler, and
-  :func:`background_ready` says when the kernels can be loaded from the cache
-  (group by group, as the child finishes each).
-  One lock file per cache folder lets only one such child run at a time,
-  across processes and commands.
+* :func:`compile_in_background` compiles cold groups in child processes
+  (one per core, at most :data:`BACKGROUND_JOBS`; each takes its groups in
+  the order the command names them) while the command goes on with its
+  pure-Python path (the logic finders and Crook's method give the same
+  answers as the kernels, only more slowly): a first ``sudoku rate FILE``
+  does not stop for the compiler, and :func:`background_ready` says when the
+  kernels can be loaded from the cache (group by group, as a child finishes
+  each). One lock file per cache folder, shared by those children, lets only
+  one such compilation run at a time, across processes and commands.
 
 Nothing here prints: the command line passes ``notice`` and ``spinner``.
 """
