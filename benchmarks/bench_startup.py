@@ -13,11 +13,15 @@ printed on stderr (the expected time it states).
     python benchmarks/bench_startup.py --only solve rate
     python benchmarks/bench_startup.py --first-batch puzzles.txt   # a first batch rating
 
-``--first-batch FILE`` times ``sudoku rate FILE`` three ways, each cache fresh:
-cold (its kernels compile in a background helper while it rates in pure
-Python; the helper's CPU is not the command's), warm (the same cache once the
-helper is done), and after ``sudoku warm-up`` (timed too, its compiling
-processes included), with the load average beside each.
+``--first-batch FILE`` times ``sudoku rate FILE`` three ways: cold in a fresh
+cache (its kernels compile in background helpers while it rates on its
+pure-Python stand-ins; the helpers' CPU is not the command's), warm (the same
+cache once the helpers are done), alternating ``--rounds`` times, with the
+ratio of each cold run's wall time to the warm one's; then after ``sudoku
+warm-up`` in another fresh cache (timed too, its compiling processes
+included; ``--no-warm-up`` skips it), with the load average beside each.
+
+    python benchmarks/bench_startup.py --first-batch g1000.txt --rounds 2
 """
 
 from __future__ import annotations
@@ -131,40 +135,52 @@ def wait_for_background(env: dict[str, str], limit: float = 600.0) -> None:
         time.sleep(1.0)
 
 
-def first_batch(path: str) -> None:
-    """The first run of a batch rating: cold, warm, and after ``sudoku warm-up``."""
+def first_batch(path: str, rounds: int = 1, warm_up: bool = True) -> None:
+    """The first run of a batch rating: cold and warm, alternating (``rounds``
+    pairs, each cold run in a fresh cache, each warm run in the cache its cold
+    run left once the background compilation is done), and after ``sudoku
+    warm-up``; the ratio of each cold run to the warm run after it (wall
+    time, the target's measure; CPU is the command's, its helpers not
+    counted), with the load average beside each."""
     def load() -> str:
         return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
     rows = []
-    cache = tempfile.mkdtemp(prefix="numba-cold-")
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-    try:
-        before = load()
-        wall, cpu, err, _ = run(["rate", path], None, env)
-        notice = next((line for line in err.splitlines() if "compiling" in line), "(no notice)")
-        rows.append(("cold, no warm-up", wall, cpu, before, notice))
-        wait_for_background(env)
-        before = load()
-        wall, cpu, err, _ = run(["rate", path], None, env)
-        rows.append(("warm", wall, cpu, before, "compiling" in err and "notice!" or ""))
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
-    cache = tempfile.mkdtemp(prefix="numba-cold-")
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-    try:
-        before = load()
-        wall, cpu, err, _ = run(["warm-up"], None, env)
-        rows.append(("`sudoku warm-up` (both cores)", wall, cpu, before, err.strip().splitlines()[-1]))
-        before = load()
-        wall, cpu, err, _ = run(["rate", path], None, env)
-        rows.append(("first run after warm-up", wall, cpu, before, "compiling" in err and "notice!" or ""))
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
-    print(f"| `sudoku rate {os.path.basename(path)}` | wall s | CPU s | load before | stderr |")
-    print("|---|---:|---:|---|---|")
-    for name, wall, cpu, before, said in rows:
-        print(f"| {name} | {wall:.1f} | {cpu:.1f} | {before} | {said} |")
+    for _ in range(rounds):
+        cache = tempfile.mkdtemp(prefix="numba-cold-")
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        try:
+            before = load()
+            start = time.perf_counter()
+            cold = run(["rate", path], None, env)
+            notice = next((line for line in cold[2].splitlines() if "compiling" in line), "(no notice)")
+            said = re.search(r"about (\d+) s", notice)
+            wait_for_background(env)
+            compiled = time.perf_counter() - start
+            before_warm = load()
+            warm = run(["rate", path], None, env)
+            rows.append(("cold, no warm-up", cold[0], cold[1], before, f"{cold[0] / warm[0]:.2f}",
+                         (f"notice: about {said.group(1)} s" if said else notice)
+                         + f"; helpers done after {compiled:.0f} s"))
+            rows.append(("warm", warm[0], warm[1], before_warm, "1", "notice!" if "compiling" in warm[2] else ""))
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+    if warm_up:
+        cache = tempfile.mkdtemp(prefix="numba-cold-")
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        try:
+            before = load()
+            wall, cpu, err, _ = run(["warm-up"], None, env)
+            rows.append(("`sudoku warm-up` (both cores)", wall, cpu, before, "", err.strip().splitlines()[-1]))
+            before = load()
+            wall, cpu, err, _ = run(["rate", path], None, env)
+            rows.append(("first run after warm-up", wall, cpu, before, "", "notice!" if "compiling" in err else ""))
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+    print(f"| `sudoku rate {os.path.basename(path)}` | wall s | CPU s | load before | cold/warm (wall) | stderr |")
+    print("|---|---:|---:|---|---:|---|")
+    for name, wall, cpu, before, ratio, said in rows:
+        print(f"| {name} | {wall:.1f} | {cpu:.1f} | {before} | {ratio} | {said} |")
 
 
 def machine() -> str:
@@ -184,11 +200,13 @@ def main() -> None:
     parser.add_argument("--warm-only", action="store_true", help="skip the cold runs")
     parser.add_argument("--cold-only", action="store_true", help="skip the warm runs")
     parser.add_argument("--first-batch", metavar="FILE", help="time a first batch rating of FILE instead")
+    parser.add_argument("--rounds", type=int, default=1, help="with --first-batch: cold/warm pairs")
+    parser.add_argument("--no-warm-up", action="store_true", help="with --first-batch: skip `sudoku warm-up`")
     args = parser.parse_args()
     names = args.only or list(COMMANDS)
     print(f"machine: {machine()}; command: {sudoku()}")
     if args.first_batch:
-        first_batch(args.first_batch)
+        first_batch(args.first_batch, args.rounds, not args.no_warm_up)
         return
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     hot = {} if args.cold_only else warm(names, args.repeat)

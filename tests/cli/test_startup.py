@@ -358,3 +358,87 @@ def test_a_group_loads_once_its_helper_marks_it_done(monkeypatch, tmp_path) -> N
             assert compiling._handed == {"logic"}
         finally:
             os.unlink(compiling._done_path("count"))
+
+
+def test_a_background_compilation_splits_the_rating_groups_over_two_processes() -> None:
+    """The rating's kernel groups go to two helper processes, each with the
+    groups whose kernels it calls or shares (the nested rules with the chain
+    searches, the producers with the easy ladder), the largest set first, and
+    each process takes its groups in the order asked (the solver first); on
+    one process, all of them in that order. The notice's time is that of the
+    longest helper beside the command."""
+    import importlib
+
+    import sudokit.logic  # noqa: F401  (registers its groups)
+
+    compiling = importlib.import_module("sudokit.engine.compiling")
+    rating = ("count", "logic", "producers", "chains", "nested")
+    bins = compiling._bins(rating, 2)
+    assert sorted(bins) == [("chains", "nested"), ("count", "logic", "producers")]
+    assert compiling._bins(rating, 1) == [rating]
+    assert sorted(g for b in compiling._bins(tuple(compiling.KERNELS), 2) for g in b) == sorted(compiling.KERNELS)
+    seconds = {g: compiling.KERNELS[g][2] for g in rating}
+    longest = max(seconds["chains"] + seconds["nested"], seconds["count"] + seconds["logic"] + seconds["producers"])
+    assert compiling.background_seconds(bins) >= longest
+
+
+@pytest.mark.slow
+def test_the_easy_ladder_compiles_each_search_once() -> None:
+    """In a fresh numba cache, the easy ladder and the producers compile each
+    of their searches once (not once per literal size or flag a caller
+    passes, nor for a literal 0 seen while numba infers a counter's type)."""
+    code = LISTEN + (
+        "import collections\n"
+        "import sudokit.logic\n"
+        "from sudokit.engine.compiling import warm_up\n"
+        "warm_up(kernels=('logic', 'producers'))\n"
+        "import sudokit.engine.logic_kernels as lk\n"
+        "mine = {n for n in dir(lk) if callable(getattr(getattr(lk, n), 'py_func', None))}\n"
+        "counts = collections.Counter(c for c in compiled if c in mine)\n"
+        "print(sorted(n for n, k in counts.items() if k > 1), len(counts))\n"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        out = _python(code, {"NUMBA_CACHE_DIR": cache}).split("\n")[0]
+    twice, compiled = out.rsplit(" ", 1)
+    assert twice == "[]"
+    assert int(compiled) >= 15  # the searches were compiled here, not loaded
+
+
+@pytest.mark.slow
+def test_a_first_batch_rating_of_every_band_rates_as_sukakuexplainer_and_as_a_warm_run() -> None:
+    """A batch of se_dev puzzles from every band up to the forcing chains,
+    rated with an empty numba cache (the work on the stand-ins while two
+    helpers compile, the kernels taken group by group as they are ready):
+    ER/EP/ED are Sudoku Explainer's, the output is the warm run's, the notice
+    says once, with a time, that it compiles in the background, and the
+    helpers leave every rating group in the cache."""
+    import time
+
+    from conftest import rated_reference
+
+    rows = [r for r in rated_reference() if float(r["er"]) <= 8.5]
+    rows.sort(key=lambda r: float(r["er"]))
+    picked = rows[:: max(1, len(rows) // 30)][:30]
+    assert max(float(r["er"]) for r in picked) > 7.0 and min(float(r["er"]) for r in picked) < 2.0
+    puzzles = "".join(r["puzzle"] + "\n" for r in picked)
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        cold = subprocess.run(["sudoku", "rate", "-"], input=puzzles, capture_output=True, text=True, env=env,
+                              timeout=900)
+        assert cold.returncode == 0, cold.stderr
+        notices = [line for line in cold.stderr.splitlines() if "compiling" in line]
+        assert len(notices) == 1 and "in the background" in notices[0], cold.stderr
+        assert re.search(r"about \d+ s", notices[0])
+        for row, line in zip(picked, cold.stdout.splitlines(), strict=True):
+            assert line.split()[1] == f"{float(row['er']):.1f}/{float(row['ep']):.1f}/{float(row['ed']):.1f}", row
+        check = ("import importlib, sudokit.logic; c = importlib.import_module('sudokit.engine.compiling'); "
+                 "print(c._compiling_elsewhere(), all(c.is_cached(e) for g in "
+                 "('count', 'logic', 'producers', 'chains', 'nested') for e in c.KERNELS[g][1]))")
+        deadline = time.monotonic() + 900
+        while _python(check, {"NUMBA_CACHE_DIR": cache}).strip() != "False True":
+            assert time.monotonic() < deadline, "the background compilation did not finish"
+            time.sleep(2)
+        warm = subprocess.run(["sudoku", "rate", "-"], input=puzzles, capture_output=True, text=True, env=env,
+                              timeout=900)
+        assert warm.returncode == 0 and "compiling" not in warm.stderr
+        assert warm.stdout == cold.stdout

@@ -26,14 +26,15 @@ the commands share about that:
 * :func:`compile_ahead` compiles every group (or those named) on several
   processes at once, for ``sudoku warm-up``: after it, a first run loads
   everything from the cache.
-* :func:`compile_in_background` compiles cold groups in a child process
-  while the command goes on with its pure-Python path (the logic finders and
-  Crook's method give the same answers as the kernels, only more slowly):
-  a first ``sudoku rate FILE`` does not stop for the compiler, and
-  :func:`background_ready` says when the kernels can be loaded from the cache
-  (group by group, as the child finishes each).
-  One lock file per cache folder lets only one such child run at a time,
-  across processes and commands.
+* :func:`compile_in_background` compiles cold groups in child processes
+  (one per core, at most :data:`BACKGROUND_JOBS`; each takes its groups in
+  the order the command names them) while the command goes on with its
+  pure-Python path (the logic finders and Crook's method give the same
+  answers as the kernels, only more slowly): a first ``sudoku rate FILE``
+  does not stop for the compiler, and :func:`background_ready` says when the
+  kernels can be loaded from the cache (group by group, as a child finishes
+  each). One lock file per cache folder, shared by those children, lets only
+  one such compilation run at a time, across processes and commands.
 
 Nothing here prints: the command line passes ``notice`` and ``spinner``.
 """
@@ -70,7 +71,7 @@ KERNELS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "shapes": ("the solver for other shapes", ("kernelN.count_more_n", "kernelN.new_state", "kernelN.geometry",
                                                "kernelN.search_n"), 4.5),
     "batch": ("the bulk solver", ("kernel9.batch9_serial",), 6.0),
-    "logic": ("the logic kernels", ("logic_kernels.run_steps",), 10.0),
+    "logic": ("the logic kernels", ("logic_kernels.run_steps",), 6.0),
     # the generator: a helper process compiles the rule's verdict while the
     # command compiles the random grids and the minimiser (the same for every
     # rule and shape; generate.load): wall times on two cores, a verdict's
@@ -368,13 +369,16 @@ _WARMERS: dict[str, Callable[[], None]] = {
         ("logic-9x9", "SINGLES9"), ("logic-other", "SINGLES"), ("preemptive", "PREEMPTIVE"))},
 }
 
+#: The groups whose kernels a group's kernels call or share (:func:`register`).
+_NEEDS: dict[str, tuple[str, ...]] = {}
+
 #: The module that registered each group kept above the engine (:func:`register`):
 #: a helper process imports it before it warms the group up.
 _HOMES: dict[str, str] = {}
 
 
 def register(group: str, what: str, entries: Iterable[str], seconds: float, warm: Callable[[], None], *,
-             background: bool = False) -> None:
+             background: bool = False, needs: Iterable[str] = ()) -> None:
     """Add the kernel group ``group`` of a package above the engine, which
     keeps its kernels and knows how to load them: ``what`` it is (for the
     notice), its ``entries`` as "package.module.function" under ``sudokit``
@@ -382,10 +386,13 @@ def register(group: str, what: str, entries: Iterable[str], seconds: float, warm
     ``sudokit.engine``, the ``seconds`` a cold compile takes on an idle
     machine, and ``warm``, a function that loads (compiling when needed)
     them all. ``background``: the package has a stand-in while they compile
-    (:func:`compile_in_background`). The engine imports nothing of the
-    package: the package registers when it is imported, and a helper process
-    imports the module of ``warm`` before it calls it."""
+    (:func:`compile_in_background`). ``needs``: groups whose kernels these
+    call or share (compiled in the same process, first, rather than twice
+    side by side). The engine imports nothing of the package: the package
+    registers when it is imported, and a helper process imports the module
+    of ``warm`` before it calls it."""
     KERNELS[group] = (what, tuple(entries), float(seconds))
+    _NEEDS[group] = tuple(needs)
     _WARMERS[group] = warm
     _HOMES[group] = warm.__module__
     if background:
@@ -506,29 +513,86 @@ def compile_in_background(groups: Iterable[str]) -> bool:
     with _lock:
         # with the others of the same kind that the running command said it uses (its notice's groups)
         kin = {g for b in _open for g in b.groups if g in _BACKGROUND and g in KERNELS}
-        # in the order of KERNELS: the solver and the easy ladder first, so that
-        # they load (background_ready) while the rarer searches still compile
-        wanted = tuple(g for g in KERNELS if g in {*groups, *kin})
+        # in the order the command names them (a rating: the groups whose absence
+        # costs it most for each second they take to compile first), then that of
+        # KERNELS, so that these load (background_ready) while the others still compile
+        asked = {*groups, *kin}
+        named = [g for b in _open for g in b.groups if g in asked]
+        wanted = tuple(dict.fromkeys([*named, *(g for g in KERNELS if g in asked)]))
         cold = tuple(g for g in wanted if not all(is_cached(e) for e in KERNELS[g][1]))
         if not cold:
             return False
-        if _start_helper(cold) is None:  # another process started one just now
+        bins = _bins(cold, background_jobs())
+        if _start_helper(*bins) is None:  # another process started one just now
             _handed.update(groups)
             return True
         _handed.update(groups)
         talker = next((b for b in _open if b.notice is not None and not b.told), None)
         if talker is not None:
             talker.told = True
-            seconds = sum(KERNELS[g][2] for g in cold)
-            talker.notice(f"compiling the solver engine in the background (first run only, {_about(seconds)}); "
-                          "the work goes on meanwhile without it (`sudoku warm-up` compiles it ahead)")
+            talker.notice(f"compiling the solver engine in the background (first run only, "
+                          f"{_about(background_seconds(bins))}); the work goes on meanwhile without it, "
+                          "each part used as soon as it is ready (`sudoku warm-up` compiles it ahead)")
         return True
 
 
-def _start_helper(groups: tuple[str, ...]) -> subprocess.Popen | None:
+#: The most helper processes a background compilation starts (each takes a core).
+BACKGROUND_JOBS = 2
+
+
+def background_jobs() -> int:
+    """How many helper processes compile in the background: one per core, at
+    most :data:`BACKGROUND_JOBS`. numba's compiler is single threaded, and
+    the command on its stand-ins gets far less done in a second than the
+    kernels will, so the cores go to the compilers first."""
+    return max(1, min(BACKGROUND_JOBS, _cores()))
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def background_seconds(bins: list[tuple[str, ...]]) -> float:
+    """The expected wall time of a background compilation split in ``bins``
+    (one helper each) beside the command itself, on this machine's cores."""
+    longest = max((sum(KERNELS[g][2] for g in b) for b in bins), default=0.0)
+    return longest * max(1.0, (len(bins) + 1) / _cores())
+
+
+def _bins(groups: tuple[str, ...], jobs: int) -> list[tuple[str, ...]]:
+    """``groups`` split over ``jobs`` processes. A group goes with those it
+    needs (:func:`register`), so that no kernel compiles twice side by side;
+    these sets go longest first, each to the process with the least work so
+    far; within a process, the groups keep the order of ``groups`` (so that
+    those a command needs first are ready first)."""
+    sets: list[list[str]] = []
+    for group in groups:
+        home = next((s for s in sets if any(n in s for n in _NEEDS.get(group, ()))), None)
+        if home is None:
+            sets.append([group])
+        else:
+            home.append(group)
+    jobs = max(1, min(jobs, len(sets)))
+    bins: list[list[str]] = [[] for _ in range(jobs)]
+    load = [0.0] * jobs
+    for part in sorted(sets, key=lambda s: -sum(KERNELS[g][2] for g in s)):
+        least = load.index(min(load))
+        bins[least].extend(part)
+        load[least] += sum(KERNELS[g][2] for g in part)
+    rank = {g: i for i, g in enumerate(groups)}
+    return [tuple(sorted(b, key=rank.__getitem__)) for b in bins if b]
+
+
+def _start_helper(groups: tuple[str, ...], *more: tuple[str, ...]) -> subprocess.Popen | None:
     """A child process that compiles ``groups`` (:func:`warm_up`) holding the
-    lock of this cache until it exits; None when the lock is taken, or
-    where there is no flock (Windows): the caller then compiles for itself."""
+    lock of this cache until it exits, and one more child for each of
+    ``more`` (they share the lock: it is free once the last one exits);
+    the first child, or None when the lock is taken, or where there is no
+    flock (Windows): the caller then compiles for itself."""
     fcntl = _flock()
     if fcntl is None:
         return None
@@ -541,12 +605,14 @@ def _start_helper(groups: tuple[str, ...]) -> subprocess.Popen | None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             return None
-        for group in groups:  # the marks of an earlier helper say nothing of this one
+        for group in (g for b in (groups, *more) for g in b):  # the marks of an earlier helper say nothing of this one
             with suppress(OSError):
                 os.unlink(_done_path(group))
-        code = _warm_up_code(groups, marks=True)
-        return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, pass_fds=(fd,), start_new_session=True)
+        children = [subprocess.Popen([sys.executable, "-c", _warm_up_code(b, marks=True)], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(fd,),
+                                     start_new_session=True)
+                    for b in (groups, *more)]
+        return children[0]
     finally:
         os.close(fd)  # the lock stays with the child
 
@@ -639,16 +705,11 @@ def compile_ahead(groups: Iterable[str] | None = None, jobs: int = 1,
     cold = [g for g in wanted if not all(is_cached(e) for e in KERNELS[g][1])]
     if not cold:
         return time.perf_counter() - start, []
-    jobs = max(1, min(jobs, len(cold)))
-    bins: list[list[str]] = [[] for _ in range(jobs)]
-    load = [0.0] * jobs
-    for group in sorted(cold, key=lambda g: -KERNELS[g][2]):
-        least = load.index(min(load))
-        bins[least].append(group)
-        load[least] += KERNELS[group][2]
+    bins = _bins(tuple(cold), jobs)
+    jobs = len(bins)
     if notice is not None:
         notice(f"compiling the solver engine ({len(cold)} kernel groups on {jobs} "
-               f"process{'es' if jobs > 1 else ''}, {_about(max(load))})…")
+               f"process{'es' if jobs > 1 else ''}, {_about(max(sum(KERNELS[g][2] for g in b) for b in bins))})…")
     fcntl = _flock()
     fd = None
     if fcntl is not None:

@@ -245,7 +245,7 @@ def _naked_apply(masks, t, k):
     idx = np.empty(k, dtype=np.int64)
     for o in range(order.shape[0]):
         u = order[o]
-        count = 0
+        count = np.int64(0)  # typed: see run_steps
         for i in range(n):
             c = units[u, i]
             if masks[c] and pop(masks[c]) <= k:
@@ -290,7 +290,7 @@ def _hidden_candidates(masks, units, u, n, k, where, usable):
             if (m >> v) & 1:
                 where[v] |= np.int64(1) << i
     present = 0
-    nu = 0
+    nu = np.int64(0)  # typed: see run_steps
     for v in range(n):
         if where[v]:
             present += 1
@@ -373,7 +373,7 @@ def _fish_apply(masks, t, k):
         cover0 = n if by_rows else 0
         for v in range(n):
             bit = np.int64(1) << v
-            count = 0
+            count = np.int64(0)  # typed: see run_steps
             for b in range(n):
                 p = 0
                 for i in range(n):
@@ -439,6 +439,9 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
     n = units.shape[1]
     ncells = values.shape[0]
     count = 0
+    # typed constants, not literals: numba would compile each search once per literal
+    # size and flag (a dozen copies), for no measurable speed
+    two, three, yes, no = np.int64(2), np.int64(3), np.bool_(True), np.bool_(False)
     while count < out.shape[0]:
         broken = False
         full = True
@@ -464,7 +467,7 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
             if cell >= 0:
                 code = DIRECT_POINTING
             else:
-                cell, value = _hidden(masks, t, 2, True)
+                cell, value = _hidden(masks, t, two, yes)
                 if cell >= 0:
                     code = DIRECT_HIDDEN_PAIR
                 else:
@@ -476,26 +479,26 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
                             code = NAKED_SINGLE
                             break
                     if code < 0:
-                        cell, value = _hidden(masks, t, 3, True)
+                        cell, value = _hidden(masks, t, three, yes)
                         if cell >= 0:
                             code = DIRECT_HIDDEN_TRIPLET
         if code < 0 and level >= LEVEL_LOCKING:
-            if _locked_apply(masks, t, True):
+            if _locked_apply(masks, t, yes):
                 code = POINTING
-            elif _locked_apply(masks, t, False):
+            elif _locked_apply(masks, t, no):
                 code = CLAIMING
             elif level >= LEVEL_SUBSETS:
-                if _naked_apply(masks, t, 2):
+                if _naked_apply(masks, t, two):
                     code = NAKED_PAIR
-                elif _fish_apply(masks, t, 2):
+                elif _fish_apply(masks, t, two):
                     code = X_WING
-                elif _hidden(masks, t, 2, False)[0] > 0:
+                elif _hidden(masks, t, two, no)[0] > 0:
                     code = HIDDEN_PAIR
-                elif _naked_apply(masks, t, 3):
+                elif _naked_apply(masks, t, three):
                     code = NAKED_TRIPLET
-                elif _fish_apply(masks, t, 3):
+                elif _fish_apply(masks, t, three):
                     code = SWORDFISH
-                elif _hidden(masks, t, 3, False)[0] > 0:
+                elif _hidden(masks, t, three, no)[0] > 0:
                     code = HIDDEN_TRIPLET
             if code >= 0:
                 _record(out, count, level, code, -1, 0, -1)
@@ -665,7 +668,7 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
                 union = masks[c0] | masks[c1]
                 if k == 3:
                     union |= masks[t]
-                ncommon = 0
+                ncommon = np.int64(0)  # typed: see run_steps
                 usable = False
                 for x in range(n01):
                     e = common01[x]
@@ -742,7 +745,7 @@ def _wing_removes(masks, peer, als, k, union, inset, yz, work):
             while rest:
                 wb = rest & -rest
                 rest ^= wb
-                n = 0
+                n = np.int64(0)  # typed: see run_steps
                 for i in range(k):
                     if masks[als[i]] & wb:
                         work[n] = als[i]
@@ -751,7 +754,7 @@ def _wing_removes(masks, peer, als, k, union, inset, yz, work):
                     return True
         for j in range(2 if double else 1):
             vb = zb if j == 0 else xb
-            n = 0
+            n = np.int64(0)  # typed: see run_steps
             for i in range(k):
                 if masks[als[i]] & vb:
                     work[n] = als[i]
@@ -761,7 +764,7 @@ def _wing_removes(masks, peer, als, k, union, inset, yz, work):
                 return True
         return False
     if double:
-        n = 0
+        n = np.int64(0)  # typed: see run_steps
         for i in range(k):
             if masks[als[i]] & xb:
                 work[n] = als[i]
@@ -870,7 +873,7 @@ def has_step(masks, units, order, units_of, peers, kind, k):
     if kind == NAKED_SET:
         return _naked_apply(masks, t, k)
     if kind == HIDDEN_SET:
-        return _hidden(masks, t, k, False)[0] > 0
+        return _hidden(masks, t, k, np.bool_(False))[0] > 0
     return _fish_apply(masks, t, k)
 
 

@@ -78,11 +78,10 @@ def warm_nested() -> None:
 register("producers", "the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
                                               "logic_kernels.has_step", "logic_kernels.unique_loops",
                                               "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any"),
-         18.0,
-         warm_producers, background=True)
+         14.0, warm_producers, background=True, needs=("logic",))
 register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm_chains, background=True)
 register("nested", "the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
                                                       "logic.nested_kernels.basic_helpers",
                                                       "logic.nested_kernels.multiple_rule",
                                                       "logic.nested_kernels.nishio_rule"), 30.0,
-         warm_nested, background=True)
+         warm_nested, background=True, needs=("chains",))
