@@ -175,3 +175,16 @@ def require_browser(executable: str):  # type: ignore[no-untyped-def]
             pytest.fail(f"CI=true: {missing}", pytrace=False)
         pytest.skip(missing)
     return api
+
+
+@pytest.fixture
+def chain_kernels_loaded(monkeypatch):  # type: ignore[no-untyped-def]
+    """The chain searches' and the nested levels' kernels compiled (or loaded) before a test
+    calls them under a chain budget: on an empty numba cache the first call compiles, and that
+    time would count against the budget. The modules' switches are put back afterwards."""
+    pytest.importorskip("numba")
+    from sudokit.logic import chains, kernel_groups, nested
+
+    monkeypatch.setattr(chains, "_KERNELS", chains._KERNELS)
+    monkeypatch.setattr(nested, "_NK", nested._NK)
+    kernel_groups.warm_nested()

@@ -213,7 +213,7 @@ def test_compiled_searches_give_the_python_steps(monkeypatch) -> None:
     assert steps(chain_kernels) == steps(False)
 
 
-def test_whole_rule_kernels_give_the_searches_steps(monkeypatch) -> None:
+def test_whole_rule_kernels_give_the_searches_steps(monkeypatch, chain_kernels_loaded) -> None:
     """Forcing Chains & Cycles, Multiple and Dynamic Forcing Chains asked of the
     nested levels' compiled rules (every chain at once, sorted as SE sorts
     them; ``chains.COMPILED_CYCLES``), and Nishio Forcing Chains told which

@@ -158,7 +158,7 @@ def test_a_budget_run_out_names_the_tier() -> None:
     assert rating_record(grid, r)["tier"] == r.tier
 
 
-def test_compiled_inner_rules_give_the_python_ones(monkeypatch) -> None:
+def test_compiled_inner_rules_give_the_python_ones(monkeypatch, chain_kernels_loaded) -> None:
     """The compiled inner rules (nested_kernels) give the Python ones' helpers
     and hints, in the same order, and count the same work: the four basic
     rules at every fixpoint of a level-1 and a level-2 search; the inner
