@@ -27,6 +27,7 @@ propagations, the helpers' bookkeeping), which holds the interpreter's lock.
 
 from __future__ import annotations
 
+import os
 import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -37,7 +38,7 @@ from ..grid import Grid  # noqa: F401  (the doctests)
 from .state import Candidates
 from .step import Step
 
-__all__ = ["ALONE", "active", "deal", "level_step", "sharing"]
+__all__ = ["ALONE", "active", "deal", "level_step", "sharing", "tally"]
 
 _LOCAL = threading.local()
 
@@ -59,6 +60,7 @@ def sharing(jobs: int) -> Iterator[None]:
         return
     team = Team(jobs - 1)
     _LOCAL.team = team
+    _LOCAL.tally = {}
     try:
         yield
     finally:
@@ -69,6 +71,12 @@ def sharing(jobs: int) -> Iterator[None]:
 def _team() -> Any:
     team = getattr(_LOCAL, "team", None)
     return team if team is not None and team.mine else None  # (a forked worker's copy is not its own)
+
+
+def tally() -> dict[int, int]:
+    """How many cells each process (by its id) searched in this thread's last
+    shared searches (the last :func:`sharing` block), summed over the levels."""
+    return dict(getattr(_LOCAL, "tally", {}))
 
 
 def active() -> bool:
@@ -275,7 +283,7 @@ def _worker_round(task: tuple) -> Any:
                     deadline = chains.clock() + NESTED_TIME_LIMIT
                 _ROUNDS.round = _Round(Candidates(geo, list(values), list(masks)), level, inner_level, deadline,
                                        cells)
-                answer = _ROUNDS.round.first(), _ROUNDS.round.cost
+                answer = _ROUNDS.round.first(), _ROUNDS.round.cost, os.getpid()
             elif what == "export":
                 answer = _ROUNDS.round.export(args)
             else:
@@ -331,9 +339,12 @@ def level_step(state: Candidates, level: int, inner_level: int, deadline: float 
         here = _Round(state, level, inner_level, deadline, shares[0])
         wanted = [here.first()]
         cost = dict(here.cost)
-        for starts, worker_cost in _gather(team, helpers):
+        counts = _LOCAL.tally
+        counts[os.getpid()] = counts.get(os.getpid(), 0) + len(here.cost)
+        for starts, worker_cost, pid in _gather(team, helpers):
             wanted.append(starts)
             cost.update(worker_cost)
+            counts[pid] = counts.get(pid, 0) + len(worker_cost)
         _LOCAL.cost = cost
         # each share's own propagations that the others wait for
         asked: list[set[int]] = [set() for _ in shares]
