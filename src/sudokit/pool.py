@@ -272,6 +272,10 @@ class Team:
             raise value
         return value
 
+    def ready(self, k: int) -> bool:
+        """Whether worker ``k``'s answer has come (:meth:`receive` then does not wait)."""
+        return k in self._waiting and self._members[k][1].poll()
+
     def map(self, function: Callable[[T], R], items: list[T]) -> list[R]:
         """``function(item)`` for each item, item ``k`` on worker ``k``, in order."""
         for k, item in enumerate(items):

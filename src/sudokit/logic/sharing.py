@@ -38,7 +38,7 @@ from ..grid import Grid  # noqa: F401  (the doctests)
 from .state import Candidates
 from .step import Step
 
-__all__ = ["ALONE", "active", "deal", "level_step", "sharing", "tally"]
+__all__ = ["ALONE", "active", "deal", "level_step", "sharing", "span", "tally"]
 
 _LOCAL = threading.local()
 
@@ -60,7 +60,7 @@ def sharing(jobs: int) -> Iterator[None]:
         return
     team = Team(jobs - 1)
     _LOCAL.team = team
-    _LOCAL.tally = {}
+    _LOCAL.tally, _LOCAL.span = {}, [0, 0]
     try:
         yield
     finally:
@@ -77,6 +77,15 @@ def tally() -> dict[int, int]:
     """How many cells each process (by its id) searched in this thread's last
     shared searches (the last :func:`sharing` block), summed over the levels."""
     return dict(getattr(_LOCAL, "tally", {}))
+
+
+def span() -> tuple[int, int]:
+    """The work (:func:`.chains.charge` units) of the first round of this
+    thread's last shared searches: in all the shares, and in the longest
+    share of each search, summed. On a machine with a free core for each
+    process, the wall time of that round goes with the second."""
+    total, longest = getattr(_LOCAL, "span", (0, 0))
+    return total, longest
 
 
 def active() -> bool:
@@ -194,18 +203,47 @@ class _Round:
         self.cells = cells
         self.far: set[tuple] = set()  # the keys of the hints found with another share's propagations
 
-    def first(self) -> list[int]:
-        """Search from each cell of the share; the assumptions (on) of the
-        other shares that its waiting region chains need. :attr:`cost` keeps
-        the work each cell took."""
+    def first(self, between: Any = None) -> list[int]:
+        """Search from each cell of the share (:attr:`queue`; ``between(self,
+        i)`` is called after the ``i``-th, and may take cells off the end of
+        the queue for another share); the assumptions (on) of the other shares
+        that its waiting region chains need. :attr:`cost` keeps the work each
+        cell took."""
+        self.cost: dict[int, int] = {}
+        self.queue = list(self.cells)
+        i = 0
+        while i < len(self.queue):
+            self.search(self.queue[i])
+            i += 1
+            if between is not None:
+                between(self, i)
+        self.cells = self.queue
+        return self.wanted()
+
+    def search(self, cell: int) -> None:
+        self.best.cell = cell
+        work = chains.WORK_DONE
+        self.multi.run([cell])
+        self.cost[cell] = chains.WORK_DONE - work
+
+    def more(self, cells: list[int]) -> tuple[list[int], dict[int, int]]:
+        """Take ``cells`` over from another share and search from them: the
+        assumptions wanted now (:meth:`first`), and the work of each cell."""
+        self.multi.mine.update(cells)
+        self.cells = sorted(self.cells + cells)
         self.cost = {}
-        for cell in self.cells:
-            self.best.cell = cell
-            work = chains.WORK_DONE
-            self.multi.run([cell])
-            self.cost[cell] = chains.WORK_DONE - work
+        for cell in cells:
+            self.search(cell)
+        return self.wanted(), self.cost
+
+    def give(self, cells: list[int]) -> None:
+        """Leave ``cells`` (not yet searched) to another share."""
+        self.multi.mine.difference_update(cells)
+
+    def wanted(self) -> list[int]:
+        mine = self.multi.mine
         return sorted({(p << 6) | (v << 1) | 1 for _, v, _, _, places in self.multi.waiting for p in places
-                       if p not in self.multi.mine})
+                       if p not in mine})
 
     def export(self, starts: list[int]) -> dict[int, tuple]:
         """The propagations of ``starts`` (the share's own), for another share:
@@ -265,6 +303,9 @@ class _Round:
         return _step_of(hints[j])
 
 
+#: Whether a worker done with its cells takes over some of this process's.
+STEAL = True
+
 _ROUNDS = threading.local()
 
 
@@ -284,6 +325,8 @@ def _worker_round(task: tuple) -> Any:
                 _ROUNDS.round = _Round(Candidates(geo, list(values), list(masks)), level, inner_level, deadline,
                                        cells)
                 answer = _ROUNDS.round.first(), _ROUNDS.round.cost, os.getpid()
+            elif what == "more":
+                answer = (*_ROUNDS.round.more(args), os.getpid())
             elif what == "export":
                 answer = _ROUNDS.round.export(args)
             else:
@@ -293,18 +336,32 @@ def _worker_round(task: tuple) -> Any:
         return answer, chains.WORK_DONE, False
 
 
-def _gather(team: Any, size: int) -> list:
-    """The workers' answers to a round, their work counted here."""
+def _gather(team: Any, size: int, works: list[int] | None = None) -> list:
+    """The workers' answers to a round, their work counted here (and added to ``works``)."""
     answers = []
     out = False
     for k in range(size):
         answer, work, ran_out = team.receive(k)
         chains.charge(work)
+        if works is not None:
+            works.append(work)
         out = out or ran_out
         answers.append(answer)
     if out:
         raise ChainLimit()
     return answers
+
+
+def _answer(team: Any, k: int, works: list[int]) -> Any:
+    """Worker ``k``'s answer to a part of the first round; its work is added
+    to ``works[k + 1]`` (counted against the budget at the end of the round)
+    and a budget run out there is remembered."""
+    answer, work, ran_out = team.receive(k)
+    works[k + 1] += work
+    if ran_out:
+        _LOCAL.ran_out = True
+        return [], {}, 0
+    return answer
 
 
 def level_step(state: Candidates, level: int, inner_level: int, deadline: float | None) -> Any:
@@ -330,27 +387,66 @@ def level_step(state: Candidates, level: int, inner_level: int, deadline: float 
         dealt = _LOCAL.dealt = (key, deal(state, cells, team.size + 1, getattr(_LOCAL, "cost", None)))
     shares = dealt[1]
     helpers = len(shares) - 1
-    owner = {c: k for k, share in enumerate(shares) for c in share}
+    _LOCAL.ran_out = False
     args = (state.geo, tuple(state.values), tuple(state.mask), level, inner_level)
     try:
         left = chains.budget_left()
         for k in range(helpers):
             team.send(k, _worker_round, ("first", left, (*args, shares[k + 1])))
         here = _Round(state, level, inner_level, deadline, shares[0])
-        wanted = [here.first()]
-        cost = dict(here.cost)
+        shares = [list(share) for share in shares]
+        wanted: list[list[int]] = [[] for _ in shares]
+        works = [0] * len(shares)
+        cost: dict[int, int] = {}
+        busy = set(range(helpers))
         counts = _LOCAL.tally
-        counts[os.getpid()] = counts.get(os.getpid(), 0) + len(here.cost)
-        for starts, worker_cost, pid in _gather(team, helpers):
-            wanted.append(starts)
+
+        def heard(k: int) -> None:
+            """Worker ``k``'s answer to its first round or to more cells."""
+            starts, worker_cost, pid = _answer(team, k, works)
+            busy.discard(k)
+            wanted[k + 1] = starts
             cost.update(worker_cost)
-            counts[pid] = counts.get(pid, 0) + len(worker_cost)
+            if pid:
+                counts[pid] = counts.get(pid, 0) + len(worker_cost)
+
+        def between(share: _Round, i: int) -> None:
+            # a worker done with its cells takes half of the cells left here (work stealing: the
+            # costs dealt by were those of the state before)
+            for k in range(helpers):
+                if k in busy and team.ready(k):
+                    heard(k)
+                left_here = len(share.queue) - i
+                if k not in busy and left_here >= 2:
+                    given = share.queue[len(share.queue) - max(1, left_here // 3):]
+                    del share.queue[len(share.queue) - len(given):]
+                    share.give(given)
+                    shares[0] = [c for c in shares[0] if c not in given]
+                    shares[k + 1] = sorted(shares[k + 1] + given)
+                    team.send(k, _worker_round, ("more", chains.budget_left(), given))
+                    busy.add(k)
+
+        wanted[0] = here.first(between if STEAL else None)
+        works[0] = sum(here.cost.values())
+        cost.update(here.cost)
+        counts[os.getpid()] = counts.get(os.getpid(), 0) + len(here.cost)
+        for k in sorted(busy):
+            heard(k)
+        for work in works[1:]:
+            chains.charge(work)
+        if getattr(_LOCAL, "ran_out", False):
+            raise ChainLimit()
+        owner = {c: k for k, share in enumerate(shares) for c in share}
         _LOCAL.cost = cost
+        span = _LOCAL.span
+        span[0] += sum(works)
+        span[1] += max(works)
         # each share's own propagations that the others wait for
         asked: list[set[int]] = [set() for _ in shares]
         for starts in wanted:
             for s in starts:
-                asked[owner[s >> 6]].add(s)
+                if s >> 6 in owner:  # (else the share makes it itself)
+                    asked[owner[s >> 6]].add(s)
         left = chains.budget_left()
         for k in range(helpers):
             team.send(k, _worker_round, ("export", left, sorted(asked[k + 1])))
@@ -359,8 +455,8 @@ def level_step(state: Candidates, level: int, inner_level: int, deadline: float 
             exports.update(got)
         left = chains.budget_left()
         for k in range(helpers):
-            team.send(k, _worker_round, ("rest", left, {s: exports[s] for s in wanted[k + 1]}))
-        found = [here.rest({s: exports[s] for s in wanted[0]})] + _gather(team, helpers)
+            team.send(k, _worker_round, ("rest", left, {s: exports[s] for s in wanted[k + 1] if s in exports}))
+        found = [here.rest({s: exports[s] for s in wanted[0] if s in exports})] + _gather(team, helpers)
     except BaseException:
         team.abandon()  # a worker may still be busy with its share: stopped, not waited for
         raise
