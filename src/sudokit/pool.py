@@ -255,7 +255,12 @@ class Team:
             self._start()
         if k in self._waiting:
             raise RuntimeError(f"worker {k} of the team has not answered its last part")
-        self._members[k][1].send((function, item))
+        process, conn = self._members[k]
+        try:
+            conn.send((function, item))
+        except (OSError, EOFError):
+            self.abandon()
+            raise TeamLost(f"worker {k} of the team ended (status {process.exitcode})") from None
         self._waiting.add(k)
 
     def receive(self, k: int) -> Any:

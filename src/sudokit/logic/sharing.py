@@ -32,6 +32,7 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+from ..pool import TeamLost
 from . import chains
 from .chains import Best, ChainLimit
 from ..grid import Grid  # noqa: F401  (the doctests)
@@ -367,8 +368,9 @@ def _answer(team: Any, k: int, works: list[int]) -> Any:
 def level_step(state: Candidates, level: int, inner_level: int, deadline: float | None) -> Any:
     """SE's chaining at ``level`` (:func:`.nested.find_level`) with its cells
     shared by the team: its easiest step, or None; :data:`ALONE` when no
-    team shares the searches here. Raises :class:`ChainLimit` when the
-    budget runs out, here or in a worker.
+    team shares the searches here, or when a worker was lost (this process
+    then searches alone). Raises :class:`ChainLimit` when the budget runs
+    out, here or in a worker.
 
     Three rounds: each share searches from its cells, keeping back the
     region chains that need other shares' propagations; each share sends the
@@ -457,6 +459,9 @@ def level_step(state: Candidates, level: int, inner_level: int, deadline: float 
         for k in range(helpers):
             team.send(k, _worker_round, ("rest", left, {s: exports[s] for s in wanted[k + 1] if s in exports}))
         found = [here.rest({s: exports[s] for s in wanted[0] if s in exports})] + _gather(team, helpers)
+    except TeamLost:  # a worker was killed (out of memory, say): this process searches alone
+        team.abandon()
+        return ALONE
     except BaseException:
         team.abandon()  # a worker may still be busy with its share: stopped, not waited for
         raise
