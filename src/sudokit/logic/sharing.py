@@ -6,10 +6,17 @@ A rating, a path or a hint asked for with ``jobs`` above 1
 runs. The producers that cost a hard puzzle most, Dynamic Forcing Chains (+)
 and the Nested Forcing Chains (SE 9.0 and up, :mod:`.nested`), search from
 each cell on its own: the searches from one cell do not depend on those from
-another. So their cells are dealt out: this process takes one share and each
-worker another, always the same share of the same state (a worker keeps what
-it learnt on its cells: where each propagation stopped at the level below,
-the inner rules' hints).
+another. So their cells are dealt out: this process takes a run of cells and
+each worker another (:func:`deal`, by what each cell cost at the last shared
+search), and a worker done early takes over cells not yet searched here. A
+state's levels are dealt alike, so a process finds where its propagations
+stopped at the level below (and the inner rules' hints it remembers).
+
+A region forcing chain needs the propagations from every place of its value
+in the region. Where some are another share's, the share keeps the chain
+back; the shares then send each other the propagations asked for (their
+graphs, and the keys and complexities of their inner chains), and finish the
+chains: nothing is propagated twice (:func:`level_step`'s three rounds).
 
 Each share gives back its best hint (as a :class:`~.step.Step`) with its
 place in SE's order: rating, complexity, kind, then the scan order (the cell,
@@ -32,10 +39,10 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+from ..grid import Grid  # noqa: F401  (the doctests)
 from ..pool import TeamLost
 from . import chains
 from .chains import Best, ChainLimit
-from ..grid import Grid  # noqa: F401  (the doctests)
 from .state import Candidates
 from .step import Step
 
