@@ -3,6 +3,7 @@
     python benchmarks/bench_rating.py [--repeat 3] [--every K] [--min-er 6.2]
     python benchmarks/bench_rating.py --hard 10 [--timeout 60]   # a sample of hard_dev.tsv (10.4-11.9)
     python benchmarks/bench_rating.py --ids hd-0475,hd-0361      # chosen puzzles of hard_dev.tsv
+    python benchmarks/bench_rating.py --jobs-table 4 [--repeat 2]  # one hard puzzle on 1 and 2 processes
 
 Prints ms/puzzle per band (ER <= 2.5, 2.5 < ER <= 6.2, 6.2 < ER <= 9.0,
 using the reference ER) and, per band, how many puzzles get SE's ER, EP and
@@ -74,6 +75,67 @@ def hard(count: int, timeout: float | None, ids: list[str] | None = None) -> Non
           f"mean CPU {cpu_total / n:.1f} s, mean wall {wall_total / n:.1f} s")
 
 
+def jobs_table(count: int, repeat: int, ids: list[str] | None = None) -> None:
+    """``sudoku rate --jobs 1`` and ``--jobs 2`` on a file of one puzzle
+    (ER >= 10, spread over hard_dev.tsv, or ``ids``), alternated ``repeat``
+    times: the wall times (the commands' own, start-up included), their
+    ratio, the ratings, and the load beside them. Then, in this process, the
+    work model: the chain work of one rating on 2 processes, and the part of
+    it on the longest share of each shared search; ``model`` is the wall time
+    a machine with a free core for each process would take, as a fraction of
+    one process's (the work outside the shared searches plus the longest
+    shares, over all the work)."""
+    import subprocess
+    import tempfile
+
+    from sudokit.logic import chains, sharing
+
+    rows = [r for r in csv.DictReader(open(HARD), delimiter="\t") if float(r["er"]) >= 10]
+    if ids:
+        by_id = {r["id"]: r for r in rows}
+        sample = [by_id[i] for i in ids]
+    else:
+        sample = rows[::max(1, len(rows) // count)][:count]
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python "
+          f"{platform.python_version()}; wall seconds of `sudoku rate --jobs N` on one puzzle, alternated")
+    print("| id | SE ER/EP/ED | --jobs 1 | --jobs 2 | wall 1 (s) | wall 2 (s) | ratio | model | load |")
+    print("|---|---|---|---|---:|---:|---:|---:|---|")
+    ratios = []
+    models = []
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "one.txt"
+        for row in sample:
+            path.write_text(row["puzzle"] + "\n")
+            walls: dict[str, list[float]] = {"1": [], "2": []}
+            lines: dict[str, str] = {}
+            loads = []
+            for _ in range(repeat):
+                for jobs in ("1", "2"):
+                    loads.append(os.getloadavg()[0])
+                    t0 = time.perf_counter()
+                    done = subprocess.run(["sudoku", "rate", "--jobs", jobs, "--timeout", "600", str(path)],
+                                          capture_output=True, text=True)
+                    walls[jobs].append(time.perf_counter() - t0)
+                    lines[jobs] = done.stdout.split()[-2] if done.returncode == 0 else f"failed ({done.returncode})"
+            w1, w2 = sum(walls["1"]) / repeat, sum(walls["2"]) / repeat
+            ratio = sum(b / a for a, b in zip(walls["1"], walls["2"])) / repeat  # paired runs
+            links.clear_caches()
+            aligned._CHECKED.clear()
+            nested.clear_caches()
+            done0 = chains.WORK_DONE
+            rate(Grid(row["puzzle"]), timeout=None, jobs=2)
+            work = chains.WORK_DONE - done0
+            shared, longest = sharing.span()
+            model = (work - shared + longest) / work
+            ratios.append(ratio)
+            models.append(model)
+            print(f"| {row['id']} | {row['er']}/{row['ep']}/{row['ed']} | {lines['1']} | {lines['2']} | {w1:.1f} | "
+                  f"{w2:.1f} | {ratio:.2f} | {model:.2f} | {min(loads):.1f}-{max(loads):.1f} |", flush=True)
+    print()
+    print(f"mean ratio of paired wall times {sum(ratios) / len(ratios):.2f}; mean model {sum(models) / len(models):.2f}; "
+          f"load average now {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=3)
@@ -86,8 +148,14 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=1, metavar="K", help="take every K-th puzzle only")
     parser.add_argument("--timeout", type=float, default=None, help="per-puzzle budget for --hard (s)")
     parser.add_argument("--ids", default="", help="comma-separated hard_dev.tsv ids to rate (like --hard)")
+    parser.add_argument("--jobs-table", type=int, default=0, metavar="N",
+                        help="N puzzles of hard_dev.tsv (ER >= 10), each alone in a file: `sudoku rate --jobs 1` "
+                             "against `--jobs 2` (wall time, alternated --repeat times), and the work model")
     args = parser.parse_args()
-    require(HARD if args.hard or args.ids else DATA)
+    require(HARD if args.hard or args.ids or args.jobs_table else DATA)
+    if args.jobs_table:
+        jobs_table(args.jobs_table, args.repeat, [i for i in args.ids.split(",") if i] or None)
+        return
     if args.hard or args.ids:
         hard(args.hard, args.timeout, [i for i in args.ids.split(",") if i] or None)
         return

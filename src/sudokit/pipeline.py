@@ -87,6 +87,9 @@ class Job:
     cages: str | None = None
     #: The canonical form of ``canon`` (:data:`sudokit.canon.FORMS`).
     form: str = "minlex"
+    #: Processes that share each puzzle's searches (``rate`` and ``explain``; set by :func:`run`
+    #: when the puzzles are fewer than the processes: :mod:`sudokit.logic.sharing`).
+    share: int = 1
 
     def __post_init__(self) -> None:
         if self.command not in COMMANDS:
@@ -470,7 +473,7 @@ def _do_rate(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
     from .logic import rate
 
     try:
-        rating = rate(grid, timeout=job.timeout)
+        rating = rate(grid, timeout=job.timeout, jobs=job.share)
     except SudokuError as exc:
         _logic_failed(job, item, grid, exc, out)
         return
@@ -487,7 +490,7 @@ def _do_explain(job: Job, item: Item, grid: Grid, out: _Collector) -> None:
     from .logic.rating import explain_rated
 
     try:
-        path, rating = explain_rated(grid, timeout=job.timeout)  # one pass: the path and its rating
+        path, rating = explain_rated(grid, timeout=job.timeout, jobs=job.share)  # one pass: the path and its rating
     except SudokuError as exc:
         _logic_failed(job, item, grid, exc, out)
         return
@@ -846,6 +849,9 @@ def run(job: Job, sources: Iterable[tuple[str, Iterable[str]]], *,
         examples: Sequence[tuple[str, Grid]] = (), jobs: int = 1, notice: Any = None) -> Iterator[ChunkResult]:
     """The results of a whole run, chunk by chunk, in input order, on ``jobs``
     processes (0: every CPU). Memory stays flat whatever the input's length.
+    A ``rate`` or ``explain`` run of fewer puzzles than processes takes them
+    one at a time here, each puzzle's hardest searches shared by all the
+    processes (:mod:`sudokit.logic.sharing`; the same output).
 
     What the run needs is loaded first in this process (:func:`warm`;
     ``notice`` hears once when that compiles), except for a run of a few
@@ -862,7 +868,7 @@ def _results(job: Job, stream: Iterator[tuple], jobs: int, notice: Any) -> Itera
     import itertools
     from dataclasses import replace
 
-    from .pool import ordered_map
+    from .pool import ordered_map, resolve_jobs
 
     lines = True
     if job.command in ("solve", "count") and job.method == "fast":
@@ -872,11 +878,36 @@ def _results(job: Job, stream: Iterator[tuple], jobs: int, notice: Any) -> Itera
             return
         lines = not head or head[0][0] != "items"  # puzzles one per line, or read from blocks
         stream = itertools.chain(head, stream)
+    if job.command in ("rate", "explain") and jobs != 1:
+        workers = resolve_jobs(jobs)
+        head, puzzles = [], 0
+        for chunk in stream:  # (a chunk holds a few puzzles: this reads no further than needed)
+            head.append(chunk)
+            puzzles += _puzzles(chunk)
+            if puzzles >= workers:
+                break
+        else:  # fewer puzzles than workers: the workers share each puzzle's searches, in this process
+            warm(job, notice, lines)
+            shared = replace(job, share=workers)
+            for chunk in head:
+                yield run_chunk((chunk[0], shared, *chunk[2:]))
+            return
+        stream = itertools.chain(head, stream)
     warm(job, notice, lines)
     # big chunks of quick work: a few ahead; small chunks of uneven work (rating): many, so
     # that one slow puzzle does not leave the other workers idle
     window = 4 * (jobs or 1) if job.chunk_size >= _BLOCK_CHUNKS else 64 * (jobs or 1)
     yield from ordered_map(run_chunk, stream, jobs, initializer=warm, initargs=(job, None, lines), window=window)
+
+
+def _puzzles(chunk: tuple) -> int:
+    """The number of puzzles in ``chunk`` (lines that hold one, for a chunk of lines)."""
+    if chunk[0] == "items":
+        return len(chunk[2])
+    if chunk[0] == "text":
+        return _lines_of(chunk[2])[1]
+    return sum(1 for line in chunk[2] if (text := (line.decode("utf-8", "replace") if isinstance(line, bytes)
+                                                   else line).strip()) and not text.startswith("#"))
 
 
 def _size(chunk: tuple) -> int:

@@ -27,7 +27,7 @@ from collections import deque
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 
-__all__ = ["cpu_count", "ordered_map", "resolve_jobs"]
+__all__ = ["Team", "TeamLost", "cpu_count", "ordered_map", "resolve_jobs"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -61,6 +61,18 @@ def _start_worker(initializer: Callable[..., Any] | None, initargs: tuple) -> No
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     if initializer is not None:
         initializer(*initargs)
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this worker when the process that started it ends,
+    however it ends (best effort: elsewhere a worker ends when its queue
+    closes)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
 
 
 def _context() -> Any:
@@ -163,3 +175,143 @@ def ordered_map(
             executor.shutdown(wait=True)
         else:  # interrupted, failed, or the consumer stopped early
             _kill(executor)
+
+
+# -- a team: the same workers for the parts of one piece of work ------------------------------
+
+
+class TeamLost(RuntimeError):
+    """A worker of a :class:`Team` ended before it answered."""
+
+
+def _member(conn: Any) -> None:
+    """A team worker's life: run each ``(function, item)`` it is sent and send back
+    ``("ok", result)`` or ``("raised", exception)``, until its pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _die_with_parent()
+    while True:
+        try:
+            function, item = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer: tuple = ("ok", function(item))
+        except BaseException as exc:  # noqa: BLE001 - raised again in the parent
+            answer = ("raised", exc)
+        try:
+            conn.send(answer)
+        except Exception as exc:  # an answer that does not pickle
+            conn.send(("raised", RuntimeError(f"cannot send the answer: {type(exc).__name__}: {exc}")))
+
+
+class Team:
+    """``size`` worker processes that share one piece of work in parts, each
+    worker addressed by its number, so that a part goes to the same worker
+    every time and the worker keeps what it learnt on it (its caches)
+    between calls.
+
+    The workers start at the first :meth:`send` (forked: with everything
+    this process has loaded by then), ignore Ctrl-C, die with this process,
+    and end at once with :meth:`close` (or the ``with`` block). After an
+    interruption, :meth:`abandon` stops them without waiting for their
+    answers; the next :meth:`send` starts new ones.
+
+    >>> with Team(2) as team:
+    ...     team.map(abs, [-3, 4])
+    [3, 4]
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._members: list[tuple[Any, Any]] = []
+        self._waiting: set[int] = set()
+        self._owner = os.getpid()
+
+    @property
+    def mine(self) -> bool:
+        """Whether this process made the team (a forked worker's copy of it is not its own)."""
+        return self._owner == os.getpid()
+
+    def _start(self) -> None:
+        context = _context()
+        members = []
+        try:
+            for _ in range(self.size):
+                here, there = context.Pipe()
+                process = context.Process(target=_member, args=(there,), daemon=True)
+                process.start()
+                there.close()
+                members.append((process, here))
+        except BaseException:
+            self._stop(members)
+            raise
+        self._members = members
+
+    def send(self, k: int, function: Callable[[T], R], item: T) -> None:
+        """Start ``function(item)`` on worker ``k`` (a picklable module-level function and plain data)."""
+        if self._owner != os.getpid():
+            raise RuntimeError("a team is used only by the process that made it")
+        if not self._members:
+            self._start()
+        if k in self._waiting:
+            raise RuntimeError(f"worker {k} of the team has not answered its last part")
+        process, conn = self._members[k]
+        try:
+            conn.send((function, item))
+        except (OSError, EOFError):
+            self.abandon()
+            raise TeamLost(f"worker {k} of the team ended (status {process.exitcode})") from None
+        self._waiting.add(k)
+
+    def receive(self, k: int) -> Any:
+        """Worker ``k``'s answer to its last :meth:`send`: the result, or its exception raised here."""
+        process, conn = self._members[k]
+        self._waiting.discard(k)
+        try:
+            kind, value = conn.recv()
+        except (EOFError, OSError):
+            self.abandon()
+            raise TeamLost(f"worker {k} of the team ended (status {process.exitcode}) before it answered") \
+                from None
+        if kind == "raised":
+            raise value
+        return value
+
+    def ready(self, k: int) -> bool:
+        """Whether worker ``k``'s answer has come (:meth:`receive` then does not wait)."""
+        return k in self._waiting and self._members[k][1].poll()
+
+    def map(self, function: Callable[[T], R], items: list[T]) -> list[R]:
+        """``function(item)`` for each item, item ``k`` on worker ``k``, in order."""
+        for k, item in enumerate(items):
+            self.send(k, function, item)
+        return [self.receive(k) for k in range(len(items))]
+
+    @staticmethod
+    def _stop(members: list) -> None:
+        for process, conn in members:
+            try:
+                process.kill()
+            except (OSError, AttributeError, ValueError):
+                pass
+            conn.close()
+        for process, _ in members:
+            try:
+                process.join(1.0)  # reaped: nothing is left behind, not even a zombie
+            except (OSError, AssertionError, ValueError):
+                pass
+
+    def abandon(self) -> None:
+        """Stop the workers now, answered or not (the next :meth:`send` starts new ones)."""
+        if self._owner == os.getpid():
+            self._stop(self._members)
+        self._members = []
+        self._waiting.clear()
+
+    close = abandon
+
+    def __enter__(self) -> "Team":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

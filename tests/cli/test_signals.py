@@ -86,3 +86,47 @@ def test_ctrl_c_stops_the_worker_pool(tmp_path, jobs: str) -> None:
                                    wait_for=10_000)
     assert code == 130 and took < BOUND
     assert lines and all(len(line) == 81 and Grid(line).is_solved for line in lines)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            return [int(x) for x in fh.read().split()]
+    except OSError:
+        return []
+
+
+def test_ctrl_c_stops_one_puzzle_shared_by_two_processes(tmp_path) -> None:
+    """``rate --jobs 2`` on one hard puzzle: Ctrl-C once the worker that shares its searches is
+    running stops both, at once."""
+    import csv
+
+    from conftest import RATED, require_shared
+
+    if not os.path.exists("/proc/self/task"):
+        pytest.skip("needs /proc")
+    with open(require_shared(RATED / "hard_dev.tsv"), newline="") as fh:
+        puzzle = next(r for r in csv.DictReader(fh, delimiter="\t") if r["id"] == "hd-0001")["puzzle"]  # 11.9
+    path = tmp_path / "one.txt"
+    path.write_text(puzzle + "\n")
+    proc = subprocess.Popen([*SUDOKU, "rate", "--jobs", "2", "--timeout", "600", str(path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    start = time.perf_counter()
+    workers: list[int] = []
+    while not workers and time.perf_counter() - start < 120 and proc.poll() is None:
+        time.sleep(0.1)
+        workers = _children(proc.pid)
+    assert workers and proc.poll() is None, "the worker never started"
+    time.sleep(0.5)
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    took = time.perf_counter() - sent
+    assert proc.returncode == 130 and took < BOUND, proc.stderr.read()
+    time.sleep(0.5)
+    for pid in workers:
+        assert not os.path.exists(f"/proc/{pid}") or "Z" in open(f"/proc/{pid}/stat").read().split()[2], pid

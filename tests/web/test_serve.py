@@ -353,3 +353,52 @@ def test_page_warns_of_a_puzzle_with_several_solutions(browser_page) -> None:
     page.wait_for_timeout(500)
     assert page.get_attribute("#message", "class") == "ok"
     assert not errors
+
+
+# -- one hard puzzle shared by the server's processes (serve --jobs) ---------------------------
+
+
+def test_hint_on_two_processes_takes_se_step() -> None:
+    """The page's hint on SE's candidates before a Dynamic Forcing Chains (+) step (hd-0475, step
+    26): with ``serve --jobs 2`` it is the library's step on one process, rated as SE rates it."""
+    import gzip
+
+    from conftest import RATED, require_shared
+    from sudokit.formats import render_marks
+    from sudokit.grid import Grid
+
+    with gzip.open(require_shared(RATED / "hard_dev_traces.jsonl.gz"), "rt") as f:
+        row = next(r for r in map(json.loads, f) if r["id"] == "hd-0475")
+    se = row["steps"][25]
+    marks = [sum(1 << k for k, ch in enumerate(se["candidates"][9 * c:9 * c + 9]) if ch != ".") for c in range(81)]
+    grid = Grid("".join(str(m.bit_length()) if m & (m - 1) == 0 else "." for m in marks))
+    open_marks = [0 if m & (m - 1) == 0 else m for m in marks]
+    alone = sudokit.hint(Candidates.from_masks(grid, open_marks), timeout=None)
+    s = Server("--time-limit", "60", "--jobs", "2")
+    try:
+        status, hint, _ = s.post("/api/hint", {"puzzle": render_marks(grid, open_marks), "svg": False})
+    finally:
+        s.stop()
+    assert status == 200, hint
+    assert hint["text"] == alone.text and hint["rating"] == alone.rating == se["rating"]
+
+
+@pytest.mark.slow
+def test_rate_and_explain_on_two_processes_give_se_rating() -> None:
+    """``serve --jobs 2``: a hard puzzle's rating is SE's, and its path the library's on one process."""
+    import csv
+
+    from conftest import RATED, require_shared
+
+    with open(require_shared(RATED / "hard_dev.tsv"), newline="") as fh:
+        row = next(r for r in csv.DictReader(fh, delimiter="\t") if r["id"] == "hd-0433")
+    s = Server("--time-limit", "120", "--jobs", "2")
+    try:
+        status, record, _ = s.post("/api/rate", {"puzzle": row["puzzle"]})
+        status_explain, steps, _ = s.post("/api/explain", {"puzzle": row["puzzle"]})
+    finally:
+        s.stop()
+    assert status == 200 and (record["er"], record["ep"], record["ed"]) == (
+        float(row["er"]), float(row["ep"]), float(row["ed"]))
+    path = sudokit.explain(row["puzzle"], timeout=None)
+    assert status_explain == 200 and [step["text"] for step in steps] == [step.text for step in path]

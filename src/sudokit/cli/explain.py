@@ -38,7 +38,8 @@ _timeout_option = click.option(
 
 _jobs_option = click.option(
     "-j", "--jobs", type=int, default=1, show_default=True, callback=jobs_option,
-    help="Work on this many processes, 0 for every core (the output is the same whatever N).")
+    help="Work on this many processes, 0 for every core (the output is the same whatever N); with fewer "
+         "puzzles than processes, they share each puzzle's hardest searches.")
 
 
 _inner_option = click.option(
@@ -194,10 +195,12 @@ def _one_grid(text: str, box: Shape | None, what: str = ""):  # type: ignore[no-
 @_inner_option
 @click.option("--box", callback=box_option, metavar="RxC", help="Box shape when it cannot be guessed.")
 @_units_options
+@click.option("-j", "--jobs", type=int, default=1, show_default=True, callback=jobs_option,
+              help="Share the hardest searches among this many processes, 0 for every core (the same step).")
 @_timeout_option
 @click.pass_context
 def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, givens_path: str | None, inner: bool,
-         box: Shape | None, variant: str | None, regions: str | None, cages: str | None,
+         box: Shape | None, variant: str | None, regions: str | None, cages: str | None, jobs: int,
          timeout: float | None) -> None:
     """Show the next logical step for one puzzle in PATH (or - for standard
     input). The grid may carry pencil marks (the candidates format); then
@@ -239,7 +242,7 @@ def hint(ctx: click.Context, path: str | None, fmt: str, name: str | None, given
         if givens_path is not None:
             with open_input(givens_path) as stream:
                 givens = _one_grid(stream.read(MAX_RECORD + 1), box, "--givens")
-        step = next_step(grid, givens=givens, marks=marks, timeout=timeout)
+        step = next_step(grid, givens=givens, marks=marks, timeout=timeout, jobs=jobs)
     except SudokuError as exc:
         _fail("puzzle 1", str(exc))
         ctx.exit(EXIT_FAILED)

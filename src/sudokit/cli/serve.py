@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import click
 
+from .common import jobs_option
+
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -19,10 +21,13 @@ import click
               help="Largest request body (413 above).")
 @click.option("--workers", type=click.IntRange(min=1, max=64), default=2, show_default=True,
               help="Requests worked on at once.")
+@click.option("-j", "--jobs", callback=jobs_option, default="0", show_default=True, metavar="N",
+              help="Processes that share the hardest searches of one rating, path or hint (0: every core; "
+                   "1: none).")
 @click.option("--bank", "bank", default=None, metavar="PATH",
               help="Serve this puzzle bank too: /api/bank/query and /api/bank/add, and the page's "
                    "'new puzzle from the bank' button.")
-def serve(host: str, port: int, time_limit: float, max_body: int, workers: int, bank: str | None) -> None:
+def serve(host: str, port: int, time_limit: float, max_body: int, workers: int, jobs: int, bank: str | None) -> None:
     """Serve a page to paste, generate, play, hint, check, rate, solve and
     print puzzles, and JSON endpoints (solve, count, rate, explain, hint,
     generate, pdf) described at /openapi.json. Ctrl-C stops it.
@@ -42,7 +47,7 @@ def serve(host: str, port: int, time_limit: float, max_body: int, workers: int, 
     _check_address(host, port)
     try:
         run(host, port, time_limit=time_limit, max_body=max_body, workers=workers,
-            announce=lambda text: click.echo(text, err=False), bank=bank)
+            announce=lambda text: click.echo(text, err=False), bank=bank, jobs=jobs)
     except SudokuError as exc:  # the bank cannot be opened
         click.echo(f"sudoku serve: {exc}", err=True)
         raise click.exceptions.Exit(1) from None

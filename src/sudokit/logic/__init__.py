@@ -31,7 +31,8 @@ from .stepper import next_step, steps
 
 
 def hint(puzzle: "Grid | str | Candidates", *, givens: "Grid | str | None" = None,
-         marks: "Sequence[int] | None" = None, timeout: float | None = RATE_TIME_LIMIT) -> Step | None:
+         marks: "Sequence[int] | None" = None, timeout: float | None = RATE_TIME_LIMIT,
+         jobs: int = 1) -> Step | None:
     """The next step SE would take, or None when no technique applies.
 
     Takes a grid (candidates from the placed values; with ``marks``, the
@@ -58,15 +59,19 @@ def hint(puzzle: "Grid | str | Candidates", *, givens: "Grid | str | None" = Non
 
     The chain searches may take ``timeout`` seconds in all (``None``: no
     limit); when they run out before a step is found it raises
-    :class:`~sudokit.errors.LimitReached`. The step is checked against the
+    :class:`~sudokit.errors.LimitReached`. With ``jobs`` above 1 (0: every
+    CPU), the hardest searches are shared by that many processes, with the
+    same step (:mod:`~sudokit.logic.sharing`). The step is checked against the
     solution (:class:`~sudokit.errors.UnsoundStep` if it is wrong).
     """
     from .. import validate
     from . import chains
+    from .sharing import sharing
     from .solution import check_entries, check_marks, one_solution
     from .stepper import check_step
 
     timeout = validate.timeout(timeout)
+    jobs = validate.jobs(jobs)
 
     state = puzzle if isinstance(puzzle, Candidates) else None
     grid = puzzle.grid() if isinstance(puzzle, Candidates) else as_grid(puzzle)
@@ -87,7 +92,7 @@ def hint(puzzle: "Grid | str | Candidates", *, givens: "Grid | str | None" = Non
     # (a blank cell without candidates excludes the solution too)
     check_marks(state.geo, state.values, state.mask, truth)
     try:
-        with chains.time_limit(timeout):
+        with chains.time_limit(timeout), sharing(jobs):
             step = next_step(state)
     except chains.ChainLimit:
         raise LimitReached(f"time limit of {timeout:g} s reached in the chain searches before a step "
@@ -98,13 +103,13 @@ def hint(puzzle: "Grid | str | Candidates", *, givens: "Grid | str | None" = Non
     return step
 
 
-def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Explanation:
+def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT, jobs: int = 1) -> Explanation:
     """The full solving path (see :func:`sudokit.logic.rating.explain`), as an
     :class:`Explanation`: a list of steps that draws itself, each step
     carrying the state it applies to, with the puzzle's rating (``.rating``,
-    that of :func:`rate`) found in the same pass."""
+    that of :func:`rate`) found in the same pass. ``jobs`` as for :func:`rate`."""
     grid = as_grid(grid)
-    path, rating = explain_rated(grid, timeout=timeout)
+    path, rating = explain_rated(grid, timeout=timeout, jobs=jobs)
     return Explanation(grid, path, rating=rating)
 
 

@@ -850,6 +850,41 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         b.deadline, b.wall, b.work_end = saved, saved_wall, saved_work
 
 
+def budget_left() -> tuple[float | None, float | None, int | None]:
+    """What is left of this thread's budget, to hand to a search in another
+    process (:func:`budget_of`): CPU seconds, the wall deadline (a
+    :func:`time.perf_counter` value, the same clock in every process) and
+    units of work (each None: no bound)."""
+    b = _BUDGET
+    return (None if b.deadline is None else b.deadline - clock(), b.wall,
+            None if b.work_end is None else b.work_end - b.work_done)
+
+
+@contextmanager
+def budget_of(left: tuple[float | None, float | None, int | None]) -> Iterator[None]:
+    """This thread's budget inside the block: ``left``, as :func:`budget_left`
+    gave it in another process, with the work counted from zero (so that
+    ``WORK_DONE`` at the end is the block's work, for :func:`charge`)."""
+    b = _BUDGET
+    saved = (b.deadline, b.wall, b.work_done, b.work_end, b.cpu_checked, b.next_cpu_check)
+    cpu, b.wall, b.work_end = left
+    b.deadline = None if cpu is None else clock() + cpu
+    b.work_done, b.cpu_checked, b.next_cpu_check = 0, None, 0.0
+    try:
+        yield
+    finally:
+        b.deadline, b.wall, b.work_done, b.work_end, b.cpu_checked, b.next_cpu_check = saved
+
+
+def charge(units: int) -> None:
+    """Count ``units`` of work done elsewhere (another process's share of a
+    search) against this thread's budget; :class:`ChainLimit` when it runs out."""
+    b = _BUDGET
+    b.work_done += units
+    if b.work_end is not None and b.work_done > b.work_end:
+        raise ChainLimit()
+
+
 def _deadline() -> float | None:
     ends = [t for t in (_BUDGET.deadline,) if t is not None]
     if CHAIN_TIME_LIMIT is not None:
@@ -1199,28 +1234,42 @@ class Multi:
             self.best.offer(h)
 
     def regions(self, cell: int, value: int, on_graph: dict, hints: list) -> None:
-        ch, geo = self.ch, self.ch.geo
-        masks = ch.state.mask
-        bit = 1 << (value - 1)
+        ch = self.ch
         for u in ch.t.cell_units[cell]:
-            places = [p for p in (se_cells(geo, u) if ch.t.extra else geo.units[u]) if masks[p] & bit]
-            if not (len(places) == 2 or (self.multiple and len(places) > 2)):
-                continue
-            if places[0] != cell:
+            places = self.places(cell, value, u)
+            if places is None:
                 continue
             graphs = [on_graph]
             for p in places[1:]:
                 g, _ = ch.propagate([_node(p, value, 1)], self.nishio, self.dynamic)
                 graphs.append(g)
-            inter = set(on_graph).intersection(*graphs[1:])
-            common = [q for q in on_graph if q in inter] if inter else []
-            for want in (1, 0):
-                for q in common:
-                    if q & 1 == want:
-                        chains = [(q, g[q], g) for g in graphs]
-                        hints.append(self.hint(f"{self.prefix}Region Forcing Chains", 6, chains, q,
-                                               lambda u=u, q=q: f"each place for {geo.symbol(value)} in "
-                                               f"{geo.unit_name(u)} gives {_name(geo, q)}", u))
+            self.region(u, value, graphs, hints)
+
+    def places(self, cell: int, value: int, u: int) -> list[int] | None:
+        """The places of ``value`` in unit ``u`` when their region chains are searched from
+        ``cell`` (it is the first of two, or of more for multiple chains), else None."""
+        ch, geo = self.ch, self.ch.geo
+        masks = ch.state.mask
+        bit = 1 << (value - 1)
+        places = [p for p in (se_cells(geo, u) if ch.t.extra else geo.units[u]) if masks[p] & bit]
+        if not (len(places) == 2 or (self.multiple and len(places) > 2)) or places[0] != cell:
+            return None
+        return places
+
+    def region(self, u: int, value: int, graphs: list[dict], hints: list) -> None:
+        """The region chains of ``value`` in unit ``u``, from the graphs of its places (in
+        :meth:`places` order), added to ``hints``."""
+        geo = self.ch.geo
+        on_graph = graphs[0]
+        inter = set(on_graph).intersection(*graphs[1:])
+        common = [q for q in on_graph if q in inter] if inter else []
+        for want in (1, 0):
+            for q in common:
+                if q & 1 == want:
+                    chains = [(q, g[q], g) for g in graphs]
+                    hints.append(self.hint(f"{self.prefix}Region Forcing Chains", 6, chains, q,
+                                           lambda u=u, q=q: f"each place for {geo.symbol(value)} in "
+                                           f"{geo.unit_name(u)} gives {_name(geo, q)}", u))
 
 
 def _multi_step(state: Candidates, multiple: bool, dynamic: bool, nishio: bool, base: float,

@@ -598,7 +598,9 @@ def _nodes_of(chains) -> set:
 def _full_chain(h) -> tuple:
     """What SE's ``FullChain`` compares: the targets and every potential of
     their chains."""
-    full = getattr(h, "full", None)
+    full = getattr(h, "full", None)  # (remembered, below)
+    if full is None:
+        full = getattr(h, "full_chain", None)  # (an inner hint of another process: its key, made there)
     if full is not None:
         return full
     if h.cycle is not None:
@@ -1154,17 +1156,22 @@ def find_level(state: Candidates, level: int, inner_level: int = 0) -> Iterator[
     deadline = chains.PUZZLE_DEADLINE
     if deadline is None and NESTED_TIME_LIMIT is not None:
         deadline = chains.clock() + NESTED_TIME_LIMIT
-    ch = _LevelChainer(state, deadline, level, inner_level)
-    ch.resumable()
-    best = Best()
+    from . import sharing
+
     try:
-        _LevelMulti(ch, best, level).run()
+        step = sharing.level_step(state, level, inner_level, deadline)  # the cells shared among processes
+        if step is sharing.ALONE:
+            ch = _LevelChainer(state, deadline, level, inner_level)
+            ch.resumable()
+            best = Best()
+            _LevelMulti(ch, best, level).run()
+            step = None if best.hint is None else _step_of(best.hint)
     except ChainLimit as exc:
         exc.rating = LEVEL_BASE[min(level, 4)]
         exc.tier = "Dynamic Forcing Chains" + nested_suffix(level) + (f" [inner level {inner_level}]" if level >= 4 else "")
         raise
-    if best.hint is not None:
-        yield _step_of(best.hint)
+    if step is not None:
+        yield step
 
 
 def find_dynamic_plus(state: Candidates) -> Iterator[Step]:

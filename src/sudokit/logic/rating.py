@@ -25,6 +25,7 @@ from .step import Step, Technique
 from .stepper import broken, check_state, check_step, next_step, steps
 from . import chains
 from .chains import ChainLimit
+from .sharing import sharing
 
 #: The registry prefix the easy kernel replaces (:data:`~sudokit.logic.registry.KERNEL_LADDER`),
 #: and its step names by code.
@@ -399,7 +400,7 @@ def _rated(grid: Grid, ratings: list[float], placing: list[bool], names: list[st
     return rating
 
 
-def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rating:
+def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT, jobs: int = 1) -> Rating:
     """Rate ``grid`` as Sudoku Explainer does, as far as the registry reaches.
 
     When SE would need a technique the registry lacks, ``lower_bound`` is set
@@ -410,9 +411,13 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     several :class:`~sudokit.errors.SeveralSolutions` (an
     :class:`~sudokit.errors.InvalidPuzzle`). The chain searches may take
     ``timeout`` seconds in all (``None``: no limit); when they run out, the
-    rating is a lower bound too. :func:`explain_rated` gives the same rating with the path.
+    rating is a lower bound too. With ``jobs`` above 1 (0: every CPU), the
+    hardest searches (9.0 and up) are shared by that many processes
+    (:mod:`~sudokit.logic.sharing`), with the same result. :func:`explain_rated` gives the same
+    rating with the path.
     """
     timeout = validate.timeout(timeout)
+    jobs = validate.jobs(jobs)
     grid = as_grid(grid)
     registry, cut_floor = _rating_ladder(grid)
     state = Candidates.from_grid(grid)
@@ -421,7 +426,7 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     # a chain search out of time: the lowest rating the abandoned technique
     # could give, which is then the bound (not the floor)
     limited: list[ChainLimit] = []
-    with chains.time_limit(timeout):
+    with chains.time_limit(timeout), sharing(jobs):
         fast = _fast_ratings(state, registry, limited, known, puzzle)
         if fast is None:
             path = list(_until_floor(state, registry, rating_floor(), limited, known, puzzle))
@@ -432,7 +437,8 @@ def rate(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> Rati
     return _rated(grid, ratings, placing, names, not state.solved, known, limited, cut_floor)
 
 
-def explain_rated(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> tuple[list[Step], Rating]:
+def explain_rated(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT,
+                  jobs: int = 1) -> tuple[list[Step], Rating]:
     """The full path of :func:`explain` and the rating of :func:`rate`, in
     one pass: the path starts with the very steps the rating takes (the same
     ladder, the same floor, the same chain searches under the same
@@ -441,9 +447,10 @@ def explain_rated(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT
     logic stops early, a final ``Search`` step fills the rest from the
     engine's solution, and when the chain searches use up ``timeout``
     seconds a final ``Time limit`` step does, rated at the rating's bound
-    (both carry ``lower_bound``; see :func:`finish`). Raises as :func:`rate`
-    does."""
+    (both carry ``lower_bound``; see :func:`finish`). ``jobs`` as for
+    :func:`rate`. Raises as :func:`rate` does."""
     timeout = validate.timeout(timeout)
+    jobs = validate.jobs(jobs)
     grid = as_grid(grid)
     registry, cut_floor = _rating_ladder(grid)
     state = Candidates.from_grid(grid)
@@ -453,7 +460,7 @@ def explain_rated(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT
     limited: list[ChainLimit] = []
     path: list[Step] = []
     rated = None  # how many of the path's steps the rating takes, once it stops before the end
-    with chains.time_limit(timeout):
+    with chains.time_limit(timeout), sharing(jobs):
         try:
             for step in steps(state, registry, truth=known, puzzle=puzzle):
                 if step.rating > floor + 1e-9:  # the rating stops before a step above the floor
@@ -483,11 +490,11 @@ def explain_rated(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT
     return path, rating
 
 
-def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT) -> list[Step]:
+def explain(grid: "Grid | str", *, timeout: float | None = RATE_TIME_LIMIT, jobs: int = 1) -> list[Step]:
     """The full path with every registered technique (the path of
     :func:`explain_rated`): when logic stops early a final ``Search`` step
     fills the rest from the engine's solution, and when the chain searches use
     up ``timeout`` seconds a final ``Time limit`` step does, carrying the
     bound. A grid without a solution raises :class:`NoSolution`, one with
-    several :class:`SeveralSolutions`."""
-    return explain_rated(grid, timeout=timeout)[0]
+    several :class:`SeveralSolutions`. ``jobs`` as for :func:`rate`."""
+    return explain_rated(grid, timeout=timeout, jobs=jobs)[0]

@@ -42,6 +42,7 @@ from typing import Any, Callable
 TIME_LIMIT = 20.0      # seconds of work per request
 MAX_BODY = 256_000     # bytes per request body
 WORKERS = 2            # requests worked on at once
+JOBS = 0               # processes that share one rating, path or hint (0: every core)
 MAX_PUZZLE_TEXT = 100_000   # characters of puzzle text (413 above)
 MAX_ELIMINATED = 100_000    # entries of a hint's ``eliminated`` list (413 above)
 
@@ -231,10 +232,12 @@ def read_grid(text: str, box: Any = None, what: str = "the givens", field: str =
 
 
 def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, workers: int = WORKERS,
-               max_memory: int | None = None, bank: str | None = None) -> Any:
+               max_memory: int | None = None, bank: str | None = None, jobs: int = JOBS) -> Any:
     """The FastAPI application (needs the ``web`` extra). ``workers`` heavy
     requests run at once, each in its own process with ``max_memory`` bytes
     (:data:`isolation.MAX_MEMORY` by default); as many light ones on threads.
+    A rating, a path or a hint shares its hardest searches among ``jobs``
+    processes (0: every core; :mod:`sudokit.logic.sharing`).
     With ``bank``, the bank's endpoints too (:mod:`sudokit.web.bank_routes`)."""
     try:
         import anyio
@@ -255,6 +258,9 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
     from .. import logic, generation, solving  # noqa: F401 - loaded once, before the workers fork
 
     memory = isolation.MAX_MEMORY if max_memory is None else max_memory
+    from ..validate import jobs as checked_jobs
+
+    jobs = checked_jobs(jobs)
     from ..methods import available
 
     ENGINE = {name for name, spec in available().items() if spec.module == "sudokit.engine"}  # light work
@@ -458,7 +464,8 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
         def run():
             from ..logic import rate as rate_grid
 
-            return records.rating_record(grid, _call(lambda: rate_grid(grid, timeout=budget(body.timeout))))
+            rating = _call(lambda: rate_grid(grid, timeout=budget(body.timeout), jobs=jobs))
+            return records.rating_record(grid, rating)
 
         return await work(run, heavy_work=True)
 
@@ -469,7 +476,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
         def run():
             from ..logic import Candidates, explain as explain_grid
 
-            path = _call(lambda: explain_grid(grid, timeout=budget(body.timeout)))
+            path = _call(lambda: explain_grid(grid, timeout=budget(body.timeout), jobs=jobs))
             geo = Candidates.from_grid(grid).geo
             return [records.step_record(grid, number, step, geo) for number, step in enumerate(path, 1)]
 
@@ -501,7 +508,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
             from ..logic import Candidates, hint as next_step
             from ..pictures.steps import step_svg
 
-            step = _call(lambda: next_step(grid, givens=givens, marks=masks, timeout=budget(None)))
+            step = _call(lambda: next_step(grid, givens=givens, marks=masks, timeout=budget(None), jobs=jobs))
             if step is None:
                 raise WebError(422, "no technique applies here (solved, or beyond the implemented techniques)")
             state = Candidates.from_grid(grid) if masks is None else Candidates.from_masks(grid, masks)
@@ -572,7 +579,7 @@ def warm_up() -> None:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY,
           workers: int = WORKERS, max_memory: int | None = None, announce: Callable[[str], None] | None = None,
-          bank: str | None = None) -> None:
+          bank: str | None = None, jobs: int = JOBS) -> None:
     """Run the server until Ctrl-C (uvicorn)."""
     try:
         import uvicorn
@@ -580,7 +587,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, time_limit: float = TIME
         from ..pictures.pdf import MissingExtra
 
         raise MissingExtra("sudoku serve needs FastAPI and uvicorn: pip install 'sudokit[web]'") from None
-    app = create_app(time_limit=time_limit, max_body=max_body, workers=workers, max_memory=max_memory, bank=bank)
+    app = create_app(time_limit=time_limit, max_body=max_body, workers=workers, max_memory=max_memory, bank=bank,
+                     jobs=jobs)
     warm_up()
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)

@@ -1,0 +1,491 @@
+"""One puzzle's chain searches on several processes.
+
+A rating, a path or a hint asked for with ``jobs`` above 1
+(:func:`sharing`) keeps a team of ``jobs - 1`` worker processes
+(:class:`sudokit.pool.Team`, forked at the first search it shares) while it
+runs. The producers that cost a hard puzzle most, Dynamic Forcing Chains (+)
+and the Nested Forcing Chains (SE 9.0 and up, :mod:`.nested`), search from
+each cell on its own: the searches from one cell do not depend on those from
+another. So their cells are dealt out: this process takes a run of cells and
+each worker another (:func:`deal`, by what each cell cost at the last shared
+search), and a worker done early takes over cells not yet searched here. A
+state's levels are dealt alike, so a process finds where its propagations
+stopped at the level below (and the inner rules' hints it remembers).
+
+A region forcing chain needs the propagations from every place of its value
+in the region. Where some are another share's, the share keeps the chain
+back; the shares then send each other the propagations asked for (their
+graphs, and the keys and complexities of their inner chains), and finish the
+chains: nothing is propagated twice (:func:`level_step`'s three rounds).
+
+Each share gives back its best hint (as a :class:`~.step.Step`) with its
+place in SE's order: rating, complexity, kind, then the scan order (the cell,
+then the order within the cell). The least of these is the step the search
+in one process would take, tie for tie, so the result is the same whatever
+the number of processes.
+
+The work the workers did is counted against the puzzle's budget here
+(:func:`.chains.charge`), as if this process had done it; each worker gets
+what is left of the budget when its share starts (:func:`.chains.budget_of`).
+
+Threads would not do: most of a nested level's time is Python (the dynamic
+propagations, the helpers' bookkeeping), which holds the interpreter's lock.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from ..grid import Grid  # noqa: F401  (the doctests)
+from ..pool import TeamLost
+from . import chains
+from .chains import Best, ChainLimit
+from .state import Candidates
+from .step import Step
+
+__all__ = ["ALONE", "active", "deal", "level_step", "sharing", "span", "tally"]
+
+_LOCAL = threading.local()
+
+#: :func:`level_step`'s answer when no team shares the search here.
+ALONE = object()
+
+
+@contextmanager
+def sharing(jobs: int) -> Iterator[None]:
+    """Inside the block (in this thread), the searches that can be shared run
+    on ``jobs`` processes: this one and ``jobs - 1`` workers (0: every CPU;
+    1: this process alone). A block inside another keeps the outer team."""
+    from .. import validate
+    from ..pool import Team
+
+    jobs = validate.jobs(jobs)
+    if jobs <= 1 or active():
+        yield
+        return
+    team = Team(jobs - 1)
+    _LOCAL.team = team
+    _LOCAL.tally, _LOCAL.span = {}, [0, 0]
+    try:
+        yield
+    finally:
+        _LOCAL.team = None
+        team.close()
+
+
+def _team() -> Any:
+    team = getattr(_LOCAL, "team", None)
+    return team if team is not None and team.mine else None  # (a forked worker's copy is not its own)
+
+
+def tally() -> dict[int, int]:
+    """How many cells each process (by its id) searched in this thread's last
+    shared searches (the last :func:`sharing` block), summed over the levels."""
+    return dict(getattr(_LOCAL, "tally", {}))
+
+
+def span() -> tuple[int, int]:
+    """The work (:func:`.chains.charge` units) of the first round of this
+    thread's last shared searches: in all the shares, and in the longest
+    share of each search, summed. On a machine with a free core for each
+    process, the wall time of that round goes with the second."""
+    total, longest = getattr(_LOCAL, "span", (0, 0))
+    return total, longest
+
+
+def active() -> bool:
+    """Whether searches started here are shared."""
+    return _team() is not None
+
+
+def deal(state: Candidates, cells: list[int], shares: int, cost: dict[int, int] | None = None,
+         first: float = 1.0) -> list[list[int]]:
+    """``cells`` (in scan order) dealt into ``shares`` runs of about the same
+    cost: ``cost`` per cell where known (the work its searches took last
+    time), else its number of candidates (the searches from a cell propagate
+    each of them on and off) times the mean cost of a candidate; the first
+    run's cost is ``first`` times each other's. Runs keep the cells of a row
+    or a box together, so that fewer region chains need another share's
+    propagations.
+
+    >>> deal(Candidates.from_grid(Grid("." * 81)), list(range(81)), 3) == [
+    ...     list(range(27)), list(range(27, 54)), list(range(54, 81))]
+    True
+    """
+    counts = [state.mask[c].bit_count() for c in cells]
+    known = [(cost[c], n) for c, n in zip(cells, counts) if cost and c in cost]
+    each = sum(w for w, _ in known) / max(1, sum(n for _, n in known)) if known else 1.0
+    weights = [cost[c] if cost and c in cost else n * each for c, n in zip(cells, counts)]
+    total = sum(weights)
+    # the first share's part, ``first`` of an even one: it may hand cells on to a worker done early
+    # (level_step), the workers cannot hand any back
+    ends = [total * (first + k) / (first + shares - 1) for k in range(shares - 1)]
+    out: list[list[int]] = [[] for _ in range(shares)]
+    done = 0.0
+    for cell, weight in zip(cells, weights):
+        middle = done + weight / 2
+        out[sum(middle >= end for end in ends)].append(cell)
+        done += weight
+    return out
+
+
+class _Ranked(Best):
+    """The best hint offered, in SE's order with the cell it was found from:
+    ``(rating, complexity, kind, cell, rank)``. :attr:`cell` is set before
+    each cell's search; ``rank`` is the order offered within the cell, or for
+    a region chain its ``(value, unit, order)`` in :attr:`tags` (a region
+    chain that needs another share's propagations is found after the rest of
+    its cell, but ranks as if found in turn: only hints of one kind ever
+    compare their ranks)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cell = 0
+        self.key: tuple | None = None
+        self.tags: dict[int, tuple] = {}
+
+    def offer(self, hint: Any) -> None:
+        if not hint.removals:
+            return
+        hint.order = self.count
+        self.count += 1
+        key = (hint.difficulty, hint.complexity, hint.key, self.cell, self.tags.get(id(hint), (hint.order,)))
+        if self.key is None or key < self.key:
+            self.hint, self.key = hint, key
+
+
+class _Far:
+    """An inner hint on a propagation made in another process: what the
+    complexity of a chain through it needs (:func:`.nested._inner_of`)."""
+
+    __slots__ = ("complexity", "full_chain")
+
+    def __init__(self, complexity: int, full_chain: tuple) -> None:
+        self.complexity, self.full_chain = complexity, full_chain
+
+
+def _share_multi(base: type) -> type:
+    """:class:`.nested._LevelMulti` for one share of the cells: a region
+    chain whose places are not all in the share waits (:attr:`waiting`) for
+    the other shares' propagations; the region chains are tagged with their
+    rank in the cell."""
+
+    class ShareMulti(base):  # type: ignore[misc, valid-type]
+        def __init__(self, ch: Any, best: _Ranked, level: int, mine: set[int]) -> None:
+            super().__init__(ch, best, level)
+            self.mine = mine
+            self.waiting: list[tuple[int, int, int, int, list[int]]] = []
+
+        def regions(self, cell: int, value: int, on_graph: dict, hints: list) -> None:
+            ch = self.ch
+            for k, u in enumerate(ch.t.cell_units[cell]):
+                places = self.places(cell, value, u)
+                if places is None:
+                    continue
+                if any(p not in self.mine for p in places):
+                    self.waiting.append((cell, value, k, u, places))
+                    continue
+                graphs = [on_graph] + [ch.propagate([(p << 6) | (value << 1) | 1], False, True)[0]
+                                       for p in places[1:]]
+                self.tagged(cell, value, k, u, graphs, hints)
+
+        def tagged(self, cell: int, value: int, k: int, u: int, graphs: list[dict], hints: list) -> None:
+            first = len(hints)
+            self.region(u, value, graphs, hints)
+            for j, h in enumerate(hints[first:]):
+                self.best.tags[id(h)] = (value, k, j)
+
+    return ShareMulti
+
+
+class _Round:
+    """One share's search of one level, kept between its three rounds."""
+
+    def __init__(self, state: Candidates, level: int, inner_level: int, deadline: float | None,
+                 cells: list[int]) -> None:
+        from .nested import _LevelChainer, _LevelMulti
+
+        self.state = state
+        self.ch = _LevelChainer(state, deadline, level, inner_level)
+        self.ch.resumable()
+        self.best = _Ranked()
+        self.multi = _share_multi(_LevelMulti)(self.ch, self.best, level, set(cells))
+        self.cells = cells
+        self.far: set[tuple] = set()  # the keys of the hints found with another share's propagations
+
+    def first(self, between: Any = None) -> list[int]:
+        """Search from each cell of the share (:attr:`queue`; ``between(self,
+        i)`` is called after the ``i``-th, and may take cells off the end of
+        the queue for another share); the assumptions (on) of the other shares
+        that its waiting region chains need. :attr:`cost` keeps the work each
+        cell took."""
+        self.cost: dict[int, int] = {}
+        self.queue = list(self.cells)
+        i = 0
+        while i < len(self.queue):
+            self.search(self.queue[i])
+            i += 1
+            if between is not None:
+                between(self, i)
+        self.cells = self.queue
+        return self.wanted()
+
+    def search(self, cell: int) -> None:
+        self.best.cell = cell
+        work = chains.WORK_DONE
+        self.multi.run([cell])
+        self.cost[cell] = chains.WORK_DONE - work
+
+    def more(self, cells: list[int]) -> tuple[list[int], dict[int, int]]:
+        """Take ``cells`` over from another share and search from them: the
+        assumptions wanted now (:meth:`first`), and the work of each cell."""
+        self.multi.mine.update(cells)
+        self.cells = sorted(self.cells + cells)
+        self.cost = {}
+        for cell in cells:
+            self.search(cell)
+        return self.wanted(), self.cost
+
+    def give(self, cells: list[int]) -> None:
+        """Leave ``cells`` (not yet searched) to another share."""
+        self.multi.mine.difference_update(cells)
+
+    def wanted(self) -> list[int]:
+        mine = self.multi.mine
+        return sorted({(p << 6) | (v << 1) | 1 for _, v, _, _, places in self.multi.waiting for p in places
+                       if p not in mine})
+
+    def export(self, starts: list[int]) -> dict[int, tuple]:
+        """The propagations of ``starts`` (the share's own), for another share:
+        each graph as pairs, and the inner hints on it as :class:`_Far`."""
+        from .nested import _full_chain
+
+        out = {}
+        for s in starts:
+            graph = self.ch.propagate([s], False, True)[0]
+            nest = self.ch.nests.get(id(graph)) or {}
+            out[s] = (list(graph.items()), [(q, h.complexity, _full_chain(h)) for q, h in nest.items()])
+        return out
+
+    def rest(self, imported: dict[int, tuple]) -> tuple[tuple | None, Any]:
+        """The waiting region chains, with the other shares' propagations;
+        the best key of the share, and its step (or, for a hint found with
+        another share's propagations, what :func:`_remake` needs)."""
+        graphs: dict[int, dict] = {}
+        self.imported = graphs  # (kept: the inner hints on them are found by their graphs' ids)
+        for s, (pairs, nest) in imported.items():
+            graph = graphs[s] = dict(pairs)
+            self.ch.nests[id(graph)] = {q: _Far(c, key) for q, c, key in nest}
+        ch, best = self.ch, self.best
+        for cell, value, k, u, places in self.multi.waiting:
+            hints: list = []
+            found = [graphs.get((p << 6) | (value << 1) | 1) or ch.propagate([(p << 6) | (value << 1) | 1], False,
+                                                                            True)[0] for p in places]
+            self.multi.tagged(cell, value, k, u, found, hints)
+            best.cell = cell
+            for h in hints:
+                before = best.hint
+                best.offer(h)
+                if best.hint is not before:
+                    self.far.add(best.key)
+        return self.answer()
+
+    def answer(self) -> tuple[tuple | None, Any]:
+        from .nested import _step_of
+
+        if self.best.hint is None:
+            return None, None
+        if self.best.key in self.far:
+            return self.best.key, ("remake", self.best.key)
+        return self.best.key, _step_of(self.best.hint)
+
+    def remake(self, key: tuple) -> Step:
+        """The step of a region chain another share found (its ``key``), made
+        again here from this process's own propagations."""
+        from .nested import _step_of
+
+        cell, (value, k, j) = key[3], key[4]
+        u = self.ch.t.cell_units[cell][k]
+        places = self.multi.places(cell, value, u)
+        graphs = [self.ch.propagate([(p << 6) | (value << 1) | 1], False, True)[0] for p in places]
+        hints: list = []
+        self.multi.region(u, value, graphs, hints)
+        return _step_of(hints[j])
+
+
+#: Whether a worker done with its cells takes over some of this process's.
+STEAL = True
+
+#: This process's share when the cells are dealt, against 1 for each worker: it may hand cells on
+#: to a worker done early, and a worker cannot hand any back (on hard_dev puzzles, 1.3 made the
+#: longest share 1-2% of the work shorter than 1.0; 1.5 no better).
+FIRST_SHARE = 1.3
+
+_ROUNDS = threading.local()
+
+
+def _worker_round(task: tuple) -> Any:
+    """A worker's part of a round (``first``, ``export`` or ``rest``) under
+    what was left of the puzzle's budget: ``(answer, work, ran out)``."""
+    what, left, args = task
+    from .nested import NESTED_TIME_LIMIT
+
+    with chains.budget_of(left):
+        try:
+            if what == "first":
+                geo, values, masks, level, inner_level, cells = args
+                deadline = chains.PUZZLE_DEADLINE
+                if deadline is None and NESTED_TIME_LIMIT is not None:
+                    deadline = chains.clock() + NESTED_TIME_LIMIT
+                _ROUNDS.round = _Round(Candidates(geo, list(values), list(masks)), level, inner_level, deadline,
+                                       cells)
+                answer = _ROUNDS.round.first(), _ROUNDS.round.cost, os.getpid()
+            elif what == "more":
+                answer = (*_ROUNDS.round.more(args), os.getpid())
+            elif what == "export":
+                answer = _ROUNDS.round.export(args)
+            else:
+                answer = _ROUNDS.round.rest(args)
+        except ChainLimit:
+            return None, chains.WORK_DONE, True
+        return answer, chains.WORK_DONE, False
+
+
+def _gather(team: Any, size: int, works: list[int] | None = None) -> list:
+    """The workers' answers to a round, their work counted here (and added to ``works``)."""
+    answers = []
+    out = False
+    for k in range(size):
+        answer, work, ran_out = team.receive(k)
+        chains.charge(work)
+        if works is not None:
+            works.append(work)
+        out = out or ran_out
+        answers.append(answer)
+    if out:
+        raise ChainLimit()
+    return answers
+
+
+def _answer(team: Any, k: int, works: list[int]) -> Any:
+    """Worker ``k``'s answer to a part of the first round; its work is added
+    to ``works[k + 1]`` (counted against the budget at the end of the round)
+    and a budget run out there is remembered."""
+    answer, work, ran_out = team.receive(k)
+    works[k + 1] += work
+    if ran_out:
+        _LOCAL.ran_out = True
+        return [], {}, 0
+    return answer
+
+
+def level_step(state: Candidates, level: int, inner_level: int, deadline: float | None) -> Any:
+    """SE's chaining at ``level`` (:func:`.nested.find_level`) with its cells
+    shared by the team: its easiest step, or None; :data:`ALONE` when no
+    team shares the searches here, or when a worker was lost (this process
+    then searches alone). Raises :class:`ChainLimit` when the budget runs
+    out, here or in a worker.
+
+    Three rounds: each share searches from its cells, keeping back the
+    region chains that need other shares' propagations; each share sends the
+    propagations the others asked for; each share finishes its region
+    chains. The least key wins (:class:`_Ranked`)."""
+    team = _team()
+    if team is None:
+        return ALONE
+    cells = [c for c, m in enumerate(state.mask) if m & (m - 1)]  # (a dynamic level searches every such cell)
+    # a state is dealt once, by what its cells cost at the last level searched (the state before, as
+    # a rule): its other levels then go the same way in each process, which resumes the propagations
+    # of the level below where they stopped
+    key = (state.geo, tuple(state.values), tuple(state.mask), team.size)
+    dealt = getattr(_LOCAL, "dealt", None)
+    if dealt is None or dealt[0] != key:
+        dealt = _LOCAL.dealt = (key, deal(state, cells, team.size + 1, getattr(_LOCAL, "cost", None), FIRST_SHARE))
+    shares = dealt[1]
+    helpers = len(shares) - 1
+    _LOCAL.ran_out = False
+    args = (state.geo, tuple(state.values), tuple(state.mask), level, inner_level)
+    try:
+        left = chains.budget_left()
+        for k in range(helpers):
+            team.send(k, _worker_round, ("first", left, (*args, shares[k + 1])))
+        here = _Round(state, level, inner_level, deadline, shares[0])
+        shares = [list(share) for share in shares]
+        wanted: list[list[int]] = [[] for _ in shares]
+        works = [0] * len(shares)
+        cost: dict[int, int] = {}
+        busy = set(range(helpers))
+        counts = _LOCAL.tally
+
+        def heard(k: int) -> None:
+            """Worker ``k``'s answer to its first round or to more cells."""
+            starts, worker_cost, pid = _answer(team, k, works)
+            busy.discard(k)
+            wanted[k + 1] = starts
+            cost.update(worker_cost)
+            if pid:
+                counts[pid] = counts.get(pid, 0) + len(worker_cost)
+
+        def between(share: _Round, i: int) -> None:
+            # a worker done with its cells takes half of the cells left here (work stealing: the
+            # costs dealt by were those of the state before)
+            for k in range(helpers):
+                if k in busy and team.ready(k):
+                    heard(k)
+                left_here = len(share.queue) - i
+                if k not in busy and left_here >= 2:
+                    given = share.queue[len(share.queue) - max(1, left_here // 3):]
+                    del share.queue[len(share.queue) - len(given):]
+                    share.give(given)
+                    shares[0] = [c for c in shares[0] if c not in given]
+                    shares[k + 1] = sorted(shares[k + 1] + given)
+                    team.send(k, _worker_round, ("more", chains.budget_left(), given))
+                    busy.add(k)
+
+        wanted[0] = here.first(between if STEAL else None)
+        works[0] = sum(here.cost.values())
+        cost.update(here.cost)
+        counts[os.getpid()] = counts.get(os.getpid(), 0) + len(here.cost)
+        for k in sorted(busy):
+            heard(k)
+        for work in works[1:]:
+            chains.charge(work)
+        if getattr(_LOCAL, "ran_out", False):
+            raise ChainLimit()
+        owner = {c: k for k, share in enumerate(shares) for c in share}
+        _LOCAL.cost = cost
+        span = _LOCAL.span
+        span[0] += sum(works)
+        span[1] += max(works)
+        # each share's own propagations that the others wait for
+        asked: list[set[int]] = [set() for _ in shares]
+        for starts in wanted:
+            for s in starts:
+                if s >> 6 in owner:  # (else the share makes it itself)
+                    asked[owner[s >> 6]].add(s)
+        left = chains.budget_left()
+        for k in range(helpers):
+            team.send(k, _worker_round, ("export", left, sorted(asked[k + 1])))
+        exports = here.export(sorted(asked[0]))
+        for got in _gather(team, helpers):
+            exports.update(got)
+        left = chains.budget_left()
+        for k in range(helpers):
+            team.send(k, _worker_round, ("rest", left, {s: exports[s] for s in wanted[k + 1] if s in exports}))
+        found = [here.rest({s: exports[s] for s in wanted[0] if s in exports})] + _gather(team, helpers)
+    except TeamLost:  # a worker was killed (out of memory, say): this process searches alone
+        team.abandon()
+        return ALONE
+    except BaseException:
+        team.abandon()  # a worker may still be busy with its share: stopped, not waited for
+        raise
+    found = [f for f in found if f[0] is not None]
+    if not found:
+        return None
+    key, step = min(found, key=lambda f: f[0])
+    if isinstance(step, tuple):  # a region chain found with another share's propagations
+        step = here.remake(key)
+    return step
