@@ -35,16 +35,21 @@ def _interrupt(args: list[str], tmp_path: Path, wait_for: int = 1, stdin: Path |
                 break
             time.sleep(0.05)
         assert proc.poll() is None, "the command ended before it could be interrupted"
-        sent = time.perf_counter()
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=30)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-        took = time.perf_counter() - sent
+        took = _ctrl_c(proc)
         proc.stderr.close()  # type: ignore[union-attr]
     return proc.returncode, took, out_path.read_text().splitlines()
+
+
+def _ctrl_c(proc: subprocess.Popen) -> float:
+    """Send Ctrl-C to ``proc`` and wait for it (killed after 30 s): the seconds it took to end."""
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return time.perf_counter() - sent
 
 
 def _big_file(tmp_path: Path, lines: int) -> Path:
@@ -118,14 +123,7 @@ def test_ctrl_c_stops_one_puzzle_shared_by_two_processes(tmp_path) -> None:
         workers = _children(proc.pid)
     assert workers and proc.poll() is None, "the worker never started"
     time.sleep(0.5)
-    sent = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    took = time.perf_counter() - sent
+    took = _ctrl_c(proc)
     assert proc.returncode == 130 and took < BOUND, proc.stderr.read()
     time.sleep(0.5)
     for pid in workers:

@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -182,10 +183,19 @@ def test_while_a_compilation_runs_elsewhere_a_batch_rates_without_the_kernels(ke
     assert held[0] == compiled[0]
 
 
+def _wait_for_the_helpers(cache: str, groups: tuple[str, ...], seconds: float) -> None:
+    """Wait until no background compilation holds the lock of the numba cache ``cache`` and
+    every kernel of ``groups`` is in it."""
+    check = ("import importlib, sudokit.logic; c = importlib.import_module('sudokit.engine.compiling'); "
+             f"print(c._compiling_elsewhere(), all(c.is_cached(e) for g in {groups!r} for e in c.KERNELS[g][1]))")
+    deadline = time.monotonic() + seconds
+    while _python(check, {"NUMBA_CACHE_DIR": cache}).strip() != "False True":
+        assert time.monotonic() < deadline, "the background compilation did not finish"
+        time.sleep(2)
+
+
 @pytest.mark.slow
 def test_a_first_batch_rating_compiles_in_the_background_and_the_next_run_loads_the_kernels() -> None:
-    import time
-
     puzzles = PUZZLE * 20
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
@@ -194,13 +204,7 @@ def test_a_first_batch_rating_compiles_in_the_background_and_the_next_run_loads_
         assert first.returncode == 0, first.stderr
         notices = [line for line in first.stderr.splitlines() if "compiling" in line]
         assert len(notices) == 1 and "in the background" in notices[0], first.stderr
-        check = ("import importlib; c = importlib.import_module('sudokit.engine.compiling'); "
-                 "print(c._compiling_elsewhere(), all(c.is_cached(e) for g in ('count', 'logic') "
-                 "for e in c.KERNELS[g][1]))")
-        deadline = time.monotonic() + 600
-        while _python(check, {"NUMBA_CACHE_DIR": cache}).strip() != "False True":
-            assert time.monotonic() < deadline, "the background compilation did not finish"
-            time.sleep(2)
+        _wait_for_the_helpers(cache, ("count", "logic"), 600)
         second = subprocess.run(["sudoku", "rate", "-"], input=puzzles, capture_output=True, text=True, env=env,
                                 timeout=600)
         assert second.returncode == 0 and "compiling" not in second.stderr
@@ -412,7 +416,6 @@ def test_a_first_batch_rating_of_every_band_rates_as_sukakuexplainer_and_as_a_wa
     ER/EP/ED are Sudoku Explainer's, the output is the warm run's, the notice
     says once, with a time, that it compiles in the background, and the
     helpers leave every rating group in the cache."""
-    import time
 
     from conftest import rated_reference
 
@@ -431,13 +434,7 @@ def test_a_first_batch_rating_of_every_band_rates_as_sukakuexplainer_and_as_a_wa
         assert re.search(r"about \d+ s", notices[0])
         for row, line in zip(picked, cold.stdout.splitlines(), strict=True):
             assert line.split()[1] == f"{float(row['er']):.1f}/{float(row['ep']):.1f}/{float(row['ed']):.1f}", row
-        check = ("import importlib, sudokit.logic; c = importlib.import_module('sudokit.engine.compiling'); "
-                 "print(c._compiling_elsewhere(), all(c.is_cached(e) for g in "
-                 "('count', 'logic', 'producers', 'chains', 'nested') for e in c.KERNELS[g][1]))")
-        deadline = time.monotonic() + 900
-        while _python(check, {"NUMBA_CACHE_DIR": cache}).strip() != "False True":
-            assert time.monotonic() < deadline, "the background compilation did not finish"
-            time.sleep(2)
+        _wait_for_the_helpers(cache, ("count", "logic", "producers", "chains", "nested"), 900)
         warm = subprocess.run(["sudoku", "rate", "-"], input=puzzles, capture_output=True, text=True, env=env,
                               timeout=900)
         assert warm.returncode == 0 and "compiling" not in warm.stderr
