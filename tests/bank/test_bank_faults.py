@@ -138,6 +138,15 @@ def _in_namespace(script: str, tmp_path, timeout: float = 300) -> subprocess.Com
                           cwd=tmp_path, env=env)
 
 
+def _refused_and_whole(result, bank, reason: str, puzzles: int) -> None:  # type: ignore[no-untyped-def]
+    """The second add failed (exit 1) saying ``reason``, with no traceback, and the bank is
+    whole, holding the ``puzzles`` of the first add."""
+    assert "rc=1" in result.stdout, result.stdout + result.stderr
+    assert reason in result.stderr and "Traceback" not in result.stderr
+    assert _integrity(bank) == "ok"
+    assert table(bank, "SELECT count(*) FROM puzzle")[0][0] == puzzles
+
+
 @pytest.mark.slow
 @needs_mount
 def test_a_full_disk_gives_a_clear_message_and_the_bank_stays_whole(tmp_path):
@@ -151,10 +160,7 @@ def test_a_full_disk_gives_a_clear_message_and_the_bank_stays_whole(tmp_path):
         "cp disk/b.sqlite* . ; ls disk"
     )
     result = _in_namespace(script, tmp_path)
-    assert "rc=1" in result.stdout, result.stdout + result.stderr
-    assert "disk is full" in result.stderr and "Traceback" not in result.stderr
-    assert _integrity(tmp_path / "b.sqlite") == "ok"
-    assert table(tmp_path / "b.sqlite", "SELECT count(*) FROM puzzle")[0][0] == 40
+    _refused_and_whole(result, tmp_path / "b.sqlite", "disk is full", 40)
 
 
 @needs_mount
@@ -171,11 +177,8 @@ def test_a_read_only_disk_gives_a_clear_message_and_the_bank_stays_whole(tmp_pat
         "cp disk/b.sqlite* ."
     )
     result = _in_namespace(script, tmp_path)
-    assert "rc=1" in result.stdout, result.stdout + result.stderr
-    assert "read-only" in result.stderr and "Traceback" not in result.stderr
     assert result.stdout.split()[-1] == "30"  # it can still be read
-    assert _integrity(tmp_path / "b.sqlite") == "ok"
-    assert table(tmp_path / "b.sqlite", "SELECT count(*) FROM puzzle")[0][0] == 30
+    _refused_and_whole(result, tmp_path / "b.sqlite", "read-only", 30)
 
 
 @pytest.mark.slow

@@ -110,15 +110,15 @@ class Bank:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise BankError(f"cannot make the folder of bank {path}: {exc.strerror or exc}") from None
-        try:
-            if self.readonly:
-                conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=timeout,
-                                       isolation_level=None, check_same_thread=False)
-            else:
-                conn = sqlite3.connect(str(path), timeout=timeout, isolation_level=None,
+
+        def connect(target: str, uri: bool) -> sqlite3.Connection:
+            try:
+                return sqlite3.connect(target, uri=uri, timeout=timeout, isolation_level=None,
                                        check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise BankError(f"cannot open bank {path}: {_reason(exc)}") from None
+            except sqlite3.Error as exc:
+                raise BankError(f"cannot open bank {path}: {_reason(exc)}") from None
+
+        conn = connect(f"file:{path}?mode=ro", True) if self.readonly else connect(str(path), False)
         try:
             self._check(conn)
         except BankError:
@@ -127,11 +127,7 @@ class Bank:
                 raise
             # a bank on a read-only medium: no one can write it, so it is read as immutable
             # (SQLite cannot make the shared-memory file WAL readers need there)
-            try:
-                conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, timeout=timeout,
-                                       isolation_level=None, check_same_thread=False)
-            except sqlite3.Error as exc:
-                raise BankError(f"cannot open bank {path}: {_reason(exc)}") from None
+            conn = connect(f"file:{path}?mode=ro&immutable=1", True)
             try:
                 self._check(conn)
             except BaseException:
