@@ -76,6 +76,19 @@ def _popcount6(m):
 
 
 @njit(cache=True)
+def _count_score(a, b, c):
+    """A row's score from its three stacks' counts of givens: the counts sorted, fewest first,
+    packed in base 4 (smaller is better)."""
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return a * 16 + b * 4 + c
+
+
+@njit(cache=True)
 def _rounds(mats, pattern, fixed, n_in, perm3,
             a_t, a_rows, a_stacks, a_open, a_labels, a_next,
             b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, first, work):
@@ -98,14 +111,7 @@ def _rounds(mats, pattern, fixed, n_in, perm3,
                     for i in range(3):
                         if mats[t, r, s * 3 + i]:
                             cnt[t, r, s] += 1
-                a, b, c = cnt[t, r, 0], cnt[t, r, 1], cnt[t, r, 2]
-                if a > b:
-                    a, b = b, a
-                if b > c:
-                    b, c = c, b
-                if a > b:
-                    a, b = b, a
-                score[t, r] = a * 16 + b * 4 + c
+                score[t, r] = _count_score(cnt[t, r, 0], cnt[t, r, 1], cnt[t, r, 2])
                 if score[t, r] < low_score:
                     low_score = score[t, r]
     for d in range(first, 9):
@@ -294,13 +300,7 @@ def _pattern_rounds(mats, pbest, pwhich, perm3, a_t, a_rows, a_stacks, a_open,
             a = (trips[t, r, 0] & 1) + ((trips[t, r, 0] >> 1) & 1) + (trips[t, r, 0] >> 2)
             b = (trips[t, r, 1] & 1) + ((trips[t, r, 1] >> 1) & 1) + (trips[t, r, 1] >> 2)
             c = (trips[t, r, 2] & 1) + ((trips[t, r, 2] >> 1) & 1) + (trips[t, r, 2] >> 2)
-            if a > b:
-                a, b = b, a
-            if b > c:
-                b, c = c, b
-            if a > b:
-                a, b = b, a
-            score[t, r] = a * 16 + b * 4 + c
+            score[t, r] = _count_score(a, b, c)
             if score[t, r] < low_score:
                 low_score = score[t, r]
     # round 0: the rows of the lowest score, stacks sorted by their count (ties in any order)
