@@ -14,6 +14,7 @@ import signal
 import pytest
 
 from conftest import BENCH, rated_reference, require_shared
+from reference import obeys_rules
 
 distributed = pytest.importorskip("distributed")
 
@@ -270,6 +271,31 @@ def test_solve_and_rate_commands_on_a_running_scheduler(client, tmp_path):
     assert run.exit_code == 2 and "--cluster" in run.stderr
     run = CliRunner().invoke(rate, ["--example", "easy", "--cluster", address])
     assert run.exit_code == 2 and "--example" in run.stderr
+
+
+def test_an_input_without_puzzles_among_others_is_said_as_on_one_machine(client, tmp_path):
+    from click.testing import CliRunner
+
+    from sudokit.cli.solve import solve
+
+    puzzles = _bench_lines("17_clue.txt", 5)
+    (tmp_path / "in.txt").write_text("".join(p + "\n" for p in puzzles))
+    (tmp_path / "empty.txt").write_text("")
+    (tmp_path / "notes.txt").write_text("# only a comment\n\n")
+    files = [str(tmp_path / n) for n in ("in.txt", "empty.txt", "notes.txt")]
+    args = [*files, "--format", "line"]
+    here = CliRunner().invoke(solve, args)
+    there = CliRunner().invoke(solve, [*args, "--cluster", client.scheduler.address])
+    said = [f"no puzzle found in {files[1]!r}", f"no puzzle found in {files[2]!r}"]
+    for run in (here, there):
+        assert run.exit_code == 1, run.stderr
+        assert run.stderr.splitlines() == said  # no "puzzles failed": the five puzzles were solved
+        solved = run.stdout.split()
+        assert len(solved) == 5
+        for puzzle, line in zip(puzzles, solved):
+            digits = [int(c) if c.isdigit() else 0 for c in puzzle]
+            assert obeys_rules([int(c) for c in line], digits, 3, 3)
+    assert there.stdout == here.stdout
 
 
 # -- generating over seed ranges --------------------------------------------------------------------

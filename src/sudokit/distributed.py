@@ -295,13 +295,15 @@ def notes_file(index: int) -> str:
 @dataclass
 class Summary:
     """What a run did: puzzles seen, puzzles failed, partitions computed and skipped (resumed),
-    and the CPU seconds the workers spent on the partitions computed."""
+    the CPU seconds the workers spent on the partitions computed, and the names of the inputs
+    that held no puzzle (an empty file, or only blanks and comments)."""
 
     puzzles: int = 0
     failures: int = 0
     partitions: int = 0
     skipped: int = 0
     seconds: float = 0.0
+    empty: list[str] = dataclasses.field(default_factory=list)
 
 
 def _expand(paths: Sequence[str]) -> list[Input]:
@@ -844,7 +846,12 @@ def run(job: Any, paths: str | Sequence[str], *, client: Any, out_dir: str | Non
                                   p.first_line, p.first_puzzle, manifest and manifest.url, p.index)
 
     window = _window(client, header["blocksize"])
-    return _drive(client, parts, task, manifest, write, notes, progress, f"part-{token}", window)
+    summary = _drive(client, parts, task, manifest, write, notes, progress, f"part-{token}", window)
+    held: dict[int, int] = {}
+    for p in parts:
+        held[p.input] = held.get(p.input, 0) + p.puzzles + p.failures
+    summary.empty = [i.name for k, i in enumerate(inputs) if not held.get(k)]
+    return summary
 
 
 # -- generating over seed ranges ----------------------------------------------------------------------

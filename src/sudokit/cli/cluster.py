@@ -121,9 +121,11 @@ def _finish(summary: Any, output: str | None, merge: str | None, what: str = "")
     if what and summary.puzzles == 0 and not summary.failures:
         click.echo(f"no puzzle found in {what}", err=True)
         return EXIT_FAILED
+    for name in summary.empty:  # an empty input among others is said as on one machine
+        click.echo(f"no puzzle found in {name!r}", err=True)
     if summary.failures and summary.puzzles > 1:
         click.echo(f"{summary.failures} of {summary.puzzles} puzzles failed", err=True)
-    return EXIT_FAILED if summary.failures else EXIT_OK
+    return EXIT_FAILED if summary.failures or summary.empty else EXIT_OK
 
 
 def run_on_cluster(ctx: click.Context | None, job: Any, paths: Sequence[str], cluster: str,

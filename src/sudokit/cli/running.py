@@ -126,11 +126,10 @@ def run_job(ctx: click.Context, job: Any, paths: tuple[str, ...], names: tuple[s
         what = ", ".join("standard input" if p == "-" else repr(p) for p in paths) or "the examples"
         click.echo(f"no puzzle found in {what}", err=True)
         ctx.exit(EXIT_FAILED)
-    if done and empty:  # an empty input among others is said as when alone
+    if done and empty:  # an empty input among others is said as when alone; it is no failed puzzle
         for p in empty:
             click.echo(f"no puzzle found in {'standard input' if p == '-' else repr(p)}", err=True)
-        failed += len(empty)
-    if failed:
-        if done > 1:
-            click.echo(f"{failed} of {done} puzzles failed", err=True)
+    if failed and done > 1:
+        click.echo(f"{failed} of {done} puzzles failed", err=True)
+    if failed or (done and empty):
         ctx.exit(EXIT_FAILED)
