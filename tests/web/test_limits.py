@@ -158,6 +158,9 @@ def test_every_documented_status_is_answered_in_the_one_shape(server: Server) ->
     # 400: the JSON's own line and column, never a character offset as a field
     error = ask(400, "/api/solve", b'{\n  "puzzle": x}')
     assert error["place"] == {"line": 2, "column": 13}
+    deep = b'{"puzzle":\n ' + b'[{"a": "]]}", "b": ' * 5000  # past the JSON parser's own depth
+    error = ask(400, "/api/solve", deep)  # the 100th bracket (the 50th "["), strings not counted
+    assert error["place"] == {"line": 2, "column": 2 + 19 * 49} and "nested too deeply" in error["error"]
     error = ask(400, "/api/solve", {"puzzle": "." * 81, "method": "no-such-method"})
     assert error["place"] == {"field": "method"} and "no-such-method" in error["error"]
     error = ask(400, "/api/parse", {"puzzle": "." * 81, "box": "3"})  # as --box 3 is refused

@@ -115,7 +115,37 @@ def json_error(body: bytes) -> WebError:
     except json.JSONDecodeError as exc:
         return WebError(400, f"the body is not JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}",
                         reason=exc.msg, line=exc.lineno, column=exc.colno)
+    except RecursionError:
+        line, column = _too_deep(body.decode("utf-8", "replace"))
+        return WebError(400, f"the body's JSON is nested too deeply: line {line}, column {column} is "
+                             f"{MAX_JSON_DEPTH} arrays or objects deep (an API body is 1 or 2 deep)", reason="nested too deeply", line=line, column=column)
     return WebError(400, "the body is not a JSON object", reason="not a JSON object")
+
+
+#: how deep a body's arrays and objects may go before it is called too deep (the API's own
+#: bodies are 1 or 2 deep; the JSON parser itself gives up near a thousand)
+MAX_JSON_DEPTH = 100
+
+
+def _too_deep(text: str) -> tuple[int, int]:
+    """The line and column where ``text``'s brackets (outside strings) first reach
+    :data:`MAX_JSON_DEPTH`; (1, 1) when they never do."""
+    depth, line, column, quoted, escaped = 0, 1, 0, False, False
+    for char in text:
+        column += 1
+        if char == "\n":
+            line, column = line + 1, 0
+        elif quoted:
+            escaped, quoted = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            quoted = True
+        elif char in "[{":
+            depth += 1
+            if depth >= MAX_JSON_DEPTH:
+                return line, column
+        elif char in "]}":
+            depth -= 1
+    return 1, 1
 
 
 def _field_of(exc: Exception) -> str:
@@ -305,6 +335,8 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
         elif exc.status_code == 405:
             error = WebError(405, f"{request.method} is not allowed on {request.url.path}; the API takes POST "
                                   f"with a JSON body", reason="method not allowed")
+        elif exc.status_code == 400 and "body" in request.scope.get("state", {}):  # the body did not parse
+            error = json_error(request.scope["state"]["body"])
         else:
             error = WebError(exc.status_code, str(exc.detail), reason=str(exc.detail))
         return JSONResponse(error.body(), status_code=error.status, headers=getattr(exc, "headers", None))
