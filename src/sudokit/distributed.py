@@ -166,6 +166,9 @@ def cluster(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Iterator[Any]:
         with _deaf_workers():
             client = client_for(address, timeout=timeout)
         yield client
+    except KeyboardInterrupt:  # the workers' calls cut short are not errors to show (asyncio logs
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # a future never read as one)
+        raise
     finally:
         if client is not None:
             with contextlib.suppress(Exception):
@@ -173,25 +176,53 @@ def cluster(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Iterator[Any]:
 
 
 @contextlib.contextmanager
-def _deaf_workers() -> Iterator[None]:
+def _deaf_workers(limit: float = 10 * CONNECT_TIMEOUT) -> Iterator[None]:
     """While inside (a local cluster starting), Ctrl-C is ignored, so that the worker
     processes started meanwhile inherit that: the terminal sends Ctrl-C to the whole process
     group, and a worker still starting would die of it with a KeyboardInterrupt traceback
     each. Ignoring is the one setting a new Python process keeps (a handler or a blocked mask
     is reset when it starts); once started, the workers leave Ctrl-C to this process, which
-    closes the cluster. A Ctrl-C during the few seconds of the start is lost; the next one
-    stops the run."""
+    closes the cluster.
+
+    A Ctrl-C meanwhile is not lost: a small forked watcher in the same process group, with a
+    handler, hears it and says so through a pipe; on leaving, this process raises the
+    KeyboardInterrupt it would have had. The watcher ends with the start (or after ``limit``
+    seconds, should this process die first)."""
     import signal
     import threading
 
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() or not hasattr(os, "fork"):
         yield
         return
+    heard, tell = os.pipe()
+    watcher = os.fork()
+    if watcher == 0:  # the watcher: only signal handling and os calls (other threads' locks are not ours)
+        def said(signum: int, frame: Any) -> None:
+            os.write(tell, b"!")
+            os._exit(0)
+
+        signal.signal(signal.SIGINT, said)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(max(1, int(limit)))
+        while True:
+            signal.pause()
+    os.close(tell)
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, old)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(watcher, signal.SIGKILL)
+        os.waitpid(watcher, 0)
+        os.set_blocking(heard, False)
+        try:
+            interrupted = os.read(heard, 1) == b"!"
+        except BlockingIOError:
+            interrupted = False
+        os.close(heard)
+    if interrupted:
+        raise KeyboardInterrupt
 
 
 def _workers(client: Any) -> int:

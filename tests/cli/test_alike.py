@@ -67,12 +67,12 @@ def test_serve_says_a_busy_port_before_announcing_it() -> None:
     assert "Traceback" not in done.stderr
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("delay", [3.0, 6.0, 15.0])
+@pytest.mark.parametrize("delay", [1.0, 2.0, pytest.param(3.0, marks=pytest.mark.slow),
+                                   pytest.param(6.0, marks=pytest.mark.slow), pytest.param(15.0, marks=pytest.mark.slow)])
 def test_ctrl_c_on_a_local_cluster_leaves_no_traceback(tmp_path, delay: float) -> None:
     """Ctrl-C from a terminal reaches the whole process group: the workers (starting, or at
-    work) print nothing; the run ends with 130. A Ctrl-C while the cluster starts may be lost:
-    then a second one is sent, as a user would."""
+    work) print nothing; the run ends with 130. One Ctrl-C is enough, also while the cluster
+    starts (the first delays)."""
     pytest.importorskip("distributed")
     from sudokit import generate_many
 
@@ -85,8 +85,8 @@ def test_ctrl_c_on_a_local_cluster_leaves_no_traceback(tmp_path, delay: float) -
     os.killpg(proc.pid, signal.SIGINT)
     try:
         _, err = proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err, err.decode(errors="replace")
