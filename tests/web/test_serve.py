@@ -277,6 +277,42 @@ def test_page_hint_marks_wrong_entries_instead_of_a_hint(browser_page) -> None:
     assert not errors
 
 
+def test_page_hint_reads_the_players_pencil_marks(browser_page) -> None:
+    """The page sends the player's pencil marks as the cells' candidates: marks that keep the
+    solution's digit alone give the library's hint on that state (not the one without marks);
+    marks that exclude it name the cell instead of giving a hint."""
+    from conftest import rated_reference
+
+    page, errors = browser_page
+    row = next(r for r in rated_reference() if sudokit.hint(sudokit.Grid(r["puzzle"])).rating > 2.3)
+    puzzle = row["puzzle"].replace("0", ".")
+    solution = reference_solution(puzzle)
+    blank = puzzle.index(".")
+    right = solution[blank]
+    state = Candidates.from_grid(sudokit.Grid(puzzle))
+    state.mask[blank] &= 1 << (right - 1)
+    expected = sudokit.hint(state)
+    assert expected.text != sudokit.hint(sudokit.Grid(puzzle)).text  # the marks must matter
+    page.fill("#puzzle-text", puzzle)
+    page.click("#load")
+    page.wait_for_selector("#board .cell")
+    page.click(f'#board .cell[data-cell="{blank}"]')
+    page.keyboard.press(f"Shift+Digit{right}")
+    page.click("#hint")
+    page.wait_for_selector("#hint-picture svg")
+    assert expected.text in page.inner_text("#hint-text")
+    page.keyboard.press("Control+z")
+    wrong = next(d for d in range(1, 10) if d != right)
+    page.click(f'#board .cell[data-cell="{blank}"]')
+    page.keyboard.press(f"Shift+Digit{wrong}")
+    page.click("#hint")
+    page.wait_for_selector(f'#board .cell.wrong[data-cell="{blank}"]')
+    message = page.inner_text("#message")
+    assert "pencil marks" in message and f"r{blank // 9 + 1}c{blank % 9 + 1}" in message
+    assert page.query_selector("#hint-panel").is_hidden()
+    assert not errors
+
+
 def test_page_shows_bad_input(browser_page) -> None:
     page, errors = browser_page
     page.fill("#puzzle-text", "12345")

@@ -296,6 +296,13 @@ const actions = {
     if (!S.n) return;
     setMessage("looking for the next step…");
     const eliminated = Array.from(S.eliminated, (k) => k.split(":").map(Number));
+    // the player's pencil marks are the candidates of their cells: the rest is eliminated
+    for (let c = 0; c < S.marks.length; c++) {
+      if (S.values[c] || !S.marks[c]) continue;
+      for (let v = 1; v <= S.n; v++) {
+        if (!(S.marks[c] & (1 << (v - 1))) && !S.eliminated.has(`${c}:${v}`)) eliminated.push([c, v]);
+      }
+    }
     let r;
     try {
       // the givens apart from the entries: wrong entries are named instead of a hint
@@ -309,8 +316,13 @@ const actions = {
       const cells = $("board").children;
       for (const w of wrong) cells[w.cell].classList.add("wrong");
       const names = wrong.map((w) => w.name).join(", ");
-      setMessage(`no hint: ${wrong.length} entr${wrong.length > 1 ? "ies disagree" : "y disagrees"} ` +
-                 `with the solution (in red): ${names}`, "error");
+      if (wrong[0].marks) {
+        setMessage(`no hint: the pencil marks of ${wrong.length} cell${wrong.length > 1 ? "s" : ""} ` +
+                   `exclude the solution (in red): ${names}`, "error");
+      } else {
+        setMessage(`no hint: ${wrong.length} entr${wrong.length > 1 ? "ies disagree" : "y disagrees"} ` +
+                   `with the solution (in red): ${names}`, "error");
+      }
       return;
     }
     S.hint = r;
