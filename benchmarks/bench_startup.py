@@ -139,7 +139,7 @@ def wait_for_background(env: dict[str, str], limit: float = 600.0) -> None:
         time.sleep(1.0)
 
 
-def first_batch(path: str, rounds: int = 1, warm_up: bool = True, store: str = "build") -> None:
+def first_batch(path: str, rounds: int = 1, warm_up: bool = True, store: str = "build", pairs: int = 0) -> None:
     """The first run of a batch rating, alternating in each of ``rounds``:
     cold without the kernel store (a fresh cache, ``SUDOKIT_KERNEL_STORE=off``),
     warm (the same cache once the background compilation is done), and cold
@@ -149,7 +149,9 @@ def first_batch(path: str, rounds: int = 1, warm_up: bool = True, store: str = "
     "installed" uses the package's own (``pip install .`` built it), else the
     folder named. The ratio of each cold run to the warm run of its round is
     in wall time (the target's measure; CPU is the command's, its helpers not
-    counted), with the load average beside each."""
+    counted), with the load average beside each. ``pairs``: then that many
+    more pairs of a warm run (in the last round's cache) and a cold run with
+    the store, alternating, and the medians."""
     def load() -> str:
         return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -172,6 +174,7 @@ def first_batch(path: str, rounds: int = 1, warm_up: bool = True, store: str = "
         wall, cpu, err, _ = run(["warm-up", "--store"], None, env)
         rows.append(("`sudoku warm-up --store` (both cores)", wall, cpu, before, "", err.strip().splitlines()[-1]))
         store = built
+    warm_cache = None
     try:
         for _ in range(rounds):
             env = fresh(None)
@@ -186,7 +189,9 @@ def first_batch(path: str, rounds: int = 1, warm_up: bool = True, store: str = "
                 before_warm = load()
                 warm = run(["rate", path], None, env)
             finally:
-                shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)
+                if warm_cache is not None:
+                    shutil.rmtree(warm_cache, ignore_errors=True)
+                warm_cache = env["NUMBA_CACHE_DIR"]
             env = fresh(store)
             try:
                 before_store = load()
@@ -199,9 +204,35 @@ def first_batch(path: str, rounds: int = 1, warm_up: bool = True, store: str = "
             rows.append(("warm", warm[0], warm[1], before_warm, "1", said(warm[2])))
             rows.append(("cold, with the store", stored[0], stored[1], before_store, f"{stored[0] / warm[0]:.2f}",
                          said(stored[2])))
+        if warm_cache is not None and pairs:
+            walls: dict[str, list[float]] = {"warm": [], "store": []}
+            cpus: dict[str, list[float]] = {"warm": [], "store": []}
+            loads = [load()]
+            for _ in range(pairs):
+                env = fresh(None)
+                shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)
+                env["NUMBA_CACHE_DIR"] = warm_cache
+                wall, cpu, _, _ = run(["rate", path], None, env)
+                walls["warm"].append(wall)
+                cpus["warm"].append(cpu)
+                env = fresh(store)
+                try:
+                    wall, cpu, _, _ = run(["rate", path], None, env)
+                finally:
+                    shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)
+                walls["store"].append(wall)
+                cpus["store"].append(cpu)
+            loads.append(load())
+            for kind, name in (("warm", "warm, median"), ("store", "cold with the store, median")):
+                ratio = statistics.median(walls[kind]) / statistics.median(walls["warm"])
+                rows.append((f"{name} of {pairs}", statistics.median(walls[kind]), statistics.median(cpus[kind]),
+                             " / ".join(loads), f"{ratio:.2f}",
+                             "wall " + ", ".join(f"{w:.1f}" for w in walls[kind])))
     finally:
         if built is not None:
             shutil.rmtree(built, ignore_errors=True)
+        if warm_cache is not None:
+            shutil.rmtree(warm_cache, ignore_errors=True)
     if warm_up:
         env = fresh(None)
         try:
@@ -238,6 +269,8 @@ def main() -> None:
     parser.add_argument("--first-batch", metavar="FILE", help="time a first batch rating of FILE instead")
     parser.add_argument("--rounds", type=int, default=1, help="with --first-batch: cold/warm pairs")
     parser.add_argument("--no-warm-up", action="store_true", help="with --first-batch: skip `sudoku warm-up`")
+    parser.add_argument("--pairs", type=int, default=0,
+                        help="with --first-batch: then this many more pairs of warm and cold with the store")
     parser.add_argument("--store", default="build", metavar="build|installed|DIR",
                         help="with --first-batch: the kernel store of the cold runs with it: built first by "
                              "`sudoku warm-up --store` (timed), the installed package's own, or a folder")
@@ -245,7 +278,7 @@ def main() -> None:
     names = args.only or list(COMMANDS)
     print(f"machine: {machine()}; command: {sudoku()}")
     if args.first_batch:
-        first_batch(args.first_batch, args.rounds, not args.no_warm_up, args.store)
+        first_batch(args.first_batch, args.rounds, not args.no_warm_up, args.store, args.pairs)
         return
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     hot = {} if args.cold_only else warm(names, args.repeat)

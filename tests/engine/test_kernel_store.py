@@ -140,6 +140,7 @@ def test_warm_up_lists_the_store(store, tmp_path) -> None:
 
 @pytest.fixture
 def backend(monkeypatch):
+    monkeypatch.chdir(BUILDSYS.parent)  # setuptools' hooks read the project's pyproject.toml
     monkeypatch.syspath_prepend(str(BUILDSYS))
     import sudokit_build
 
