@@ -48,8 +48,8 @@ print(right, type(kernel9.resume9._cache).__name__, sum(kernel9.resume9._cache_h
 """
 
 
-def _run(code: str, cache: Path, store: str, *args: str) -> list[str]:
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), SUDOKIT_KERNEL_STORE=store, PYTHONPATH=str(SRC))
+def _run(code: str, cache: Path, store: str, *args: str, **more: str) -> list[str]:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), SUDOKIT_KERNEL_STORE=store, PYTHONPATH=str(SRC), **more)
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
@@ -106,9 +106,10 @@ def test_a_store_of_another_numba_is_a_miss_and_the_run_compiles(store, tmp_path
     assert state.split()[0] == "True" and state.split()[3] == "False"
 
 
-def test_a_store_of_other_source_is_a_miss(store, tmp_path) -> None:
-    """Kernels stored for a source file of other contents are not loaded (the
-    check alone: the compilation that follows is the one above)."""
+def test_a_store_of_other_source_or_for_another_cpu_is_a_miss(store, tmp_path) -> None:
+    """Kernels stored for a source file of other contents, or another CPU,
+    are not loaded (the check alone: the compilation that follows is the one
+    above)."""
     other = _restamp(store, tmp_path, stamp=hashlib.sha256(b"other source").digest())
     check = ("from sudokit.engine.compiling import load_numba, is_cached\nload_numba()\n"
              "from sudokit.engine import kernel9\n"
@@ -116,6 +117,8 @@ def test_a_store_of_other_source_is_a_miss(store, tmp_path) -> None:
              " len(kernel9.resume9._cache.store_index()))\n")
     assert _run(check, tmp_path / "cache", str(other)) == ["False StoreCache 0"]
     assert _run(check, tmp_path / "cache", str(store))[0].split()[0] == "True"
+    # nor are kernels stored for another CPU (numba's key names the CPU it compiled for)
+    assert _run(check, tmp_path / "cache", str(store), NUMBA_CPU_NAME="generic")[0].split()[0] == "False"
 
 
 def test_the_store_turned_off_is_not_read(store, tmp_path) -> None:

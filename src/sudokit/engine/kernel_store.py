@@ -36,6 +36,7 @@ does both). Nothing here prints.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -110,6 +111,7 @@ def source_stamp(path: str) -> bytes:
         return hashlib.sha256(f.read()).digest()
 
 
+@functools.lru_cache(maxsize=None)
 def _relative(path: str) -> str | None:
     """The folder of ``path`` relative to the package (``engine``), or None
     when the file is not the package's."""
