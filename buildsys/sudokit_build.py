@@ -94,11 +94,13 @@ def _add_files(wheel: Path, folder: Path, prefix: str) -> None:
     with zipfile.ZipFile(wheel) as old:
         infos = old.infolist()
         record = next(i.filename for i in infos if i.filename.endswith(".dist-info/RECORD"))
-        rows = [row for row in csv.reader(io.StringIO(old.read(record).decode())) if row and row[0] != record]
+        ours = f"{prefix}/"  # anything already there (a store left in the source tree) is replaced
+        rows = [row for row in csv.reader(io.StringIO(old.read(record).decode()))
+                if row and row[0] != record and not row[0].startswith(ours)]
         staged = wheel.with_suffix(".tmp")
         with zipfile.ZipFile(staged, "w", zipfile.ZIP_DEFLATED) as new:
             for info in infos:
-                if info.filename != record:
+                if info.filename != record and not info.filename.startswith(ours):
                     new.writestr(info, old.read(info.filename))
             for path in sorted(p for p in folder.rglob("*") if p.is_file()):
                 data = path.read_bytes()

@@ -154,7 +154,9 @@ def test_the_wheel_gets_the_store_with_its_record(backend, tmp_path) -> None:
     wheel = tmp_path / "demo-1.0-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w") as zf:
         zf.writestr("demo/__init__.py", "x = 1\n")
-        zf.writestr("demo-1.0.dist-info/RECORD", "demo/__init__.py,sha256=abc,6\ndemo-1.0.dist-info/RECORD,,\n")
+        zf.writestr("demo/_kernel_store/old.nbi", "stale")
+        zf.writestr("demo-1.0.dist-info/RECORD", "demo/__init__.py,sha256=abc,6\ndemo/_kernel_store/old.nbi,"
+                    "sha256=def,5\ndemo-1.0.dist-info/RECORD,,\n")
     files = tmp_path / "files"
     (files / "engine").mkdir(parents=True)
     (files / "engine" / "k.nbi").write_bytes(b"\x00index")
@@ -169,7 +171,8 @@ def test_the_wheel_gets_the_store_with_its_record(backend, tmp_path) -> None:
                 if data is not None:
                     expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
                     assert (digest, size) == (f"sha256={expected}", str(len(data)))
-    assert {"demo/_kernel_store/engine/k.nbi", "demo/_kernel_store/store.json", "demo/__init__.py"} <= set(names)
+    assert sorted(names) == ["demo-1.0.dist-info/RECORD", "demo/__init__.py", "demo/_kernel_store/engine/k.nbi",
+                             "demo/_kernel_store/store.json"]
     assert [r[0] for r in rows] == ["demo/__init__.py", "demo/_kernel_store/engine/k.nbi",
                                     "demo/_kernel_store/store.json", "demo-1.0.dist-info/RECORD"]
 
