@@ -72,7 +72,9 @@ def _add_store(wheel: Path) -> int:
         with zipfile.ZipFile(wheel) as zf:
             zf.extractall(unpacked)
         store = Path(folder) / "store"
-        env = dict(os.environ, PYTHONPATH=str(unpacked), PYTHONDONTWRITEBYTECODE="1")
+        # the wheel's files first, then the build environment's own path (numba, numpy)
+        path = os.pathsep.join(p for p in (str(unpacked), os.environ.get("PYTHONPATH")) if p)
+        env = dict(os.environ, PYTHONPATH=path, PYTHONDONTWRITEBYTECODE="1")
         env.pop("SUDOKIT_KERNEL_STORE", None)
         env.pop("NUMBA_CACHE_DIR", None)
         code = ("import sys\nfrom sudokit.warmup import build_store\n"
