@@ -62,15 +62,18 @@ def store(tmp_path_factory) -> Path:
     copy = base / "copy"
     shutil.copytree(SRC / "sudokit", copy / "sudokit",
                     ignore=shutil.ignore_patterns("__pycache__", "_kernel_store*", "*.nbi", "*.nbc"))
-    env = dict(os.environ, PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1",
+               SUDOKIT_KERNEL_STORE=str(base / "kernels"))
     env.pop("NUMBA_CACHE_DIR", None)
-    code = ("import sys\nfrom sudokit.warmup import build_store\n"
-            "seconds, stored, where = build_store(['count'], jobs=1, root=sys.argv[1])\nprint(stored, where)\n")
-    done = subprocess.run([sys.executable, "-c", code, str(base / "kernels")], capture_output=True, text=True,
-                          env=env, timeout=600)
+    code = "import sys; from sudokit.cli import main; sys.argv[0] = 'sudoku'; main()"
+    done = subprocess.run([sys.executable, "-c", code, "warm-up", "--store", "-j", "1", "count"],
+                          capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
-    stored, where = done.stdout.split()
-    assert int(stored) >= 1 and Path(where) == base / "kernels"
+    said = done.stderr.strip().splitlines()[-1]
+    assert said.startswith("stored ") and f" kernels in {base / 'kernels'} in " in said, said
+    assert int(said.split()[1]) >= 1
+    # the store was built in its own folder: the copy's tree holds no kernel
+    assert not [p for p in copy.rglob("*") if p.suffix in (".nbi", ".nbc")]
     return base / "kernels"
 
 
