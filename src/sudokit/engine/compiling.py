@@ -542,7 +542,8 @@ def compile_in_background(groups: Iterable[str]) -> bool:
             talker.told = True
             talker.notice(f"compiling the solver engine in the background (first run only, "
                           f"{_about(background_seconds(bins))}); the work goes on meanwhile without it, "
-                          "each part used as soon as it is ready (`sudoku warm-up` compiles it ahead)")
+                          "each part used as soon as it is ready (`sudoku warm-up --store` compiles it ahead "
+                          "for every later run)")
         return True
 
 
