@@ -32,7 +32,15 @@ import zipfile
 from pathlib import Path
 
 from setuptools import build_meta as _setuptools
-from setuptools.build_meta import *  # noqa: F401,F403  (every other hook is setuptools')
+# every other hook is setuptools' own
+from setuptools.build_meta import (  # noqa: F401
+    build_editable,
+    build_sdist,
+    get_requires_for_build_editable,
+    get_requires_for_build_sdist,
+    prepare_metadata_for_build_editable,
+    prepare_metadata_for_build_wheel,
+)
 
 #: What compiling the store needs in the build environment (as the package's own dependencies).
 STORE_REQUIRES = ["numpy>=1.26", "numba>=0.59"]
