@@ -36,7 +36,7 @@ def _run(args: list[str], cache: str) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     start = time.perf_counter()
     code = "import sys; from sudokit.cli import main; sys.argv[0] = 'sudoku'; sys.exit(main())"
-    subprocess.run([sys.executable, "-c", code, "generate", *args], env=dict(os.environ, NUMBA_CACHE_DIR=cache),
+    subprocess.run([sys.executable, "-c", code, "generate", *args], env=dict(os.environ, NUMBA_CACHE_DIR=cache, SUDOKIT_KERNEL_STORE="off"),
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     wall = time.perf_counter() - start
     return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before

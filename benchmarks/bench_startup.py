@@ -13,13 +13,17 @@ printed on stderr (the expected time it states).
     python benchmarks/bench_startup.py --only solve rate
     python benchmarks/bench_startup.py --first-batch puzzles.txt   # a first batch rating
 
-``--first-batch FILE`` times ``sudoku rate FILE`` three ways: cold in a fresh
-cache (its kernels compile in background helpers while it rates on its
-pure-Python stand-ins; the helpers' CPU is not the command's), warm (the same
-cache once the helpers are done), alternating ``--rounds`` times, with the
-ratio of each cold run's wall time to the warm one's; then after ``sudoku
-warm-up`` in another fresh cache (timed too, its compiling processes
-included; ``--no-warm-up`` skips it), with the load average beside each.
+``--first-batch FILE`` times ``sudoku rate FILE`` four ways: cold in a fresh
+cache without the kernel store (its kernels compile in background helpers
+while it rates on its pure-Python stand-ins; the helpers' CPU is not the
+command's), warm (the same cache once the helpers are done), cold in a fresh
+cache with the kernel store (``--store``: built first by ``sudoku warm-up
+--store``, timed; ``installed``, the one ``pip install .`` put in the
+package; or a folder), alternating ``--rounds`` times, with the ratio of
+each cold run's wall time to the warm one's; then after ``sudoku warm-up`` in
+another fresh cache (timed too, its compiling processes included;
+``--no-warm-up`` skips it), with the load average beside each. The cold runs
+without the store set ``SUDOKIT_KERNEL_STORE=off``.
 
     python benchmarks/bench_startup.py --first-batch g1000.txt --rounds 2
 """
@@ -109,7 +113,7 @@ def cold(names: list[str]) -> dict[str, tuple[float, float, str, int]]:
     for name in names:
         args, stdin = COMMANDS[name]
         cache = tempfile.mkdtemp(prefix="numba-cold-")
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, SUDOKIT_KERNEL_STORE="off")  # the first run without a store
         try:
             wall, cpu, err, code = run(args, stdin, env)
             # a command that compiles in the background (rate, explain) leaves that
@@ -135,52 +139,115 @@ def wait_for_background(env: dict[str, str], limit: float = 600.0) -> None:
         time.sleep(1.0)
 
 
-def first_batch(path: str, rounds: int = 1, warm_up: bool = True) -> None:
-    """The first run of a batch rating: cold and warm, alternating (``rounds``
-    pairs, each cold run in a fresh cache, each warm run in the cache its cold
-    run left once the background compilation is done), and after ``sudoku
-    warm-up``; the ratio of each cold run to the warm run after it (wall
-    time, the target's measure; CPU is the command's, its helpers not
-    counted), with the load average beside each."""
+def first_batch(path: str, rounds: int = 1, warm_up: bool = True, store: str = "build", pairs: int = 0) -> None:
+    """The first run of a batch rating, alternating in each of ``rounds``:
+    cold without the kernel store (a fresh cache, ``SUDOKIT_KERNEL_STORE=off``),
+    warm (the same cache once the background compilation is done), and cold
+    with the kernel store (another fresh cache); then after ``sudoku
+    warm-up`` in a fresh cache (``warm_up``). ``store``: "build" builds one
+    first with ``sudoku warm-up --store`` into a temporary folder (timed),
+    "installed" uses the package's own (``pip install .`` built it), else the
+    folder named. The ratio of each cold run to the warm run of its round is
+    in wall time (the target's measure; CPU is the command's, its helpers not
+    counted), with the load average beside each. ``pairs``: then that many
+    more pairs of a warm run (in the last round's cache) and a cold run with
+    the store, alternating, and the medians."""
     def load() -> str:
         return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
+    def fresh(stored: str | None) -> dict[str, str]:
+        env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="numba-cold-"))
+        env.pop("SUDOKIT_KERNEL_STORE", None)
+        if stored != "installed":
+            env["SUDOKIT_KERNEL_STORE"] = stored or "off"
+        return env
+
+    def said(err: str) -> str:
+        return "notice!" if "compiling" in err else ""
+
     rows = []
-    for _ in range(rounds):
-        cache = tempfile.mkdtemp(prefix="numba-cold-")
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        try:
-            before = load()
-            start = time.perf_counter()
-            cold = run(["rate", path], None, env)
-            notice = next((line for line in cold[2].splitlines() if "compiling" in line), "(no notice)")
-            said = re.search(r"about (\d+) s", notice)
-            wait_for_background(env)
-            compiled = time.perf_counter() - start
-            before_warm = load()
-            warm = run(["rate", path], None, env)
-            rows.append(("cold, no warm-up", cold[0], cold[1], before, f"{cold[0] / warm[0]:.2f}",
-                         (f"notice: about {said.group(1)} s" if said else notice)
+    built = None
+    if store == "build":
+        built = tempfile.mkdtemp(prefix="sudokit-store-")
+        env = dict(os.environ, SUDOKIT_KERNEL_STORE=built)
+        before = load()
+        wall, cpu, err, _ = run(["warm-up", "--store"], None, env)
+        rows.append(("`sudoku warm-up --store` (both cores)", wall, cpu, before, "", err.strip().splitlines()[-1]))
+        store = built
+    warm_cache = None
+    try:
+        for _ in range(rounds):
+            env = fresh(None)
+            try:
+                before = load()
+                start = time.perf_counter()
+                cold = run(["rate", path], None, env)
+                notice = next((line for line in cold[2].splitlines() if "compiling" in line), "(no notice)")
+                about = re.search(r"about (\d+) s", notice)
+                wait_for_background(env)
+                compiled = time.perf_counter() - start
+                before_warm = load()
+                warm = run(["rate", path], None, env)
+            finally:
+                if warm_cache is not None:
+                    shutil.rmtree(warm_cache, ignore_errors=True)
+                warm_cache = env["NUMBA_CACHE_DIR"]
+            env = fresh(store)
+            try:
+                before_store = load()
+                stored = run(["rate", path], None, env)
+            finally:
+                shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)
+            rows.append(("cold, no store", cold[0], cold[1], before, f"{cold[0] / warm[0]:.2f}",
+                         (f"notice: about {about.group(1)} s" if about else notice)
                          + f"; helpers done after {compiled:.0f} s"))
-            rows.append(("warm", warm[0], warm[1], before_warm, "1", "notice!" if "compiling" in warm[2] else ""))
-        finally:
-            shutil.rmtree(cache, ignore_errors=True)
+            rows.append(("warm", warm[0], warm[1], before_warm, "1", said(warm[2])))
+            rows.append(("cold, with the store", stored[0], stored[1], before_store, f"{stored[0] / warm[0]:.2f}",
+                         said(stored[2])))
+        if warm_cache is not None and pairs:
+            walls: dict[str, list[float]] = {"warm": [], "store": []}
+            cpus: dict[str, list[float]] = {"warm": [], "store": []}
+            loads = [load()]
+            for _ in range(pairs):
+                env = fresh(None)
+                shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)
+                env["NUMBA_CACHE_DIR"] = warm_cache
+                wall, cpu, _, _ = run(["rate", path], None, env)
+                walls["warm"].append(wall)
+                cpus["warm"].append(cpu)
+                env = fresh(store)
+                try:
+                    wall, cpu, _, _ = run(["rate", path], None, env)
+                finally:
+                    shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)
+                walls["store"].append(wall)
+                cpus["store"].append(cpu)
+            loads.append(load())
+            for kind, name in (("warm", "warm, median"), ("store", "cold with the store, median")):
+                ratio = statistics.median(walls[kind]) / statistics.median(walls["warm"])
+                rows.append((f"{name} of {pairs}", statistics.median(walls[kind]), statistics.median(cpus[kind]),
+                             " / ".join(loads), f"{ratio:.2f}",
+                             "wall " + ", ".join(f"{w:.1f}" for w in walls[kind])))
+    finally:
+        if built is not None:
+            shutil.rmtree(built, ignore_errors=True)
+        if warm_cache is not None:
+            shutil.rmtree(warm_cache, ignore_errors=True)
     if warm_up:
-        cache = tempfile.mkdtemp(prefix="numba-cold-")
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        env = fresh(None)
         try:
             before = load()
             wall, cpu, err, _ = run(["warm-up"], None, env)
             rows.append(("`sudoku warm-up` (both cores)", wall, cpu, before, "", err.strip().splitlines()[-1]))
             before = load()
             wall, cpu, err, _ = run(["rate", path], None, env)
-            rows.append(("first run after warm-up", wall, cpu, before, "", "notice!" if "compiling" in err else ""))
+            rows.append(("first run after warm-up", wall, cpu, before, "", said(err)))
         finally:
-            shutil.rmtree(cache, ignore_errors=True)
+            shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)
     print(f"| `sudoku rate {os.path.basename(path)}` | wall s | CPU s | load before | cold/warm (wall) | stderr |")
     print("|---|---:|---:|---|---:|---|")
-    for name, wall, cpu, before, ratio, said in rows:
-        print(f"| {name} | {wall:.1f} | {cpu:.1f} | {before} | {ratio} | {said} |")
+    for name, wall, cpu, before, ratio, note in rows:
+        print(f"| {name} | {wall:.1f} | {cpu:.1f} | {before} | {ratio} | {note} |")
 
 
 def machine() -> str:
@@ -202,11 +269,16 @@ def main() -> None:
     parser.add_argument("--first-batch", metavar="FILE", help="time a first batch rating of FILE instead")
     parser.add_argument("--rounds", type=int, default=1, help="with --first-batch: cold/warm pairs")
     parser.add_argument("--no-warm-up", action="store_true", help="with --first-batch: skip `sudoku warm-up`")
+    parser.add_argument("--pairs", type=int, default=0,
+                        help="with --first-batch: then this many more pairs of warm and cold with the store")
+    parser.add_argument("--store", default="build", metavar="build|installed|DIR",
+                        help="with --first-batch: the kernel store of the cold runs with it: built first by "
+                             "`sudoku warm-up --store` (timed), the installed package's own, or a folder")
     args = parser.parse_args()
     names = args.only or list(COMMANDS)
     print(f"machine: {machine()}; command: {sudoku()}")
     if args.first_batch:
-        first_batch(args.first_batch, args.rounds, not args.no_warm_up)
+        first_batch(args.first_batch, args.rounds, not args.no_warm_up, args.store, args.pairs)
         return
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     hot = {} if args.cold_only else warm(names, args.repeat)

@@ -6,6 +6,9 @@ process compiles (:mod:`sudokit.engine.compiling`). :func:`warm_up` does
 that work once, ahead of time, on every core: afterwards every command loads
 its kernels from numba's cache. Run it after installing, or when building an
 image, with the same ``NUMBA_CACHE_DIR`` (if any) as the later commands.
+:func:`build_store` compiles them into the kernel store instead
+(:mod:`sudokit.engine.kernel_store`), which every run reads whatever its
+``NUMBA_CACHE_DIR``; ``pip install .`` builds it into the package.
 
 The engine knows only its own kernel groups; this top floor asks each
 package that keeps kernels of its own to register them first
@@ -52,4 +55,36 @@ def warm_up(groups: Iterable[str] | None = None, jobs: int = 0,
     return compile_ahead(names, jobs or os.cpu_count() or 1, notice)
 
 
-__all__ = ["PACKAGES", "kernel_groups", "warm_up"]
+def build_store(groups: Iterable[str] | None = None, jobs: int = 0, root: str | os.PathLike | None = None,
+                notice: Callable[[str], None] | None = None) -> tuple[float, int, str]:
+    """Build the kernel store (:mod:`sudokit.engine.kernel_store`): compile
+    the kernel groups ``groups`` (default: all) from this copy of the package
+    into a fresh numba cache, on ``jobs`` processes (0: one per core), then
+    keep them in the store ``root`` (default: the package's own folder when
+    it can be written, else the user's data folder; ``$SUDOKIT_KERNEL_STORE``
+    when it names one), replacing what it held. Returns the seconds it took,
+    the number of kernels stored and the store's folder."""
+    import shutil
+    import tempfile
+    import time
+
+    from .engine import kernel_store
+    from .engine.compiling import compile_ahead
+
+    start = time.perf_counter()
+    names = list(kernel_groups() if groups is None else groups)
+    known = kernel_groups()
+    unknown = [g for g in names if g not in known]
+    if unknown:
+        raise ValueError(f"no kernel group {unknown[0]!r}; the groups are {', '.join(known)}")
+    target = kernel_store.build_root() if root is None else root
+    cache = tempfile.mkdtemp(prefix="sudokit-store-")
+    try:
+        compile_ahead(names, jobs or os.cpu_count() or 1, notice, cache_dir=cache)
+        stored = kernel_store.collect(cache, target, names)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    return time.perf_counter() - start, stored, str(target)
+
+
+__all__ = ["PACKAGES", "build_store", "kernel_groups", "warm_up"]

@@ -17,6 +17,15 @@ import pytest
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n"
 
 
+@pytest.fixture(autouse=True)
+def _no_kernel_store(monkeypatch) -> None:
+    """These tests are of the first run without a kernel store (an empty
+    ``NUMBA_CACHE_DIR`` means cold), even where one has been built
+    (``sudoku warm-up --store``); the store has its own tests
+    (tests/engine/test_kernel_store.py)."""
+    monkeypatch.setenv("SUDOKIT_KERNEL_STORE", "off")
+
+
 @contextlib.contextmanager
 def _compiling_elsewhere(cache: str | None = None):
     """Hold the lock of the numba cache ``cache`` (None: this run's own), as a compiling

@@ -25,7 +25,11 @@ the commands share about that:
   the groups a command asks for inside it.
 * :func:`compile_ahead` compiles every group (or those named) on several
   processes at once, for ``sudoku warm-up``: after it, a first run loads
-  everything from the cache.
+  everything from the cache. Into a fresh cache folder, it is the first half
+  of building the kernel store (:mod:`sudokit.engine.kernel_store`), which
+  a run reads behind numba's cache (:func:`load_numba` hooks it in), so that
+  even an empty ``NUMBA_CACHE_DIR`` finds the kernels compiled;
+  :func:`is_cached` counts the store's kernels as cached.
 * :func:`compile_in_background` compiles cold groups in child processes
   (one per core, at most :data:`BACKGROUND_JOBS`; each takes its groups in
   the order the command names them) while the command goes on with its
@@ -117,6 +121,9 @@ def load_numba() -> None:
             # numba reads this flag when it compiles a dot product; set it as its
             # probe would have, without importing scipy now
             arraymath._HAVE_BLAS = importlib.util.find_spec("scipy") is not None
+        from . import kernel_store
+
+        kernel_store.install()  # before any kernel module defines its kernels
         _numba_loaded = True
         if _open:
             _install_hub()
@@ -145,6 +152,8 @@ def is_cached(entry: str, args: tuple | None = None) -> bool:
             return True
         cache = dispatcher._cache
         overloads = cache._cache_file._load_index()
+        if hasattr(cache, "store_index"):  # the kernel store (kernel_store.StoreCache) behind numba's cache
+            overloads = {**cache.store_index(), **overloads}
         if not overloads:
             return False
         from numba.core.registry import cpu_target
@@ -449,9 +458,10 @@ def warm_up(
 # -- compiling in the background -------------------------------------------------------
 
 
-def lock_path() -> str:
-    """The lock file of this numba cache (``$NUMBA_CACHE_DIR``, or the folder beside the source)."""
-    where = os.environ.get("NUMBA_CACHE_DIR") or os.path.dirname(os.path.abspath(__file__))
+def lock_path(cache_dir: str | None = None) -> str:
+    """The lock file of the numba cache ``cache_dir`` (default: this run's,
+    ``$NUMBA_CACHE_DIR``, or the folder beside the source)."""
+    where = cache_dir or os.environ.get("NUMBA_CACHE_DIR") or os.path.dirname(os.path.abspath(__file__))
     key = hashlib.sha1(os.path.abspath(where).encode()).hexdigest()[:16]
     return os.path.join(tempfile.gettempdir(), f"sudokit-compiling-{os.getuid()}-{key}.lock")
 
@@ -532,7 +542,8 @@ def compile_in_background(groups: Iterable[str]) -> bool:
             talker.told = True
             talker.notice(f"compiling the solver engine in the background (first run only, "
                           f"{_about(background_seconds(bins))}); the work goes on meanwhile without it, "
-                          "each part used as soon as it is ready (`sudoku warm-up` compiles it ahead)")
+                          "each part used as soon as it is ready (`sudoku warm-up --store` compiles it ahead "
+                          "for every later run)")
         return True
 
 
@@ -687,7 +698,8 @@ def background_ready(groups: Iterable[str]) -> bool:
 
 
 def compile_ahead(groups: Iterable[str] | None = None, jobs: int = 1,
-                  notice: Callable[[str], None] | None = None) -> tuple[float, list[str]]:
+                  notice: Callable[[str], None] | None = None,
+                  cache_dir: str | None = None) -> tuple[float, list[str]]:
     """Compile the cold ones of ``groups`` (default: every registered group of
     :data:`KERNELS`) into numba's cache, on ``jobs`` processes at once, so
     that no later command compiles them. The groups go to the processes
@@ -696,13 +708,24 @@ def compile_ahead(groups: Iterable[str] | None = None, jobs: int = 1,
     rates or solves on its stand-ins rather than compiling the same kernels
     too. ``notice`` hears once what is compiled and how long it should take.
     Returns the seconds it took and the groups compiled. Raises
-    :class:`RuntimeError` when a process fails (its last line of error)."""
+    :class:`RuntimeError` when a process fails (its last line of error).
+
+    With ``cache_dir``, every group of ``groups`` compiles into that numba
+    cache (a new, empty folder) from this copy of the package, the kernel
+    store unread, as :func:`sudokit.warmup.build_store` needs."""
     wanted = tuple(KERNELS if groups is None else dict.fromkeys(groups))
     unknown = [g for g in wanted if g not in KERNELS]
     if unknown:
         raise ValueError(f"no kernel group {unknown[0]!r}; the groups are {', '.join(KERNELS)}")
     start = time.perf_counter()
-    cold = [g for g in wanted if not all(is_cached(e) for e in KERNELS[g][1])]
+    env = None
+    if cache_dir is None:
+        cold = [g for g in wanted if not all(is_cached(e) for e in KERNELS[g][1])]
+    else:
+        cold = list(wanted)
+        package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        path = os.pathsep.join(p for p in (package_parent, os.environ.get("PYTHONPATH")) if p)
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, SUDOKIT_KERNEL_STORE="off", PYTHONPATH=path)
     if not cold:
         return time.perf_counter() - start, []
     bins = _bins(tuple(cold), jobs)
@@ -714,13 +737,13 @@ def compile_ahead(groups: Iterable[str] | None = None, jobs: int = 1,
     fd = None
     if fcntl is not None:
         try:
-            fd = os.open(lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
+            fd = os.open(lock_path(cache_dir), os.O_RDWR | os.O_CREAT, 0o600)
             fcntl.flock(fd, fcntl.LOCK_EX)  # waits for a background compilation already running
         except OSError:
             fd = None
     try:
         children = [subprocess.Popen([sys.executable, "-c", _warm_up_code(tuple(b))], stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
                     for b in bins]
         failed = []
         for child in children:
