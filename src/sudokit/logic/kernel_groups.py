@@ -43,7 +43,7 @@ def warm_producers() -> None:
     if strong is not None:
         import numpy as np
 
-        strong[0](np.array(state.mask, dtype=np.int64), 3, *strong[1:])
+        strong[0](np.array(state.mask, dtype=np.int64), 3, -1, *strong[1:])
         wings._any_xy_wing(state.mask, wings.compiled_tables(state.geo)[1], False)
     loops = uniqueness.compiled_tables(state.geo)
     if loops is not None:

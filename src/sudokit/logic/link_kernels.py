@@ -70,10 +70,11 @@ def _low_index(m):
 
 
 @njit(cache=True, nogil=True)
-def link_values(masks, k, units, kinds, unit_cells, rcb, cell_units, peer, unit_set):
+def link_values(masks, k, todo, units, kinds, unit_cells, rcb, cell_units, peer, unit_set):
     """Bit ``v`` set (values 1..n) when value ``v`` has a chain of ``k`` strong
-    links that removes something (see the module's notes); only values with
-    at least ``2 k`` places are looked at."""
+    links that removes something (see the module's notes); only the values of
+    ``todo`` (bit ``v``) with at least ``2 k`` places are looked at (a value's
+    answer depends on its places only, so the caller may remember it)."""
     ncells = masks.shape[0]
     n = unit_cells.shape[1]
     nunits = units.shape[0]
@@ -106,6 +107,8 @@ def link_values(masks, k, units, kinds, unit_cells, rcb, cell_units, peer, unit_
     one = np.uint64(1)
     zero = np.uint64(0)
     for v in range(1, n + 1):
+        if not (todo >> v) & 1:
+            continue
         bit = 1 << (v - 1)
         hol = zero
         hoh = zero

@@ -265,8 +265,10 @@ def compiled_tables(geo: Geometry):
 
 def loop_arrays(mask: list[int], holding: int) -> tuple:
     """The candidates, the cells holding both values (as flags) and room for the loops found,
-    as :func:`compiled_loops` takes them."""
+    as :func:`compiled_loops` takes them (the room is made once per grid size and reused)."""
     import numpy as np
+
+    from .links import mask_array
 
     held = np.zeros(len(mask), dtype=np.bool_)
     rest = holding
@@ -274,7 +276,14 @@ def loop_arrays(mask: list[int], holding: int) -> tuple:
         low = rest & -rest
         rest ^= low
         held[low.bit_length() - 1] = True
-    return np.array(mask, dtype=np.int64), held, np.empty((1024, len(mask) + 1), dtype=np.int64)
+    out = _LOOP_ROOM.get(len(mask))
+    if out is None:
+        out = _LOOP_ROOM[len(mask)] = np.empty((1024, len(mask) + 1), dtype=np.int64)
+    return mask_array(mask), held, out
+
+
+#: Room for the compiled walk's loops, per number of cells.
+_LOOP_ROOM: dict = {}
 
 
 def compiled_loops(compiled, arrays: tuple, start: int, pair: int) -> list[list[int]] | None:
