@@ -45,6 +45,7 @@ def warm_producers() -> None:
 
         strong[0](np.array(state.mask, dtype=np.int64), 3, -1, *strong[1:])
         wings._any_xy_wing(state.mask, wings.compiled_tables(state.geo)[1], False)
+        wings._wing_sizes(state, wings.compiled_tables(state.geo)[1])
     loops = uniqueness.compiled_tables(state.geo)
     if loops is not None:
         uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 0), 0, 3)
@@ -77,7 +78,8 @@ def warm_nested() -> None:
 
 register("producers", "the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
                                               "logic_kernels.has_step", "logic_kernels.unique_loops",
-                                              "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any"),
+                                              "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any",
+                                              "logic.link_kernels.als_wing_sizes"),
          14.0, warm_producers, background=True, needs=("logic",))
 register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm_chains, background=True)
 register("nested", "the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",

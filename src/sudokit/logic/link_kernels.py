@@ -11,7 +11,8 @@ deduplicate; the Python search then runs only for the values it names, and
 makes the steps. On the band of chain puzzles nearly every call finds
 nothing, so nearly every value is answered here. :func:`xy_wing_any` does
 the same for the XY- and XYZ-Wings (the Python search runs only when it
-says there is one).
+says there is one), and :func:`als_wing_sizes` for the WXYZ- to
+TUVWXYZ-Wings, all four sizes in one walk over the sets.
 
 Cell sets are two 64-bit words (cells 0-63, 64-127), unit sets one word;
 :func:`tables` builds the geometry's arrays. This module imports numba when
@@ -28,7 +29,9 @@ load_numba()
 
 from numba import njit  # noqa: E402
 
-__all__ = ["tables", "link_values", "xy_wing_any"]
+from ..engine.logic_kernels import _wing_removes  # noqa: E402
+
+__all__ = ["tables", "link_values", "xy_wing_any", "als_wing_sizes"]
 
 #: Most cells and units the kernel's sets hold.
 MAX_CELLS, MAX_UNITS = 128, 32
@@ -423,3 +426,91 @@ def xy_wing_any(masks, peer, xyz):
                     if masks[c] & z and c != pivot and peer[w1, c] and peer[w2, c] and (not xyz or peer[pivot, c]):
                         return True
     return False
+
+
+@njit(cache=True, nogil=True)
+def als_wing_sizes(masks, peer, kmin, kmax):
+    """Bit ``k`` set for each set size ``k`` from ``kmin`` to ``kmax`` (3: WXYZ-Wing to 6:
+    TUVWXYZ-Wing) that has a wing removing something, by the rules of
+    :func:`sudokit.engine.logic_kernels.als_wings`: the same sets (``k`` mutually seeing
+    cells, each with two or more candidates, ``k + 1`` values among them), the same
+    bivalue cells and the same removals. One walk grows the sets up to ``kmax`` cells
+    (``kmax + 1`` values at most): a set of ``k`` cells and ``k + 1`` values is met on
+    the way whatever its size, so each size is answered at once."""
+    ncells = masks.shape[0]
+    pops = np.empty(ncells, dtype=np.int64)
+    bivalue = np.empty(ncells, dtype=np.int64)
+    nbivalue = 0
+    for c in range(ncells):
+        pops[c] = _count(masks[c])
+        if pops[c] == 2:
+            bivalue[nbivalue] = c
+            nbivalue += 1
+    most = kmax + 1
+    cand = np.empty((kmax, ncells), dtype=np.int64)
+    ncand = np.zeros(kmax, dtype=np.int64)
+    pos = np.zeros(kmax, dtype=np.int64)
+    chosen = np.empty(kmax, dtype=np.int64)
+    unions = np.zeros(kmax, dtype=np.int64)
+    inset = np.zeros(ncells, dtype=np.bool_)
+    work = np.empty(kmax + 1, dtype=np.int64)
+    wanted = 0
+    for k in range(kmin, kmax + 1):
+        wanted |= 1 << k
+    found = 0
+    for a in range(ncells):
+        if not 1 < pops[a] <= most:
+            continue
+        chosen[0] = a
+        unions[0] = masks[a]
+        n = 0
+        for p in range(a + 1, ncells):
+            if peer[a, p]:
+                cand[1, n] = p
+                n += 1
+        ncand[1] = n
+        pos[1] = 0
+        depth = 1
+        while depth >= 1:
+            if pos[depth] >= ncand[depth]:
+                depth -= 1
+                continue
+            c = cand[depth, pos[depth]]
+            pos[depth] += 1
+            m = unions[depth - 1] | masks[c]
+            if pops[c] < 2 or _count(m) > most:
+                continue
+            chosen[depth] = c
+            size = depth + 1
+            if size >= kmin and not (found >> size) & 1 and _count(m) == size + 1:
+                # a set of this size: the bivalue cells outside it that see one of its cells
+                for i in range(size):
+                    inset[chosen[i]] = True
+                for b in range(nbivalue):
+                    yz = bivalue[b]
+                    if inset[yz] or masks[yz] & m != masks[yz]:
+                        continue
+                    near = False
+                    for i in range(size):
+                        if peer[chosen[i], yz]:
+                            near = True
+                            break
+                    if near and _wing_removes(masks, peer, chosen, size, m, inset, yz, work):
+                        found |= 1 << size
+                        break
+                for i in range(size):
+                    inset[chosen[i]] = False
+                if found == wanted:
+                    return found
+            if size < kmax:
+                nn = 0
+                for j in range(pos[depth], ncand[depth]):
+                    d = cand[depth, j]
+                    if peer[c, d]:
+                        cand[depth + 1, nn] = d
+                        nn += 1
+                unions[depth] = m
+                ncand[depth + 1] = nn
+                pos[depth + 1] = 0
+                depth += 1
+    return found

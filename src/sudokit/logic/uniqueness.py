@@ -151,14 +151,20 @@ def _unit_sets(geo: Geometry) -> tuple[int, ...]:
 
 
 def _valid_loop(geo: Geometry, loop: list[int]) -> bool:
-    odd: set[int] = set()
-    even: set[int] = set()
+    """Whether the cells at the loop's even places meet each unit at most once, those at
+    its odd places too, and both meet the same units (units as bit sets)."""
+    cell_units = _unit_sets(geo)
+    odd = even = 0
     for i, cell in enumerate(loop):
-        seen = odd if i % 2 else even
-        for unit in geo.units_of[cell]:
-            if unit in seen:
+        units = cell_units[cell]
+        if i & 1:
+            if odd & units:
                 return False
-            seen.add(unit)
+            odd |= units
+        else:
+            if even & units:
+                return False
+            even |= units
     return odd == even
 
 

@@ -156,6 +156,32 @@ def _any_xy_wing(mask, peer, xyz: bool) -> bool:
 #: Room for the compiled search's answers, per set size (made once, reused).
 _OUT: dict = {}
 
+#: The last :func:`_wing_sizes` answer: (candidates, sizes), replaced whole.
+_LAST_SIZES: tuple = ((), 0)
+
+
+#: The set sizes :func:`_wing_sizes` answers at once: WXYZ- to UVWXYZ-Wing (sets of 6 cells
+#: with 7 values are many more: TUVWXYZ-Wing, asked on a third of the states, has its own walk).
+WING_SIZES = (3, 5)
+
+
+def _wing_sizes(state: Candidates, peer) -> int:
+    """Bit ``k`` set for each set size ``k`` of :data:`WING_SIZES` with a wing that removes
+    something (:func:`sudokit.logic.link_kernels.als_wing_sizes`, all at once); -1 (every
+    size) when it cannot load. The producers ask in turn on one state, so the last answer
+    is kept, by the candidates it was made from."""
+    global _LAST_SIZES
+    key = tuple(state.mask)
+    if _LAST_SIZES[0] == key:
+        return _LAST_SIZES[1]
+    try:
+        from .link_kernels import als_wing_sizes
+    except Exception:  # numba missing or broken: the search finds out
+        return -1
+    sizes = als_wing_sizes(mask_array(key), peer, *WING_SIZES)
+    _LAST_SIZES = (key, sizes)
+    return sizes
+
 
 def _als_sets(state: Candidates, k: int) -> Iterator[tuple[tuple[int, ...], int, int]]:
     """``(set, its candidates, bivalue cell)`` in SE's order of search: sets of ``k`` mutually seeing
@@ -262,6 +288,8 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
         return cells_of(common)
 
     compiled = _compiled(geo)
+    if compiled is not None and WING_SIZES[0] <= k <= WING_SIZES[1] and not _wing_sizes(state, compiled[1]) >> k & 1:
+        return  # (no set of this size makes a wing that removes something: most calls)
     candidates = None if compiled is None else compiled_sets(state, k, compiled)
     if candidates is None:
         candidates = _als_sets(state, k)
