@@ -48,7 +48,7 @@ def warm_producers() -> None:
         wings._wing_sizes(state, wings.compiled_tables(state.geo)[1])
     loops = uniqueness.compiled_tables(state.geo)
     if loops is not None:
-        uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 0), 0, 3)
+        uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 3), 0, 3)
 
 
 def _chain_kernels_now() -> None:
