@@ -27,6 +27,8 @@ CHAIN_PUZZLE = "4...9518.5.14..3.9...231..565..492..1425..89....12..54395..2...8
 
 def warm_producers() -> None:
     """Load the producers' compiled searches by running each once."""
+    import numpy as np
+
     from ..engine.logic_kernels import NAKED_SET, any_step
     from ..grid import CLASSIC, Grid
     from . import aligned, links, uniqueness, wings
@@ -41,11 +43,12 @@ def warm_producers() -> None:
     any_step(CLASSIC, state.mask, NAKED_SET, 4)
     strong = links.compiled_tables(state.geo)
     if strong is not None:
-        import numpy as np
-
         strong[0](np.array(state.mask, dtype=np.int64), 3, -1, *strong[1:])
         wings._any_xy_wing(state.mask, wings.compiled_tables(state.geo)[1], False)
         wings._wing_sizes(state, wings.compiled_tables(state.geo)[1])
+    bug = uniqueness.bug_tables(state.geo)
+    if bug is not None:
+        bug[0](np.array(state.mask, dtype=np.int64), *bug[1:])
     loops = uniqueness.compiled_tables(state.geo)
     if loops is not None:
         uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 3), 0, 3)
@@ -79,7 +82,8 @@ def warm_nested() -> None:
 register("producers", "the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
                                               "logic_kernels.has_step", "logic_kernels.unique_loops",
                                               "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any",
-                                              "logic.link_kernels.als_wing_sizes"),
+                                              "logic.link_kernels.als_wing_sizes",
+                                              "logic.link_kernels.bug_pattern"),
          14.0, warm_producers, background=True, needs=("logic",))
 register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm_chains, background=True)
 register("nested", "the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",

@@ -12,7 +12,8 @@ makes the steps. On the band of chain puzzles nearly every call finds
 nothing, so nearly every value is answered here. :func:`xy_wing_any` does
 the same for the XY- and XYZ-Wings (the Python search runs only when it
 says there is one), and :func:`als_wing_sizes` for the WXYZ- to
-TUVWXYZ-Wings, all four sizes in one walk over the sets.
+TUVWXYZ-Wings, several sizes in one walk over the sets; :func:`bug_pattern` says
+whether the grid can be a BUG at all (the BUG producer's test of its pattern).
 
 Cell sets are two 64-bit words (cells 0-63, 64-127), unit sets one word;
 :func:`tables` builds the geometry's arrays. This module imports numba when
@@ -31,7 +32,7 @@ from numba import njit  # noqa: E402
 
 from ..engine.logic_kernels import _wing_removes  # noqa: E402
 
-__all__ = ["tables", "link_values", "xy_wing_any", "als_wing_sizes"]
+__all__ = ["tables", "link_values", "xy_wing_any", "als_wing_sizes", "bug_pattern"]
 
 #: Most cells and units the kernel's sets hold.
 MAX_CELLS, MAX_UNITS = 128, 32
@@ -514,3 +515,72 @@ def als_wing_sizes(masks, peer, kmin, kmax):
                 pos[depth + 1] = 0
                 depth += 1
     return found
+
+
+@njit(cache=True, nogil=True)
+def bug_pattern(masks, unit_cells, peer):
+    """Whether the candidates may be a BUG with extras, by the test of
+    :func:`sudokit.logic.uniqueness._bug`, units in its order (``unit_cells``: boxes,
+    rows, columns, one row of cells each): False exactly where that test answers None
+    (a cell with no candidate left counts as placed here, so such a grid gets True and
+    the test itself)."""
+    ncells = masks.shape[0]
+    nunits = unit_cells.shape[0]
+    n = unit_cells.shape[1]
+    temp = masks.copy()
+    is_bug = np.zeros(ncells, dtype=np.bool_)
+    cells = np.empty(ncells, dtype=np.int64)
+    ncells_bug = 0
+    every = 0
+    common_l = ~np.uint64(0)
+    common_h = ~np.uint64(0)
+    one = np.uint64(1)
+    for t in range(nunits):
+        for v in range(1, n + 1):
+            bit = 1 << (v - 1)
+            count = 0
+            nbig = 0
+            big = -1
+            for i in range(n):
+                c = unit_cells[t, i]
+                if masks[c] & bit:
+                    count += 1
+                    if _count(masks[c]) >= 3:
+                        nbig += 1
+                        big = c
+            if count == 0 or count == 2:
+                continue
+            if nbig == 0:
+                return False
+            if nbig == 1:
+                if not is_bug[big]:
+                    is_bug[big] = True
+                    cells[ncells_bug] = big
+                    ncells_bug += 1
+                every |= bit
+                temp[big] &= ~bit
+                common_l &= peer[big, 0]
+                common_h &= peer[big, 1]
+                for j in range(ncells_bug):
+                    b = cells[j]
+                    if b < 64:
+                        common_l &= ~(one << np.uint64(b))
+                    else:
+                        common_h &= ~(one << np.uint64(b - 64))
+                if ncells_bug > 1 and _count(every) > 1 and common_l == 0 and common_h == 0:
+                    return False
+    if ncells_bug == 0:
+        return False
+    for c in range(ncells):
+        if masks[c] and _count(temp[c]) != 2:
+            return False
+    for t in range(nunits):
+        for v in range(1, n + 1):
+            bit = 1 << (v - 1)
+            count = 0
+            for i in range(n):
+                if temp[unit_cells[t, i]] & bit:
+                    count += 1
+            if count != 0 and count != 2:
+                return False
+    return True

@@ -494,6 +494,9 @@ def _bug(state: Candidates) -> tuple[list[int], dict[int, int], int, list[int]] 
     have two places (or none) in every unit.
     """
     geo, mask, values = state.geo, state.mask, state.values
+    compiled = _bug_compiled(geo)
+    if compiled is not None and not compiled[0](mask_array(mask), *compiled[1:]):
+        return None  # (the compiled test of the pattern says no: most calls)
     peer_bits, unit_bits = _cell_masks(geo)
     from .links import value_boards
 
@@ -546,6 +549,35 @@ def _bug(state: Candidates) -> tuple[list[int], dict[int, int], int, list[int]] 
                 return None
     common_cells = [c for c in range(len(mask)) if common >> c & 1] if common != -1 else []
     return cells, extras, every, common_cells
+
+
+_BUG_TABLES: dict = {}
+
+
+def _bug_compiled(geo: Geometry):
+    """``(kernel, units' cells, peers)`` of the compiled BUG pattern test
+    (:func:`sudokit.logic.link_kernels.bug_pattern`) for ``geo``, or None: :func:`_bug`
+    then tests in Python alone."""
+    from ..engine import producer_tables
+
+    return producer_tables(COMPILED, geo, bug_tables, len(geo.units))
+
+
+def bug_tables(geo: Geometry):
+    """The compiled BUG pattern test and its tables for ``geo``, or None where it cannot
+    load or does not apply (the strong-link test's geometries)."""
+    got = _BUG_TABLES.get(geo)
+    if got is None:
+        from .links import compiled_tables
+
+        strong = compiled_tables(geo)
+        if strong is None:
+            return None
+        from .link_kernels import bug_pattern
+
+        units, _, unit_cells, _, _, peer, _ = strong[1:]
+        got = _BUG_TABLES[geo] = (bug_pattern, unit_cells[units].copy(), peer)
+    return got
 
 
 def _cell_masks(geo: Geometry):
