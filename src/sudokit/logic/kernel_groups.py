@@ -9,7 +9,8 @@ reached through it, so they are named and warmed up here:
   exclusions, ALS wings, the any-step probe, unique loops, the strong-link
   test of :mod:`sudokit.logic.link_kernels`);
 * ``chains``: the chain searches (:mod:`sudokit.logic.chain_kernels`);
-* ``nested``: the nested chains' inner rules (:mod:`sudokit.logic.nested_kernels`).
+* ``nested``: the nested chains' inner rules (:mod:`sudokit.logic.nested_kernels`);
+* ``cycles``: the easiest step of "Forcing Chains & Cycles" (:mod:`sudokit.logic.cycle_kernels`).
 
 Each warms up by running once on a puzzle whose rating reaches a forcing
 chain. Nothing here imports numba until a group is warmed up.
@@ -79,6 +80,16 @@ def warm_nested() -> None:
     nested.warm(Grid(CHAIN_PUZZLE))
 
 
+def warm_cycles() -> None:
+    """Load the easiest-cycle search by running it once."""
+    from ..grid import Grid
+    from . import chains
+    from .state import Candidates
+
+    _chain_kernels_now()
+    chains._easiest_cycle(chains.Chainer(Candidates.from_grid(Grid(CHAIN_PUZZLE)), None))
+
+
 register("producers", "the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
                                               "logic_kernels.has_step", "logic_kernels.unique_loops",
                                               "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any",
@@ -91,3 +102,5 @@ register("nested", "the nested chains' inner rules", ("logic.nested_kernels.cycl
                                                       "logic.nested_kernels.multiple_rule",
                                                       "logic.nested_kernels.nishio_rule"), 30.0,
          warm_nested, background=True, needs=("chains",))
+register("cycles", "the first chaining tier's easiest step", ("logic.cycle_kernels.easiest_cycle",), 10.0,
+         warm_cycles, background=True, needs=("nested",))
