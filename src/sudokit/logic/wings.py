@@ -172,8 +172,9 @@ def _wing_sizes(state: Candidates, peer) -> int:
     is kept, by the candidates it was made from."""
     global _LAST_SIZES
     key = tuple(state.mask)
-    if _LAST_SIZES[0] == key:
-        return _LAST_SIZES[1]
+    last = _LAST_SIZES  # (read once: another thread may replace it)
+    if last[0] == key:
+        return last[1]
     try:
         from .link_kernels import als_wing_sizes
     except Exception:  # numba missing or broken: the search finds out
