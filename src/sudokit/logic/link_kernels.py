@@ -30,7 +30,6 @@ load_numba()
 
 from numba import njit  # noqa: E402
 
-from ..engine.logic_kernels import _wing_removes  # noqa: E402
 
 __all__ = ["tables", "link_values", "xy_wing_any", "als_wing_sizes", "bug_pattern"]
 
@@ -429,32 +428,132 @@ def xy_wing_any(masks, peer, xyz):
     return False
 
 
+@njit(inline="always")
+def _sees_all_bits(board, inset, peers, cells, count, nw, work):
+    """Whether a cell of ``board`` (a set of cells, ``nw`` words) outside ``inset`` sees
+    every cell of ``cells[:count]`` (``peers``: each cell's peers as a set)."""
+    for w in range(nw):
+        work[w] = board[w] & ~inset[w]
+    for i in range(count):
+        c = cells[i]
+        for w in range(nw):
+            work[w] &= peers[c, w]
+    for w in range(nw):
+        if work[w]:
+            return True
+    return False
+
+
+@njit(inline="always")
+def _wing_removes_bits(masks, peers, boards, als, k, union, inset, yz, nw, cells, work):
+    """:func:`sudokit.engine.logic_kernels._wing_removes` on sets of cells (``inset``: the
+    set and ``yz``; ``boards[v]``: the cells holding ``v``): whether the set ``als[:k]``
+    (candidates ``union``) and the bivalue cell ``yz`` make a wing that removes something."""
+    my = masks[yz]
+    xb = my & -my
+    zb = my ^ xb
+    xv = _low_index(xb) + 1
+    zv = _low_index(zb) + 1
+    # restricted: every place of the value in the set sees yz
+    x_restricted = True
+    z_restricted = True
+    for i in range(k):
+        c = als[i]
+        seen = (peers[yz, c >> 6] >> np.uint64(c & 63)) & np.uint64(1)
+        if not seen:
+            if masks[c] & xb:
+                x_restricted = False
+            if masks[c] & zb:
+                z_restricted = False
+    double = z_restricted
+    if x_restricted:
+        if double:
+            rest = union & ~my
+            while rest:
+                wb = rest & -rest
+                rest ^= wb
+                n = 0
+                for i in range(k):
+                    if masks[als[i]] & wb:
+                        cells[n] = als[i]
+                        n += 1
+                if _sees_all_bits(boards[_low_index(wb) + 1], inset, peers, cells, n, nw, work):
+                    return True
+        for j in range(2 if double else 1):
+            vb = zb if j == 0 else xb
+            v = zv if j == 0 else xv
+            n = 0
+            for i in range(k):
+                if masks[als[i]] & vb:
+                    cells[n] = als[i]
+                    n += 1
+            cells[n] = yz
+            if _sees_all_bits(boards[v], inset, peers, cells, n + 1, nw, work):
+                return True
+        return False
+    if double:
+        n = 0
+        for i in range(k):
+            if masks[als[i]] & xb:
+                cells[n] = als[i]
+                n += 1
+        cells[n] = yz
+        return _sees_all_bits(boards[xv], inset, peers, cells, n + 1, nw, work)
+    return False
+
+
 @njit(cache=True, nogil=True)
 def als_wing_sizes(masks, peer, kmin, kmax):
     """Bit ``k`` set for each set size ``k`` from ``kmin`` to ``kmax`` (3: WXYZ-Wing to 6:
     TUVWXYZ-Wing) that has a wing removing something, by the rules of
     :func:`sudokit.engine.logic_kernels.als_wings`: the same sets (``k`` mutually seeing
     cells, each with two or more candidates, ``k + 1`` values among them), the same
-    bivalue cells and the same removals. One walk grows the sets up to ``kmax`` cells
-    (``kmax + 1`` values at most): a set of ``k`` cells and ``k + 1`` values is met on
-    the way whatever its size, so each size is answered at once."""
+    bivalue cells and the same removals (looked for on sets of cells, a word at a time).
+    One walk grows the sets up to ``kmax`` cells (``kmax + 1`` values at most): a set of
+    ``k`` cells and ``k + 1`` values is met on the way whatever its size, so each size is
+    answered at once."""
     ncells = masks.shape[0]
+    nw = (ncells + 63) >> 6
+    one = np.uint64(1)
     pops = np.empty(ncells, dtype=np.int64)
     bivalue = np.empty(ncells, dtype=np.int64)
     nbivalue = 0
+    nvalues = 0
     for c in range(ncells):
         pops[c] = _count(masks[c])
         if pops[c] == 2:
             bivalue[nbivalue] = c
             nbivalue += 1
+        top = masks[c]
+        v = 0
+        while top:
+            top >>= 1
+            v += 1
+        if v > nvalues:
+            nvalues = v
+    peers = np.zeros((ncells, nw), dtype=np.uint64)
+    for c in range(ncells):
+        for p in range(ncells):
+            if peer[c, p]:
+                peers[c, p >> 6] |= one << np.uint64(p & 63)
+    boards = np.zeros((nvalues + 1, nw), dtype=np.uint64)
+    for c in range(ncells):
+        m = masks[c]
+        v = 1
+        while m:
+            if m & 1:
+                boards[v, c >> 6] |= one << np.uint64(c & 63)
+            m >>= 1
+            v += 1
+    inset = np.zeros(nw, dtype=np.uint64)
+    work = np.empty(nw, dtype=np.uint64)
     most = kmax + 1
     cand = np.empty((kmax, ncells), dtype=np.int64)
     ncand = np.zeros(kmax, dtype=np.int64)
     pos = np.zeros(kmax, dtype=np.int64)
     chosen = np.empty(kmax, dtype=np.int64)
     unions = np.zeros(kmax, dtype=np.int64)
-    inset = np.zeros(ncells, dtype=np.bool_)
-    work = np.empty(kmax + 1, dtype=np.int64)
+    cells = np.empty(kmax + 1, dtype=np.int64)
     wanted = 0
     for k in range(kmin, kmax + 1):
         wanted |= 1 << k
@@ -485,22 +584,28 @@ def als_wing_sizes(masks, peer, kmin, kmax):
             size = depth + 1
             if size >= kmin and not (found >> size) & 1 and _count(m) == size + 1:
                 # a set of this size: the bivalue cells outside it that see one of its cells
+                for w in range(nw):
+                    inset[w] = 0
                 for i in range(size):
-                    inset[chosen[i]] = True
+                    x = chosen[i]
+                    inset[x >> 6] |= one << np.uint64(x & 63)
                 for b in range(nbivalue):
                     yz = bivalue[b]
-                    if inset[yz] or masks[yz] & m != masks[yz]:
+                    if (inset[yz >> 6] >> np.uint64(yz & 63)) & one or masks[yz] & m != masks[yz]:
                         continue
                     near = False
                     for i in range(size):
                         if peer[chosen[i], yz]:
                             near = True
                             break
-                    if near and _wing_removes(masks, peer, chosen, size, m, inset, yz, work):
+                    if not near:
+                        continue
+                    inset[yz >> 6] |= one << np.uint64(yz & 63)
+                    removes = _wing_removes_bits(masks, peers, boards, chosen, size, m, inset, yz, nw, cells, work)
+                    inset[yz >> 6] &= ~(one << np.uint64(yz & 63))
+                    if removes:
                         found |= 1 << size
                         break
-                for i in range(size):
-                    inset[chosen[i]] = False
                 if found == wanted:
                     return found
             if size < kmax:
