@@ -93,4 +93,4 @@ def test_the_logic_package_registers_its_kernel_groups() -> None:
                              "['sudokit.engine.compiling']._HOMES))")
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "['chains', 'nested', 'producers']"
+    assert done.stdout.strip() == "['chains', 'cycles', 'nested', 'producers']"

@@ -279,3 +279,28 @@ def test_counting_static_chains_by_depth_gives_the_same_steps(monkeypatch) -> No
     full = found(False)
     assert sum(map(bool, full)) > 150
     assert found(True) == full
+
+
+def test_easiest_cycle_is_the_first_of_every_chain() -> None:
+    """The bounded search of the first chaining tier's step (cycle_kernels.easiest_cycle)
+    gives the very step that sorting every chain of nested_kernels.cycles_rule puts first
+    (name, rating, removals, text), or none where that finds none, on SE's states from 6.2
+    up (every 3rd traced puzzle)."""
+    pytest.importorskip("numba")
+    from sudokit import engine
+    from sudokit.logic import kernel_groups, nested
+    from se_replay import se_states
+
+    kernel_groups.warm_nested()
+    kernel_groups.warm_cycles()
+    engine._loaded.update(("nested", "cycles"))
+    states = se_states(traces()[::3], 6.2)
+    assert len(states) > 100
+    steps = 0
+    for state in states:
+        kept = nested._compiled_cycles(chains.Chainer(state, None), 1)
+        assert kept is not None
+        want = kept[0].step() if kept else ()
+        assert chains._easiest_cycle(chains.Chainer(state, None)) == want, state.mask
+        steps += bool(want)
+    assert steps > 50, steps

@@ -99,7 +99,7 @@ def test_compiled_test_names_exactly_the_values_with_chains() -> None:
         boards = links.value_boards(state)
         masks = np.array(state.mask, dtype=np.int64)
         for k in (2, 3, 4):
-            got = kernel(masks, k, *tables)
+            got = kernel(masks, k, -1, *tables)
             for v in range(1, 10):
                 holders = boards[v]
                 if holders.bit_count() < 2 * k:

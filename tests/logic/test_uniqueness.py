@@ -178,3 +178,24 @@ def test_type3_looks_for_no_hidden_set_smaller_than_the_extras(monkeypatch) -> N
 def test_type3_hidden_set_rule_gives_sukakuexplainers_hard_rating() -> None:
     r = rate(HD_0163, timeout=None)
     assert (r.er, r.ep, r.ed) == HD_0163_SE and not r.lower_bound
+
+
+def test_compiled_bug_test_agrees_with_the_python_test(monkeypatch) -> None:
+    """The compiled test of the BUG pattern (link_kernels.bug_pattern) says no exactly
+    where the Python test (uniqueness._bug) finds no BUG, on SE's states and on the
+    states of SE's own BUG steps."""
+    pytest.importorskip("numba")
+    import numpy as np
+
+    tables = uniqueness.bug_tables(Grid("." * 81).geometry)
+    assert tables is not None
+    kernel, *rest = tables
+    monkeypatch.setattr(uniqueness, "_bug_compiled", lambda geo: None)  # the Python test alone
+    states = se_states(traces()[::4], 4.5)
+    bugs = [state_before(t, i) for t in traces() for i, s in enumerate(t["steps"]) if s["technique"].startswith("BUG")]
+    found = 0
+    for state in states + bugs:
+        python = uniqueness._bug(state) is not None
+        assert kernel(np.array(state.mask, dtype=np.int64), *rest) == python, state.mask
+        found += python
+    assert found >= 5, found

@@ -128,3 +128,28 @@ def test_compiled_xy_test_agrees_with_the_search(monkeypatch) -> None:
             assert xy_wing_any(masks, compiled[1], xyz) == python, (xyz, state)
             found[xyz] += python
     assert min(found.values()) > 10, found
+
+
+def test_compiled_wing_sizes_agree_with_the_search(monkeypatch) -> None:
+    """The compiled test of the four ALS wing sizes at once (link_kernels.als_wing_sizes)
+    must name a size exactly when the Python search yields a step of that size, on SE's
+    states."""
+    pytest.importorskip("numba")
+    import numpy as np
+
+    from sudokit.logic import wings
+    from sudokit.logic.link_kernels import als_wing_sizes
+
+    states = list(_se_states(6, 4.0))
+    compiled = wings.compiled_tables(states[0].geo)
+    assert compiled is not None
+    monkeypatch.setattr(wings, "_compiled", lambda geo: None)  # the plain search
+    named = {k: 0 for k in (3, 4, 5, 6)}
+    for state in states:
+        sizes = als_wing_sizes(np.array(state.mask, dtype=np.int64), compiled[1], 3, 6)
+        for k in named:
+            python = next(wings.find_als_wing(state, k), None) is not None
+            assert bool(sizes >> k & 1) == python, (k, state)
+            named[k] += python
+            assert als_wing_sizes(np.array(state.mask, dtype=np.int64), compiled[1], k, k) == (python << k)
+    assert min(named.values()) > 5, named

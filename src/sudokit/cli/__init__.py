@@ -226,7 +226,7 @@ def _cannot_write(exc: OSError) -> int:
 #: The engine's kernel groups each command uses (for the first run's notice), in the order a
 #: first run compiles them in the background: for a rating, those that save it the most time
 #: for each second they take to compile first (benchmarks/RESULTS-rating.md, "The first run").
-_RATING_KERNELS = ("logic", "producers", "chains", "count", "nested")
+_RATING_KERNELS = ("logic", "producers", "chains", "count", "nested", "cycles")
 ENGINE_KERNELS: dict[str, tuple[str, ...]] = {
     "solve": ("count",), "rate": _RATING_KERNELS, "explain": _RATING_KERNELS, "hint": ("count",),
     "generate": ("generate",), "print": ("count",), "canon": ("canon",),

@@ -621,6 +621,17 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
         cands[ncands] = c
         is_cand[c] = True
         ncands += 1
+    # the excluders of each base cell as a bit set too (64 cells a word): the common
+    # excluders of two cells, and how many a third one shares, a word at a time
+    nw = (ncells + 63) >> 6
+    exb = np.zeros((ncells, nw), dtype=np.uint64)
+    for i in range(ncands):
+        c = cands[i]
+        for j in range(hlen[c]):
+            p = houses[c, j]
+            if ex[c, p]:
+                exb[c, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+    both = np.empty(nw, dtype=np.uint64)
     cells = np.empty(3, dtype=np.int64)
     common = np.empty(ncells, dtype=np.int64)
     common01 = np.empty(ncells, dtype=np.int64)
@@ -631,12 +642,19 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
         for i1 in range(start[1] if i2 == start[0] else 0, i2):
             c0 = cands[i1]
             n01 = 0
-            for e in range(ncells):
-                if ex[c0, e] and ex[c1, e]:
-                    common01[n01] = e
-                    n01 += 1
+            for w in range(nw):
+                word = exb[c0, w] & exb[c1, w]
+                both[w] = word
+                n01 += pop(word)
             if n01 < 2:
                 continue
+            n01 = 0
+            for w in range(nw):
+                word = both[w]
+                while word:
+                    common01[n01] = (w << 6) + tz(word)
+                    n01 += 1
+                    word &= word - np.uint64(1)
             # tails in SE's order: the excluders of c0, then of c1, that are base cells too
             ntails = 0
             if degree == 2:
@@ -652,9 +670,8 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
                         if side == 1 and inh[c0, t]:  # listed with c0's already
                             continue
                         shared = 0
-                        for x in range(n01):
-                            if ex[t, common01[x]]:
-                                shared += 1
+                        for w in range(nw):
+                            shared += pop(exb[t, w] & both[w])
                         if shared >= 2:
                             tails[ntails] = t
                             ntails += 1

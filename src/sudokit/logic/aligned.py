@@ -106,8 +106,10 @@ def _step(geo, degree: int, cells, ex_cells, elims) -> Step:
 def find_compiled(state: Candidates, degree: int, compiled) -> Iterator[Step]:
     import numpy as np
 
+    from .links import mask_array
+
     kernel, houses, lengths, inh = compiled
-    masks = np.array(state.mask, dtype=np.int64)
+    masks = mask_array(state.mask)
     start = np.zeros(3, dtype=np.int64)
     out = np.empty(9 + len(masks), dtype=np.int64)
     while True:

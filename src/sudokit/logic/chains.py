@@ -1015,6 +1015,70 @@ def _unary(ch: Chainer, best: Best, y: bool, x: bool) -> None:
 COMPILED_CYCLES = True
 
 
+#: Whether "Forcing Chains & Cycles" looks for its easiest step alone
+#: (:func:`cycle_kernels.easiest_cycle`, the searches bounded by the best so far), once
+#: compiled; False: every chain of :func:`nested_kernels.cycles_rule`, sorted (the same step).
+EASIEST_CYCLE = True
+
+#: The work one call of the compiled producer counts besides its searches (three scans, as
+#: the nested levels' inner rule counts them).
+CYCLE_SCAN_UNITS = 18
+
+
+def _easiest_cycle(ch: Chainer) -> "Step | tuple | None":
+    """The step of "Forcing Chains & Cycles" on ``ch``'s state by
+    :func:`cycle_kernels.easiest_cycle` (the chain :func:`nested_kernels.cycles_rule` sorts
+    first, made into a step the same way), ``()`` when there is none, None when the compiled
+    search is not loaded (numba missing, or compiling in the background)."""
+    global _CYCLE_KERNEL
+    if not EASIEST_CYCLE:
+        return None
+    k = ch._kernel(ch.state.mask)
+    if k is None:
+        return None
+    if _CYCLE_KERNEL is None:
+        from ..engine import prefer_compiled
+
+        if not prefer_compiled("cycles", ch.geo.n):
+            return None
+        try:
+            from . import cycle_kernels
+            from .nested_kernels import tables as allpeers_of
+        except Exception:  # numba missing or broken: the other rules
+            _CYCLE_KERNEL = False
+        else:
+            _CYCLE_KERNEL = (cycle_kernels, allpeers_of)
+    if not _CYCLE_KERNEL:
+        return None
+    kernels, allpeers_of = _CYCLE_KERNEL
+    import numpy as np
+
+    _, arr, peers, units, w = k
+    state = ch.state
+    path = w.get("easiest")
+    if path is None or len(path) < 64 * len(arr) + 2:
+        path = w["easiest"] = np.empty(64 * len(arr) + 2, dtype=np.int64)
+    what, pas, length, searches = kernels.easiest_cycle(arr, peers, units, allpeers_of(state.geo), path)
+    ch.tick(CYCLE_SCAN_UNITS + searches)
+    if what < 0:
+        return ()
+    nodes = path[:length].tolist()
+    y, x = pas >= 1, pas != 1
+    if what == kernels.CYCLE:
+        entry = None
+        for node in reversed(nodes):
+            entry = (node, entry)
+        return cycle_hint(state, entry, y, x, ch.boards).step()
+    src = nodes[-1]
+    graph = {src: ()}
+    for i in range(len(nodes) - 2, -1, -1):
+        graph[nodes[i]] = (nodes[i + 1],)
+    return forcing_hint(state, src ^ 1, (nodes[0],), graph, y).step()
+
+
+_CYCLE_KERNEL = None
+
+
 def find_forcing_chains(state: Candidates) -> Iterator[Step]:
     """SE's "Forcing Chains & Cycles": X-cycles and forcing X-chains, then
     Y-cycles, then XY-cycles and forcing chains; the easiest of all."""
@@ -1022,6 +1086,11 @@ def find_forcing_chains(state: Candidates) -> Iterator[Step]:
     best = Best()
     try:
         if COMPILED_CYCLES:
+            step = _easiest_cycle(ch)
+            if step is not None:
+                if step:
+                    yield step
+                return
             from . import nested  # (which imports this module)
 
             kept = nested._compiled_cycles(ch, 1)

@@ -9,7 +9,8 @@ reached through it, so they are named and warmed up here:
   exclusions, ALS wings, the any-step probe, unique loops, the strong-link
   test of :mod:`sudokit.logic.link_kernels`);
 * ``chains``: the chain searches (:mod:`sudokit.logic.chain_kernels`);
-* ``nested``: the nested chains' inner rules (:mod:`sudokit.logic.nested_kernels`).
+* ``nested``: the nested chains' inner rules (:mod:`sudokit.logic.nested_kernels`);
+* ``cycles``: the easiest step of "Forcing Chains & Cycles" (:mod:`sudokit.logic.cycle_kernels`).
 
 Each warms up by running once on a puzzle whose rating reaches a forcing
 chain. Nothing here imports numba until a group is warmed up.
@@ -27,6 +28,8 @@ CHAIN_PUZZLE = "4...9518.5.14..3.9...231..565..492..1425..89....12..54395..2...8
 
 def warm_producers() -> None:
     """Load the producers' compiled searches by running each once."""
+    import numpy as np
+
     from ..engine.logic_kernels import NAKED_SET, any_step
     from ..grid import CLASSIC, Grid
     from . import aligned, links, uniqueness, wings
@@ -41,13 +44,15 @@ def warm_producers() -> None:
     any_step(CLASSIC, state.mask, NAKED_SET, 4)
     strong = links.compiled_tables(state.geo)
     if strong is not None:
-        import numpy as np
-
-        strong[0](np.array(state.mask, dtype=np.int64), 3, *strong[1:])
+        strong[0](np.array(state.mask, dtype=np.int64), 3, -1, *strong[1:])
         wings._any_xy_wing(state.mask, wings.compiled_tables(state.geo)[1], False)
+        wings._wing_sizes(state, wings.compiled_tables(state.geo)[1])
+    bug = uniqueness.bug_tables(state.geo)
+    if bug is not None:
+        bug[0](np.array(state.mask, dtype=np.int64), *bug[1:])
     loops = uniqueness.compiled_tables(state.geo)
     if loops is not None:
-        uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 0), 0, 3)
+        uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 3), 0, 3)
 
 
 def _chain_kernels_now() -> None:
@@ -75,9 +80,21 @@ def warm_nested() -> None:
     nested.warm(Grid(CHAIN_PUZZLE))
 
 
+def warm_cycles() -> None:
+    """Load the easiest-cycle search by running it once."""
+    from ..grid import Grid
+    from . import chains
+    from .state import Candidates
+
+    _chain_kernels_now()
+    chains._easiest_cycle(chains.Chainer(Candidates.from_grid(Grid(CHAIN_PUZZLE)), None))
+
+
 register("producers", "the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
                                               "logic_kernels.has_step", "logic_kernels.unique_loops",
-                                              "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any"),
+                                              "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any",
+                                              "logic.link_kernels.als_wing_sizes",
+                                              "logic.link_kernels.bug_pattern"),
          14.0, warm_producers, background=True, needs=("logic",))
 register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm_chains, background=True)
 register("nested", "the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
@@ -85,3 +102,5 @@ register("nested", "the nested chains' inner rules", ("logic.nested_kernels.cycl
                                                       "logic.nested_kernels.multiple_rule",
                                                       "logic.nested_kernels.nishio_rule"), 30.0,
          warm_nested, background=True, needs=("chains",))
+register("cycles", "the first chaining tier's easiest step", ("logic.cycle_kernels.easiest_cycle",), 10.0,
+         warm_cycles, background=True, needs=("nested",))

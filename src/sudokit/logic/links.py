@@ -416,16 +416,61 @@ def compiled_tables(geo: Geometry):
 
 def _values_with_chains(state: Candidates, k: int) -> int:
     """Bit ``v`` set for each value that may have a chain of ``k`` strong links removing
-    something: the compiled test's answer, or every value when it does not answer."""
+    something: the compiled test's answer, or every value when it does not answer.
+    A value's answer depends only on the cells holding it, so it is remembered per
+    value and bit set (from one step to the next most values keep their places),
+    and the compiled test looks only at the values not yet known."""
     from ..engine import producer_tables
 
-    compiled = producer_tables(COMPILED, state.geo, compiled_tables, len(state.geo.units))
+    geo = state.geo
+    compiled = producer_tables(COMPILED, geo, compiled_tables, len(geo.units))
     if compiled is None:
         return -1
+    boards = value_boards(state)
+    known = todo = 0
+    most = 2 * k
+    for v in range(1, geo.n + 1):
+        board = boards[v]
+        if board.bit_count() < most:
+            continue
+        got = _BY_VALUE.get(("any", k, geo, v, board))
+        if got is None:
+            todo |= 1 << v
+        elif got:
+            known |= 1 << v
+    if not todo:
+        return known
+    kernel, *tables = compiled
+    got = kernel(mask_array(state.mask), k, todo, *tables)
+    if len(_BY_VALUE) >= _BY_VALUE_LIMIT:
+        _BY_VALUE.clear()
+    rest = todo
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        v = low.bit_length() - 1
+        _BY_VALUE["any", k, geo, v, boards[v]] = bool(got & low)
+    return known | (got & todo)
+
+
+def mask_array(mask: "Sequence[int]"):
+    """The candidates ``mask`` as a numpy int64 array, for the compiled producers, which
+    only read it: the producers of one state all ask, so the last one made is kept, by
+    the candidates it was made from."""
+    global _LAST_ARRAY
+    key = tuple(mask)
+    last = _LAST_ARRAY
+    if last[0] == key:
+        return last[1]
     import numpy as np
 
-    kernel, *tables = compiled
-    return kernel(np.array(state.mask, dtype=np.int64), k, *tables)
+    arr = np.array(key, dtype=np.int64)  # (a writeable array: the kernels are compiled for that type)
+    _LAST_ARRAY = (key, arr)
+    return arr
+
+
+#: The last :func:`mask_array` answer: (candidates, array), replaced whole.
+_LAST_ARRAY: tuple = ((), None)
 
 
 def find_two_links(state: Candidates) -> Iterator[Step]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
-from .links import _memo, boards_of
+from .links import _memo, boards_of, cell_masks, mask_array, unit_sets
 from .state import Candidates, Geometry, extra_units
 from .step import Step, Technique, cells_text, elims_text
 
@@ -145,20 +145,24 @@ def _holding(mask: list[int], pair: int) -> int:
 
 
 def _unit_sets(geo: Geometry) -> tuple[int, ...]:
-    from .links import unit_sets
-
     return unit_sets(geo)
 
 
 def _valid_loop(geo: Geometry, loop: list[int]) -> bool:
-    odd: set[int] = set()
-    even: set[int] = set()
+    """Whether the cells at the loop's even places meet each unit at most once, those at
+    its odd places too, and both meet the same units (units as bit sets)."""
+    cell_units = _unit_sets(geo)
+    odd = even = 0
     for i, cell in enumerate(loop):
-        seen = odd if i % 2 else even
-        for unit in geo.units_of[cell]:
-            if unit in seen:
+        units = cell_units[cell]
+        if i & 1:
+            if odd & units:
                 return False
-            seen.add(unit)
+            odd |= units
+        else:
+            if even & units:
+                return False
+            even |= units
     return odd == even
 
 
@@ -200,14 +204,17 @@ def _core(peer_bits: tuple[int, ...], cells: int) -> int:
         cells = keep
 
 
-def _pair_loops(geo: Geometry, mask: list[int], pair: int, core: int, holding: int) -> dict[int, list[list[int]]]:
+def _pair_loops(geo: Geometry, mask: list[int], pair: int, core: int, holding: int,
+                first: bool = False) -> dict[int, list[list[int]]]:
     """Per bivalue cell of ``pair`` that may lie on a loop (``core``): its valid loops
     (:func:`_find_loops`). They depend only on the cells holding both values and their
     candidates, so they are remembered by those (:func:`sudokit.logic.links.clear_caches`
-    forgets them)."""
+    forgets them). With ``first``, only the loops whose first bivalue cell of the pair
+    (in cell order) is the start: the walk from a start leaves out the starts before it,
+    whose walks found every valid loop through them already."""
     loops: dict[int, list[list[int]]] = {}
     compiled = _compiled(geo)
-    arrays = None if compiled is None else loop_arrays(mask, holding)
+    arrays = None if compiled is None else loop_arrays(mask, pair)
     rest = core
     while rest:
         low = rest & -rest
@@ -218,6 +225,10 @@ def _pair_loops(geo: Geometry, mask: list[int], pair: int, core: int, holding: i
             if found is None:
                 found = _find_loops(geo, mask, start, pair, holding)
             loops[start] = [loop for loop in found if _valid_loop(geo, loop)]
+            if first:  # the later walks keep out of this start
+                holding &= ~low
+                if arrays is not None:
+                    arrays[1][start] = False
     return loops
 
 
@@ -263,18 +274,21 @@ def compiled_tables(geo: Geometry):
     return got
 
 
-def loop_arrays(mask: list[int], holding: int) -> tuple:
-    """The candidates, the cells holding both values (as flags) and room for the loops found,
-    as :func:`compiled_loops` takes them."""
+def loop_arrays(mask: list[int], pair: int) -> tuple:
+    """The candidates, the cells holding both values of ``pair`` (as flags) and room for
+    the loops found, as :func:`compiled_loops` takes them (the room is made once per grid
+    size and reused)."""
     import numpy as np
 
-    held = np.zeros(len(mask), dtype=np.bool_)
-    rest = holding
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        held[low.bit_length() - 1] = True
-    return np.array(mask, dtype=np.int64), held, np.empty((1024, len(mask) + 1), dtype=np.int64)
+    masks = mask_array(mask)
+    out = _LOOP_ROOM.get(len(mask))
+    if out is None:
+        out = _LOOP_ROOM[len(mask)] = np.empty((1024, len(mask) + 1), dtype=np.int64)
+    return masks, (masks & pair) == pair, out
+
+
+#: Room for the compiled walk's loops, per number of cells.
+_LOOP_ROOM: dict = {}
 
 
 def compiled_loops(compiled, arrays: tuple, start: int, pair: int) -> list[list[int]] | None:
@@ -289,26 +303,51 @@ def compiled_loops(compiled, arrays: tuple, start: int, pair: int) -> list[list[
 
 
 def find_unique_loops(state: Candidates) -> Iterator[Step]:
+    """SE's unique rectangles and loops, types 1 to 4, sorted as SE sorts them (rating,
+    type, order found).
+
+    A loop is found again from each of its bivalue cells and in both directions, and
+    each time gives the same hints (the same removals and ratings; only the order of
+    its extra cells in the text differs), which sort after the first time's. So the
+    first step is looked for on each loop once (:func:`_loop_steps` with ``first``);
+    only a caller that asks for more gets the full list, made again."""
+    found = _loop_steps(state, True)
+    if not found:
+        return
+    yield found[0]
+    yield from _loop_steps(state, False)[1:]
+
+
+def _loop_steps(state: Candidates, first: bool) -> list[Step]:
+    """The steps of :func:`find_unique_loops`, in its order; with ``first``, each loop
+    (a set of links) is looked at once, from its first bivalue cell, and only the first
+    step is sure to be the full list's first."""
     geo, mask = state.geo, state.mask
     found: list[tuple[float, int, int, Step]] = []
     keys: set = set()
+    seen_loops: set = set()
     order = 0
     cores = _loop_cores(geo, mask)
     type3: dict[tuple[int, int, int], list] = {}
     by_pair: dict[int, dict[int, list[list[int]]]] = {}
     for start in range(len(mask)):
         pair = mask[start]
-        if _popcount(pair) != 2 or not cores[pair][0] >> start & 1:
+        if pair.bit_count() != 2 or not cores[pair][0] >> start & 1:
             continue
         v1 = (pair & -pair).bit_length()
         v2 = (pair & ~(pair & -pair)).bit_length()
         loops = by_pair.get(pair)
         if loops is None:
             core, holding = cores[pair]
-            key = ("loops", geo, pair, holding, tuple(b & holding for b in boards_of(mask, geo.n)))
-            loops = by_pair[pair] = _memo(key, _pair_loops, geo, mask, pair, core, holding)
-        for loop in loops[start]:
-            extras = [c for c in loop if _popcount(mask[c]) > 2]
+            key = ("loops", geo, pair, holding, tuple(b & holding for b in boards_of(mask, geo.n)), first)
+            loops = by_pair[pair] = _memo(key, _pair_loops, geo, mask, pair, core, holding, first)
+        for loop in loops.get(start, ()):
+            if first:
+                links = frozenset((a, b) if a < b else (b, a) for a, b in zip(loop, loop[1:] + loop[:1]))
+                if links in seen_loops:
+                    continue
+                seen_loops.add(links)
+            extras = [c for c in loop if mask[c].bit_count() > 2]
             hints: list[tuple[int, tuple, str, float]] = []
             if len(extras) == 1:
                 c = extras[0]
@@ -361,8 +400,7 @@ def find_unique_loops(state: Candidates) -> Iterator[Step]:
                 )))
                 order += 1
     found.sort(key=lambda t: t[:3])
-    for *_, step in found:
-        yield step
+    return [step for *_, step in found]
 
 
 #: Whether a type 3 looks for sets from size 2 up, as SukakuExplainer builds
@@ -456,6 +494,9 @@ def _bug(state: Candidates) -> tuple[list[int], dict[int, int], int, list[int]] 
     have two places (or none) in every unit.
     """
     geo, mask, values = state.geo, state.mask, state.values
+    compiled = _bug_compiled(geo)
+    if compiled is not None and not compiled[0](mask_array(mask), *compiled[1:]):
+        return None  # (the compiled test of the pattern says no: most calls)
     peer_bits, unit_bits = _cell_masks(geo)
     from .links import value_boards
 
@@ -510,9 +551,36 @@ def _bug(state: Candidates) -> tuple[list[int], dict[int, int], int, list[int]] 
     return cells, extras, every, common_cells
 
 
-def _cell_masks(geo: Geometry):
-    from .links import cell_masks
+_BUG_TABLES: dict = {}
 
+
+def _bug_compiled(geo: Geometry):
+    """``(kernel, units' cells, peers)`` of the compiled BUG pattern test
+    (:func:`sudokit.logic.link_kernels.bug_pattern`) for ``geo``, or None: :func:`_bug`
+    then tests in Python alone."""
+    from ..engine import producer_tables
+
+    return producer_tables(COMPILED, geo, bug_tables, len(geo.units))
+
+
+def bug_tables(geo: Geometry):
+    """The compiled BUG pattern test and its tables for ``geo``, or None where it cannot
+    load or does not apply (the strong-link test's geometries)."""
+    got = _BUG_TABLES.get(geo)
+    if got is None:
+        from .links import compiled_tables
+
+        strong = compiled_tables(geo)
+        if strong is None:
+            return None
+        from .link_kernels import bug_pattern
+
+        units, _, unit_cells, _, _, peer, _ = strong[1:]
+        got = _BUG_TABLES[geo] = (bug_pattern, unit_cells[units].copy(), peer)
+    return got
+
+
+def _cell_masks(geo: Geometry):
     return cell_masks(geo)
 
 

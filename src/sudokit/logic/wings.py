@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence
 
-from .links import cells_of, cell_masks, seen_by_all, value_boards
+from .links import cells_of, cell_masks, mask_array, seen_by_all, value_boards
 from .state import Candidates
 from .step import STRONG, WEAK, Step, Technique, cells_text, elims_text
 
@@ -32,7 +32,7 @@ def _bivalue_cells(mask: Sequence[int]) -> int:
 def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
     geo, mask = state.geo, state.mask
     compiled = _compiled(geo)
-    if compiled is not None and not _any_xy_wing(mask, compiled[1], xyz):
+    if compiled is not None and not _any_xy_wing(mask_array(state.mask), compiled[1], xyz):
         return  # (the compiled test found none: most calls)
     size = 3 if xyz else 2
     name, rating = ("XYZ-Wing", XYZ_RATING) if xyz else ("XY-Wing", XY_RATING)
@@ -142,14 +142,46 @@ def compiled_tables(geo):
 
 def _any_xy_wing(mask, peer, xyz: bool) -> bool:
     """Whether the compiled test (:func:`sudokit.logic.link_kernels.xy_wing_any`) finds an XY-Wing
-    (an XYZ-Wing) removing something; True when it cannot load."""
+    (an XYZ-Wing) removing something in the candidates ``mask`` (a list, or an int64 array);
+    True when it cannot load."""
     try:
         import numpy as np
 
         from .link_kernels import xy_wing_any
     except Exception:  # numba missing or broken: the Python search
         return True
-    return xy_wing_any(np.array(mask, dtype=np.int64), peer, xyz)
+    return xy_wing_any(mask if isinstance(mask, np.ndarray) else np.array(mask, dtype=np.int64), peer, xyz)
+
+
+#: Room for the compiled search's answers, per set size (made once, reused).
+_OUT: dict = {}
+
+#: The last :func:`_wing_sizes` answer: (candidates, sizes), replaced whole.
+_LAST_SIZES: tuple = ((), 0)
+
+
+#: The set sizes :func:`_wing_sizes` answers at once: WXYZ- to UVWXYZ-Wing (sets of 6 cells
+#: with 7 values are many more: TUVWXYZ-Wing, asked on a third of the states, has its own walk).
+WING_SIZES = (3, 5)
+
+
+def _wing_sizes(state: Candidates, peer) -> int:
+    """Bit ``k`` set for each set size ``k`` of :data:`WING_SIZES` with a wing that removes
+    something (:func:`sudokit.logic.link_kernels.als_wing_sizes`, all at once); -1 (every
+    size) when it cannot load. The producers ask in turn on one state, so the last answer
+    is kept, by the candidates it was made from."""
+    global _LAST_SIZES
+    key = tuple(state.mask)
+    last = _LAST_SIZES  # (read once: another thread may replace it)
+    if last[0] == key:
+        return last[1]
+    try:
+        from .link_kernels import als_wing_sizes
+    except Exception:  # numba missing or broken: the search finds out
+        return -1
+    sizes = als_wing_sizes(mask_array(key), peer, *WING_SIZES)
+    _LAST_SIZES = (key, sizes)
+    return sizes
 
 
 def _als_sets(state: Candidates, k: int) -> Iterator[tuple[tuple[int, ...], int, int]]:
@@ -204,8 +236,10 @@ def compiled_sets(state: Candidates, k: int, compiled) -> list[tuple[tuple[int, 
 
     kernel, peer = compiled
     mask = state.mask
-    out = np.empty((4096, k + 1), dtype=np.int64)
-    count = kernel(np.array(mask, dtype=np.int64), peer, k, out)
+    out = _OUT.get(k)
+    if out is None:
+        out = _OUT[k] = np.empty((4096, k + 1), dtype=np.int64)
+    count = kernel(mask_array(state.mask), peer, k, out)
     if count < 0:
         return None
     found = []
@@ -255,6 +289,8 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
         return cells_of(common)
 
     compiled = _compiled(geo)
+    if compiled is not None and WING_SIZES[0] <= k <= WING_SIZES[1] and not _wing_sizes(state, compiled[1]) >> k & 1:
+        return  # (no set of this size makes a wing that removes something: most calls)
     candidates = None if compiled is None else compiled_sets(state, k, compiled)
     if candidates is None:
         candidates = _als_sets(state, k)

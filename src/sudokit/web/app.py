@@ -592,7 +592,7 @@ def create_app(*, time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY, work
 
 
 #: The compiled kernels the server loads before serving (those already in numba's cache).
-WARM_KERNELS = ("count", "shapes", "logic", "producers", "chains", "nested", "generate")
+WARM_KERNELS = ("count", "shapes", "logic", "producers", "chains", "nested", "cycles", "generate")
 
 
 def warm_up() -> None:

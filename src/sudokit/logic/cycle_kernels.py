@@ -1,0 +1,352 @@
+"""The easiest step of SE's "Forcing Chains & Cycles" (numba), for :mod:`sudokit.logic.chains`.
+
+:func:`nested_kernels.cycles_rule` finds *every* cycle and forcing chain of
+the producer's three passes (x-links, y-links, both), sorts them as SE sorts
+them (rating, complexity, kind key, order found) and keeps one per set of
+removals: the nested levels keep them all as helpers. The producer itself
+applies only the first. :func:`easiest_cycle` looks for that one alone, with
+the same graph, reachability test and breadth-first searches, and prunes:
+
+* a chain found later comes first only when its (rating, complexity) is
+  smaller than the best's so far (the kind key never falls from one pass to
+  the next, and the order found breaks the last ties);
+* a search meets its chains level by level, and a chain met at a deeper level
+  has more potentials (a cycle met at depth ``d`` holds ``d``, a forcing chain
+  ``d + 2``), so each search stops at the depth past which nothing can beat the
+  best (:func:`_most`), and a pass whose least rating cannot is skipped whole.
+
+The result is the record :func:`cycles_rule` sorts first, as its potentials.
+
+This module imports numba (and :mod:`nested_kernels`) when it is first imported.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.compiling import load_numba
+
+load_numba()
+
+from numba import njit  # noqa: E402
+
+from .nested_kernels import CYCLE, FORCING, _closure, _increment, _reaches  # noqa: E402
+
+__all__ = ["easiest_cycle", "CYCLE", "FORCING"]
+
+#: "No bound yet".
+_NONE = 1 << 30
+
+
+@njit(inline="always")
+def _most(base, have, best_r, best_c):
+    """The largest complexity a chain of ``base`` found now may have and still come first:
+    its (rating, complexity) must be smaller than the best's."""
+    if not have:
+        return _NONE
+    c = 0
+    while c < 4096:
+        r = base + _increment(c + 1)
+        if r < best_r or (r == best_r and c + 1 < best_c):
+            c += 1
+        else:
+            break
+    return c
+
+
+@njit(inline="always")
+def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found, limit):
+    """:func:`nested_kernels._cycle_search` up to the depth ``limit``: the cycles of at most
+    ``limit`` potentials, the same entries in the same order."""
+    dnodes[0] = src
+    dpar[0] = -1
+    dmark[src] = ds
+    n = 1
+    nfound = 0
+    lo = 0
+    hi = 1
+    depth = 0
+    while lo < hi:
+        on = dnodes[lo] & 1
+        depth += 1
+        if depth > limit:
+            break
+        for e in range(lo, hi):
+            node = dnodes[e]
+            for ei in range(adj_start[node], adj_start[node + 1]):
+                q = adj[ei]
+                if on:
+                    f = e
+                    dup = False
+                    while f != -1:
+                        if dnodes[f] == q:
+                            dup = True
+                            break
+                        f = dpar[f]
+                    if not dup:
+                        dnodes[n] = q
+                        dpar[n] = e
+                        n += 1
+                else:
+                    if depth >= 4 and q == src:
+                        found[nfound] = e
+                        nfound += 1
+                    if dmark[q] != ds:
+                        dmark[q] = ds
+                        dnodes[n] = q
+                        dpar[n] = e
+                        n += 1
+        lo = hi
+        hi = n
+    return nfound
+
+
+@njit(inline="always")
+def _forcing_search(src, adj_start, adj, dnodes, dpar, dmark, ds, limit):
+    """:func:`nested_kernels._forcing_search` up to the chains of ``limit`` potentials (an
+    entry at level ``L`` ends a chain of ``L + 2``): the same entry, or -1."""
+    conj = src ^ 1
+    dnodes[0] = src
+    dpar[0] = -1
+    dmark[src] = ds
+    n = 1
+    lo = 0
+    hi = 1
+    level = 0
+    while lo < hi and level + 2 <= limit:
+        for e in range(lo, hi):
+            node = dnodes[e]
+            for ei in range(adj_start[node], adj_start[node + 1]):
+                q = adj[ei]
+                if q == conj:
+                    return e
+                if dmark[q] != ds:
+                    dmark[q] = ds
+                    dnodes[n] = q
+                    dpar[n] = e
+                    n += 1
+        lo = hi
+        hi = n
+        level += 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def easiest_cycle(masks, peers, units, allpeers, best_path):
+    """The step SE's Forcing Chains & Cycles applies on ``masks``: the record
+    :func:`nested_kernels.cycles_rule` sorts first. Returns ``(what, pass, length,
+    searches)``: ``what`` -1 when there is none, else CYCLE or FORCING, its potentials at
+    ``best_path[:length]`` as ``cycles_rule`` lists them, and ``searches`` the searches
+    that found a chain within their bound."""
+    ncells = masks.shape[0]
+    apw = allpeers.shape[1]
+    searches = 0
+    cid = np.full(ncells << 5, -1, dtype=np.int64)
+    ncand = 0
+    for cell in range(ncells):
+        m = masks[cell]
+        v = 1
+        while m:
+            if m & 1:
+                cid[(cell << 5) | v] = ncand
+                ncand += 1
+            m >>= 1
+            v += 1
+    nn = 2 * ncand
+    pot = np.empty(nn, dtype=np.int64)
+    for cell in range(ncells):
+        m = masks[cell]
+        v = 1
+        while m:
+            if m & 1:
+                k = cid[(cell << 5) | v]
+                pot[2 * k] = (cell << 6) | (v << 1)
+                pot[2 * k + 1] = (cell << 6) | (v << 1) | 1
+            m >>= 1
+            v += 1
+    nentries = (ncand + 1) * (peers.shape[1] + 34)
+    dnodes = np.empty(nentries, dtype=np.int64)
+    dpar = np.empty(nentries, dtype=np.int64)
+    dfound = np.empty(nentries, dtype=np.int64)
+    dmark = np.zeros(nn, dtype=np.int64)
+    ds = 0
+    adj_start = np.zeros(nn + 1, dtype=np.int64)
+    adj = np.empty(nn * (peers.shape[1] + 32 + units.shape[1]) + 1, dtype=np.int64)
+    comp = np.zeros(nn, dtype=np.int64)
+    radj_start = np.zeros(nn + 1, dtype=np.int64)
+    radj = np.empty(adj.shape[0], dtype=np.int64)
+    fill = np.empty(nn, dtype=np.int64)
+    reach = np.zeros((nn, (nn + 63) >> 6), dtype=np.uint64)
+    path = np.empty(nentries + 2, dtype=np.int64)
+    fw = np.zeros(ncells << 5, dtype=np.int64)
+    bk = np.zeros(ncells << 5, dtype=np.int64)
+    inside = np.zeros(ncells, dtype=np.int64)
+    cs = 0
+    have = False
+    best_r = 0.0
+    best_c = 0
+    best_what = -1
+    best_pass = 0
+    best_len = 0
+    for pas in range(3):
+        y = pas >= 1
+        x = pas != 1
+        cycle_base = 7.0 if x and y else 6.5
+        chain_base = 7.0 if y else 6.6
+        most_cycle = _most(cycle_base, have, best_r, best_c)
+        most_chain = _most(chain_base, have, best_r, best_c) if x else 0
+        if most_cycle < 4 and most_chain < 3:
+            continue  # (a cycle holds 4 potentials or more, a forcing chain 3)
+        _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach)
+        for u in range(nn + 1):
+            radj_start[u] = 0
+        for e in range(adj_start[nn]):
+            radj_start[adj[e] + 1] += 1
+        for u in range(nn):
+            radj_start[u + 1] += radj_start[u]
+        for u in range(nn):
+            fill[u] = radj_start[u]
+        for u in range(nn):
+            for e in range(adj_start[u], adj_start[u + 1]):
+                w = adj[e]
+                radj[fill[w]] = u
+                fill[w] += 1
+        for cell in range(ncells):
+            m = masks[cell]
+            count = 0
+            rest = m
+            while rest:
+                rest &= rest - 1
+                count += 1
+            if count < 2 or (not x and count > 2):
+                continue
+            v = 0
+            while m >> v:
+                if not (m >> v) & 1:
+                    v += 1
+                    continue
+                on = (cell << 6) | ((v + 1) << 1) | 1
+                don = 2 * cid[(cell << 5) | (v + 1)] + 1
+                v += 1
+                maybe = False
+                if most_cycle >= 4:
+                    for ri in range(radj_start[don], radj_start[don + 1]):
+                        p = radj[ri]
+                        if not p & 1:
+                            for rj in range(radj_start[p], radj_start[p + 1]):
+                                a = radj[rj]
+                                if a != don and _reaches(comp, reach, don, a):
+                                    maybe = True
+                                    break
+                        if maybe:
+                            break
+                nfound = 0
+                if maybe:
+                    ds += 1
+                    nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound, most_cycle)
+                if nfound:
+                    searches += 1
+                for fi in range(nfound):
+                    e = dfound[fi]
+                    # the cycle's potentials: src, then its entries back to the root (src again)
+                    length = 1
+                    path[0] = on
+                    while e != -1:
+                        path[length] = pot[dnodes[e]]
+                        length += 1
+                        e = dpar[e]
+                    distinct = 0  # (src is listed twice; the others differ, so this is the depth)
+                    for i in range(length):
+                        dup = False
+                        for j in range(i):
+                            if path[j] == path[i]:
+                                dup = True
+                                break
+                        if not dup:
+                            distinct += 1
+                    r = cycle_base + _increment(distinct)
+                    if have and not (r < best_r or (r == best_r and distinct < best_c)):
+                        continue
+                    # does it remove anything (chains.cycle_hint): a cell outside the cycle that
+                    # holds the value and sees an on potential and an off potential of it
+                    cs += 1
+                    for i in range(length):
+                        inside[path[i] >> 6] = cs
+                    for i in range(length - 1):
+                        q = path[i]
+                        qc = q >> 6
+                        qv = (q >> 1) & 31
+                        bit = 1 << (qv - 1)
+                        for j in range(apw):
+                            p = allpeers[qc, j]
+                            if p < 0:
+                                break
+                            if inside[p] == cs or not masks[p] & bit:
+                                continue
+                            if q & 1:
+                                fw[(p << 5) | qv] = cs
+                            else:
+                                bk[(p << 5) | qv] = cs
+                    removes = False
+                    for i in range(length - 1):
+                        q = path[i]
+                        if not q & 1:
+                            continue
+                        qc = q >> 6
+                        qv = (q >> 1) & 31
+                        for j in range(apw):
+                            p = allpeers[qc, j]
+                            if p < 0:
+                                break
+                            k = (p << 5) | qv
+                            if fw[k] == cs and bk[k] == cs:
+                                removes = True
+                                break
+                        if removes:
+                            break
+                    if not removes:
+                        continue
+                    have = True
+                    best_r = r
+                    best_c = distinct
+                    best_what = CYCLE
+                    best_pass = pas
+                    best_len = length
+                    for i in range(length):
+                        best_path[i] = path[i]
+                    most_cycle = _most(cycle_base, have, best_r, best_c)
+                    most_chain = _most(chain_base, have, best_r, best_c) if x else 0
+                if not x:
+                    continue
+                # the forcing chains from the candidate on, then off, to its negation
+                for src in (on, on ^ 1):
+                    if most_chain < 3:
+                        break
+                    if not _reaches(comp, reach, don ^ (src & 1 ^ 1), don ^ (src & 1)):
+                        continue
+                    ds += 1
+                    last = _forcing_search(don ^ (src & 1 ^ 1), adj_start, adj, dnodes, dpar, dmark, ds, most_chain)
+                    if last < 0:
+                        continue
+                    searches += 1
+                    length = 0
+                    e = last
+                    while e != -1:
+                        path[length] = pot[dnodes[e]]
+                        length += 1
+                        e = dpar[e]
+                    distinct = length + 1
+                    r = chain_base + _increment(distinct)
+                    if have and not (r < best_r or (r == best_r and distinct < best_c)):
+                        continue  # (a forcing chain always removes something)
+                    have = True
+                    best_r = r
+                    best_c = distinct
+                    best_what = FORCING
+                    best_pass = pas
+                    best_len = length
+                    for i in range(length):
+                        best_path[i] = path[i]
+                    most_cycle = _most(cycle_base, have, best_r, best_c)
+                    most_chain = _most(chain_base, have, best_r, best_c)
+    return best_what, best_pass, best_len, searches
