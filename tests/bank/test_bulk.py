@@ -13,6 +13,7 @@ import pytest
 from sudokit import Grid
 from sudokit.bank import Bank, add, intake
 from sudokit.bank.rows import Incoming, insert
+from sudokit.bank.schema import ROW
 
 from bank_helpers import rating_record, se_rows, seventeen, shuffled
 
@@ -88,8 +89,9 @@ def _second_input(rng: random.Random) -> list[str]:
 def _content(path) -> list[tuple]:
     conn = sqlite3.connect(path)
     try:
-        rows = conn.execute("SELECT * FROM puzzle ORDER BY id").fetchall()
+        rows = conn.execute(f"{ROW} ORDER BY id").fetchall()
         rows += conn.execute("SELECT * FROM family ORDER BY bit").fetchall()
+        rows += conn.execute("SELECT * FROM seen ORDER BY digest").fetchall()
         rows += conn.execute("SELECT input, lines, puzzles FROM intake ORDER BY input").fetchall()
         return rows
     finally:

@@ -222,6 +222,6 @@ class Rated:
             puzzle = puzzles[i]
             out.rows.append([digest, keys[i], puzzle.replace("0", ".") if "0" in puzzle else puzzle, moves[i],
                              solutions[i], "3x3", None, None, None, clues[k], bits[k], _SYMMETRY_NAMES[bits[k]],
-                             counts[i], *rating, source, date, 1, rnd[k]])
+                             counts[i], *rating, source, date, rnd[k]])
             out.lines.append(lines[i])
         return out
