@@ -63,11 +63,51 @@ def _values(texts: list[str]) -> np.ndarray:
     return _VALUES[raw].reshape(len(texts), 81)
 
 
+def _lines(values: np.ndarray) -> list[str]:
+    """Rows of values as lines of 81 characters, "." for a blank."""
+    text = np.where(values == 0, 46, values + 48).astype(np.uint8).tobytes().decode("ascii")
+    return [text[i:i + 81] for i in range(0, len(text), 81)]
+
+
 def _solutions_fit(solutions: np.ndarray, puzzles: np.ndarray) -> np.ndarray:
     """Per row: the solution is a whole grid (each unit holds 1..9) that keeps the puzzle's givens."""
     bits = np.left_shift(np.uint16(1), np.minimum(solutions, 15).astype(np.uint16))
     whole = (np.bitwise_or.reduce(bits[:, _UNITS], axis=2) == 0x3FE).all(axis=1)
     return whole & ((puzzles == 0) | (puzzles == solutions)).all(axis=1)
+
+
+class _Strings:
+    """The strings of the records read by the compiled reader, each made a Python object
+    once (they repeat from record to record)."""
+
+    def __init__(self) -> None:
+        self.names: dict[bytes, str] = {}
+        self.lists: dict[bytes, tuple[str, ...]] = {}
+
+    def name(self, data: bytes, start: int, end: int) -> Any:
+        if start < 0:
+            return None
+        raw = data[start:end]
+        got = self.names.get(raw)
+        if got is None:
+            got = self.names[raw] = raw.decode("ascii")
+            if len(self.names) > 100_000:
+                self.names.clear()
+        return got
+
+    def techniques(self, data: bytes, start: int, end: int) -> tuple[str, ...]:
+        if start < 0:
+            return ()
+        raw = data[start:end]
+        got = self.lists.get(raw)
+        if got is None:
+            got = self.lists[raw] = tuple(json.loads(raw))
+            if len(self.lists) > 100_000:
+                self.lists.clear()
+        return got
+
+
+_STRINGS = _Strings()
 
 
 class Rows:
@@ -96,6 +136,9 @@ class Rated:
         self.puzzles: list[str] = []
         self.solutions: list[str | None] = []
         self.values: np.ndarray | None = None
+        #: A block read by the compiled reader (:meth:`scanned`): its chunk, and the rows of its records there.
+        self.chunk: Any = None
+        self.at: np.ndarray | None = None
         #: The lines of the puzzles found to have no solution (set when the rows are written).
         self.failed: list[int] = []
 
@@ -121,6 +164,17 @@ class Rated:
         self.records.append(record)
         return True
 
+    @classmethod
+    def scanned(cls, chunk: Any, source: str = "") -> "Rated":
+        """The records of a :class:`sudokit.bank.scan.Chunk` (its lines of kind RECORD)."""
+        from .scan import RECORD
+
+        block = cls(source)
+        at = np.flatnonzero(chunk.kinds == RECORD)
+        block.chunk, block.at = chunk, at
+        block.lines = (at + chunk.first).tolist()
+        return block
+
     def detach(self) -> "Rated":
         """A block of what was taken so far, this one left empty to take more."""
         block = Rated(self.source)
@@ -131,6 +185,8 @@ class Rated:
     def settle(self) -> list[tuple[int, str]]:
         """Check the block's puzzles and solutions together; the lines that
         fail (line, text), dropped from the block for the general path."""
+        if self.chunk is not None:
+            return self._settle_scanned()
         n = len(self.lines)
         self.puzzles = [r["puzzle"] for r in self.records]
         # a solution as the general way reads it: a string, else none
@@ -158,13 +214,62 @@ class Rated:
         self.values = values[~bad]
         return out
 
+    def _settle_scanned(self) -> list[tuple[int, str]]:
+        """:meth:`settle` of a block read by the compiled reader: the puzzles were
+        checked as they were read; a given solution is checked here."""
+        chunk, at = self.chunk, self.at
+        self.values = chunk.values[at]
+        self.solutions = [None] * len(at)
+        given = np.flatnonzero(chunk.spans[at, 8] == 1)
+        if not len(given):
+            return []
+        fits = _solutions_fit(chunk.solutions[at[given]], self.values[given])
+        texts = _lines(chunk.solutions[at[given]])
+        for j, (k, ok) in enumerate(zip(given.tolist(), fits.tolist())):
+            if ok:
+                self.solutions[k] = texts[j]
+        if fits.all():
+            return []
+        keep = np.ones(len(at), bool)
+        keep[given[~fits]] = False
+        out = [(self.lines[k], chunk.text(at[k])) for k in given[~fits].tolist()]
+        self.at, self.values = at[keep], self.values[keep]
+        kept = keep.tolist()
+        self.lines = [v for v, k in zip(self.lines, kept) if k]
+        self.solutions = [v for v, k in zip(self.solutions, kept) if k]
+        return out
+
+    def _cells(self, full: list[int]) -> list[list[Any]]:
+        """The rating columns of the records ``full`` (as :func:`sudokit.bank.rows.rating_cells` makes them)."""
+        from .families import family_of, path_families
+        from .rows import rating_cells, rating_of
+
+        if self.chunk is None:
+            records = self.records
+            return [rating_cells(rating_of(records[i])) for i in full]
+        chunk, strings = self.chunk, _STRINGS
+        at = self.at[full]
+        data = chunk.data
+        name, listed = strings.name, strings.techniques
+        out = []
+        for (er, ep, ed, score, steps, lower), spans in zip(chunk.numbers[at].tolist(), chunk.spans[at].tolist()):
+            hardest = name(data, spans[4], spans[5])
+            techniques = listed(data, spans[6], spans[7])
+            if not techniques and hardest:
+                techniques = (hardest,)
+            out.append([er, None if ep != ep else ep, None if ed != ed else ed, name(data, spans[0], spans[1]),
+                        None if score != score else int(score), name(data, spans[2], spans[3]),
+                        None if lower != lower else int(lower), None if steps != steps else int(steps), hardest,
+                        family_of(hardest) if hardest else None, path_families(techniques)])
+        return out
+
     def rows(self, bank: Any, date: str) -> Rows:
         """The block's rows (see :class:`Rows`), its solutions found where needed;
         after :meth:`settle`."""
         from .. import batch
         from ..grid import CLASSIC, Grid
         from .keys import kernel_columns, keyed
-        from .rows import _SYMMETRY_NAMES, rating_cells, rating_of, symmetry_bits
+        from .rows import _SYMMETRY_NAMES, symmetry_bits
 
         out = Rows()
         values = self.values
@@ -211,17 +316,16 @@ class Rated:
         clues = (sub != 0).sum(axis=1).tolist()
         bits = symmetry_bits(sub)
         rnd = np.frombuffer(b"".join(digests[i] for i in full), dtype="<i8")[::2].tolist()
-        records, lines, puzzles = self.records, self.lines, self.puzzles
+        lines = self.lines
+        puzzles = _lines(sub)  # as the general way writes them: "." for a blank
+        cells = self._cells(full)
         source = self.source or None
         for k, i in enumerate(full):
             digest = digests[i]
             if digest in failed:
                 out.failed.append(lines[i])
                 continue
-            rating = rating_cells(rating_of(records[i]))
-            puzzle = puzzles[i]
-            out.rows.append([digest, keys[i], puzzle.replace("0", ".") if "0" in puzzle else puzzle, moves[i],
-                             solutions[i], "3x3", None, None, None, clues[k], bits[k], _SYMMETRY_NAMES[bits[k]],
-                             counts[i], *rating, source, date, rnd[k]])
+            out.rows.append([digest, keys[i], puzzles[k], moves[i], solutions[i], "3x3", None, None, None, clues[k],
+                             bits[k], _SYMMETRY_NAMES[bits[k]], counts[i], *cells[k], source, date, rnd[k]])
             out.lines.append(lines[i])
         return out

@@ -296,8 +296,9 @@ def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str
         if rows:  # both kinds: in input order, so that the first of a class given is the one kept
             skip = set(failed)
             lines = [it.line or 0 for i, it in enumerate(items) if i not in skip]
-            order = sorted(range(len(rows) + len(more.rows)), key=(lines + more.lines).__getitem__)
-            rows = [(rows + more.rows)[k] for k in order]
+            both = rows + more.rows
+            order = sorted(range(len(both)), key=(lines + more.lines).__getitem__)
+            rows = [both[k] for k in order]
             given = [given[k] for k in order]
         else:
             rows = more.rows
@@ -335,5 +336,7 @@ def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str
                 "INSERT INTO intake(input, lines, puzzles, updated) VALUES (?, ?, ?, ?) ON CONFLICT(input) DO "
                 "UPDATE SET lines = max(intake.lines, excluded.lines), puzzles = intake.puzzles + excluded.puzzles, "
                 "updated = excluded.updated", (name, line, puzzles, date))
+    er_at = COLUMNS.index("er")
+    bank.settle([row[0] for row in rows if row[er_at] is not None] + list(seen))
     new = after - before
     return new, len(rows) - new + sum(seen.values()), failed
