@@ -129,6 +129,11 @@ from sudokit.bank import Bank, add
 from sudokit.canon import kernel
 kernel.warm()  # the compiled kernels loaded (or compiled) before the clock starts
 batch.solve_many(np.zeros((1, 81), np.uint8))
+try:
+    from sudokit.bank import scan  # the compiled reader of rating records
+    scan.warm()
+except ImportError:  # code from before it
+    pass
 bank = Bank(sys.argv[1])
 load = os.getloadavg()[0]
 began, wall = time.process_time(), time.perf_counter()

@@ -8,8 +8,10 @@ units, and a ``solution`` of 81 characters or none -- and turns a block of
 them into rows with a few calls over arrays instead of a few dozen Python
 objects per record:
 
-- one JSON decoding per line, by orjson when it is installed (the ``bank``
-  extra), else by the standard library;
+- from a file, the compiled reader's arrays (:mod:`sudokit.bank.scan`,
+  :meth:`Rated.scanned`); from elsewhere, one JSON decoding per line, by
+  orjson when it is installed (the ``bank`` extra), else by the standard
+  library (:meth:`Rated.take`);
 - the puzzles' values, and the solutions given with them, as one array each;
   a solution is checked to be a whole grid with no digit twice in a unit that
   keeps every given (the general path checks the same), in a few array
@@ -21,8 +23,8 @@ objects per record:
   equivalent puzzles have equivalent solutions, a puzzle whose class the bank
   holds with a solution has one too (and copies in the block share the fate
   of the first);
-- a repeat of a class the bank holds rated and solved written as one
-  ``UPDATE`` of its count, which is all the general upsert would change.
+- a repeat of a class the bank holds rated and solved counted in the
+  narrow ``seen`` table, which is all the general upsert would change.
 
 Anything else -- another shape of line, a puzzle or solution that fails the
 checks, bad JSON -- is handed back (:meth:`Rated.settle`) to the general path

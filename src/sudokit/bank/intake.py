@@ -26,8 +26,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-import numpy as np
-
 from ..errors import SudokuError
 from ..grid import CLASSIC, Grid
 from .rows import Incoming, insert, rating_of
@@ -324,6 +322,8 @@ def _scanned(path: str, after: int, label: str, source: str, input_id: str | Non
     Returns None when the file is done, or the line after which the general
     reader must take over (a chunk with more to rate than a block holds, a
     line too long, a lone carriage return)."""
+    import numpy as np
+
     from ..formats import MAX_RECORD
     from .bulk import Rated
     from .scan import OTHER, pieces

@@ -337,6 +337,6 @@ def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str
                 "UPDATE SET lines = max(intake.lines, excluded.lines), puzzles = intake.puzzles + excluded.puzzles, "
                 "updated = excluded.updated", (name, line, puzzles, date))
     er_at = COLUMNS.index("er")
-    bank.settle([row[0] for row in rows if row[er_at] is not None] + list(seen))
+    bank.remember([row[0] for row in rows if row[er_at] is not None] + list(seen))
     new = after - before
     return new, len(rows) - new + sum(seen.values()), failed

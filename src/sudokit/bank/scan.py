@@ -462,7 +462,7 @@ class Chunk:
 
 
 #: Bytes read from the file at a time.
-READ = 1 << 24
+READ = 1 << 22
 
 
 def pieces(path: str, after: int, lines: int, cap: int) -> "Iterator[Chunk | int]":
@@ -472,19 +472,30 @@ def pieces(path: str, after: int, lines: int, cap: int) -> "Iterator[Chunk | int
     which ends a line there -- it yields instead the line after which the
     general reader takes over, and stops."""
     with open(path, "rb") as fh:
-        rest = fh.read(READ)
-        if rest.startswith(b"\xef\xbb\xbf"):  # the byte order mark the text reader drops
-            rest = rest[3:]
+        rest = b""
         number = 1  # the line that ``rest`` starts
-        more = True
+        more = fresh = True
         while rest or more:
-            data = fh.read(READ) if more else b""
-            more = bool(data)
-            buf = rest + data if data else rest
+            parts, newlines = [rest], rest.count(b"\n")
+            tail = len(rest) - rest.rfind(b"\n") - 1  # bytes since the last line break
+            while more and newlines < lines:
+                data = fh.read(READ)
+                if fresh and data.startswith(b"\xef\xbb\xbf"):  # the byte order mark the text reader drops
+                    data = data[3:]
+                fresh = False
+                if not data:
+                    more = False
+                    break
+                parts.append(data)
+                found = data.count(b"\n")
+                newlines += found
+                tail = len(data) - data.rfind(b"\n") - 1 if found else tail + len(data)
+                if tail > cap:
+                    yield number - 1
+                    return
+            buf = b"".join(parts)
+            del parts
             breaks = _breaks(np.frombuffer(buf, np.uint8))
-            if len(buf) - (int(breaks[-1]) + 1 if len(breaks) else 0) > cap:
-                yield number - 1
-                return
             start, at = 0, 0
             while len(breaks) - at >= lines or (not more and start < len(buf)):
                 count = min(lines, len(breaks) - at)

@@ -305,7 +305,7 @@ class Bank:
     #: The most digests :attr:`settled` keeps (about 90 bytes each); past it, it starts again.
     SETTLED = 1_000_000
 
-    def settle(self, digests: Iterable[bytes]) -> None:
+    def remember(self, digests: Iterable[bytes]) -> None:
         """Remember that the classes of ``digests`` are held rated and solved
         (after the transaction that wrote them is committed)."""
         settled = self.settled
