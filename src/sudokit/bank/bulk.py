@@ -17,7 +17,7 @@ objects per record:
   keeps every given (the general path checks the same), in a few array
   operations;
 - the canonical forms of the block in one call of the compiled search
-  (:func:`sudokit.bank.keys.kernel_columns`);
+  (:mod:`sudokit.canon.kernel`), the text of the keys made only for the rows written;
 - a solution found only for a class the bank does not hold with one yet, once
   per class in the block: a repeat keeps the stored solution, and since
   equivalent puzzles have equivalent solutions, a puzzle whose class the bank
@@ -86,10 +86,10 @@ class _Strings:
         self.names: dict[bytes, str] = {}
         self.lists: dict[bytes, tuple[str, ...]] = {}
 
-    def name(self, data: bytes, start: int, end: int) -> Any:
+    def name(self, data: Any, start: int, end: int) -> Any:
         if start < 0:
             return None
-        raw = data[start:end]
+        raw = bytes(data[start:end])
         got = self.names.get(raw)
         if got is None:
             got = self.names[raw] = raw.decode("ascii")
@@ -97,10 +97,10 @@ class _Strings:
                 self.names.clear()
         return got
 
-    def techniques(self, data: bytes, start: int, end: int) -> tuple[str, ...]:
+    def techniques(self, data: Any, start: int, end: int) -> tuple[str, ...]:
         if start < 0:
             return ()
-        raw = data[start:end]
+        raw = bytes(data[start:end])
         got = self.lists.get(raw)
         if got is None:
             got = self.lists[raw] = tuple(json.loads(raw))
@@ -253,14 +253,18 @@ class Rated:
         at = self.at[full]
         data = chunk.data
         name, listed = strings.name, strings.techniques
+        known, lists = strings.names.get, strings.lists.get
         out = []
-        for (er, ep, ed, score, steps, lower), spans in zip(chunk.numbers[at].tolist(), chunk.spans[at].tolist()):
-            hardest = name(data, spans[4], spans[5])
-            techniques = listed(data, spans[6], spans[7])
+        for (er, ep, ed, score, steps, lower), (a, b, c, d, e, f, g, h, _) in zip(chunk.numbers[at].tolist(),
+                                                                              chunk.spans[at].tolist()):
+            level = None if a < 0 else known(data[a:b]) or name(data, a, b)
+            score_level = None if c < 0 else known(data[c:d]) or name(data, c, d)
+            hardest = None if e < 0 else known(data[e:f]) or name(data, e, f)
+            techniques = () if g < 0 else lists(data[g:h]) or listed(data, g, h)
             if not techniques and hardest:
                 techniques = (hardest,)
-            out.append([er, None if ep != ep else ep, None if ed != ed else ed, name(data, spans[0], spans[1]),
-                        None if score != score else int(score), name(data, spans[2], spans[3]),
+            out.append([er, None if ep != ep else ep, None if ed != ed else ed, level,
+                        None if score != score else int(score), score_level,
                         None if lower != lower else int(lower), None if steps != steps else int(steps), hardest,
                         family_of(hardest) if hardest else None, path_families(techniques)])
         return out
@@ -270,7 +274,7 @@ class Rated:
         after :meth:`settle`."""
         from .. import batch
         from ..grid import CLASSIC, Grid
-        from .keys import kernel_columns, keyed
+        from .keys import FORM, kernel_texts, key_bytes, keyed
         from .rows import _SYMMETRY_NAMES, symmetry_bits
 
         out = Rows()
@@ -278,14 +282,26 @@ class Rated:
         n = len(self.lines)
         if values is None or not n:
             return out
-        got = kernel_columns(values)
-        keys, moves, counts = got if got is not None else ([None] * n, [None] * n, [-1] * n)
+        try:
+            from ..canon import kernel
+        except ImportError:  # no numba: the Python search for each
+            kernel = None
+        keys: list[Any] = [None] * n
+        moves: list[Any] = [None] * n
+        if kernel is not None:
+            forms, transforms, counted = kernel.canonicalise(values, kernel.PATMINLEX if FORM == "patminlex"
+                                                             else kernel.MINLEX)
+            counts = counted.tolist()
+            raw = key_bytes(forms)
+            blake2b = hashlib.blake2b
+            digests = [blake2b(raw[i:i + 81], digest_size=16).digest() for i in range(0, 81 * n, 81)]
+        else:
+            counts, digests = [-1] * n, [b""] * n
         for i, count in enumerate(counts):
             if count < 0:  # left to the Python search
                 k = keyed(Grid.unchecked(CLASSIC, tuple(values[i].tolist())))
                 keys[i], moves[i], counts[i] = k.key, k.transform, k.automorphisms
-        blake2b = hashlib.blake2b
-        digests = [blake2b(key.encode(), digest_size=16).digest() for key in keys]
+                digests[i] = hashlib.blake2b(k.key.encode(), digest_size=16).digest()
         held = bank.held(digests)
         # the rows to upsert (all but repeats of classes held rated and solved), and which to solve
         full: list[int] = []
@@ -314,6 +330,11 @@ class Rated:
                     solutions[i] = texts[82 * k:82 * k + 81]
                 else:
                     failed.add(digests[i])
+        if kernel is not None:  # the text of the keys and transformations of the rows written
+            texts = [i for i in full if keys[i] is None]
+            made = kernel_texts(forms[texts], transforms[texts])
+            for i, key, move in zip(texts, *made):
+                keys[i], moves[i] = key, move
         sub = values[full]
         clues = (sub != 0).sum(axis=1).tolist()
         bits = symmetry_bits(sub)

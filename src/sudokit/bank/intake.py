@@ -37,7 +37,7 @@ __all__ = ["AddReport", "add", "identity", "read_source"]
 BLOCK = 8192
 #: Lines per block when they are rated records read in bulk (:mod:`sudokit.bank.bulk`): a
 #: bigger transaction writes a page that several repeats update once, not once per repeat.
-BULK_BLOCK = 32768
+BULK_BLOCK = 65536
 #: Puzzles to rate per block (a commit after each, so an interruption loses little work).
 RATE_BLOCK = 32
 #: Rated 9x9 records of the common shape go the bulk way (:mod:`sudokit.bank.bulk`);

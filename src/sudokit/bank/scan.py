@@ -426,19 +426,19 @@ def warm() -> None:
 class Chunk:
     """The lines of a piece of a file (bytes of whole lines), read by :func:`scan`.
 
-    ``first`` is the number of its first line. ``kinds``, ``values``,
+    ``data`` is the bytes (or a view of them), ``first`` the number of its first line. ``kinds``, ``values``,
     ``solutions``, ``numbers`` and ``spans`` are the kernel's arrays, a row
     per line; :meth:`text` gives a line's text, :meth:`cells` a record's
     rating columns, from the line's bytes.
     """
 
-    def __init__(self, data: bytes, first: int, ends: "np.ndarray | None" = None) -> None:
+    def __init__(self, data: "bytes | memoryview", first: int, ends: "np.ndarray | None" = None) -> None:
         self.data = data
         self.first = first
         buf = np.frombuffer(data, np.uint8)
         if ends is None:  # where each line ends (its line break, or the end of the data)
             breaks = _breaks(buf)
-            ends = breaks if len(data) and data[-1] == 10 else np.append(breaks, len(data))
+            ends = breaks if len(buf) and buf[-1] == 10 else np.append(breaks, len(buf))
         starts = np.empty_like(ends)
         starts[:1] = 0
         starts[1:] = ends[:-1] + 1
@@ -457,7 +457,7 @@ class Chunk:
 
     def text(self, i: int) -> str:
         """Line ``i`` as text (a byte that is not UTF-8 read as U+FFFD, as the file's reader does)."""
-        return self.data[self.starts[i]:self.ends[i]].decode("utf-8", "replace")
+        return bytes(self.data[self.starts[i]:self.ends[i]]).decode("utf-8", "replace")
 
 
 
@@ -506,8 +506,8 @@ def pieces(path: str, after: int, lines: int, cap: int) -> "Iterator[Chunk | int
                 if number + taken - 1 > after:
                     skip = max(0, after - number + 1)  # resuming: the lines that went in already
                     cut = int(breaks[at + skip - 1]) + 1 if skip else start
-                    piece = buf[cut:end]
-                    if b"\r" in piece and piece.count(b"\r") != piece.count(b"\r\n"):
+                    piece = memoryview(buf)[cut:end]  # no copy
+                    if buf.find(b"\r", cut, end) >= 0 and buf.count(b"\r", cut, end) != buf.count(b"\r\n", cut, end):
                         yield number - 1 + skip
                         return
                     ends = breaks[at + skip:at + count] - cut

@@ -302,8 +302,8 @@ class Bank:
                     f"SELECT digest FROM puzzle WHERE digest IN ({marks})", part))
         return found
 
-    #: The most digests :attr:`settled` keeps (about 90 bytes each); past it, it starts again.
-    SETTLED = 1_000_000
+    #: The most digests :attr:`settled` keeps (about 100 bytes each); past it, it starts again.
+    SETTLED = 500_000
 
     def remember(self, digests: Iterable[bytes]) -> None:
         """Remember that the classes of ``digests`` are held rated and solved
