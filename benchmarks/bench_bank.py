@@ -140,8 +140,16 @@ began, wall = time.process_time(), time.perf_counter()
 report = add(bank, [sys.argv[2]])
 cpu, wall = time.process_time() - began, time.perf_counter() - wall
 bank.close()
+# the peak of this process's own memory: VmHWM starts again at exec, ru_maxrss (kept across
+# exec on Linux) would count the parent's peak, the records made in memory, too
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+try:
+    with open("/proc/self/status") as fh:
+        peak = next(int(line.split()[1]) for line in fh if line.startswith("VmHWM")) / 1024
+except (OSError, StopIteration):
+    pass
 print(json.dumps({"cpu": cpu, "wall": wall, "new": report.new, "repeats": report.repeats, "failed": report.failed,
-                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "load": load}))
+                  "rss_mb": peak, "load": load}))
 """
 
 _CANON = r"""
