@@ -129,6 +129,9 @@ def _tricky_lines(puzzles: list[str]) -> list[str]:
         dumped() + "\r",
         dumped(er=7.25, ep=1.0000000000001, ed=123456789012345.0),
         dumped(er=0.1, ep=1e-7),
+        dumped(er=12345678901234567, ed=1.2345678901234567e300),
+        dumped(er=7.1).replace('"er": 7.1', '"er": 71E-1'),
+        dumped(er=7.1, expect="bad JSON").replace('"er": 7.1', '"er": 7.1e'),
         dumped(status="rated", line=None, steps=12, ed_lower_bound=True),
     ]
     return out

@@ -65,9 +65,13 @@ def _values(texts: list[str]) -> np.ndarray:
     return _VALUES[raw].reshape(len(texts), 81)
 
 
+#: A value's character in a line: "." for a blank.
+_TEXT = np.frombuffer(b".123456789", np.uint8)
+
+
 def _lines(values: np.ndarray) -> list[str]:
     """Rows of values as lines of 81 characters, "." for a blank."""
-    text = np.where(values == 0, 46, values + 48).astype(np.uint8).tobytes().decode("ascii")
+    text = _TEXT[values].tobytes().decode("ascii")
     return [text[i:i + 81] for i in range(0, len(text), 81)]
 
 
@@ -255,8 +259,11 @@ class Rated:
         name, listed = strings.name, strings.techniques
         known, lists = strings.names.get, strings.lists.get
         out = []
-        for (er, ep, ed, score, steps, lower), (a, b, c, d, e, f, g, h, _) in zip(chunk.numbers[at].tolist(),
-                                                                              chunk.spans[at].tolist()):
+        for (er, ep, ed, score, steps, lower), (a, b, c, d, e, f, g, h, _, *texts) in zip(
+                chunk.numbers[at].tolist(), chunk.spans[at].tolist()):
+            if texts[0] >= 0 or texts[2] >= 0 or texts[4] >= 0:  # numbers for Python's float to read
+                er, ep, ed = (float(bytes(data[texts[k]:texts[k + 1]])) if texts[k] >= 0 else v
+                              for k, v in ((0, er), (2, ep), (4, ed)))
             level = None if a < 0 else known(data[a:b]) or name(data, a, b)
             score_level = None if c < 0 else known(data[c:d]) or name(data, c, d)
             hardest = None if e < 0 else known(data[e:f]) or name(data, e, f)

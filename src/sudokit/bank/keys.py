@@ -116,7 +116,7 @@ def kernel_texts(forms: Any, transforms: Any) -> tuple[list[str], list[str]]:
     import numpy as np
 
     n = len(forms)
-    lines = key_bytes(forms).decode("ascii")
+    lines = key_bytes(forms).decode("ascii") if n else ""
     # the transformation's text, as str(Transform) writes it: "t:rows:cols:digits", a digit per entry
     text = np.full((n, 31), ord(":"), dtype=np.uint8)
     text[:, 0] = transforms[:, 0] + ord("0")
@@ -131,4 +131,4 @@ def key_bytes(forms: Any) -> bytes:
     """The keys of 9x9 canonical forms (P x 81 values), 81 bytes each, one after another."""
     import numpy as np
 
-    return np.where(forms == 0, ord("."), forms + ord("0")).astype(np.uint8).tobytes()
+    return np.frombuffer(b".123456789", np.uint8)[forms].tobytes()

@@ -15,11 +15,12 @@ repeat from record to record and are turned into Python strings once each
 (:class:`Chunk`).
 
 What the reader does not know for certain it leaves to the general reader:
-a string with an escape or a byte beyond ASCII where it must read it, a
-number with an exponent or more than 15 digits, a key given twice, a value
-of an unexpected type, a nested object. A number is read exactly as
-Python's ``float`` reads it (its digits, at most 15, over a power of ten of
-at most 22: both exact, so the quotient is rounded once, as ``float``'s).
+a string with an escape or a byte beyond ASCII where it must read it, an
+integer of more than 15 digits, a key given twice, a value of an unexpected
+type, a nested object. A number is read exactly as Python's ``float`` reads
+it: its digits, at most 15, over a power of ten of at most 22 (both exact,
+so the quotient is rounded once, as ``float``'s); ER, EP or ED with an
+exponent or more digits is left as text for ``float`` itself.
 """
 
 from __future__ import annotations
@@ -184,7 +185,10 @@ def _skip_value(buf, p, end):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True)
 def _number(buf, p, end, integer):  # type: ignore[no-untyped-def]
-    """(value, past) of a plain decimal number at ``p``; past -1 when it is not one that reads exactly."""
+    """(value, past, exact) of a JSON number at ``p``: past -1 when it is not one the
+    reader takes; ``exact`` False when its text must be read by Python's ``float``
+    (an exponent, or more than 15 digits with a fraction: still a float to JSON)."""
+    at = p
     neg = False
     if buf[p] == 45:
         neg = True
@@ -197,11 +201,11 @@ def _number(buf, p, end, integer):  # type: ignore[no-untyped-def]
         digits += 1
         p += 1
     if p == first or (buf[first] == 48 and p - first > 1):
-        return 0.0, -1
+        return 0.0, -1, True
     scale = 0
     if p < end and buf[p] == 46:
         if integer:
-            return 0.0, -1
+            return 0.0, -1, True
         p += 1
         start = p
         while p < end and 48 <= buf[p] <= 57:
@@ -210,13 +214,19 @@ def _number(buf, p, end, integer):  # type: ignore[no-untyped-def]
             p += 1
         scale = p - start
         if scale == 0:
-            return 0.0, -1
+            return 0.0, -1, True
     if p < end and (buf[p] == 101 or buf[p] == 69):
-        return 0.0, -1
-    if digits > 15 or (neg and whole == 0):
-        return 0.0, -1
+        if integer:
+            return 0.0, -1, True
+        return 0.0, _skip_number(buf, at, end), False
+    if digits > 15:
+        if integer or scale == 0:
+            return 0.0, -1, True
+        return 0.0, p, False
+    if neg and whole == 0:
+        return 0.0, -1, True
     value = whole / _POW10[scale]
-    return (-value if neg else value), p
+    return (-value if neg else value), p, True
 
 
 @njit(cache=True, nogil=True)
@@ -317,10 +327,13 @@ def _line(buf, start, end, i, values, solutions, numbers, spans):  # type: ignor
                 if slot == 3 or q != p + 4 or buf[p + 1] != 117 or buf[p + 2] != 108 or buf[p + 3] != 108:
                     return 2
             else:
-                value, q = _number(buf, p, end, slot >= 6)
+                value, q, exact = _number(buf, p, end, slot >= 6)
                 if q < 0:
                     return 2
                 numbers[i, slot - 3] = value
+                if not exact:  # er, ep or ed: its text, for Python's float
+                    spans[i, 9 + 2 * (slot - 3)] = p
+                    spans[i, 10 + 2 * (slot - 3)] = q
         elif slot == 8:  # lower_bound: true, false, null
             q = _skip_value(buf, p, end)
             if q == p + 4 and buf[p] == 116 and buf[p + 1] == 114 and buf[p + 2] == 117 and buf[p + 3] == 101:
@@ -397,7 +410,8 @@ def scan(buf, starts, ends, kinds, values, solutions, numbers, spans):  # type: 
     RECORD or OTHER; of a record, ``values[i]`` its puzzle, ``solutions[i]`` its solution
     (zeros: none given; ``spans[i, 8]`` is 1 when one is), ``numbers[i]`` er, ep, ed, score,
     steps, lower_bound (NaN: absent or null), ``spans[i]`` where level, score_level, hardest
-    and the techniques list start and end (-1: absent or null)."""
+    and the techniques list start and end (-1: absent or null), then (after the solution's
+    flag) where the text of er, ep and ed is when Python's ``float`` must read it (-1: not)."""
     for i in range(starts.shape[0]):
         kinds[i] = _line(buf, starts[i], ends[i], i, values, solutions, numbers, spans)
 
@@ -448,7 +462,7 @@ class Chunk:
         self.values = np.zeros((n, 81), np.uint8)
         self.solutions = np.zeros((n, 81), np.uint8)
         self.numbers = np.empty((n, 6), np.float64)
-        self.spans = np.empty((n, 9), np.int64)
+        self.spans = np.empty((n, 15), np.int64)
         if n:
             scan(buf, starts, ends, self.kinds, self.values, self.solutions, self.numbers, self.spans)
 
