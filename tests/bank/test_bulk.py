@@ -250,3 +250,26 @@ def test_the_compiled_reader_cuts_a_file_as_the_text_reader_does(tmp_path, monke
     assert _chunks(path, lines=2) == [(1, ["a", "b"]), 2]
     path.write_bytes(b"a\nb\n" + b"c" * 50)
     assert _chunks(path, lines=2, cap=40) == [(1, ["a", "b"]), 2]  # a line too long: the general reader says so
+
+
+def test_into_an_empty_bank_the_bulk_way_asks_sqlite_nothing_and_writes_the_same_bank(tmp_path, monkeypatch):
+    rng = random.Random(27)
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first.write_text("\n".join(_first_input(rng)) + "\n")
+    second.write_text("\n".join(_second_input(rng)) + "\n")
+    asked: list[int] = []
+    real = Bank.held
+
+    def held(self, digests):
+        got = real(self, digests)
+        asked.append(self.settled_whole)
+        return got
+
+    monkeypatch.setattr(Bank, "held", held)
+    got = {}
+    for way in ("scan", "general"):
+        path = tmp_path / f"bank-{way}.sqlite"
+        notes, report = _add(path, [first, second], way, monkeypatch, 64)
+        got[way] = (sorted(notes), report, _content(path))
+    assert got["scan"] == got["general"]
+    assert asked and all(asked)  # every block of the add into an empty bank answered from memory

@@ -459,9 +459,12 @@ def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | Non
     deferred = _big(bank, paths, texts)
     if deferred:
         bank.drop_indexes()
+    # into an empty bank, what this add wrote is all it needs to know of what the bank holds
+    bank.settled_whole = not bank.settled and bank.rows_hint() == 0
     try:
         return _add(bank, paths, report, date, jobs, timeout, shape, notes, committed, progress, batch, texts)
     finally:
+        bank.settled_whole = False
         if deferred:
             bank.build_indexes()
 
