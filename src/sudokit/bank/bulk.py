@@ -65,13 +65,11 @@ def _values(texts: list[str]) -> np.ndarray:
     return _VALUES[raw].reshape(len(texts), 81)
 
 
-#: A value's character in a line: "." for a blank.
-_TEXT = np.frombuffer(b".123456789", np.uint8)
-
-
 def _lines(values: np.ndarray) -> list[str]:
     """Rows of values as lines of 81 characters, "." for a blank."""
-    text = _TEXT[values].tobytes().decode("ascii")
+    from .keys import key_bytes
+
+    text = key_bytes(values).decode("ascii")
     return [text[i:i + 81] for i in range(0, len(text), 81)]
 
 
