@@ -129,14 +129,27 @@ from sudokit.bank import Bank, add
 from sudokit.canon import kernel
 kernel.warm()  # the compiled kernels loaded (or compiled) before the clock starts
 batch.solve_many(np.zeros((1, 81), np.uint8))
+try:
+    from sudokit.bank import scan  # the compiled reader of rating records
+    scan.warm()
+except ImportError:  # code from before it
+    pass
 bank = Bank(sys.argv[1])
 load = os.getloadavg()[0]
 began, wall = time.process_time(), time.perf_counter()
 report = add(bank, [sys.argv[2]])
 cpu, wall = time.process_time() - began, time.perf_counter() - wall
 bank.close()
+# the peak of this process's own memory: VmHWM starts again at exec, ru_maxrss (kept across
+# exec on Linux) would count the parent's peak, the records made in memory, too
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+try:
+    with open("/proc/self/status") as fh:
+        peak = next(int(line.split()[1]) for line in fh if line.startswith("VmHWM")) / 1024
+except (OSError, StopIteration):
+    pass
 print(json.dumps({"cpu": cpu, "wall": wall, "new": report.new, "repeats": report.repeats, "failed": report.failed,
-                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "load": load}))
+                  "rss_mb": peak, "load": load}))
 """
 
 _CANON = r"""

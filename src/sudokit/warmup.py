@@ -26,7 +26,7 @@ import os
 from typing import Callable, Iterable
 
 #: The packages above the engine that register kernel groups when imported.
-PACKAGES = ("sudokit.logic", "sudokit.canon")
+PACKAGES = ("sudokit.logic", "sudokit.canon", "sudokit.bank")
 
 
 def kernel_groups() -> dict[str, tuple[str, tuple[str, ...], float]]:

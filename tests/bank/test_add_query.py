@@ -11,6 +11,7 @@ import pytest
 
 from sudokit import Grid, canonical
 from sudokit.bank import Bank, Query, add, choose
+from sudokit.bank.schema import ROW
 
 from bank_helpers import rating_record, se_rows, seventeen, shuffled, sudoku, table, write_jsonl
 
@@ -37,7 +38,7 @@ def test_a_repeat_is_counted_not_stored_twice(copies_bank):
     path, puzzles, first, one, two = copies_bank
     assert (one.new, one.repeats) == (300, 0)
     assert (two.new, two.repeats) == (0, 350)
-    rows = table(path, "SELECT puzzle, seen, er FROM puzzle ORDER BY id")
+    rows = table(path, f"SELECT puzzle, seen, er FROM ({ROW}) ORDER BY id")
     assert [r[0] for r in rows] == puzzles  # the puzzle as first given
     seen = {r[0]: r[1] for r in rows}
     assert all(seen[p] == (3 if i < 50 else 2) for i, p in enumerate(puzzles))

@@ -15,6 +15,7 @@ import time
 import pytest
 
 from sudokit.bank import Bank, BankError, add, schema
+from sudokit.bank.schema import ROW
 
 from bank_helpers import SUDOKU, environment, rating_record, seventeen, shuffled, sudoku, table, write_jsonl
 
@@ -101,6 +102,54 @@ def test_migrations_run_in_order_and_a_failed_one_leaves_the_bank_as_it_was(tmp_
     Bank(path).close()
     assert table(path, "PRAGMA user_version")[0][0] == schema.VERSION
     assert table(path, "SELECT count(*), min(note) FROM puzzle")[0] == (20, "kept")
+
+
+def _as_schema_1(path) -> None:
+    """Turn a bank back into schema 1, which kept each class's count in the column ``puzzle.seen``."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("ALTER TABLE puzzle ADD COLUMN seen INTEGER NOT NULL DEFAULT 1")
+        conn.execute("UPDATE puzzle SET seen = (SELECT n FROM seen WHERE seen.digest = puzzle.digest) "
+                     "WHERE digest IN (SELECT digest FROM seen)")
+        conn.execute("DROP TABLE seen")
+        conn.execute("PRAGMA user_version = 1")
+    finally:
+        conn.close()
+
+
+def test_a_schema_1_bank_is_brought_to_schema_2_with_its_counts(tmp_path):
+    from sudokit.bank import Query, choose, summary
+    from sudokit.bank.exchange import export
+
+    rng = random.Random(12)
+    puzzles = seventeen(40)
+    copies = [rating_record(shuffled(p, rng), 2.0) for p in puzzles[:10]]
+    write_jsonl(tmp_path / "a.jsonl", [rating_record(p, 2.0) for p in puzzles] + copies)
+    path = tmp_path / "b.sqlite"
+    with Bank(path) as bank:
+        add(bank, [str(tmp_path / "a.jsonl")])
+    _as_schema_1(path)
+    assert table(path, "SELECT sum(seen) FROM puzzle")[0][0] == 50
+    with pytest.raises(BankError, match="older schema 1"):
+        Bank(path, readonly=True)
+    # opened for writing: migrated, and the counts go on from where schema 1 left them
+    write_jsonl(tmp_path / "b.jsonl", [rating_record(shuffled(p, rng), 2.0) for p in puzzles[:5]])
+    with Bank(path) as bank:
+        add(bank, [str(tmp_path / "b.jsonl")])
+    assert table(path, "PRAGMA user_version")[0][0] == schema.VERSION == 2
+    assert "seen" not in [r[1] for r in table(path, "PRAGMA table_info(puzzle)")]
+    want = {p: 3 if i < 5 else 2 if i < 10 else 1 for i, p in enumerate(puzzles)}
+    assert dict(table(path, f"SELECT puzzle, seen FROM ({ROW})")) == want
+    assert table(path, "SELECT count(*) FROM seen")[0][0] == 10  # only the classes given more than once
+    with Bank(path, readonly=True) as bank:
+        assert summary(bank).given == 55
+        chosen = choose(bank, Query(n=None, order="added"))
+        assert {r["puzzle"]: r["seen"] for r in chosen} == want
+        lines: list[str] = []
+        export(bank, "-", "jsonl", write=lines.append)
+    import json
+
+    assert sorted(json.loads(x)["seen"] for x in "".join(lines).splitlines()) == sorted(want.values())
 
 
 def test_a_full_database_gives_a_clear_error_and_the_bank_stays_whole(tmp_path):
@@ -202,14 +251,14 @@ def test_a_killed_add_loses_nothing_it_reported_and_resumes_without_duplicates(t
     said_line = int(last.split("in up to line ")[1].split(":")[0])
     said_new = int(last.split(": ")[-1].split(" new")[0])
     assert _integrity(path) == "ok"
-    held = table(path, "SELECT count(*), sum(seen) FROM puzzle")[0]
+    held = table(path, f"SELECT count(*), sum(seen) FROM ({ROW})")[0]
     assert held[0] >= said_new
     assert table(path, "SELECT lines FROM intake")[0][0] >= said_line
     # the same command again goes on from there
     result = sudoku("bank", "add", "--bank", str(path), str(tmp_path / "in.jsonl"))
     assert result.returncode == 0, result.stderr
     assert "resumed after line" in result.stderr
-    count, seen = table(path, "SELECT count(*), sum(seen) FROM puzzle")[0]
+    count, seen = table(path, f"SELECT count(*), sum(seen) FROM ({ROW})")[0]
     assert (count, seen) == (800, 1000)
 
 
@@ -228,7 +277,7 @@ def test_two_adds_at_once_lose_nothing(tmp_path):
     for proc in procs:
         _, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err
-    count, seen = table(path, "SELECT count(*), sum(seen) FROM puzzle")[0]
+    count, seen = table(path, f"SELECT count(*), sum(seen) FROM ({ROW})")[0]
     assert (count, seen) == (600, 800)
     assert _integrity(path) == "ok"
 
@@ -256,8 +305,8 @@ def test_a_big_add_builds_the_indexes_it_dropped_and_holds_the_same_rows(tmp_pat
     want = sorted(schema.INDEXES)
     assert [r[0] for r in table(banks["deferred"], _INDEXES)] == want == [r[0] for r in table(banks["kept"], _INDEXES)]
     columns = "digest, key, puzzle, solution, clues, er, families, hardest_family, seen, rnd"
-    assert table(banks["deferred"], f"SELECT {columns} FROM puzzle ORDER BY id") == \
-        table(banks["kept"], f"SELECT {columns} FROM puzzle ORDER BY id")
+    assert table(banks["deferred"], f"SELECT {columns} FROM ({ROW}) ORDER BY id") == \
+        table(banks["kept"], f"SELECT {columns} FROM ({ROW}) ORDER BY id")
     # a bank already big beside the input keeps its indexes up to date row by row
     monkeypatch.setattr(intake, "DEFER_BYTES", 0)
     write_jsonl(tmp_path / "few.jsonl", records[:30])
@@ -302,6 +351,6 @@ def test_a_killed_big_add_resumes_and_builds_its_indexes(tmp_path):
                             capture_output=True, text=True, timeout=300, env=environment())
     assert result.returncode == 0, result.stderr
     assert "resumed after line" in result.stderr
-    assert table(path, "SELECT count(*), sum(seen) FROM puzzle")[0] == (600, 750)
+    assert table(path, f"SELECT count(*), sum(seen) FROM ({ROW})")[0] == (600, 750)
     assert [r[0] for r in table(path, _INDEXES)] == sorted(schema.INDEXES)
     assert _integrity(path) == "ok"

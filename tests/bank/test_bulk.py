@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 
 import pytest
 
 from sudokit import Grid
-from sudokit.bank import Bank, add, intake
+from sudokit.bank import Bank, add, intake, scan
 from sudokit.bank.rows import Incoming, insert
+from sudokit.bank.schema import ROW
 
 from bank_helpers import rating_record, se_rows, seventeen, shuffled
 
+#: The ways a file of rated records goes in: the compiled reader, line by line in bulk, the general way.
+WAYS = ("scan", "take", "general")
 TECHNIQUES = [["Hidden Single"], ["Hidden Single", "Pointing"], ["Naked Pair", "X-Wing", "Hidden Single"],
               ["Hidden Single", "Swordfish"], []]
 
@@ -70,8 +74,67 @@ def _first_input(rng: random.Random) -> list[str]:
         "",
         "# a comment",
     ]
+    lines += _tricky_lines(seventeen(170)[120:])
     rng.shuffle(lines)
+    good_first = next(i for i, line in enumerate(lines) if line.startswith('{"puzzle"') and "expect" not in line)
+    lines.insert(0, lines.pop(good_first))  # a file the compiled reader takes
     return lines
+
+
+def _tricky_lines(puzzles: list[str]) -> list[str]:
+    """Records in JSON's less common spellings: each reads as the general way reads it."""
+    p = iter(puzzles)
+
+    def rec(**more) -> dict:
+        record = _record(next(p), 3)
+        record.update(more)
+        return record
+
+    def dumped(**more) -> str:
+        return json.dumps(rec(**more))
+
+    out = [
+        dumped(hardest="X-Wing", techniques=["X-Wing"]).replace('"X-Wing"', '"X\\u002dWing"'),
+        dumped(er=6.2).replace('"er": 6.2', '"er": 6.2e0'),
+        dumped(er=5.8999999999999995, ep=5.8999999999999995),
+        dumped(er=6.2).replace('"er": 6.2', '"er": 1.5, "er": 6.2'),
+        dumped(meta={"a": [1, {"b": 2}]}),
+        dumped(xs=[1, 2.5e3, "a", True, None, []]),
+        dumped(xs=[1, 2.5e3, "a", True, None]),
+        "  " + json.dumps(rec(), separators=(" , ", " : ")).replace("{", "{ ", 1) + " \t ",
+        dumped(expect="bad JSON").replace(", ", ",\f", 1),
+        dumped(status=None),
+        dumped(er=None),
+        dumped(er="6.2"),
+        dumped(er=True),
+        dumped(lower_bound=1),
+        dumped(lower_bound=None, level=None, score=None, steps=None, ep=None),
+        dumped(techniques="X-Wing"),
+        dumped(techniques=[], hardest="Swordfish"),
+        dumped(techniques=[1, "X-Wing"]),
+        dumped(solution=""),
+        dumped(solution=None),
+        dumped(solution=[1]),
+        dumped(score=900.5),
+        dumped(score=-12, steps=0),
+        dumped(er=6),
+        dumped(ep=-0.0),
+        dumped(note="h\u00e9llo", hardest="W\u00edng"),
+        json.dumps(rec(note="héllo"), ensure_ascii=False),
+        json.dumps(rec(hardest="Wíng"), ensure_ascii=False),
+        dumped(expect="bad JSON") + " x",
+        dumped().replace('"er"', '"\\u0065r"'),
+        dumped(variant=None),
+        dumped(cages=[]),
+        dumped() + "\r",
+        dumped(er=7.25, ep=1.0000000000001, ed=123456789012345.0),
+        dumped(er=0.1, ep=1e-7),
+        dumped(er=12345678901234567, ed=1.2345678901234567e300),
+        dumped(er=7.1).replace('"er": 7.1', '"er": 71E-1'),
+        dumped(er=7.1, expect="bad JSON").replace('"er": 7.1', '"er": 7.1e'),
+        dumped(status="rated", line=None, steps=12, ed_lower_bound=True),
+    ]
+    return out
 
 
 def _second_input(rng: random.Random) -> list[str]:
@@ -88,19 +151,25 @@ def _second_input(rng: random.Random) -> list[str]:
 def _content(path) -> list[tuple]:
     conn = sqlite3.connect(path)
     try:
-        rows = conn.execute("SELECT * FROM puzzle ORDER BY id").fetchall()
+        rows = conn.execute(f"{ROW} ORDER BY id").fetchall()
         rows += conn.execute("SELECT * FROM family ORDER BY bit").fetchall()
+        rows += conn.execute("SELECT * FROM seen ORDER BY digest").fetchall()
         rows += conn.execute("SELECT input, lines, puzzles FROM intake ORDER BY input").fetchall()
         return rows
     finally:
         conn.close()
 
 
-def _add(path, files, bulk: bool, monkeypatch, batch: int) -> tuple[list[str], tuple]:
-    monkeypatch.setattr(intake, "BULK", bulk)
+def _add(path, files, way: str, monkeypatch, batch: int) -> tuple[list[str], tuple]:
+    monkeypatch.setattr(intake, "BULK", way != "general")
+    monkeypatch.setattr(intake, "SCAN", way == "scan")
+    calls: list[int] = []
+    compiled = scan.scan
+    monkeypatch.setattr(scan, "scan", lambda *args: (calls.append(1), compiled(*args))[1])
     notes: list[str] = []
     with Bank(path) as bank:
         report = add(bank, [str(f) for f in files], notes=notes.append, batch=batch)
+    assert bool(calls) == (way == "scan")  # the compiled reader read the files, or not
     return notes, (report.puzzles, report.new, report.repeats, report.failed)
 
 
@@ -112,19 +181,20 @@ def test_the_bulk_way_writes_the_same_bank_as_the_general_way(tmp_path, monkeypa
     second.write_text("\n".join(_second_input(rng)) + "\n")
     unrated = Grid(se_rows()[70]["puzzle"])
     got = {}
-    for bulk in (True, False):
-        path = tmp_path / f"bank-{bulk}.sqlite"
+    for way in WAYS:
+        path = tmp_path / f"bank-{way}.sqlite"
         with Bank(path) as bank:  # a class the bank holds without a rating
             insert(bank, [Incoming(None, unrated, source="before")], date="2026-01-01")
-        notes1, report1 = _add(path, [first], bulk, monkeypatch, batch)
-        notes2, report2 = _add(path, [second], bulk, monkeypatch, batch)
-        got[bulk] = (sorted(notes1), report1, notes2, report2, _content(path))
+        notes1, report1 = _add(path, [first], way, monkeypatch, batch)
+        notes2, report2 = _add(path, [second], way, monkeypatch, batch)
+        got[way] = (sorted(notes1), report1, sorted(notes2), report2, _content(path))
     # the same notes (in the order of the blocks, which may end at other lines), the same rows
-    assert got[True] == got[False]
-    notes1, report1, notes2, report2, content = got[True]
+    assert got["scan"] == got["general"]
+    assert got["take"] == got["general"]
+    notes1, report1, notes2, report2, content = got["scan"]
     # the bad lines, each reported with its own line number and reason
     wanted = {}
-    for number, line in enumerate(first.read_text().splitlines(), 1):
+    for number, line in enumerate(first.read_text().split("\n")[:-1], 1):
         if line.startswith("{not"):
             wanted[number] = "bad JSON"
         elif line.startswith("["):
@@ -132,7 +202,7 @@ def test_the_bulk_way_writes_the_same_bank_as_the_general_way(tmp_path, monkeypa
         elif line.startswith('{"er"'):
             wanted[number] = 'needs a "puzzle"'
         elif '"expect"' in line:
-            wanted[number] = json.loads(line)["expect"]
+            wanted[number] = re.search(r'"expect": "([^"]*)"', line).group(1)
     reported = {int(n.split(": line ")[1].split(":")[0]): n for n in notes1}
     assert sorted(reported) == sorted(wanted)
     assert {k: wanted[k] for k in wanted if wanted[k] not in reported[k]} == {}, reported
@@ -159,3 +229,47 @@ def test_a_bulk_block_checks_solutions_and_gives_back_what_it_cannot_take():
     assert block.settle() == [(2, bad)]
     assert block.lines == [1] and block.values.shape == (1, 81)
 
+
+
+def _chunks(path, after=0, lines=3, cap=1 << 20) -> list:
+    return [c if isinstance(c, int) else (c.first, [c.text(i) for i in range(len(c))])
+            for c in scan.pieces(str(path), after, lines, cap)]
+
+
+def test_the_compiled_reader_cuts_a_file_as_the_text_reader_does(tmp_path, monkeypatch):
+    path = tmp_path / "in.jsonl"
+    path.write_bytes("\ufeff{a}\r\nb\n\nd\ne\nf\ng".encode())
+    # the byte order mark dropped, CRLF as a line break, a last line without one
+    assert _chunks(path) == [(1, ["{a}\r", "b", ""]), (4, ["d", "e", "f"]), (7, ["g"])]
+    assert _chunks(path, after=4) == [(5, ["e", "f"]), (7, ["g"])]
+    assert _chunks(path, after=7) == []
+    monkeypatch.setattr(scan, "READ", 4)  # reads of a few bytes: lines across reads
+    assert _chunks(path, lines=2) == [(1, ["{a}\r", "b"]), (3, ["", "d"]), (5, ["e", "f"]), (7, ["g"])]
+    # a lone carriage return ends a line for the text reader: the general reader takes over there
+    path.write_bytes(b"a\nb\nc\rd\ne\n")
+    assert _chunks(path, lines=2) == [(1, ["a", "b"]), 2]
+    path.write_bytes(b"a\nb\n" + b"c" * 50)
+    assert _chunks(path, lines=2, cap=40) == [(1, ["a", "b"]), 2]  # a line too long: the general reader says so
+
+
+def test_into_an_empty_bank_the_bulk_way_asks_sqlite_nothing_and_writes_the_same_bank(tmp_path, monkeypatch):
+    rng = random.Random(27)
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first.write_text("\n".join(_first_input(rng)) + "\n")
+    second.write_text("\n".join(_second_input(rng)) + "\n")
+    asked: list[int] = []
+    real = Bank.held
+
+    def held(self, digests):
+        got = real(self, digests)
+        asked.append(self.settled_whole)
+        return got
+
+    monkeypatch.setattr(Bank, "held", held)
+    got = {}
+    for way in ("scan", "general"):
+        path = tmp_path / f"bank-{way}.sqlite"
+        notes, report = _add(path, [first, second], way, monkeypatch, 64)
+        got[way] = (sorted(notes), report, _content(path))
+    assert got["scan"] == got["general"]
+    assert asked and all(asked)  # every block of the add into an empty bank answered from memory

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from sudokit.bank import Bank, add
+from sudokit.bank.schema import ROW
 
 from bank_helpers import rating_record, se_rows, sudoku, table, write_jsonl
 
@@ -30,7 +31,7 @@ def source_bank(tmp_path_factory):
 def _content(path) -> list[tuple]:
     names = dict(table(path, "SELECT bit, name FROM family"))
     out = []
-    for row in table(path, f"SELECT {COLUMNS} FROM puzzle ORDER BY key"):
+    for row in table(path, f"SELECT {COLUMNS} FROM ({ROW}) ORDER BY key"):
         row = list(row)
         row[8] = sorted(names[b] for b in names if row[8] >> b & 1)
         out.append(tuple(row))
@@ -82,7 +83,7 @@ def test_a_parquet_bank_built_on_a_local_cluster_is_imported_and_queried_on_one_
     assert len(parts) >= 2 and written >= 40
     result = sudoku("bank", "import", "--bank", str(tmp_path / "one.sqlite"), str(tmp_path / "pq"))
     assert result.returncode == 0, result.stderr
-    count, seen = table(tmp_path / "one.sqlite", "SELECT count(*), sum(seen) FROM puzzle")[0]
+    count, seen = table(tmp_path / "one.sqlite", f"SELECT count(*), sum(seen) FROM ({ROW})")[0]
     assert (count, seen) == (40, 45)
     query = sudoku("bank", "query", "--bank", str(tmp_path / "one.sqlite"), "--all", "--format", "jsonl")
     got = {r["puzzle"]: r for r in map(json.loads, query.stdout.splitlines())}

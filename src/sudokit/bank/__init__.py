@@ -9,6 +9,7 @@ canonical form. The bank is that collection, an SQLite file:
 - :mod:`~sudokit.bank.keys`: the canonical key (the one place that calls :func:`sudokit.canonical`);
 - :mod:`~sudokit.bank.rows`: puzzles read, and the rows they become;
 - :mod:`~sudokit.bank.intake`: :func:`add`, files in, rated where they are not, resumable;
+- :mod:`~sudokit.bank.bulk` and :mod:`~sudokit.bank.scan`: rated records in bulk, and their compiled reader;
 - :mod:`~sudokit.bank.query`: :class:`Query` and :func:`choose`, with books (``mark_used``);
 - :mod:`~sudokit.bank.stats`: :func:`summary`;
 - :mod:`~sudokit.bank.exchange`: export and import, jsonl and Parquet;
@@ -26,4 +27,21 @@ from .query import Query, choose
 from .stats import Summary, summary
 from .store import Bank, BankError, default_path
 
-__all__ = ["AddReport", "Bank", "BankError", "Query", "Summary", "add", "choose", "default_path", "summary"]
+__all__ = ["AddReport", "Bank", "BankError", "Query", "Summary", "add", "choose", "default_path", "summary", "warm"]
+
+
+def warm() -> None:
+    """Compile (or load) the bank's own kernel, the reader of rating records."""
+    from . import scan
+
+    scan.warm()
+
+
+def _register() -> None:
+    """The package's kernel group, for the engine's first-run notice and ``sudoku warm-up``."""
+    from ..engine.compiling import register
+
+    register("bank", "the bank's reader of rating records", ("bank.scan.scan",), 10.0, warm)
+
+
+_register()

@@ -8,21 +8,23 @@ units, and a ``solution`` of 81 characters or none -- and turns a block of
 them into rows with a few calls over arrays instead of a few dozen Python
 objects per record:
 
-- one JSON decoding per line, by orjson when it is installed (the ``bank``
-  extra), else by the standard library;
+- from a file, the compiled reader's arrays (:mod:`sudokit.bank.scan`,
+  :meth:`Rated.scanned`); from elsewhere, one JSON decoding per line, by
+  orjson when it is installed (the ``bank`` extra), else by the standard
+  library (:meth:`Rated.take`);
 - the puzzles' values, and the solutions given with them, as one array each;
   a solution is checked to be a whole grid with no digit twice in a unit that
   keeps every given (the general path checks the same), in a few array
   operations;
 - the canonical forms of the block in one call of the compiled search
-  (:func:`sudokit.bank.keys.kernel_columns`);
+  (:mod:`sudokit.canon.kernel`), the text of the keys made only for the rows written;
 - a solution found only for a class the bank does not hold with one yet, once
   per class in the block: a repeat keeps the stored solution, and since
   equivalent puzzles have equivalent solutions, a puzzle whose class the bank
   holds with a solution has one too (and copies in the block share the fate
   of the first);
-- a repeat of a class the bank holds rated and solved written as one
-  ``UPDATE`` of its count, which is all the general upsert would change.
+- a repeat of a class the bank holds rated and solved counted in the
+  narrow ``seen`` table, which is all the general upsert would change.
 
 Anything else -- another shape of line, a puzzle or solution that fails the
 checks, bad JSON -- is handed back (:meth:`Rated.settle`) to the general path
@@ -63,11 +65,53 @@ def _values(texts: list[str]) -> np.ndarray:
     return _VALUES[raw].reshape(len(texts), 81)
 
 
+def _lines(values: np.ndarray) -> list[str]:
+    """Rows of values as lines of 81 characters, "." for a blank."""
+    from .keys import key_bytes
+
+    text = key_bytes(values).decode("ascii")
+    return [text[i:i + 81] for i in range(0, len(text), 81)]
+
+
 def _solutions_fit(solutions: np.ndarray, puzzles: np.ndarray) -> np.ndarray:
     """Per row: the solution is a whole grid (each unit holds 1..9) that keeps the puzzle's givens."""
     bits = np.left_shift(np.uint16(1), np.minimum(solutions, 15).astype(np.uint16))
     whole = (np.bitwise_or.reduce(bits[:, _UNITS], axis=2) == 0x3FE).all(axis=1)
     return whole & ((puzzles == 0) | (puzzles == solutions)).all(axis=1)
+
+
+class _Strings:
+    """The strings of the records read by the compiled reader, each made a Python object
+    once (they repeat from record to record)."""
+
+    def __init__(self) -> None:
+        self.names: dict[bytes, str] = {}
+        self.lists: dict[bytes, tuple[str, ...]] = {}
+
+    def name(self, data: Any, start: int, end: int) -> Any:
+        if start < 0:
+            return None
+        raw = bytes(data[start:end])
+        got = self.names.get(raw)
+        if got is None:
+            got = self.names[raw] = raw.decode("ascii")
+            if len(self.names) > 100_000:
+                self.names.clear()
+        return got
+
+    def techniques(self, data: Any, start: int, end: int) -> tuple[str, ...]:
+        if start < 0:
+            return ()
+        raw = bytes(data[start:end])
+        got = self.lists.get(raw)
+        if got is None:
+            got = self.lists[raw] = tuple(json.loads(raw))
+            if len(self.lists) > 100_000:
+                self.lists.clear()
+        return got
+
+
+_STRINGS = _Strings()
 
 
 class Rows:
@@ -96,6 +140,9 @@ class Rated:
         self.puzzles: list[str] = []
         self.solutions: list[str | None] = []
         self.values: np.ndarray | None = None
+        #: A block read by the compiled reader (:meth:`scanned`): its chunk, and the rows of its records there.
+        self.chunk: Any = None
+        self.at: np.ndarray | None = None
         #: The lines of the puzzles found to have no solution (set when the rows are written).
         self.failed: list[int] = []
 
@@ -121,6 +168,17 @@ class Rated:
         self.records.append(record)
         return True
 
+    @classmethod
+    def scanned(cls, chunk: Any, source: str = "") -> "Rated":
+        """The records of a :class:`sudokit.bank.scan.Chunk` (its lines of kind RECORD)."""
+        from .scan import RECORD
+
+        block = cls(source)
+        at = np.flatnonzero(chunk.kinds == RECORD)
+        block.chunk, block.at = chunk, at
+        block.lines = (at + chunk.first).tolist()
+        return block
+
     def detach(self) -> "Rated":
         """A block of what was taken so far, this one left empty to take more."""
         block = Rated(self.source)
@@ -131,6 +189,8 @@ class Rated:
     def settle(self) -> list[tuple[int, str]]:
         """Check the block's puzzles and solutions together; the lines that
         fail (line, text), dropped from the block for the general path."""
+        if self.chunk is not None:
+            return self._settle_scanned()
         n = len(self.lines)
         self.puzzles = [r["puzzle"] for r in self.records]
         # a solution as the general way reads it: a string, else none
@@ -158,27 +218,95 @@ class Rated:
         self.values = values[~bad]
         return out
 
+    def _settle_scanned(self) -> list[tuple[int, str]]:
+        """:meth:`settle` of a block read by the compiled reader: the puzzles were
+        checked as they were read; a given solution is checked here."""
+        chunk, at = self.chunk, self.at
+        self.values = chunk.values[at]
+        self.solutions = [None] * len(at)
+        given = np.flatnonzero(chunk.spans[at, 8] == 1)
+        if not len(given):
+            return []
+        fits = _solutions_fit(chunk.solutions[at[given]], self.values[given])
+        texts = _lines(chunk.solutions[at[given]])
+        for j, (k, ok) in enumerate(zip(given.tolist(), fits.tolist())):
+            if ok:
+                self.solutions[k] = texts[j]
+        if fits.all():
+            return []
+        keep = np.ones(len(at), bool)
+        keep[given[~fits]] = False
+        out = [(self.lines[k], chunk.text(at[k])) for k in given[~fits].tolist()]
+        self.at, self.values = at[keep], self.values[keep]
+        kept = keep.tolist()
+        self.lines = [v for v, k in zip(self.lines, kept) if k]
+        self.solutions = [v for v, k in zip(self.solutions, kept) if k]
+        return out
+
+    def _cells(self, full: list[int]) -> list[list[Any]]:
+        """The rating columns of the records ``full`` (as :func:`sudokit.bank.rows.rating_cells` makes them)."""
+        from .families import family_of, path_families
+        from .rows import rating_cells, rating_of
+
+        if self.chunk is None:
+            records = self.records
+            return [rating_cells(rating_of(records[i])) for i in full]
+        chunk, strings = self.chunk, _STRINGS
+        at = self.at[full]
+        data = chunk.data
+        name, listed = strings.name, strings.techniques
+        known, lists = strings.names.get, strings.lists.get
+        out = []
+        for (er, ep, ed, score, steps, lower), (a, b, c, d, e, f, g, h, _, *texts) in zip(
+                chunk.numbers[at].tolist(), chunk.spans[at].tolist()):
+            if texts[0] >= 0 or texts[2] >= 0 or texts[4] >= 0:  # numbers for Python's float to read
+                er, ep, ed = (float(bytes(data[texts[k]:texts[k + 1]])) if texts[k] >= 0 else v
+                              for k, v in ((0, er), (2, ep), (4, ed)))
+            level = None if a < 0 else known(data[a:b]) or name(data, a, b)
+            score_level = None if c < 0 else known(data[c:d]) or name(data, c, d)
+            hardest = None if e < 0 else known(data[e:f]) or name(data, e, f)
+            techniques = () if g < 0 else lists(data[g:h]) or listed(data, g, h)
+            if not techniques and hardest:
+                techniques = (hardest,)
+            out.append([er, None if ep != ep else ep, None if ed != ed else ed, level,
+                        None if score != score else int(score), score_level,
+                        None if lower != lower else int(lower), None if steps != steps else int(steps), hardest,
+                        family_of(hardest) if hardest else None, path_families(techniques)])
+        return out
+
     def rows(self, bank: Any, date: str) -> Rows:
         """The block's rows (see :class:`Rows`), its solutions found where needed;
         after :meth:`settle`."""
         from .. import batch
         from ..grid import CLASSIC, Grid
-        from .keys import kernel_columns, keyed
-        from .rows import _SYMMETRY_NAMES, rating_cells, rating_of, symmetry_bits
+        from .keys import FORM, kernel_texts, key_bytes, keyed
+        from .rows import _SYMMETRY_NAMES, symmetry_bits
 
         out = Rows()
         values = self.values
         n = len(self.lines)
         if values is None or not n:
             return out
-        got = kernel_columns(values)
-        keys, moves, counts = got if got is not None else ([None] * n, [None] * n, [-1] * n)
+        try:
+            from ..canon import kernel
+        except ImportError:  # no numba: the Python search for each
+            kernel = None
+        keys: list[Any] = [None] * n
+        moves: list[Any] = [None] * n
+        if kernel is not None:
+            forms, transforms, counted = kernel.canonicalise(values, kernel.PATMINLEX if FORM == "patminlex"
+                                                             else kernel.MINLEX)
+            counts = counted.tolist()
+            raw = key_bytes(forms)
+            blake2b = hashlib.blake2b
+            digests = [blake2b(raw[i:i + 81], digest_size=16).digest() for i in range(0, 81 * n, 81)]
+        else:
+            counts, digests = [-1] * n, [b""] * n
         for i, count in enumerate(counts):
             if count < 0:  # left to the Python search
                 k = keyed(Grid.unchecked(CLASSIC, tuple(values[i].tolist())))
                 keys[i], moves[i], counts[i] = k.key, k.transform, k.automorphisms
-        blake2b = hashlib.blake2b
-        digests = [blake2b(key.encode(), digest_size=16).digest() for key in keys]
+                digests[i] = hashlib.blake2b(k.key.encode(), digest_size=16).digest()
         held = bank.held(digests)
         # the rows to upsert (all but repeats of classes held rated and solved), and which to solve
         full: list[int] = []
@@ -207,21 +335,25 @@ class Rated:
                     solutions[i] = texts[82 * k:82 * k + 81]
                 else:
                     failed.add(digests[i])
+        if kernel is not None:  # the text of the keys and transformations of the rows written
+            texts = [i for i in full if keys[i] is None]
+            made = kernel_texts(forms[texts], transforms[texts])
+            for i, key, move in zip(texts, *made):
+                keys[i], moves[i] = key, move
         sub = values[full]
         clues = (sub != 0).sum(axis=1).tolist()
         bits = symmetry_bits(sub)
         rnd = np.frombuffer(b"".join(digests[i] for i in full), dtype="<i8")[::2].tolist()
-        records, lines, puzzles = self.records, self.lines, self.puzzles
+        lines = self.lines
+        puzzles = _lines(sub)  # as the general way writes them: "." for a blank
+        cells = self._cells(full)
         source = self.source or None
         for k, i in enumerate(full):
             digest = digests[i]
             if digest in failed:
                 out.failed.append(lines[i])
                 continue
-            rating = rating_cells(rating_of(records[i]))
-            puzzle = puzzles[i]
-            out.rows.append([digest, keys[i], puzzle.replace("0", ".") if "0" in puzzle else puzzle, moves[i],
-                             solutions[i], "3x3", None, None, None, clues[k], bits[k], _SYMMETRY_NAMES[bits[k]],
-                             counts[i], *rating, source, date, 1, rnd[k]])
+            out.rows.append([digest, keys[i], puzzles[k], moves[i], solutions[i], "3x3", None, None, None, clues[k],
+                             bits[k], _SYMMETRY_NAMES[bits[k]], counts[i], *cells[k], source, date, rnd[k]])
             out.lines.append(lines[i])
         return out

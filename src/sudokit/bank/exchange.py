@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Iterator
 from ..errors import SudokuError
 from .keys import FORM, Keyed
 from .rows import Incoming, insert, rating_of
+from .schema import ROW
 from .store import Bank, today
 
 __all__ = ["FORMATS", "PARQUET_FIELDS", "export", "import_records", "read_records", "records_to_parquet"]
@@ -67,7 +68,7 @@ def _all_rows(bank: Bank) -> Iterator[dict[str, Any]]:
             names = {bit: name for bit, name in conn.execute("SELECT bit, name FROM family")}
             conn.row_factory = lambda cursor, row: {d[0]: v for d, v in zip(cursor.description, row)}
             try:
-                rows = conn.execute("SELECT * FROM puzzle WHERE id BETWEEN ? AND ? ORDER BY id",
+                rows = conn.execute(f"{ROW} WHERE id BETWEEN ? AND ? ORDER BY id",
                                     (ids[0], ids[-1])).fetchall()
             finally:
                 conn.row_factory = None

@@ -37,12 +37,15 @@ __all__ = ["AddReport", "add", "identity", "read_source"]
 BLOCK = 8192
 #: Lines per block when they are rated records read in bulk (:mod:`sudokit.bank.bulk`): a
 #: bigger transaction writes a page that several repeats update once, not once per repeat.
-BULK_BLOCK = 32768
+BULK_BLOCK = 65536
 #: Puzzles to rate per block (a commit after each, so an interruption loses little work).
 RATE_BLOCK = 32
 #: Rated 9x9 records of the common shape go the bulk way (:mod:`sudokit.bank.bulk`);
 #: False sends every line the general way (the tests compare the two).
 BULK = True
+#: Files of rated records read by the compiled reader (:mod:`sudokit.bank.scan`); False:
+#: line by line, each JSON line decoded on its own (the tests compare the two).
+SCAN = True
 
 _DIGITS = bytes.maketrans(b".0123456789", bytes(range(0, 1)) + bytes(range(0, 10)))
 
@@ -269,6 +272,11 @@ def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, bat
             return _Block(label, input_id, last, items, failures, bulk)
 
         rate_block = min(size, RATE_BLOCK)
+        if rated is not None and text is None and _scannable(path):
+            handed = yield from _scanned(path, after, label, source, input_id, most)
+            if handed is None:
+                continue
+            after = last = handed  # the rest is the general reader's
         for line, got in read_source(path, after, shape, text, None if rated is None else rated.take):
             last = line
             if got is None:
@@ -285,6 +293,71 @@ def _blocks(bank: Bank, paths: Sequence[str], report: AddReport, shape: Any, bat
                 items, failures, unrated, taken = [], [], 0, 0
         if items or failures or rated:
             yield block()
+
+
+def _scannable(path: str) -> bool:
+    """Whether ``path`` is a file whose first puzzle is a JSON line (then the
+    compiled reader, :mod:`sudokit.bank.scan`, reads it)."""
+    if path == "-" or not BULK or not SCAN:
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(1 << 16)
+    except OSError:
+        return False
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:]
+    for raw in head.split(b"\n")[:-1] or [head]:
+        text = raw.strip()
+        if text and not text.startswith(b"#"):
+            return text.startswith(b"{")
+    return False
+
+
+def _scanned(path: str, after: int, label: str, source: str, input_id: str | None,
+             most: int) -> Iterator[_Block]:
+    """The blocks of a file of rating records read by the compiled reader
+    (:mod:`sudokit.bank.scan`), a chunk of ``most`` lines each: its records in
+    bulk, its other lines read one by one as the general reader reads them.
+    Returns None when the file is done, or the line after which the general
+    reader must take over (a chunk with more to rate than a block holds, a
+    line too long, a lone carriage return)."""
+    import numpy as np
+
+    from ..formats import MAX_RECORD
+    from .bulk import Rated
+    from .scan import OTHER, pieces
+
+    for chunk in pieces(path, after, most, MAX_RECORD):
+        if isinstance(chunk, int):
+            return chunk
+        items: list[Incoming] = []
+        failures: list[tuple[int, str]] = []
+        unrated = 0
+        for i in np.flatnonzero(chunk.kinds == OTHER).tolist():
+            text = chunk.text(i).strip()
+            if not text or text[0] == "#":
+                continue
+            line = chunk.first + i
+            got = parse_line(text, line, source)
+            if isinstance(got, str):
+                failures.append((line, got))
+            else:
+                items.append(got)
+                unrated += got.rating is None
+        if unrated > RATE_BLOCK:  # puzzles to rate: the general reader's smaller blocks
+            return chunk.first - 1
+        rated = Rated.scanned(chunk, source)
+        for line, raw in rated.settle():  # a given solution that does not fit: the general way's message
+            got = parse_line(raw.strip(), line, source)
+            if isinstance(got, str):
+                failures.append((line, got))
+            else:
+                items.append(got)
+        items.sort(key=lambda it: it.line)
+        failures.sort()
+        yield _Block(label, input_id, chunk.first + len(chunk) - 1, items, failures, rated)
+    return None
 
 
 def _plan(bank: Bank, block: _Block) -> None:
@@ -386,9 +459,12 @@ def add(bank: Bank, paths: Sequence[str], *, jobs: int = 1, timeout: float | Non
     deferred = _big(bank, paths, texts)
     if deferred:
         bank.drop_indexes()
+    # into an empty bank, what this add wrote is all it needs to know of what the bank holds
+    bank.settled_whole = not bank.settled and bank.rows_hint() == 0
     try:
         return _add(bank, paths, report, date, jobs, timeout, shape, notes, committed, progress, batch, texts)
     finally:
+        bank.settled_whole = False
         if deferred:
             bank.build_indexes()
 

@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 
 from ..grid import Grid
 
-__all__ = ["FORM", "Keyed", "KeyFunction", "kernel_columns", "keyed", "keyed_many"]
+__all__ = ["FORM", "Keyed", "KeyFunction", "kernel_columns", "kernel_texts", "key_bytes", "keyed", "keyed_many"]
 
 #: The canonical form that keys a bank (kept in its ``meta`` table).
 FORM = "patminlex"
@@ -106,8 +106,17 @@ def kernel_columns(values: Any) -> tuple[list[str], list[str], list[int]] | None
         return None
     forms, transforms, counts = kernel.canonicalise(values, kernel.PATMINLEX if FORM == "patminlex"
                                                     else kernel.MINLEX)
+    keys, moves = kernel_texts(forms, transforms)
+    return keys, moves, counts.tolist()
+
+
+def kernel_texts(forms: Any, transforms: Any) -> tuple[list[str], list[str]]:
+    """The keys and the transformations' text of the compiled search's ``forms``
+    and ``transforms`` (rows of its arrays), as lists."""
+    import numpy as np
+
     n = len(forms)
-    lines = np.where(forms == 0, ord("."), forms + ord("0")).astype(np.uint8).tobytes().decode("ascii")
+    lines = key_bytes(forms).decode("ascii") if n else ""
     # the transformation's text, as str(Transform) writes it: "t:rows:cols:digits", a digit per entry
     text = np.full((n, 31), ord(":"), dtype=np.uint8)
     text[:, 0] = transforms[:, 0] + ord("0")
@@ -115,5 +124,14 @@ def kernel_columns(values: Any) -> tuple[list[str], list[str], list[int]] | None
     text[:, 12:21] = transforms[:, 10:19] + ord("0")
     text[:, 22:31] = transforms[:, 19:28] + ord("0")
     moves = text.tobytes().decode("ascii")
-    return ([lines[i:i + 81] for i in range(0, 81 * n, 81)], [moves[i:i + 31] for i in range(0, 31 * n, 31)],
-            counts.tolist())
+    return [lines[i:i + 81] for i in range(0, 81 * n, 81)], [moves[i:i + 31] for i in range(0, 31 * n, 31)]
+
+
+def key_bytes(forms: Any) -> bytes:
+    """The keys of 9x9 canonical forms (or any 9x9 grids: P x 81 values, uint8, 0..9), 81
+    bytes each, one after another: "." for a blank, the digits for the rest."""
+    return forms.tobytes().translate(_CHARS)
+
+
+#: A value's character in a line (values 0..9 as bytes to ".123456789").
+_CHARS = bytes.maketrans(bytes(range(10)), b".123456789")

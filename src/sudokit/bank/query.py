@@ -23,7 +23,7 @@ from typing import Any, Iterator
 
 from ..errors import SudokuError
 from .rows import rnd_of
-from .schema import SYMMETRY_BITS
+from .schema import ROW, SYMMETRY_BITS
 from .store import Bank
 
 __all__ = ["LEVELS", "ORDERS", "Query", "choose", "grid_of", "parse_range", "reserve", "to_record"]
@@ -165,7 +165,7 @@ def _select(bank: Bank, conn: Any, q: Query) -> list[dict[str, Any]]:
                 rating = (rating[0] - 1e-9, rating[1] + 1e-9)
             return _random(conn, cond, args, rnd_of(f"seed {q.seed}"), q.n, rating)
         order = "er, id" if q.order == "rating" else "id"
-        return conn.execute(f"SELECT * FROM puzzle WHERE {cond} ORDER BY {order} LIMIT ?", [*args, limit]).fetchall()
+        return conn.execute(f"{ROW} WHERE {cond} ORDER BY {order} LIMIT ?", [*args, limit]).fetchall()
     finally:
         conn.row_factory = None
 
@@ -220,7 +220,7 @@ def _rows(conn: Any, ids: list[int]) -> list[dict[str, Any]]:
     for i in range(0, len(ids), 500):
         part = ids[i:i + 500]
         found = {r["id"]: r for r in conn.execute(
-            f"SELECT * FROM puzzle WHERE id IN ({','.join('?' * len(part))})", part)}
+            f"{ROW} WHERE id IN ({','.join('?' * len(part))})", part)}
         rows += [found[k] for k in part]
     return rows
 

@@ -6,7 +6,8 @@ batch (:mod:`sudokit.bank.keys`), finds what the batch lacks (solutions, in
 one compiled call for 9x9 puzzles; the symmetries of the clue patterns, for
 the whole batch at once) and writes it in one transaction, together with how
 far its input has gone in. A repeat of a puzzle the bank holds is counted
-(``seen``), and gets the rating the bank lacked, if it brings one.
+(in the narrow ``seen`` table, see :mod:`sudokit.bank.schema`), and gets
+the rating the bank lacked, if it brings one.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import operator
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -27,7 +29,7 @@ __all__ = ["COLUMNS", "Incoming", "RATING_FIELDS", "digest_of", "insert", "ratin
 COLUMNS = (
     "digest", "key", "puzzle", "transform", "solution", "shape", "variant", "regions", "cages", "clues", "symmetries",
     "symmetry", "automorphisms", "er", "ep", "ed", "level", "score", "score_level", "lower_bound", "steps",
-    "hardest", "hardest_family", "families", "source", "added", "seen", "rnd",
+    "hardest", "hardest_family", "families", "source", "added", "rnd",
 )
 
 #: What a rating brings (kept together: a repeat takes all of them, or none).
@@ -36,8 +38,7 @@ RATING_FIELDS = ("er", "ep", "ed", "level", "score", "score_level", "lower_bound
 
 _UPSERT = (
     f"INSERT INTO puzzle({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))}) "
-    "ON CONFLICT(digest) DO UPDATE SET seen = puzzle.seen + excluded.seen, "
-    "solution = coalesce(puzzle.solution, excluded.solution), "
+    "ON CONFLICT(digest) DO UPDATE SET solution = coalesce(puzzle.solution, excluded.solution), "
     + ", ".join(f"{name} = CASE WHEN puzzle.er IS NULL THEN excluded.{name} ELSE puzzle.{name} END"
                 for name in RATING_FIELDS)
 )
@@ -220,9 +221,10 @@ def rating_cells(r: dict[str, Any]) -> list[Any]:
     return cells
 
 
-def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[Any]], list[int]]:
+def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[Any]], list[int], list[int]]:
     """The rows of ``items`` (their ``hardest_family`` and ``families`` still as
-    names, turned into bits inside the transaction), and the indexes of the
+    names, turned into bits inside the transaction), how many times each row's
+    puzzle was given (1, or a bank record's ``seen``), and the indexes of the
     items that failed (no solution)."""
     import numpy as np
 
@@ -245,6 +247,7 @@ def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[An
     syms = symmetries([it.grid for it in items], values)
     clues = (values != 0).sum(axis=1).tolist() if values is not None else [it.grid.clues for it in items]
     rows: list[list[Any]] = []
+    given: list[int] = []
     failed: list[int] = []
     blake2b = hashlib.blake2b
     names_of = _SYMMETRY_NAMES
@@ -265,13 +268,15 @@ def build(bank: Any, items: Sequence[Incoming], date: str) -> tuple[list[list[An
         extra = it.extra
         rows.append([digest, key, text, keyed.transform, solution, str(grid.shape), variant, regions, cages,
                      count, bits, names_of[bits], keyed.automorphisms, *rating, it.source or None,
-                     extra.get("added") or date if extra else date, int(extra.get("seen") or 1) if extra else 1,
+                     extra.get("added") or date if extra else date,
                      int.from_bytes(digest[:8], "little", signed=True)])
-    return rows, failed
+        given.append(int(extra.get("seen") or 1) if extra else 1)
+    return rows, given, failed
 
 
-#: A repeat of a class the bank holds rated and solved: all the upsert would change is its count.
-_SEEN = "UPDATE puzzle SET seen = seen + ? WHERE digest = ?"
+#: Copies of a class given beyond the first: ``n`` grows by them (a row is made at the first repeat).
+_COPIES = ("INSERT INTO seen(digest, n) VALUES (?, ? + 1) "
+           "ON CONFLICT(digest) DO UPDATE SET n = seen.n + excluded.n - 1")
 
 
 def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str, int, int] | None = None,
@@ -281,17 +286,20 @@ def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str
     :class:`sudokit.bank.bulk.Rated` block, settled: their rows go in input
     order among the items'; its puzzles without a solution are left in its
     ``failed``); (new, repeats, indexes of failed items)."""
-    rows, failed = build(bank, items, date)
+    rows, given, failed = build(bank, items, date)
     seen: dict[bytes, int] = {}
     if rated is not None and len(rated):
         more = rated.rows(bank, date)
         rated.failed = more.failed
         seen = more.seen
+        given += [1] * len(more.rows)
         if rows:  # both kinds: in input order, so that the first of a class given is the one kept
             skip = set(failed)
             lines = [it.line or 0 for i, it in enumerate(items) if i not in skip]
-            order = sorted(range(len(rows) + len(more.rows)), key=(lines + more.lines).__getitem__)
-            rows = [(rows + more.rows)[k] for k in order]
+            both = rows + more.rows
+            order = sorted(range(len(both)), key=(lines + more.lines).__getitem__)
+            rows = [both[k] for k in order]
+            given = [given[k] for k in order]
         else:
             rows = more.rows
     hardest_at = COLUMNS.index("hardest_family")
@@ -313,13 +321,22 @@ def insert(bank: Any, items: Sequence[Incoming], *, date: str, intake: tuple[str
         before = conn.execute("SELECT coalesce(max(id), 0) FROM puzzle").fetchone()[0]
         conn.executemany(_UPSERT, rows)
         after = conn.execute("SELECT coalesce(max(id), 0) FROM puzzle").fetchone()[0]
-        if seen:
-            conn.executemany(_SEEN, [(count, digest) for digest, count in seen.items()])
+        # how many more times each class was given: every copy but the row that made a new class
+        copies = Counter(seen)
+        if len(rows) > after - before or any(n > 1 for n in given):
+            for row, n in zip(rows, given):
+                copies[row[0]] += n
+            for (digest,) in conn.execute("SELECT digest FROM puzzle WHERE id > ?", (before,)):
+                copies[digest] -= 1
+        if copies:
+            conn.executemany(_COPIES, [(digest, n) for digest, n in copies.items() if n > 0])
         if intake is not None:
             name, line, puzzles = intake
             conn.execute(
                 "INSERT INTO intake(input, lines, puzzles, updated) VALUES (?, ?, ?, ?) ON CONFLICT(input) DO "
                 "UPDATE SET lines = max(intake.lines, excluded.lines), puzzles = intake.puzzles + excluded.puzzles, "
                 "updated = excluded.updated", (name, line, puzzles, date))
+    er_at = COLUMNS.index("er")
+    bank.remember([row[0] for row in rows if row[er_at] is not None] + list(seen))
     new = after - before
     return new, len(rows) - new + sum(seen.values()), failed

@@ -22,9 +22,16 @@ The tables:
     (``symmetries``, a bit per :data:`SYMMETRY_BITS`, and ``symmetry``, the
     largest), the automorphism count, the rating (ER/EP/ED, level, score,
     hardest technique), the technique families on the path (``families``, a
-    bit per row of ``family``), where and when it was first added, how often
-    it was given (``seen``), and ``rnd``, a fixed pseudo-random number (the
-    digest's first 8 bytes), that orders a random choice.
+    bit per row of ``family``), where and when it was first added, and
+    ``rnd``, a fixed pseudo-random number (the digest's first 8 bytes), that
+    orders a random choice.
+``seen``
+    How many times a class was given (``n``), for each class given more than
+    once, keyed by the digest; a class without a row here was given once. A
+    repeat is the common case of a big add, and this narrow table takes it
+    without rewriting the class's wide row (schema 2; schema 1 kept the
+    count in ``puzzle.seen``). A row of the bank as the queries read it has
+    the count as ``seen`` (:data:`ROW`).
 ``family``
     The technique families met so far, each with its bit in ``families`` (the
     bits are the bank's own, so that a catalogue that grows keeps old banks
@@ -47,10 +54,11 @@ from __future__ import annotations
 import sqlite3
 from typing import Callable
 
-__all__ = ["APPLICATION_ID", "INDEXES", "MIGRATIONS", "SYMMETRY_BITS", "TABLES", "VERSION", "create", "migrate"]
+__all__ = ["APPLICATION_ID", "INDEXES", "MIGRATIONS", "ROW", "SEEN", "SYMMETRY_BITS", "TABLES", "VERSION", "create",
+           "migrate"]
 
 #: The schema this sudokit writes.
-VERSION = 1
+VERSION = 2
 
 #: SQLite's ``application_id`` for a bank file ("SDKB").
 APPLICATION_ID = 0x53444B42
@@ -92,9 +100,12 @@ CREATE TABLE IF NOT EXISTS puzzle (
     families INTEGER NOT NULL DEFAULT 0,
     source TEXT,
     added TEXT NOT NULL,
-    seen INTEGER NOT NULL DEFAULT 1,
     rnd INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS seen (
+    digest BLOB PRIMARY KEY,
+    n INTEGER NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS family (
     bit INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE
@@ -126,8 +137,25 @@ INDEXES: dict[str, str] = {
     "used_puzzle": "CREATE INDEX IF NOT EXISTS used_puzzle ON used(puzzle)",
 }
 
+#: How many times the class of a ``puzzle`` row was given (an SQL expression).
+SEEN = "coalesce((SELECT n FROM seen WHERE seen.digest = puzzle.digest), 1)"
+
+#: A whole row of the bank as the queries read it: the ``puzzle`` row and its ``seen`` count.
+ROW = f"SELECT puzzle.*, {SEEN} AS seen FROM puzzle"
+
+
+def _seen_apart(conn: sqlite3.Connection) -> None:
+    """Schema 1 to 2: the counts move from the column ``puzzle.seen`` to the narrow table ``seen``."""
+    conn.execute("CREATE TABLE IF NOT EXISTS seen (digest BLOB PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID")
+    conn.execute("INSERT INTO seen(digest, n) SELECT digest, seen FROM puzzle WHERE seen > 1")
+    try:
+        conn.execute("ALTER TABLE puzzle DROP COLUMN seen")
+    except sqlite3.OperationalError:  # SQLite before 3.35 cannot drop a column: it stays, unread
+        pass
+
+
 #: ``MIGRATIONS[v]`` brings a bank from version ``v`` to ``v + 1``.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _seen_apart}
 
 
 def create(conn: sqlite3.Connection) -> None:

@@ -49,7 +49,8 @@ def summary(bank: Bank) -> Summary:
     out = Summary()
     with bank.reading() as conn:
         out.puzzles, out.given, out.unrated = conn.execute(
-            "SELECT count(*), coalesce(sum(seen), 0), coalesce(sum(er IS NULL), 0) FROM puzzle").fetchone()
+            "SELECT count(*), count(*) + coalesce((SELECT sum(n - 1) FROM seen), 0), coalesce(sum(er IS NULL), 0) "
+            "FROM puzzle").fetchone()
         levels = dict(conn.execute("SELECT level, count(*) FROM puzzle WHERE level IS NOT NULL GROUP BY level"))
         out.levels = {name: levels[name] for name in LEVELS if name in levels}
         out.er_bins = [(round(b * ER_BIN, 2), n) for b, n in conn.execute(

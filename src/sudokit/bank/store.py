@@ -96,6 +96,11 @@ class Bank:
             from .keys import keyed_many as key
         self.key = key
         self.conn = self._open(timeout)
+        #: Digests of classes this connection knows the bank holds rated and solved (see :meth:`held`).
+        self.settled: set[bytes] = set()
+        #: True while :attr:`settled` holds every class the bank held rated and solved when
+        #: last looked at (an add into an empty bank sets it): :meth:`held` then asks SQLite nothing.
+        self.settled_whole = False
 
     # -- opening ----------------------------------------------------------------------
 
@@ -300,11 +305,34 @@ class Bank:
                     f"SELECT digest FROM puzzle WHERE digest IN ({marks})", part))
         return found
 
+    #: The most digests :attr:`settled` keeps (about 100 bytes each); past it, it starts again.
+    SETTLED = 500_000
+
+    def remember(self, digests: Iterable[bytes]) -> None:
+        """Remember that the classes of ``digests`` are held rated and solved
+        (after the transaction that wrote them is committed)."""
+        settled = self.settled
+        settled.update(digests)
+        if len(settled) > self.SETTLED:
+            settled.clear()
+            self.settled_whole = False
+
     def held(self, digests: Iterable[bytes]) -> dict[bytes, int]:
         """Which of the key ``digests`` the bank holds, each with its state: 1
-        when its class has a solution, plus 2 when it is rated."""
-        todo = list(set(digests))
-        out: dict[bytes, int] = {}
+        when its class has a solution, plus 2 when it is rated.
+
+        A class never leaves a bank, nor loses its rating or its solution, so
+        the classes known to be held rated and solved (:attr:`settled`, those
+        this connection wrote or met in a big add) are answered from memory;
+        only the others are looked up; none while :attr:`settled_whole` holds.
+        A class that another writer added meanwhile is then not seen here: its
+        row's upsert meets it, and counts it as held, all the same."""
+        unique = set(digests)
+        known = unique & self.settled
+        out: dict[bytes, int] = dict.fromkeys(known, 3)
+        if self.settled_whole:
+            return out
+        todo = list(unique - known) if known else list(unique)
         with self.reading() as conn:
             step = max(1, min(4096, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)))
             for i in range(0, len(todo), step):

@@ -129,7 +129,7 @@ def bank() -> None:
               help="Chain-search time per puzzle when rating (a rating that runs out is a lower bound).")
 @click.option("--batch", type=click.IntRange(min=1), default=None, metavar="N",
               help="Puzzles per transaction (what an interruption can cost, at most) "
-                   "[default: 8192; 32768 when they are rated records read in bulk].")
+                   "[default: 8192; 65536 when they are rated records read in bulk].")
 @click.option("-v", "--verbose", is_flag=True, help="Say on stderr what is in after each commit.")
 def add(paths: tuple[str, ...], bank_path: str | None, jobs: int, cluster: str | None, output: str | None,
         timeout: float | None, batch: int | None, verbose: bool) -> None:
