@@ -86,13 +86,14 @@ def _popcount(m):
 
 
 @njit(cache=True, nogil=True)
-def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach):
+def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach, reaching):
     """The static implication graph of :mod:`chains` for one kind of link
     (``y``: y-links; ``x``: x-links off -> on; on -> off x-links always), on
     the potentials of ``masks`` (potential ``2 * cid[(cell << 5) | value] +
     on``), and what each potential reaches: ``comp`` its strongly connected
     component (numbered sinks first), ``reach[comp]`` a bitset of the
-    components it reaches (itself included). Returns the number of components."""
+    components it reaches (itself included), only when ``reaching``. Returns
+    the number of components."""
     ncells = masks.shape[0]
     nn = 0
     # the edges, as CSR
@@ -164,6 +165,8 @@ def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach):
     stack = np.empty(nn, dtype=np.int64)
     call = np.empty(nn, dtype=np.int64)
     edge = np.empty(nn, dtype=np.int64)
+    order = np.empty(nn, dtype=np.int64)  # the nodes as their components are closed: sinks first
+    no = 0
     sp = 0
     counter = 0
     ncomp = 0
@@ -201,6 +204,8 @@ def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach):
                     w = stack[sp]
                     onstack[w] = False
                     comp[w] = ncomp
+                    order[no] = w
+                    no += 1
                     if w == u:
                         break
                 ncomp += 1
@@ -209,6 +214,8 @@ def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach):
                 parent = call[depth]
                 if low[u] < low[parent]:
                     low[parent] = low[u]
+    if not reaching:
+        return ncomp
     # what each component reaches: its successors are numbered before it
     words = (ncomp + 63) >> 6
     for c in range(ncomp):
@@ -217,7 +224,6 @@ def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach):
     for u in range(nn):
         c = comp[u]
         reach[c, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
-    order = np.argsort(comp[:nn], kind="mergesort")
     for oi in range(nn):
         u = order[oi]
         c = comp[u]
@@ -404,7 +410,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
         y = pas >= 1
         x = pas != 1
         # one graph serves the pass: its cycles (x-links off -> on when x) and its forcing chains (x)
-        _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach)
+        _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach, x)
         # the edges reversed
         for u in range(nn + 1):
             radj_start[u] = 0
@@ -448,7 +454,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                     if not p & 1:  # an off potential that turns the candidate on
                         for rj in range(radj_start[p], radj_start[p + 1]):
                             a = radj[rj]
-                            if a != don and _reaches(comp, reach, don, a):
+                            if a != don and comp[a] == comp[don]:  # (a reaches the candidate: don reaches a)
                                 maybe = True
                                 break
                     if maybe:
