@@ -197,6 +197,7 @@ class _LevelChainer(Chainer):
         self._nk = None
         self.rules = tuple(self._inner_rules())
         self.ends: dict | None = None  # set by resumable(): where propagations stopped, by (starts, rules)
+        self.basic_memo: dict | None = None  # set by resumable(): the basic helpers by reduced grid
         self._base_key = tuple(state.mask)
 
     # -- helpers on the reduced grid --------------------------------------------
@@ -365,9 +366,19 @@ class _LevelChainer(Chainer):
     def advanced(self, masks, boards) -> list[_Helper]:
         """SE's ``getAdvancedPotentials``: the helpers of the first rule that
         gives any with a parent."""
-        found = self._compiled_basic(masks) if COMPILED_INNER else None
+        memo = self.basic_memo
+        key = None
+        if memo is not None:
+            key = tuple(masks)
+            found = memo.get(key)
+        else:
+            found = None
         if found is None:
-            found = self.basic(masks, boards)
+            found = self._compiled_basic(masks) if COMPILED_INNER else None
+            if found is None:
+                found = self.basic(masks, boards)
+            if memo is not None:
+                memo[key] = found
         if found:
             return found
         for inner in self._inner_rules():
@@ -401,7 +412,11 @@ class _LevelChainer(Chainer):
             ends.clear()
             ends["state"] = key
             ends["ends"] = {}
+            ends["basic"] = {}
         self.ends = ends["ends"]
+        # a level resumed from where the one below stopped asks the basic rules again on the same
+        # grid (about half of their calls): what they give depends on that grid and the state alone
+        self.basic_memo = ends["basic"]
 
     def _compiled_basic(self, masks) -> list[_Helper] | None:
         """The four basic rules of :meth:`advanced` by

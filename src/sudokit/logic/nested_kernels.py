@@ -36,7 +36,7 @@ load_numba()
 
 from numba import njit  # noqa: E402
 
-from .chain_kernels import run  # noqa: E402
+from .chain_kernels import _conjugate, _value, run  # noqa: E402
 
 __all__ = ["tables", "cycles_rule", "CYCLE", "FORCING"]
 
@@ -86,13 +86,14 @@ def _popcount(m):
 
 
 @njit(cache=True, nogil=True)
-def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach):
+def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach, reaching):
     """The static implication graph of :mod:`chains` for one kind of link
     (``y``: y-links; ``x``: x-links off -> on; on -> off x-links always), on
     the potentials of ``masks`` (potential ``2 * cid[(cell << 5) | value] +
     on``), and what each potential reaches: ``comp`` its strongly connected
     component (numbered sinks first), ``reach[comp]`` a bitset of the
-    components it reaches (itself included). Returns the number of components."""
+    components it reaches (itself included), only when ``reaching``. Returns
+    the number of components."""
     ncells = masks.shape[0]
     nn = 0
     # the edges, as CSR
@@ -164,6 +165,8 @@ def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach):
     stack = np.empty(nn, dtype=np.int64)
     call = np.empty(nn, dtype=np.int64)
     edge = np.empty(nn, dtype=np.int64)
+    order = np.empty(nn, dtype=np.int64)  # the nodes as their components are closed: sinks first
+    no = 0
     sp = 0
     counter = 0
     ncomp = 0
@@ -201,6 +204,8 @@ def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach):
                     w = stack[sp]
                     onstack[w] = False
                     comp[w] = ncomp
+                    order[no] = w
+                    no += 1
                     if w == u:
                         break
                 ncomp += 1
@@ -209,6 +214,8 @@ def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach):
                 parent = call[depth]
                 if low[u] < low[parent]:
                     low[parent] = low[u]
+    if not reaching:
+        return ncomp
     # what each component reaches: its successors are numbered before it
     words = (ncomp + 63) >> 6
     for c in range(ncomp):
@@ -217,7 +224,6 @@ def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach):
     for u in range(nn):
         c = comp[u]
         reach[c, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
-    order = np.argsort(comp[:nn], kind="mergesort")
     for oi in range(nn):
         u = order[oi]
         c = comp[u]
@@ -404,7 +410,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
         y = pas >= 1
         x = pas != 1
         # one graph serves the pass: its cycles (x-links off -> on when x) and its forcing chains (x)
-        _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach)
+        _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach, x)
         # the edges reversed
         for u in range(nn + 1):
             radj_start[u] = 0
@@ -448,7 +454,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                     if not p & 1:  # an off potential that turns the candidate on
                         for rj in range(radj_start[p], radj_start[p + 1]):
                             a = radj[rj]
-                            if a != don and _reaches(comp, reach, don, a):
+                            if a != don and comp[a] == comp[don]:  # (a reaches the candidate: don reaches a)
                                 maybe = True
                                 break
                     if maybe:
@@ -1155,6 +1161,139 @@ def _ancestors_of(g, q, ps0, ps1, cid, gbase, gnodes, gps, gpf, gidx, seen, stam
     return count
 
 
+@njit(inline="always")
+def _index_graph(g, count, cid, gbase, gnodes, gps, gpf, gidx, gdep):
+    """Index graph ``g`` just kept by :func:`_store` (``count`` entries): its
+    entries in ``gidx``, and in ``gdep`` each entry's count of potentials back
+    to a start through first parents (at most its chain's count)."""
+    b0 = gbase[g]
+    for i in range(count):
+        gidx[g, _dense(cid, gnodes[b0 + i])] = i
+        k = gps[b0 + i]
+        if k == gps[b0 + i + 1]:
+            gdep[b0 + i] = 1
+        else:
+            gdep[b0 + i] = 1 + gdep[b0 + gidx[g, _dense(cid, gpf[k])]]
+
+
+@njit(inline="always")
+def _loses(least, key, bestc, bestk):
+    """Whether a hint of kind ``key`` whose complexity is at least ``least``
+    cannot replace the best hint so far on its removals (complexity ``bestc``,
+    kind ``bestk``; -1: none): it comes later, so it must be simpler, or as
+    simple and of a smaller kind."""
+    return bestc >= 0 and (least > bestc or (least == bestc and key >= bestk))
+
+
+@njit(inline="always")
+def _static_links(masks, peers, units, cid, adj_start, adj):
+    """The static implications of :func:`chain_kernels.run` (y- and x-links) on
+    ``masks`` as CSR over the dense potentials (``2 * cid + on``), each
+    potential's in the order ``run`` makes them: an on potential's the cell's
+    other values, then the value's peers; an off one's the y-link, then the
+    conjugate places in the box, row and column."""
+    ne = 0
+    width = peers.shape[1]
+    for cell in range(masks.shape[0]):
+        cm = masks[cell]
+        m = cm
+        v = 1
+        while m:
+            if m & 1:
+                k = cid[(cell << 5) | v]
+                bit = 1 << (v - 1)
+                adj_start[2 * k] = ne
+                m2 = cm & (cm - 1)
+                if m2 and not m2 & (m2 - 1):
+                    adj[ne] = 2 * cid[(cell << 5) | _value(cm & ~bit)] + 1
+                    ne += 1
+                for j in range(3):
+                    other = _conjugate(masks, units, cell, j, bit)
+                    if other >= 0:
+                        adj[ne] = 2 * cid[(other << 5) | v] + 1
+                        ne += 1
+                adj_start[2 * k + 1] = ne
+                om = cm & ~bit
+                w = 1
+                while om:
+                    if om & 1:
+                        adj[ne] = 2 * cid[(cell << 5) | w]
+                        ne += 1
+                    om >>= 1
+                    w += 1
+                for j in range(width):
+                    c = peers[cell, j]
+                    if c < 0:
+                        break
+                    if masks[c] & bit:
+                        adj[ne] = 2 * cid[(c << 5) | v]
+                        ne += 1
+            m >>= 1
+            v += 1
+    return ne
+
+
+@njit(inline="always")
+def _static_graph(g, sd, adj_start, adj, pot, cid, gbase, gn, gnodes, gdep, gidx, used, qon, qoff):
+    """The static propagation of :func:`chain_kernels.run` (op 3, not dynamic)
+    from the dense potential ``sd``, over the links of :func:`_static_links`,
+    kept as graph ``g`` as :func:`_store` keeps it, with ``gdep`` each entry's
+    count of potentials back to the start (a static potential has one parent,
+    so that count is its chain's). Stops where ``run`` stops, at a
+    contradiction. Returns 0, or -1 when ``gnodes`` has no room."""
+    b0 = gbase[g]
+    for i in range(gn[g]):
+        gidx[g, _dense(cid, gnodes[b0 + i])] = -1
+    b0 = used[0]
+    cap = gnodes.shape[0]
+    if b0 + 2 > cap:
+        return -1
+    gbase[g] = b0
+    gnodes[b0] = pot[sd]
+    gdep[b0] = 1
+    gidx[g, sd] = 0
+    n = 1
+    hon = ton = hoff = toff = 0
+    if sd & 1:
+        qon[ton] = 0
+        ton += 1
+    else:
+        qoff[toff] = 0
+        toff += 1
+    stop = False
+    while (hon < ton or hoff < toff) and not stop:
+        if hon < ton:
+            e = qon[hon]
+            hon += 1
+            on = True
+        else:
+            e = qoff[hoff]
+            hoff += 1
+            on = False
+        d = _dense(cid, gnodes[b0 + e])
+        dep = gdep[b0 + e] + 1
+        for t in range(adj_start[d], adj_start[d + 1]):
+            qd = adj[t]
+            if gidx[g, qd ^ 1] >= 0:  # the potential's negation is in the graph: a contradiction
+                stop = True
+                break
+            if gidx[g, qd] < 0:
+                if b0 + n + 2 > cap:
+                    return -1
+                gidx[g, qd] = n
+                gnodes[b0 + n] = pot[qd]
+                gdep[b0 + n] = dep
+                if on:
+                    qoff[toff] = n
+                    toff += 1
+                else:
+                    qon[ton] = n
+                    ton += 1
+                n += 1
+    gn[g] = n
+    used[0] = b0 + n + 1
+    return 0
+
 @njit(cache=True, nogil=True)
 def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pnodes, parents, found, buf, index,
                   pstart, pflat, pfirst, qon, qoff, flags, stamp, gnodes, gpf, out):
@@ -1205,6 +1344,25 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
     starts = np.zeros(1, dtype=np.int64)
     kc, yes, no = _constants(masks)
     props = 0
+    # each entry's count of potentials back to its start through first parents: a static chain's
+    # count, and at least a dynamic one's (whose count is then made only when it may be kept)
+    gdep = np.empty(gnodes.shape[0] + 1, dtype=np.int64)
+    pot = np.empty(nn, dtype=np.int64)
+    adj_start = np.zeros(nn + 1, dtype=np.int64)
+    adj = np.empty(1, dtype=np.int64)
+    if not dynamic:  # the static links, once: every propagation walks them
+        for cell in range(ncells):
+            m = masks[cell]
+            v = 1
+            while m:
+                if m & 1:
+                    k = cid[(cell << 5) | v]
+                    pot[2 * k] = (cell << 6) | (v << 1)
+                    pot[2 * k + 1] = (cell << 6) | (v << 1) | 1
+                m >>= 1
+                v += 1
+        adj = np.empty(ncand * (peers.shape[1] + 36) + 1, dtype=np.int64)
+        adj_start[nn] = _static_links(masks, peers, units, cid, adj_start, adj)
     # the best hint per set of removals (numbered by a potential, see below): complexity, key, order, record
     bestc = np.full(nn, -1, dtype=np.int64)
     bestk = np.zeros(nn, dtype=np.int64)
@@ -1245,16 +1403,21 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                 else:
                     g = ncand
                     starts[0] = p_off
-                stamp += 1
                 props += 1
+                if not dynamic:
+                    if _static_graph(g, _dense(cid, starts[0]), adj_start, adj, pot, cid, gbase, gn, gnodes, gdep,
+                                     gidx, used, qon, qoff) < 0:
+                        return -1, props, stamp
+                    made[g] = True
+                    continue
+                stamp += 1
                 r = run(kc[3], masks, work, peers, units, kc[0], starts, yes, yes, dynamic, kc[2], mark, pnodes,
                         parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
                 count = r[0] + (1 if r[1] == 2 else 0)
                 if _store(g, pnodes, pstart, pflat, count, gbase, gn, gnodes, gps, gpf, gidx, cid, used) < 0:
                     return -1, props, stamp
                 gn[g] = r[0]  # the extra entry of a contradiction is not in the graph
-                for i in range(r[0]):
-                    gidx[g, _dense(cid, gnodes[gbase[g] + i])] = i
+                _index_graph(g, r[0], cid, gbase, gnodes, gps, gpf, gidx, gdep)
                 gkind[g] = r[1]
                 ge[g] = r[2]
                 gp[g] = r[3]
@@ -1309,10 +1472,12 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                         rid = _removal_id(cid, masks, q)
                         if rid < 0:
                             continue
-                        sstamp += 1
-                        comp = _ancestors(g1, i, cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
-                        sstamp += 1
-                        comp += _ancestors(g2, e2, cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                        comp = gdep[gbase[g1] + i] + gdep[gbase[g2] + e2]
+                        if not _loses(comp, 1, bestc[rid], bestk[rid]):
+                            sstamp += 1
+                            comp = _ancestors(g1, i, cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                            sstamp += 1
+                            comp += _ancestors(g2, e2, cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
                         if nrec >= recs.shape[0]:
                             return -2, props, stamp
                         recs[nrec, 0] = DOUBLE
@@ -1349,16 +1514,21 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                     if made[g]:
                         continue
                     starts[0] = (rcells[k] << 6) | (v << 1) | 1  # the place's potential on
-                    stamp += 1
                     props += 1
+                    if not dynamic:
+                        if _static_graph(g, _dense(cid, starts[0]), adj_start, adj, pot, cid, gbase, gn, gnodes,
+                                         gdep, gidx, used, qon, qoff) < 0:
+                            return -1, props, stamp
+                        made[g] = True
+                        continue
+                    stamp += 1
                     r = run(kc[3], masks, work, peers, units, kc[0], starts, yes, yes, dynamic, kc[2], mark, pnodes,
                             parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
                     count = r[0] + (1 if r[1] == 2 else 0)
                     if _store(g, pnodes, pstart, pflat, count, gbase, gn, gnodes, gps, gpf, gidx, cid, used) < 0:
                         return -1, props, stamp
                     gn[g] = r[0]
-                    for i in range(r[0]):
-                        gidx[g, _dense(cid, gnodes[gbase[g] + i])] = i
+                    _index_graph(g, r[0], cid, gbase, gnodes, gps, gpf, gidx, gdep)
                     gkind[g] = r[1]
                     ge[g] = r[2]
                     gp[g] = r[3]
@@ -1383,8 +1553,14 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                         comp = 0
                         for k in range(np_):
                             g = rslots[k]
-                            sstamp += 1
-                            comp += _ancestors(g, gidx[g, d], cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                            comp += gdep[gbase[g] + gidx[g, d]]
+                        if dynamic and not _loses(comp, 6, bestc[rid], bestk[rid]):
+                            comp = 0
+                            for k in range(np_):
+                                g = rslots[k]
+                                sstamp += 1
+                                comp += _ancestors(g, gidx[g, d], cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp,
+                                                   todo)
                         if nrec >= recs.shape[0]:
                             return -2, props, stamp
                         recs[nrec, 0] = REGION
@@ -1420,8 +1596,13 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                 comp = 0
                 for k in range(nv):
                     g = vslots[k]
-                    sstamp += 1
-                    comp += _ancestors(g, gidx[g, d], cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
+                    comp += gdep[gbase[g] + gidx[g, d]]
+                if dynamic and not _loses(comp, 5, bestc[rid], bestk[rid]):
+                    comp = 0
+                    for k in range(nv):
+                        g = vslots[k]
+                        sstamp += 1
+                        comp += _ancestors(g, gidx[g, d], cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
                 if nrec >= recs.shape[0]:
                     return -2, props, stamp
                 recs[nrec, 0] = CELL
