@@ -197,7 +197,7 @@ def easiest_cycle(masks, peers, units, allpeers, best_path):
         most_chain = _most(chain_base, have, best_r, best_c) if x else 0
         if most_cycle < 4 and most_chain < 3:
             continue  # (a cycle holds 4 potentials or more, a forcing chain 3)
-        _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach)
+        _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach, x)  # reach: forcing chains only
         for u in range(nn + 1):
             radj_start[u] = 0
         for e in range(adj_start[nn]):
@@ -235,7 +235,7 @@ def easiest_cycle(masks, peers, units, allpeers, best_path):
                         if not p & 1:
                             for rj in range(radj_start[p], radj_start[p + 1]):
                                 a = radj[rj]
-                                if a != don and _reaches(comp, reach, don, a):
+                                if a != don and comp[a] == comp[don]:  # (a reaches the candidate: don reaches a)
                                     maybe = True
                                     break
                         if maybe:
