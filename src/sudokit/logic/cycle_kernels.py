@@ -30,20 +30,17 @@ load_numba()
 
 from numba import njit  # noqa: E402
 
-from .nested_kernels import CYCLE, FORCING, _closure, _increment, _reaches  # noqa: E402
+from .nested_kernels import (  # noqa: E402
+    CYCLE, FORCING, NO_LIMIT, _closure, _cycle_search, _forcing_search, _increment, _reaches)
 
 __all__ = ["easiest_cycle", "CYCLE", "FORCING"]
-
-#: "No bound yet".
-_NONE = 1 << 30
-
 
 @njit(inline="always")
 def _most(base, have, best_r, best_c):
     """The largest complexity a chain of ``base`` found now may have and still come first:
     its (rating, complexity) must be smaller than the best's."""
     if not have:
-        return _NONE
+        return NO_LIMIT  # no bound yet
     c = 0
     while c < 4096:
         r = base + _increment(c + 1)
@@ -52,83 +49,6 @@ def _most(base, have, best_r, best_c):
         else:
             break
     return c
-
-
-@njit(inline="always")
-def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found, limit):
-    """:func:`nested_kernels._cycle_search` up to the depth ``limit``: the cycles of at most
-    ``limit`` potentials, the same entries in the same order."""
-    dnodes[0] = src
-    dpar[0] = -1
-    dmark[src] = ds
-    n = 1
-    nfound = 0
-    lo = 0
-    hi = 1
-    depth = 0
-    while lo < hi:
-        on = dnodes[lo] & 1
-        depth += 1
-        if depth > limit:
-            break
-        for e in range(lo, hi):
-            node = dnodes[e]
-            for ei in range(adj_start[node], adj_start[node + 1]):
-                q = adj[ei]
-                if on:
-                    f = e
-                    dup = False
-                    while f != -1:
-                        if dnodes[f] == q:
-                            dup = True
-                            break
-                        f = dpar[f]
-                    if not dup:
-                        dnodes[n] = q
-                        dpar[n] = e
-                        n += 1
-                else:
-                    if depth >= 4 and q == src:
-                        found[nfound] = e
-                        nfound += 1
-                    if dmark[q] != ds:
-                        dmark[q] = ds
-                        dnodes[n] = q
-                        dpar[n] = e
-                        n += 1
-        lo = hi
-        hi = n
-    return nfound
-
-
-@njit(inline="always")
-def _forcing_search(src, adj_start, adj, dnodes, dpar, dmark, ds, limit):
-    """:func:`nested_kernels._forcing_search` up to the chains of ``limit`` potentials (an
-    entry at level ``L`` ends a chain of ``L + 2``): the same entry, or -1."""
-    conj = src ^ 1
-    dnodes[0] = src
-    dpar[0] = -1
-    dmark[src] = ds
-    n = 1
-    lo = 0
-    hi = 1
-    level = 0
-    while lo < hi and level + 2 <= limit:
-        for e in range(lo, hi):
-            node = dnodes[e]
-            for ei in range(adj_start[node], adj_start[node + 1]):
-                q = adj[ei]
-                if q == conj:
-                    return e
-                if dmark[q] != ds:
-                    dmark[q] = ds
-                    dnodes[n] = q
-                    dpar[n] = e
-                    n += 1
-        lo = hi
-        hi = n
-        level += 1
-    return -1
 
 
 @njit(cache=True, nogil=True)

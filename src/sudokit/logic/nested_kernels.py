@@ -256,12 +256,17 @@ def _constants(masks):
     return k, yes, not yes
 
 
+#: the searches' depth bound that bounds nothing
+NO_LIMIT = 1 << 30
+
+
 @njit(inline="always")
-def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found):
+def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found, limit):
     """:func:`chain_kernels.run`'s cycle search (op 1) from the on potential ``src`` on the
     graph of :func:`_closure` (dense numbers; the graph's edges are the links the search
-    makes, in the same order): the same entries, in the same order. ``dmark`` holds no
-    ``ds`` before. Returns the cycles found (``found[:count]``)."""
+    makes, in the same order): the same entries, in the same order, of the cycles of at most
+    ``limit`` potentials (:data:`NO_LIMIT`: all). ``dmark`` holds no ``ds`` before. Returns
+    the cycles found (``found[:count]``)."""
     dnodes[0] = src
     dpar[0] = -1
     dmark[src] = ds
@@ -273,6 +278,8 @@ def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found):
     while lo < hi:
         on = dnodes[lo] & 1
         depth += 1
+        if depth > limit:
+            break
         for e in range(lo, hi):
             node = dnodes[e]
             for ei in range(adj_start[node], adj_start[node + 1]):
@@ -304,10 +311,11 @@ def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found):
 
 
 @njit(inline="always")
-def _forcing_search(src, adj_start, adj, dnodes, dpar, dmark, ds):
+def _forcing_search(src, adj_start, adj, dnodes, dpar, dmark, ds, limit):
     """:func:`chain_kernels.run`'s forcing-chain search (op 0) from ``src`` on the graph of
-    :func:`_closure` with x-links (dense numbers): the entry whose successor is the negation
-    of ``src``, or -1."""
+    :func:`_closure` with x-links (dense numbers), up to the chains of ``limit`` potentials (an
+    entry at level ``L`` ends a chain of ``L + 2``; :data:`NO_LIMIT`: all): the entry whose
+    successor is the negation of ``src``, or -1."""
     conj = src ^ 1
     dnodes[0] = src
     dpar[0] = -1
@@ -315,7 +323,8 @@ def _forcing_search(src, adj_start, adj, dnodes, dpar, dmark, ds):
     n = 1
     lo = 0
     hi = 1
-    while lo < hi:
+    level = 0
+    while lo < hi and level + 2 <= limit:
         for e in range(lo, hi):
             node = dnodes[e]
             for ei in range(adj_start[node], adj_start[node + 1]):
@@ -329,6 +338,7 @@ def _forcing_search(src, adj_start, adj, dnodes, dpar, dmark, ds):
                     n += 1
         lo = hi
         hi = n
+        level += 1
     return -1
 
 
@@ -462,7 +472,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                 nfound = 0
                 if maybe:
                     ds += 1
-                    nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound)
+                    nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound, NO_LIMIT)
                 if nfound:
                     searches += 1
                 for fi in range(nfound):
@@ -558,7 +568,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                     if not _reaches(comp, reach, don ^ (src & 1 ^ 1), don ^ (src & 1)):
                         continue  # the negation is out of reach
                     ds += 1
-                    last = _forcing_search(don ^ (src & 1 ^ 1), adj_start, adj, dnodes, dpar, dmark, ds)
+                    last = _forcing_search(don ^ (src & 1 ^ 1), adj_start, adj, dnodes, dpar, dmark, ds, NO_LIMIT)
                     if last < 0:
                         continue
                     searches += 1
