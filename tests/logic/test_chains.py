@@ -9,6 +9,7 @@ removes a puzzle's solution.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 import pytest
@@ -279,6 +280,26 @@ def test_counting_static_chains_by_depth_gives_the_same_steps(monkeypatch) -> No
     full = found(False)
     assert sum(map(bool, full)) > 150
     assert found(True) == full
+
+
+def test_the_cycles_warm_up_compiles_the_easiest_cycle_search(tmp_path) -> None:
+    """``warm-up`` of the ``cycles`` group (as a background helper and the kernel store's build
+    run it) leaves the easiest-cycle search in numba's cache: a later process finds it there."""
+    pytest.importorskip("numba")
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), SUDOKIT_KERNEL_STORE="off")
+    entry = "logic.cycle_kernels.easiest_cycle"
+    check = ("from sudokit.engine.compiling import load_numba, is_cached\nload_numba()\n"
+             f"import sudokit.logic.kernel_groups\nprint(is_cached({entry!r}))")
+    before = subprocess.run([sys.executable, "-c", check], env=env, capture_output=True, text=True, check=True)
+    assert before.stdout.split() == ["False"]
+    subprocess.run([sys.executable, "-c", "import sudokit.logic.kernel_groups\n"
+                    "from sudokit.engine.compiling import warm_up\nwarm_up(kernels=('cycles',))"],
+                   env=env, check=True, timeout=600)
+    after = subprocess.run([sys.executable, "-c", check], env=env, capture_output=True, text=True, check=True)
+    assert after.stdout.split() == ["True"], after.stderr
 
 
 def test_easiest_cycle_is_the_first_of_every_chain() -> None:

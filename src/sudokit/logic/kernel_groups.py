@@ -81,12 +81,16 @@ def warm_nested() -> None:
 
 
 def warm_cycles() -> None:
-    """Load the easiest-cycle search by running it once."""
+    """Load the easiest-cycle search by running it once (its kernel set at once, as
+    :func:`_chain_kernels_now` sets the chain searches': the search would otherwise wait for
+    the batch's third puzzle, or for this very compilation, and not compile)."""
     from ..grid import Grid
-    from . import chains
+    from . import chains, cycle_kernels
+    from .nested_kernels import tables
     from .state import Candidates
 
     _chain_kernels_now()
+    chains._CYCLE_KERNEL = (cycle_kernels, tables)
     chains._easiest_cycle(chains.Chainer(Candidates.from_grid(Grid(CHAIN_PUZZLE)), None))
 
 
