@@ -31,7 +31,8 @@ load_numba()
 from numba import njit  # noqa: E402
 
 from .nested_kernels import (  # noqa: E402
-    CYCLE, FORCING, NO_LIMIT, _closure, _cycle_search, _forcing_search, _increment, _reaches)
+    CYCLE, FORCING, NO_LIMIT, _closure, _cycle_search, _forcing_search, _increment, _may_cycle, _numbered,
+    _reaches, _reversed)
 
 __all__ = ["easiest_cycle", "CYCLE", "FORCING"]
 
@@ -61,29 +62,8 @@ def easiest_cycle(masks, peers, units, allpeers, best_path):
     ncells = masks.shape[0]
     apw = allpeers.shape[1]
     searches = 0
-    cid = np.full(ncells << 5, -1, dtype=np.int64)
-    ncand = 0
-    for cell in range(ncells):
-        m = masks[cell]
-        v = 1
-        while m:
-            if m & 1:
-                cid[(cell << 5) | v] = ncand
-                ncand += 1
-            m >>= 1
-            v += 1
+    cid, ncand, pot = _numbered(masks)
     nn = 2 * ncand
-    pot = np.empty(nn, dtype=np.int64)
-    for cell in range(ncells):
-        m = masks[cell]
-        v = 1
-        while m:
-            if m & 1:
-                k = cid[(cell << 5) | v]
-                pot[2 * k] = (cell << 6) | (v << 1)
-                pot[2 * k + 1] = (cell << 6) | (v << 1) | 1
-            m >>= 1
-            v += 1
     nentries = (ncand + 1) * (peers.shape[1] + 34)
     dnodes = np.empty(nentries, dtype=np.int64)
     dpar = np.empty(nentries, dtype=np.int64)
@@ -118,19 +98,7 @@ def easiest_cycle(masks, peers, units, allpeers, best_path):
         if most_cycle < 4 and most_chain < 3:
             continue  # (a cycle holds 4 potentials or more, a forcing chain 3)
         _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach, x)  # reach: forcing chains only
-        for u in range(nn + 1):
-            radj_start[u] = 0
-        for e in range(adj_start[nn]):
-            radj_start[adj[e] + 1] += 1
-        for u in range(nn):
-            radj_start[u + 1] += radj_start[u]
-        for u in range(nn):
-            fill[u] = radj_start[u]
-        for u in range(nn):
-            for e in range(adj_start[u], adj_start[u + 1]):
-                w = adj[e]
-                radj[fill[w]] = u
-                fill[w] += 1
+        _reversed(nn, adj_start, adj, radj_start, radj, fill)
         for cell in range(ncells):
             m = masks[cell]
             count = 0
@@ -148,18 +116,7 @@ def easiest_cycle(masks, peers, units, allpeers, best_path):
                 on = (cell << 6) | ((v + 1) << 1) | 1
                 don = 2 * cid[(cell << 5) | (v + 1)] + 1
                 v += 1
-                maybe = False
-                if most_cycle >= 4:
-                    for ri in range(radj_start[don], radj_start[don + 1]):
-                        p = radj[ri]
-                        if not p & 1:
-                            for rj in range(radj_start[p], radj_start[p + 1]):
-                                a = radj[rj]
-                                if a != don and comp[a] == comp[don]:  # (a reaches the candidate: don reaches a)
-                                    maybe = True
-                                    break
-                        if maybe:
-                            break
+                maybe = most_cycle >= 4 and _may_cycle(don, radj_start, radj, comp)
                 nfound = 0
                 if maybe:
                     ds += 1

@@ -236,6 +236,70 @@ def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach, reachi
 
 
 @njit(inline="always")
+def _numbered(masks):
+    """The dense numbers of the candidates of ``masks`` (``cid[(cell << 5) | value]``, -1 for
+    none), how many there are, and each dense potential's potential (``pot[2 * k + on]``)."""
+    ncells = masks.shape[0]
+    cid = np.full(ncells << 5, -1, dtype=np.int64)
+    ncand = 0
+    for cell in range(ncells):
+        m = masks[cell]
+        v = 1
+        while m:
+            if m & 1:
+                cid[(cell << 5) | v] = ncand
+                ncand += 1
+            m >>= 1
+            v += 1
+    pot = np.empty(2 * ncand, dtype=np.int64)
+    for cell in range(ncells):
+        m = masks[cell]
+        v = 1
+        while m:
+            if m & 1:
+                k = cid[(cell << 5) | v]
+                pot[2 * k] = (cell << 6) | (v << 1)
+                pot[2 * k + 1] = (cell << 6) | (v << 1) | 1
+            m >>= 1
+            v += 1
+    return cid, ncand, pot
+
+
+@njit(inline="always")
+def _reversed(nn, adj_start, adj, radj_start, radj, fill):
+    """The edges of :func:`_closure`'s graph reversed, as CSR (``fill``: room for ``nn``)."""
+    for u in range(nn + 1):
+        radj_start[u] = 0
+    for e in range(adj_start[nn]):
+        radj_start[adj[e] + 1] += 1
+    for u in range(nn):
+        radj_start[u + 1] += radj_start[u]
+    for u in range(nn):
+        fill[u] = radj_start[u]
+    for u in range(nn):
+        for e in range(adj_start[u], adj_start[u + 1]):
+            w = adj[e]
+            radj[fill[w]] = u
+            fill[w] += 1
+
+
+@njit(inline="always")
+def _may_cycle(don, radj_start, radj, comp):
+    """Whether a cycle can come back to the on potential ``don``: it needs an on potential
+    other than it, reached from it, that turns off a potential that turns it on (``radj``:
+    :func:`_reversed`; reached from it and reaching it: its own strongly connected
+    component)."""
+    for ri in range(radj_start[don], radj_start[don + 1]):
+        p = radj[ri]
+        if not p & 1:  # an off potential that turns the candidate on
+            for rj in range(radj_start[p], radj_start[p + 1]):
+                a = radj[rj]
+                if a != don and comp[a] == comp[don]:
+                    return True
+    return False
+
+
+@njit(inline="always")
 def _reaches(comp, reach, a, b):
     """Does potential ``a`` reach potential ``b`` (dense numbers)?"""
     d = comp[b]
@@ -377,32 +441,11 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
     bk = np.zeros(ncells << 5, dtype=np.int64)
     inside = np.zeros(ncells, dtype=np.int64)
     cs = 0  # the stamp of fw, bk, inside: one per cycle
-    # dense numbers of the candidates, for the reachability that skips the searches that cannot find anything
-    cid = np.full(ncells << 5, -1, dtype=np.int64)
-    ncand = 0
-    for cell in range(ncells):
-        m = masks[cell]
-        v = 1
-        while m:
-            if m & 1:
-                cid[(cell << 5) | v] = ncand
-                ncand += 1
-            m >>= 1
-            v += 1
+    # dense numbers of the candidates, for the reachability that skips the searches that cannot
+    # find anything; the searches' work (entries: the root, each on potential once, and each on
+    # potential's off entries)
+    cid, ncand, pot = _numbered(masks)
     nn = 2 * ncand
-    # each dense number's potential, and the searches' work (entries: the root, each on potential
-    # once, and each on potential's off entries)
-    pot = np.empty(nn, dtype=np.int64)
-    for cell in range(ncells):
-        m = masks[cell]
-        v = 1
-        while m:
-            if m & 1:
-                k = cid[(cell << 5) | v]
-                pot[2 * k] = (cell << 6) | (v << 1)
-                pot[2 * k + 1] = (cell << 6) | (v << 1) | 1
-            m >>= 1
-            v += 1
     nentries = (ncand + 1) * (peers.shape[1] + 34)
     dnodes = np.empty(nentries, dtype=np.int64)
     dpar = np.empty(nentries, dtype=np.int64)
@@ -421,20 +464,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
         x = pas != 1
         # one graph serves the pass: its cycles (x-links off -> on when x) and its forcing chains (x)
         _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach, x)
-        # the edges reversed
-        for u in range(nn + 1):
-            radj_start[u] = 0
-        for e in range(adj_start[nn]):
-            radj_start[adj[e] + 1] += 1
-        for u in range(nn):
-            radj_start[u + 1] += radj_start[u]
-        for u in range(nn):
-            fill[u] = radj_start[u]
-        for u in range(nn):
-            for e in range(adj_start[u], adj_start[u + 1]):
-                w = adj[e]
-                radj[fill[w]] = u
-                fill[w] += 1
+        _reversed(nn, adj_start, adj, radj_start, radj, fill)
         cycle_base = 7.0 if x and y else 6.5
         chain_base = 7.0 if y else 6.6
         cycle_key = 4 if x and y else (3 if y else 2)
@@ -456,19 +486,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                 on = (cell << 6) | ((v + 1) << 1) | 1
                 don = 2 * cid[(cell << 5) | (v + 1)] + 1
                 v += 1
-                # the cycles back to the candidate on: one needs an on potential a other than the
-                # candidate, reached from it, that turns off a potential that turns the candidate on
-                maybe = False
-                for ri in range(radj_start[don], radj_start[don + 1]):
-                    p = radj[ri]
-                    if not p & 1:  # an off potential that turns the candidate on
-                        for rj in range(radj_start[p], radj_start[p + 1]):
-                            a = radj[rj]
-                            if a != don and comp[a] == comp[don]:  # (a reaches the candidate: don reaches a)
-                                maybe = True
-                                break
-                    if maybe:
-                        break
+                maybe = _may_cycle(don, radj_start, radj, comp)
                 nfound = 0
                 if maybe:
                     ds += 1
@@ -1325,17 +1343,7 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
     hints found). ``work`` is work space (a grid of masks)."""
     ncells = masks.shape[0]
     ulen = ulist.shape[1]
-    cid = np.full(ncells << 5, -1, dtype=np.int64)
-    ncand = 0
-    for cell in range(ncells):
-        m = masks[cell]
-        v = 1
-        while m:
-            if m & 1:
-                cid[(cell << 5) | v] = ncand
-                ncand += 1
-            m >>= 1
-            v += 1
+    cid, ncand, pot = _numbered(masks)
     nn = 2 * ncand
     # graphs: one per candidate on (slot = its number), and slot ncand for the current candidate off
     nslots = ncand + 1
@@ -1357,20 +1365,9 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
     # each entry's count of potentials back to its start through first parents: a static chain's
     # count, and at least a dynamic one's (whose count is then made only when it may be kept)
     gdep = np.empty(gnodes.shape[0] + 1, dtype=np.int64)
-    pot = np.empty(nn, dtype=np.int64)
     adj_start = np.zeros(nn + 1, dtype=np.int64)
     adj = np.empty(1, dtype=np.int64)
     if not dynamic:  # the static links, once: every propagation walks them
-        for cell in range(ncells):
-            m = masks[cell]
-            v = 1
-            while m:
-                if m & 1:
-                    k = cid[(cell << 5) | v]
-                    pot[2 * k] = (cell << 6) | (v << 1)
-                    pot[2 * k + 1] = (cell << 6) | (v << 1) | 1
-                m >>= 1
-                v += 1
         adj = np.empty(ncand * (peers.shape[1] + 36) + 1, dtype=np.int64)
         adj_start[nn] = _static_links(masks, peers, units, cid, adj_start, adj)
     # the best hint per set of removals (numbered by a potential, see below): complexity, key, order, record
