@@ -141,6 +141,20 @@ def test_warm_up_lists_the_store(store, tmp_path) -> None:
     assert _run(code, tmp_path, "off")[-1] == "kernel store: off (SUDOKIT_KERNEL_STORE)"
 
 
+def test_building_a_store_turned_off_is_refused(tmp_path) -> None:
+    """``warm-up --store`` with the store off builds nothing anywhere and says why (status 2)."""
+    copy = tmp_path / "copy"
+    shutil.copytree(SRC / "sudokit", copy / "sudokit",
+                    ignore=shutil.ignore_patterns("__pycache__", "_kernel_store*", "*.nbi", "*.nbc"))
+    env = dict(os.environ, PYTHONPATH=str(copy), SUDOKIT_KERNEL_STORE="off", NUMBA_CACHE_DIR=str(tmp_path / "c"))
+    code = "import sys; from sudokit.cli import main; sys.argv[0] = 'sudoku'; sys.exit(main())"
+    done = subprocess.run([sys.executable, "-c", code, "warm-up", "--store", "count"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2 and "the kernel store is off (SUDOKIT_KERNEL_STORE=off)" in done.stderr
+    assert "Traceback" not in done.stderr and "compiling" not in done.stderr
+    assert not (copy / "sudokit" / "_kernel_store").exists()
+
+
 # -- the build backend ---------------------------------------------------------------------
 
 

@@ -56,6 +56,8 @@ def warm_up(ctx: click.Context, groups: tuple[str, ...], jobs: int, listing: boo
         try:
             seconds, stored, where = build_store(groups or None, jobs,
                                                  notice=lambda message: click.echo(message, err=True))
+        except ValueError as exc:  # the store turned off
+            raise click.UsageError(str(exc)) from None
         except (RuntimeError, OSError) as exc:
             click.echo(f"sudoku warm-up: building the kernel store failed: {exc}", err=True)
             ctx.exit(EXIT_FAILED)
