@@ -47,9 +47,6 @@ def warm_up(groups: Iterable[str] | None = None, jobs: int = 0,
     (none when all were cached). ``notice`` hears once what is compiled."""
     from .engine.compiling import compile_ahead
 
-    if root is None and not kernel_store.enabled():
-        raise ValueError(f"the kernel store is off ({kernel_store.ENV}={os.environ.get(kernel_store.ENV)}): "
-                         f"unset it, or set it to a folder, to build one")
     names = list(kernel_groups() if groups is None else groups)
     known = kernel_groups()
     unknown = [g for g in names if g not in known]
