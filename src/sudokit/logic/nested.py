@@ -1079,22 +1079,66 @@ def _compiled_nishio(ch: Chainer) -> list[int] | None:
     """The cells where some assumption of Nishio Forcing Chains contradicts
     itself (:func:`nested_kernels.nishio_rule`: every propagation at once),
     the work counted as the Python rule counts it; None when the compiled
-    code is not loaded."""
+    code is not loaded.
+
+    A Nishio propagation follows x-links only, so whether it contradicts
+    depends only on its value's places (and which of them are in cells of two
+    candidates or more, where the assumptions start): the answers are
+    remembered per value and those places (:data:`links._BY_VALUE`, as the
+    link producers' are), and the kernel runs only for the values whose
+    places changed."""
     if _nested_kernels(ch) is None:
         return None
     import numpy as np
 
+    from . import links
+
     _, arr, peers, units, w = ch._kernel(ch.state.mask)
-    out = w.get("nishio")
-    if out is None:
-        out = w["nishio"] = np.zeros(len(arr) << 5, dtype=np.int64)
-    props, w["stamp"] = _NK.nishio_rule(arr, peers, units, w["masks"], *w["prop"], w["stamp"], w["one"], out)
-    ch.tick(props)
     masks = ch.state.mask
-    cells = []
+    geo = ch.geo
+    boards = ch.boards
+    single = 0
+    props = 0
     for cell, m in enumerate(masks):
-        if m & (m - 1) and any(out[(cell << 5) | v] for v in range(1, m.bit_length() + 1) if m >> (v - 1) & 1):
-            cells.append(cell)
+        if m:
+            if m & (m - 1):
+                props += m.bit_count()
+            else:
+                single |= 1 << cell
+    memo = links._BY_VALUE
+    got: list = [None] * (geo.n + 1)
+    todo = 0
+    for v in range(1, geo.n + 1):
+        got[v] = memo.get(("nishio", geo, v, boards[v], boards[v] & single))
+        if got[v] is None:
+            todo |= 1 << v
+    if todo:
+        out = w.get("nishio")
+        if out is None:
+            out = w["nishio"] = np.zeros(len(arr) << 5, dtype=np.int64)
+        _, w["stamp"] = _NK.nishio_rule(arr, peers, units, w["masks"], *w["prop"], w["stamp"], w["one"], out, todo)
+        if len(memo) >= links._BY_VALUE_LIMIT:
+            memo.clear()
+        for v in range(1, geo.n + 1):
+            if todo >> v & 1:
+                hit = 0
+                b = boards[v] & ~single
+                while b:
+                    low = b & -b
+                    b ^= low
+                    cell = low.bit_length() - 1
+                    if out[(cell << 5) | v]:
+                        hit |= low
+                got[v] = memo["nishio", geo, v, boards[v], boards[v] & single] = hit
+    ch.tick(2 * props)  # (two propagations a candidate, as the kernel makes them)
+    every = 0
+    for hit in got[1:]:
+        every |= hit
+    cells = []
+    while every:
+        low = every & -every
+        every ^= low
+        cells.append(low.bit_length() - 1)
     return cells
 
 

@@ -1682,15 +1682,21 @@ def _removal_id(cid, masks, q):
 
 @njit(cache=True, nogil=True)
 def nishio_rule(masks, peers, units, work, mark, pnodes, parents, found, buf, index, pstart, pflat, pfirst, qon,
-                qoff, flags, stamp, one, out):
+                qoff, flags, stamp, one, out, todo):
     """Which assumptions of SE's Nishio Forcing Chains end in a contradiction:
     for every candidate of a cell with two or more (cells row by row, values
-    ascending), the dynamic x-link propagation of :func:`chain_kernels.run`
-    from the candidate on, then off. ``out[(cell << 5) | value]`` gets bit 1
-    when the one from on contradicts, bit 2 when the one from off does.
-    Returns ``(propagations, stamp)``: the propagations made (the units of work
-    the Python rule counts) and the last stamp used in ``mark``. ``work`` is
-    work space (a grid of masks), ``one`` an array of one potential."""
+    ascending) whose value is in ``todo`` (bit ``v`` for value ``v``), the
+    dynamic x-link propagation of :func:`chain_kernels.run` from the candidate
+    on, then off. ``out[(cell << 5) | value]`` gets bit 1 when the one from on
+    contradicts, bit 2 when the one from off does (the other values' entries
+    are left as they are). Returns ``(propagations, stamp)``: the propagations
+    made (the units of work the Python rule counts) and the last stamp used in
+    ``mark``. ``work`` is work space (a grid of masks), ``one`` an array of one
+    potential.
+
+    The propagation has no y-links, so it reads and removes only the
+    assumption's own value: its outcome depends on that value's places alone
+    (which :func:`nested._compiled_nishio` remembers per value)."""
     kc, yes, no = _constants(masks)
     props = 0
     for cell in range(masks.shape[0]):
@@ -1699,7 +1705,7 @@ def nishio_rule(masks, peers, units, work, mark, pnodes, parents, found, buf, in
             continue
         v = 1
         while m:
-            if m & 1:
+            if m & 1 and (todo >> v) & 1:
                 on = (cell << 6) | (v << 1) | 1
                 got = 0
                 for k in range(2):
