@@ -96,10 +96,10 @@ def prefer_compiled(kind: str, size: int = 9) -> bool:
     stays no until it is done. Both paths give the same answers; only the
     time differs.
     """
+    if kind in _loaded:  # (first: the producers ask on every step)
+        return True
     from .compiling import background_ready, compile_in_background
 
-    if kind in _loaded:
-        return True
     groups = (kind,) if kind in KERNELS else ()  # each kind is the kernel group of that name
     if not background_ready(groups):
         return False
@@ -131,7 +131,7 @@ def producer_tables(enabled: bool, geo, tables: Callable[[Any], Any], units: int
     own kernels have loaded numba (:func:`prefer_compiled_after`)."""
     if not enabled or geo.n > 62 or units > 62:
         return None
-    if not prefer_compiled_after("producers", geo.n):
+    if "producers" not in _loaded and not prefer_compiled_after("producers", geo.n):
         return None
     return tables(geo)
 

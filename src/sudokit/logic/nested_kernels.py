@@ -1322,6 +1322,80 @@ def _static_graph(g, sd, adj_start, adj, pot, cid, gbase, gn, gnodes, gdep, gidx
     used[0] = b0 + n + 1
     return 0
 
+@njit(inline="always")
+def _static_wanted(masks, peers, units, ulist, cellunits, cid, pot, nn, ncells, ulen):
+    """Per cell, whether :func:`multiple_rule` (static) may find a hint from it: whether the
+    potentials every value of the cell reaches in the static graph of :func:`_closure`, or
+    those every place of one of its values reaches in a unit where it is the first place,
+    hold one that removes something (:func:`_removal_id`). A propagation reaches no more than
+    that (it may stop sooner, at a contradiction), so a cell without is sure to give none."""
+    want = np.zeros(ncells, dtype=np.bool_)
+    comp = np.zeros(nn, dtype=np.int64)
+    reach = np.zeros((nn, (nn + 63) >> 6), dtype=np.uint64)
+    adj_start = np.zeros(nn + 1, dtype=np.int64)
+    adj = np.empty(nn * (peers.shape[1] + 32 + units.shape[1]) + 1, dtype=np.int64)
+    yes = ncells >= 0
+    ncomp = _closure(masks, peers, units, yes, yes, cid, adj_start, adj, comp, reach, yes)
+    words = (ncomp + 63) >> 6
+    # the components that hold a potential that removes something
+    removing = np.zeros(words, dtype=np.uint64)
+    for d in range(nn):
+        if _removal_id(cid, masks, pot[d]) >= 0:
+            c = comp[d]
+            removing[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+    inter = np.empty(words, dtype=np.uint64)
+    for cell in range(ncells):
+        cm = masks[cell]
+        if not cm & (cm - 1) or not (cm & (cm - 1)) & ((cm & (cm - 1)) - 1):
+            continue  # (static: cells of three candidates or more)
+        for t in range(words):
+            inter[t] = removing[t]
+        v = 0
+        while cm >> v:
+            if (cm >> v) & 1:
+                c = comp[2 * cid[(cell << 5) | (v + 1)] + 1]
+                for t in range(words):
+                    inter[t] &= reach[c, t]
+            v += 1
+        hit = False
+        for t in range(words):
+            if inter[t]:
+                hit = True
+        v = 0
+        while cm >> v and not hit:
+            if (cm >> v) & 1:
+                bit = 1 << v
+                for ui in range(cellunits.shape[1]):
+                    u = cellunits[cell, ui]
+                    if u < 0:
+                        continue
+                    np_ = 0
+                    first = -1
+                    for t in range(words):
+                        inter[t] = removing[t]
+                    for k in range(ulen):
+                        c = ulist[u, k]
+                        if c < 0:
+                            break
+                        if masks[c] & bit:
+                            if first < 0:
+                                first = c
+                            np_ += 1
+                            r = comp[2 * cid[(c << 5) | (v + 1)] + 1]
+                            for t in range(words):
+                                inter[t] &= reach[r, t]
+                    if np_ < 2 or first != cell:
+                        continue
+                    for t in range(words):
+                        if inter[t]:
+                            hit = True
+                    if hit:
+                        break
+            v += 1
+        want[cell] = hit
+    return want
+
+
 @njit(cache=True, nogil=True)
 def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pnodes, parents, found, buf, index,
                   pstart, pflat, pfirst, qon, qoff, flags, stamp, gnodes, gpf, out):
@@ -1370,6 +1444,12 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
     if not dynamic:  # the static links, once: every propagation walks them
         adj = np.empty(ncand * (peers.shape[1] + 36) + 1, dtype=np.int64)
         adj_start[nn] = _static_links(masks, peers, units, cid, adj_start, adj)
+    # which cells may give a hint: a static propagation reaches at most what its potential reaches in
+    # the static graph, so a cell whose chains (its cell chain, and the region chains searched from it)
+    # have no removal in common over that reach gives none, and is skipped (dynamic: every cell)
+    wanted = _static_wanted(masks, peers, units, ulist, cellunits, cid, pot, nn, ncells, ulen) if not dynamic \
+        else np.ones(ncells, dtype=np.bool_)
+    counted = np.zeros(nslots, dtype=np.bool_)  # the graphs counted as propagations, made or skipped
     # the best hint per set of removals (numbered by a potential, see below): complexity, key, order, record
     bestc = np.full(nn, -1, dtype=np.int64)
     bestk = np.zeros(nn, dtype=np.int64)
@@ -1388,6 +1468,37 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
             rest &= rest - 1
             card += 1
         if not (card > 2 or (card > 1 and dynamic)):
+            continue
+        if not wanted[cell]:  # (static) count the propagations the cell would make, as if made
+            v = 0
+            while cm >> v:
+                if (cm >> v) & 1:
+                    g = cid[(cell << 5) | (v + 1)]
+                    if not counted[g]:
+                        counted[g] = True
+                        props += 1
+                    for ui in range(cellunits.shape[1]):
+                        u = cellunits[cell, ui]
+                        if u < 0:
+                            continue
+                        np_ = 0
+                        first = -1
+                        for k in range(ulen):
+                            c = ulist[u, k]
+                            if c < 0:
+                                break
+                            if masks[c] & (1 << v):
+                                if first < 0:
+                                    first = c
+                                rslots[np_] = cid[(c << 5) | (v + 1)]
+                                np_ += 1
+                        if np_ < 2 or first != cell:
+                            continue
+                        for k in range(1, np_):
+                            if not counted[rslots[k]]:
+                                counted[rslots[k]] = True
+                                props += 1
+                v += 1
             continue
         nv = 0
         v = 0
@@ -1410,7 +1521,9 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                 else:
                     g = ncand
                     starts[0] = p_off
-                props += 1
+                if not counted[g] or g == ncand:
+                    counted[g] = True
+                    props += 1
                 if not dynamic:
                     if _static_graph(g, _dense(cid, starts[0]), adj_start, adj, pot, cid, gbase, gn, gnodes, gdep,
                                      gidx, used, qon, qoff) < 0:
@@ -1521,7 +1634,9 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                     if made[g]:
                         continue
                     starts[0] = (rcells[k] << 6) | (v << 1) | 1  # the place's potential on
-                    props += 1
+                    if not counted[g]:
+                        counted[g] = True
+                        props += 1
                     if not dynamic:
                         if _static_graph(g, _dense(cid, starts[0]), adj_start, adj, pot, cid, gbase, gn, gnodes,
                                          gdep, gidx, used, qon, qoff) < 0:
