@@ -1058,8 +1058,39 @@ def _easiest_cycle(ch: Chainer) -> "Step | tuple | None":
     path = w.get("easiest")
     if path is None or len(path) < 64 * len(arr) + 2:
         path = w["easiest"] = np.empty(64 * len(arr) + 2, dtype=np.int64)
-    what, pas, length, searches = kernels.easiest_cycle(arr, peers, units, allpeers_of(state.geo), path)
-    ch.tick(CYCLE_SCAN_UNITS + searches)
+    # the first pass (x-links) by value: a value whose places are as when it last found nothing
+    # finds nothing again (with as many searches); the kernel searches only the others
+    from .links import _BY_VALUE, _BY_VALUE_LIMIT
+
+    geo = state.geo
+    boards = ch.boards
+    masks = state.mask
+    single = 0
+    for cell, m in enumerate(masks):
+        if m and not m & (m - 1):
+            single |= 1 << cell
+    todo = known = 0
+    keys = [None] * (geo.n + 1)
+    for v in range(1, geo.n + 1):
+        key = keys[v] = ("x-cycles", geo, v, boards[v], boards[v] & single)
+        got = _BY_VALUE.get(key)
+        if got is None:
+            todo |= 1 << v
+        else:
+            known += got
+    counts = w.get("searches0")
+    if counts is None or len(counts) < geo.n + 1:
+        counts = w["searches0"] = np.zeros(geo.n + 1, dtype=np.int64)
+    counts[:] = 0
+    what, pas, length, searches, found0 = kernels.easiest_cycle(arr, peers, units, allpeers_of(geo), path, todo,
+                                                                counts)
+    if not found0 and todo:  # (no value of the first pass found a chain: each is known to find none)
+        if len(_BY_VALUE) >= _BY_VALUE_LIMIT:
+            _BY_VALUE.clear()
+        for v in range(1, geo.n + 1):
+            if todo >> v & 1:
+                _BY_VALUE[keys[v]] = int(counts[v])
+    ch.tick(CYCLE_SCAN_UNITS + searches + known)
     if what < 0:
         return ()
     nodes = path[:length].tolist()

@@ -53,16 +53,29 @@ def _most(base, have, best_r, best_c):
 
 
 @njit(cache=True, nogil=True)
-def easiest_cycle(masks, peers, units, allpeers, best_path):
+def easiest_cycle(masks, peers, units, allpeers, best_path, todo0, searches0):
     """The step SE's Forcing Chains & Cycles applies on ``masks``: the record
     :func:`nested_kernels.cycles_rule` sorts first. Returns ``(what, pass, length,
-    searches)``: ``what`` -1 when there is none, else CYCLE or FORCING, its potentials at
-    ``best_path[:length]`` as ``cycles_rule`` lists them, and ``searches`` the searches
-    that found a chain within their bound."""
+    searches, found0)``: ``what`` -1 when there is none, else CYCLE or FORCING, its potentials at
+    ``best_path[:length]`` as ``cycles_rule`` lists them, ``searches`` the searches
+    that found a chain within their bound, and ``found0`` whether the first pass found one.
+
+    The first pass (x-links only) reads and links only the candidates of one value at a
+    time, so a value's chains there depend on its places alone: it searches only the
+    values of ``todo0`` (bit ``v`` for value ``v``; the caller knows the others have none),
+    and adds each value's searches to ``searches0[v]``."""
     ncells = masks.shape[0]
     apw = allpeers.shape[1]
     searches = 0
-    cid, ncand, pot = _numbered(masks)
+    found0 = False
+    cid_all, ncand, pot_all = _numbered(masks)
+    # the first pass's candidates: those of the values to search
+    keep = 0
+    for v in range(1, 32):
+        if (todo0 >> v) & 1:
+            keep |= 1 << (v - 1)
+    masks0 = masks & keep
+    cid0, ncand0, pot0 = _numbered(masks0)
     nn = 2 * ncand
     nentries = (ncand + 1) * (peers.shape[1] + 34)
     dnodes = np.empty(nentries, dtype=np.int64)
@@ -91,14 +104,21 @@ def easiest_cycle(masks, peers, units, allpeers, best_path):
     for pas in range(3):
         y = pas >= 1
         x = pas != 1
+        if pas == 0:
+            if not keep:
+                continue
+            pmasks, cid, pot = masks0, cid0, pot0
+        else:
+            pmasks, cid, pot = masks, cid_all, pot_all
         cycle_base = 7.0 if x and y else 6.5
         chain_base = 7.0 if y else 6.6
         most_cycle = _most(cycle_base, have, best_r, best_c)
         most_chain = _most(chain_base, have, best_r, best_c) if x else 0
         if most_cycle < 4 and most_chain < 3:
             continue  # (a cycle holds 4 potentials or more, a forcing chain 3)
-        _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach, x)  # reach: forcing chains only
-        _reversed(nn, adj_start, adj, radj_start, radj, fill)
+        pnn = 2 * (ncand0 if pas == 0 else ncand)
+        _closure(pmasks, peers, units, y, x, cid, adj_start, adj, comp, reach, x)  # reach: forcing chains only
+        _reversed(pnn, adj_start, adj, radj_start, radj, fill)
         for cell in range(ncells):
             m = masks[cell]
             count = 0
@@ -108,6 +128,7 @@ def easiest_cycle(masks, peers, units, allpeers, best_path):
                 count += 1
             if count < 2 or (not x and count > 2):
                 continue
+            m = pmasks[cell]
             v = 0
             while m >> v:
                 if not (m >> v) & 1:
@@ -123,6 +144,8 @@ def easiest_cycle(masks, peers, units, allpeers, best_path):
                     nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound, most_cycle)
                 if nfound:
                     searches += 1
+                    if pas == 0:
+                        searches0[v] += 1
                 for fi in range(nfound):
                     e = dfound[fi]
                     # the cycle's potentials: src, then its entries back to the root (src again)
@@ -206,6 +229,8 @@ def easiest_cycle(masks, peers, units, allpeers, best_path):
                     if last < 0:
                         continue
                     searches += 1
+                    if pas == 0:
+                        searches0[v] += 1
                     length = 0
                     e = last
                     while e != -1:
@@ -226,4 +251,6 @@ def easiest_cycle(masks, peers, units, allpeers, best_path):
                         best_path[i] = path[i]
                     most_cycle = _most(cycle_base, have, best_r, best_c)
                     most_chain = _most(chain_base, have, best_r, best_c)
-    return best_what, best_pass, best_len, searches
+        if pas == 0:
+            found0 = have
+    return best_what, best_pass, best_len, searches, found0
