@@ -67,8 +67,18 @@ def warm_chains() -> None:
     from ..grid import Grid
     from .rating import rate
 
+    from . import chains
+    from .state import Candidates
+
     _chain_kernels_now()
     rate(Grid(CHAIN_PUZZLE))
+    # and from Python once: once the compiled rules above are in the cache, the rating calls the
+    # searches only from within them, which compiles them there but not for Python's calls
+    state = Candidates.from_grid(Grid(CHAIN_PUZZLE))
+    got = chains.Chainer(state, None)._kernel(state.mask)
+    if got:
+        kernels, arr, peers, units, work = got
+        kernels.scan(arr, peers, units, True, True, work)
 
 
 def warm_nested() -> None:
