@@ -565,7 +565,7 @@ def als_wing_sizes(masks, peer, kmin, kmax):
         unions[0] = masks[a]
         n = 0
         for p in range(a + 1, ncells):
-            if peer[a, p]:
+            if peer[a, p] and 1 < pops[p] <= most:  # (the others are skipped below anyway)
                 cand[1, n] = p
                 n += 1
         ncand[1] = n
