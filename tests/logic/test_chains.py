@@ -325,3 +325,53 @@ def test_easiest_cycle_is_the_first_of_every_chain() -> None:
         assert chains._easiest_cycle(chains.Chainer(state, None)) == want, state.mask
         steps += bool(want)
     assert steps > 50, steps
+
+
+def test_values_remembered_along_a_path_give_the_same_steps(monkeypatch, chain_kernels_loaded) -> None:
+    """Forcing Chains & Cycles (its x-link pass) and Nishio Forcing Chains remember per value
+    and its places what their x-link searches found (``links._BY_VALUE``), and search again only
+    the values whose places changed. Along rating paths of the chain band, where most values
+    keep their places from one step to the next, each state's step with that memory is the step
+    found afresh (the memory cleared), and the memory does skip values."""
+    pytest.importorskip("numba")
+    from sudokit import engine
+    from sudokit.logic import cycle_kernels, kernel_groups, links, nested_kernels, stepper
+
+    kernel_groups.warm_cycles()
+    engine._loaded.update(("nested", "cycles"))
+    skipped = {"x": 0, "nishio": 0}
+    full = sum(1 << v for v in range(1, 10))
+    easiest, nishio = cycle_kernels.easiest_cycle, nested_kernels.nishio_rule
+
+    def easiest_counted(*args):
+        skipped["x"] += args[5] != full
+        return easiest(*args)
+
+    def nishio_counted(*args):
+        skipped["nishio"] += args[-1] != full
+        return nishio(*args)
+
+    monkeypatch.setattr(cycle_kernels, "easiest_cycle", easiest_counted)
+    monkeypatch.setattr(nested_kernels, "nishio_rule", nishio_counted)
+    rows = [r for r in reference() if 7.0 <= float(r["er"]) <= 9.0][::6]
+    assert len(rows) >= 8
+    compared = found = 0
+    for row in rows:
+        links.clear_caches()
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for _ in stepper.steps(state, [t for t in REGISTRY if t.rating <= rating_floor()]):
+            if state.solved:
+                break
+            for find in (chains.find_forcing_chains, chains.find_nishio):
+                kept = next(find(state.copy()), None)
+                memory = dict(links._BY_VALUE)
+                links._BY_VALUE.clear()
+                fresh = next(find(state.copy()), None)
+                links._BY_VALUE.clear()
+                links._BY_VALUE.update(memory)
+                assert (kept and (kept.technique, kept.rating, kept.eliminations, kept.placements, kept.text)) == \
+                    (fresh and (fresh.technique, fresh.rating, fresh.eliminations, fresh.placements, fresh.text))
+                compared += 1
+                found += kept is not None
+    assert compared > 100 and found > 20, (compared, found)
+    assert skipped["x"] > 20 and skipped["nishio"] > 20, skipped
