@@ -788,11 +788,17 @@ def _link_unit(geo, p: int, q: int, masks, graph, dynamic: bool, order: "dict | 
 def _graph_units(h, graph) -> tuple:
     """What :func:`_rule_parents` keeps of ``graph``, one of the graphs of the inner hint ``h``:
     ``(graph, {(p << 13) | q: unit of the link}, [its rank of potentials or None])``, with the
-    hint's chainer (whose graphs, and reduced grid, they are), or new."""
+    hint's chainer (whose graphs, and reduced grid, they are), or new; for a static hint, one
+    table for all the chainer's graphs."""
     ch = h.chainer
     memo = None if ch is None else ch.__dict__.setdefault("_graph_units", {})
     if memo is None:
         return graph, {}, [None]
+    if not h.dynamic:  # a static link's unit depends on the reduced grid alone: one table for all
+        got = memo.get(None)
+        if got is None:
+            got = memo[None] = (None, {}, [None])
+        return got
     got = memo.get(id(graph))
     if got is None or got[0] is not graph:
         got = memo[id(graph)] = (graph, {}, [None])
