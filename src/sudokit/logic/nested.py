@@ -496,8 +496,9 @@ class _LevelChainer(Chainer):
             return got[2]
         hints = got[0]
         out = []
+        removed: dict = {}  # (what each cell and each unit's value lost, for all the hints)
         for h in hints:
-            parents = _rule_parents(h, base_masks, masks, geo)
+            parents = _rule_parents(h, base_masks, masks, geo, removed)
             if not parents:
                 continue
             cells: dict[int, list[int]] = {}
@@ -805,24 +806,38 @@ def _graph_units(h, graph) -> tuple:
     return got
 
 
-def _rule_parents(h: _XHint, base, cur, geo) -> tuple:
+def _rule_parents(h: _XHint, base, cur, geo, removed: dict | None = None) -> tuple:
     """The candidates removed by the outer chain that the inner hint ``h``
-    relies on, as off nodes (SE's ``ChainingHint.getRuleParents``)."""
+    relies on, as off nodes (SE's ``ChainingHint.getRuleParents``).
+    ``removed``: what a cell (key ``-1 - cell``) or a unit's value (key
+    ``(unit << 5) | value``) has lost from ``base`` to ``cur``, as off
+    nodes, kept between the calls on the same two grids."""
     out: dict[int, None] = {}
     units = geo.units
+    if removed is None:
+        removed = {}
 
     def naked(cell: int) -> None:
-        gone = base[cell] & ~cur[cell]
-        while gone:
-            low = gone & -gone
-            out[(cell << 6) | (low.bit_length() << 1)] = None
-            gone ^= low
+        got = removed.get(-1 - cell)
+        if got is None:
+            got = []
+            gone = base[cell] & ~cur[cell]
+            while gone:
+                low = gone & -gone
+                got.append((cell << 6) | (low.bit_length() << 1))
+                gone ^= low
+            removed[-1 - cell] = got
+        for node in got:
+            out[node] = None
 
     def hidden(unit: int, v: int) -> None:
-        bit = 1 << (v - 1)
-        for c in units[unit]:
-            if base[c] & bit and not cur[c] & bit:
-                out[(c << 6) | (v << 1)] = None
+        got = removed.get((unit << 5) | v)
+        if got is None:
+            bit = 1 << (v - 1)
+            got = removed[(unit << 5) | v] = [(c << 6) | (v << 1) for c in units[unit]
+                                              if base[c] & bit and not cur[c] & bit]
+        for node in got:
+            out[node] = None
 
     if h.cycle is not None:
         chain = cycle_nodes(h.cycle)
