@@ -148,6 +148,8 @@ class _Helper:
         self.nested = nested
 
 
+#: How many reduced grids' inner hints :attr:`_LOCAL` ``inner`` holds; when full, they become
+#: ``inner_old`` (the previous ones dropped), and a grid met again there comes back.
 _INNER_SIZE = 2_000
 
 #: What one thread remembers between the producer calls of its rating (each
@@ -166,6 +168,7 @@ def _local():
     local = _LOCAL
     if not hasattr(local, "inner"):
         local.inner, local.ends, local.basic, local.basic_size = {}, {}, [], [1024]
+        local.inner_old = {}
     return local
 
 
@@ -174,6 +177,7 @@ def clear_caches() -> None:
     timing runs from scratch; this thread's)."""
     local = _local()
     local.inner.clear()
+    local.inner_old.clear()
     local.ends.clear()
 
 
@@ -483,14 +487,20 @@ class _LevelChainer(Chainer):
         kind, level = inner
         geo = self.geo
         key = (kind, level, tuple(masks), tuple(self.state.values))
-        memo = _local().inner
+        local = _local()
+        memo = local.inner
         got = memo.get(key)
+        if got is None:
+            got = local.inner_old.pop(key, None)
+            if got is not None:
+                memo[key] = got
         base_key = self._base_key
         if got is None:
             reduced = Candidates(geo, self.state.values, list(masks))
             hints = _inner_hints(reduced, kind, level, self.deadline, None if boards is None else list(boards))
             if len(memo) >= _INNER_SIZE:
-                memo.clear()
+                local.inner_old = memo
+                memo = local.inner = {}
             got = memo[key] = [hints, None, None]
         elif got[1] == base_key:  # the helpers depend on the hints and on what the chain removed
             return got[2]
