@@ -223,3 +223,61 @@ def test_compiled_inner_rules_give_the_python_ones(monkeypatch, chain_kernels_lo
     python = next(nested.find_level(level2, 2))
     assert (step.technique, step.rating, step.eliminations, step.text, step.details()) == \
         (python.technique, python.rating, python.eliminations, python.text, python.details())
+
+
+def test_rule_parents_with_the_kept_link_units_are_those_made_afresh(monkeypatch, chain_kernels_loaded) -> None:
+    """The units of the links an inner hint relies on are kept per graph (per reduced grid for
+    static hints) and shared among the hints of one inner rule: worked out for the hints in
+    reverse order, with the tables the others left, each hint gets the parents it gets when no
+    unit is kept at all."""
+    pytest.importorskip("numba")
+    state = _state(_traces()["hd-0361"]["steps"][4]["candidates"])
+    ch = nested._LevelChainer(state, None, 1)
+    cell = next(c for c, m in enumerate(state.mask) if m & (m - 1))
+    graph, _ = ch.propagate([(cell << 6) | (state.mask[cell].bit_length() << 1) | 1], False, True)
+    masks = list(state.mask)
+    for q in graph:  # the grid the assumption reduces
+        if not q & 1:
+            masks[q >> 6] &= ~(1 << (((q >> 1) & 31) - 1))
+    reduced = Candidates(state.geo, list(state.values), masks)
+
+    class Forget(dict):
+        def get(self, key, default=None):  # type: ignore[override]
+            return default
+
+    kept = nested._graph_units
+    checked = 0
+    for kind in ("cycles", "multiple", "dynamic"):
+        hints = nested._inner_hints(reduced, kind, 0, None)
+        shared = [nested._rule_parents(h, state.mask, masks, state.geo) for h in reversed(hints)][::-1]
+        monkeypatch.setattr(nested, "_graph_units", lambda h, graph: (graph, Forget(), [None]))
+        for h, parents in zip(hints, shared):
+            assert nested._rule_parents(h, state.mask, masks, state.geo) == parents, (kind, h.name)
+            checked += bool(parents)
+        monkeypatch.setattr(nested, "_graph_units", kept)
+    assert checked >= 5
+
+
+def test_fewer_collections_restores_the_thresholds() -> None:
+    """A nested level raises the collector's young threshold while it searches, and the last
+    of the blocks (nested, or in several threads) puts the process's thresholds back."""
+    import gc
+    import threading
+
+    before = gc.get_threshold()
+    with nested.fewer_collections():
+        assert gc.get_threshold()[0] == max(before[0], nested.GC_YOUNG)
+        with nested.fewer_collections():
+            pass
+        assert gc.get_threshold()[0] == max(before[0], nested.GC_YOUNG)
+        done = []
+
+        def other():
+            with nested.fewer_collections():
+                done.append(gc.get_threshold())
+
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        assert done == [gc.get_threshold()]
+    assert gc.get_threshold() == before

@@ -1227,14 +1227,18 @@ class Multi:
             lengths[q] = d
         return d + 1
 
-    def hint(self, name, key, chains, target, text_head, unit: int | None = None) -> Hint:
+    def hint(self, name, key, chains, target, text_head, unit: int | None = None,
+             complexity: int | None = None) -> Hint:
         """``chains``: ``[(node, parents, graph), ...]`` ending at the target;
         ``text_head`` a string or a function that makes it (the text and
-        links are made only when asked for); ``unit``: a region chain's."""
+        links are made only when asked for); ``unit``: a region chain's;
+        ``complexity``: the chains' count when known (a compiled rule's)."""
         state = self.ch.state
         geo = state.geo
         best = self.best.hint if self.prune else None
-        if self.prune and not self.dynamic:
+        if complexity is not None:
+            pass
+        elif self.prune and not self.dynamic:
             complexity = sum(self._count(n, ps, g) for n, ps, g in chains)
         elif best is None:
             complexity = sum(_ancestors(n, ps, g) for n, ps, g in chains)

@@ -35,9 +35,11 @@ parents and so the complexity.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator
@@ -146,6 +148,8 @@ class _Helper:
         self.nested = nested
 
 
+#: How many reduced grids' inner hints :attr:`_LOCAL` ``inner`` holds; when full, they become
+#: ``inner_old`` (the previous ones dropped), and a grid met again there comes back.
 _INNER_SIZE = 2_000
 
 #: What one thread remembers between the producer calls of its rating (each
@@ -164,6 +168,7 @@ def _local():
     local = _LOCAL
     if not hasattr(local, "inner"):
         local.inner, local.ends, local.basic, local.basic_size = {}, {}, [], [1024]
+        local.inner_old = {}
     return local
 
 
@@ -172,6 +177,7 @@ def clear_caches() -> None:
     timing runs from scratch; this thread's)."""
     local = _local()
     local.inner.clear()
+    local.inner_old.clear()
     local.ends.clear()
 
 
@@ -481,21 +487,28 @@ class _LevelChainer(Chainer):
         kind, level = inner
         geo = self.geo
         key = (kind, level, tuple(masks), tuple(self.state.values))
-        memo = _local().inner
+        local = _local()
+        memo = local.inner
         got = memo.get(key)
+        if got is None:
+            got = local.inner_old.pop(key, None)
+            if got is not None:
+                memo[key] = got
         base_key = self._base_key
         if got is None:
             reduced = Candidates(geo, self.state.values, list(masks))
             hints = _inner_hints(reduced, kind, level, self.deadline, None if boards is None else list(boards))
             if len(memo) >= _INNER_SIZE:
-                memo.clear()
+                local.inner_old = memo
+                memo = local.inner = {}
             got = memo[key] = [hints, None, None]
         elif got[1] == base_key:  # the helpers depend on the hints and on what the chain removed
             return got[2]
         hints = got[0]
         out = []
+        removed: dict = {}  # (what each cell and each unit's value lost, for all the hints)
         for h in hints:
-            parents = _rule_parents(h, base_masks, masks, geo)
+            parents = _rule_parents(h, base_masks, masks, geo, removed)
             if not parents:
                 continue
             cells: dict[int, list[int]] = {}
@@ -672,6 +685,38 @@ def _inner_of(chainer, chains) -> list:
     return found
 
 
+#: The threshold of the cycle collector's youngest generation while a nested level searches
+#: (Python's default is 700). A level makes millions of short-lived dicts, tuples and hints, and
+#: keeps its memos (the inner rules' hints by reduced grid) alive throughout: with the default,
+#: about a tenth of a hard rating went to collections, most of them full ones that walk the
+#: memos again and again, and found next to nothing.
+GC_YOUNG = 20_000
+
+_GC_LOCK = threading.Lock()
+_GC_USERS = [0, None]  # the searches inside :func:`fewer_collections`, and the thresholds to restore
+
+
+@contextmanager
+def fewer_collections():
+    """Inside the block, the cycle collector's youngest generation waits for
+    :data:`GC_YOUNG` new objects (restored when the last block of any thread
+    ends; the thresholds are the process's)."""
+    with _GC_LOCK:
+        if _GC_USERS[0] == 0:
+            old = gc.get_threshold()
+            _GC_USERS[1] = old
+            if old[0] < GC_YOUNG:
+                gc.set_threshold(GC_YOUNG, *old[1:])
+        _GC_USERS[0] += 1
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _GC_USERS[0] -= 1
+            if _GC_USERS[0] == 0:
+                gc.set_threshold(*_GC_USERS[1])
+
+
 class _LevelMulti(Multi):
     """SE's multiple-chain producer at a level; ``collect`` keeps every hint
     (for an inner rule) instead of the best."""
@@ -684,8 +729,13 @@ class _LevelMulti(Multi):
         geo = ch.geo
         self.unit_names = {geo.unit_name(u): u for u in range(len(geo.units))}
 
-    def hint(self, name, key, chains, target, text_head, unit: int | None = None) -> Hint:
-        h = super().hint(name, key, chains, target, text_head, unit)
+    def run(self, cells: "list[int] | None" = None) -> None:
+        with fewer_collections():
+            super().run(cells)
+
+    def hint(self, name, key, chains, target, text_head, unit: int | None = None,
+             complexity: int | None = None) -> Hint:
+        h = super().hint(name, key, chains, target, text_head, unit, complexity)
         inner = _inner_of(self.ch, chains) if self.level >= 2 else []
         if inner:
             h.complexity += sum(x.complexity for x in inner)
@@ -713,13 +763,14 @@ class _LevelMulti(Multi):
 # -- SE's collectRuleParents ------------------------------------------------------
 
 
-def _link_unit(geo, p: int, q: int, masks, graph, dynamic: bool, order: dict | None = None) -> int:
+def _link_unit(geo, p: int, q: int, masks, graph, dynamic: bool, order: "dict | list | None" = None) -> int:
     """The unit of an x-link p (off) -> q (on): the first of box, row,
     column holding both where the value had two places left when the link
     was made (SE's ``getOffToOn`` records that region as the cause of q).
     In a dynamic chain, the places the chain had removed before it took up
     p are gone (``order``: each potential's rank in ``graph``, the order
-    the chain found them in, which is the order it takes up the offs)."""
+    the chain found them in, which is the order it takes up the offs; or a
+    list ``[None]`` where that rank is made, when needed, and kept)."""
     a, b = p >> 6, q >> 6
     v = (q >> 1) & 31
     bit = 1 << (v - 1)
@@ -729,8 +780,13 @@ def _link_unit(geo, p: int, q: int, masks, graph, dynamic: bool, order: dict | N
     shared += [u for u in geo.units_of[a][3:] if u in geo.units_of[b]]  # a variant's diagonal or window
     if len(shared) == 1:
         return shared[0]
-    if dynamic and order is None:
-        order = {n: i for i, n in enumerate(graph)}
+    if dynamic and (order is None or type(order) is list):
+        box = order
+        order = None if box is None else box[0]
+        if order is None:
+            order = {n: i for i, n in enumerate(graph)}
+            if box is not None:
+                box[0] = order
     at = order.get(p, -1) if dynamic else -1
     for u in shared:
         left = [c for c in geo.units[u] if masks[c] & bit and not (
@@ -740,24 +796,58 @@ def _link_unit(geo, p: int, q: int, masks, graph, dynamic: bool, order: dict | N
     return shared[0]
 
 
-def _rule_parents(h: _XHint, base, cur, geo) -> tuple:
+def _graph_units(h, graph) -> tuple:
+    """What :func:`_rule_parents` keeps of ``graph``, one of the graphs of the inner hint ``h``:
+    ``(graph, {(p << 13) | q: unit of the link}, [its rank of potentials or None])``, with the
+    hint's chainer (whose graphs, and reduced grid, they are), or new; for a static hint, one
+    table for all the chainer's graphs."""
+    ch = h.chainer
+    memo = None if ch is None else ch.__dict__.setdefault("_graph_units", {})
+    if memo is None:
+        return graph, {}, [None]
+    if not h.dynamic:  # a static link's unit depends on the reduced grid alone: one table for all
+        got = memo.get(None)
+        if got is None:
+            got = memo[None] = (None, {}, [None])
+        return got
+    got = memo.get(id(graph))
+    if got is None or got[0] is not graph:
+        got = memo[id(graph)] = (graph, {}, [None])
+    return got
+
+
+def _rule_parents(h: _XHint, base, cur, geo, removed: dict | None = None) -> tuple:
     """The candidates removed by the outer chain that the inner hint ``h``
-    relies on, as off nodes (SE's ``ChainingHint.getRuleParents``)."""
+    relies on, as off nodes (SE's ``ChainingHint.getRuleParents``).
+    ``removed``: what a cell (key ``-1 - cell``) or a unit's value (key
+    ``(unit << 5) | value``) has lost from ``base`` to ``cur``, as off
+    nodes, kept between the calls on the same two grids."""
     out: dict[int, None] = {}
     units = geo.units
+    if removed is None:
+        removed = {}
 
     def naked(cell: int) -> None:
-        gone = base[cell] & ~cur[cell]
-        while gone:
-            low = gone & -gone
-            out[(cell << 6) | (low.bit_length() << 1)] = None
-            gone ^= low
+        got = removed.get(-1 - cell)
+        if got is None:
+            got = []
+            gone = base[cell] & ~cur[cell]
+            while gone:
+                low = gone & -gone
+                got.append((cell << 6) | (low.bit_length() << 1))
+                gone ^= low
+            removed[-1 - cell] = got
+        for node in got:
+            out[node] = None
 
     def hidden(unit: int, v: int) -> None:
-        bit = 1 << (v - 1)
-        for c in units[unit]:
-            if base[c] & bit and not cur[c] & bit:
-                out[(c << 6) | (v << 1)] = None
+        got = removed.get((unit << 5) | v)
+        if got is None:
+            bit = 1 << (v - 1)
+            got = removed[(unit << 5) | v] = [(c << 6) | (v << 1) for c in units[unit]
+                                              if base[c] & bit and not cur[c] & bit]
+        for node in got:
+            out[node] = None
 
     if h.cycle is not None:
         chain = cycle_nodes(h.cycle)
@@ -781,7 +871,10 @@ def _rule_parents(h: _XHint, base, cur, geo) -> tuple:
                     hidden(unit, (q >> 1) & 31)
         return tuple(out)
     for target, parents, graph in h.chains:
-        order = {n: i for i, n in enumerate(graph)} if h.dynamic else None
+        # the unit of each x-link, by graph (an inner rule's hints share their propagations, and
+        # its reduced grid, ``cur``, is theirs): (graph, {(p << 13) | q: unit}, [rank in graph])
+        known = _graph_units(h, graph)
+        units_of = known[1]
         done: set = set()
         todo = [(target, parents)]
         while todo:
@@ -802,7 +895,11 @@ def _rule_parents(h: _XHint, base, cur, geo) -> tuple:
                         if p >> 6 == q >> 6:
                             naked(q >> 6)
                         else:
-                            hidden(_link_unit(geo, p, q, cur, graph, h.dynamic, order), (q >> 1) & 31)
+                            k = (p << 13) | q
+                            u = units_of.get(k)
+                            if u is None:
+                                u = units_of[k] = _link_unit(geo, p, q, cur, graph, h.dynamic, known[2])
+                            hidden(u, (q >> 1) & 31)
                 for p in ps:
                     nxt.append((p, graph[p]))
             todo = nxt
@@ -1025,7 +1122,7 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
         if bufs is None:
             size = w.get("multiple_size", 1 << 17)
             bufs = w["multiple"] = (np.empty(size, dtype=np.int64), np.empty(4 * size, dtype=np.int64),
-                                    np.empty((size // 8, 6), dtype=np.int64))
+                                    np.empty((size // 8, 7), dtype=np.int64))
         gnodes, gpf, out = bufs
         kept, props, stamp = nk.multiple_rule(arr, peers, units, ulist, cellunits, bool(dynamic), w["masks"],
                                               *w["prop"], w["stamp"], gnodes, gpf, out)
@@ -1044,32 +1141,35 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
     name = chains._name
     masks = state.mask
     found = []
-    for what, cell, v, u, q, order in out[:kept if most is None else min(kept, most)].tolist():
+    for what, cell, v, u, q, order, cx in out[:kept if most is None else min(kept, most)].tolist():
         p_on = (cell << 6) | (v << 1) | 1
         if what == nk.CONTRA_ON or what == nk.CONTRA_OFF:
             p = p_on if what == nk.CONTRA_ON else p_on ^ 1
             graph, absurd = rb.propagate([p], False, dynamic)
             (a, pa), (b, pb) = absurd
             h = multi.hint(f"{prefix}Contradiction Forcing Chains", 7, [(a, pa, graph), (b, pb, graph)], p ^ 1,
-                           lambda p=p, a=a: f"{name(geo, p)} makes {name(geo, a)} both true and false")
+                           lambda p=p, a=a: f"{name(geo, p)} makes {name(geo, a)} both true and false",
+                           complexity=cx)
         elif what == nk.DOUBLE:
             on_graph = rb.propagate([p_on], False, dynamic)[0]
             off_graph = rb.propagate([p_on ^ 1], False, dynamic)[0]
             h = multi.hint(f"{prefix}Double Forcing Chains", 1, [(q, on_graph[q], on_graph),
                                                                  (q, off_graph[q], off_graph)], q,
-                           lambda p=p_on, q=q: f"{name(geo, p)} and {name(geo, p ^ 1)} both give {name(geo, q)}")
+                           lambda p=p_on, q=q: f"{name(geo, p)} and {name(geo, p ^ 1)} both give {name(geo, q)}",
+                           complexity=cx)
         elif what == nk.REGION:
             bit = 1 << (v - 1)
             graphs = [rb.propagate([(p << 6) | (v << 1) | 1], False, dynamic)[0]
                       for p in geo.units[u] if masks[p] & bit]
             h = multi.hint(f"{prefix}Region Forcing Chains", 6, [(q, g[q], g) for g in graphs], q,
                            lambda u=u, q=q, v=v: f"each place for {geo.symbol(v)} in {geo.unit_name(u)} gives "
-                           f"{name(geo, q)}", u)
+                           f"{name(geo, q)}", u, cx)
         else:
             graphs = [rb.propagate([(cell << 6) | ((w0 + 1) << 1) | 1], False, dynamic)[0]
                       for w0 in range(masks[cell].bit_length()) if masks[cell] >> w0 & 1]
             h = multi.hint(f"{prefix}Cell Forcing Chains", 5, [(q, g[q], g) for g in graphs], q,
-                           lambda q=q, cell=cell: f"each value of {geo.cell_name(cell)} gives {name(geo, q)}")
+                           lambda q=q, cell=cell: f"each value of {geo.cell_name(cell)} gives {name(geo, q)}",
+                           complexity=cx)
         h.order = order
         found.append(h)
     return found

@@ -1410,7 +1410,7 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
     Returns ``(kept, propagations, stamp)``: ``out[:kept]`` the kept hints in
     that order, each ``(what, cell, value, unit, target)`` (``what`` one of
     CONTRA_ON ... CELL; ``unit`` -1 but for a region; a sixth column gets its
-    order found), ``propagations`` the
+    order found, a seventh its complexity), ``propagations`` the
     distinct propagations made (the units of work the Python rule counts),
     ``stamp`` the last stamp used in ``mark``; ``kept`` is -1 when ``gnodes``
     or ``gpf`` is too small, -2 when ``out`` is (or its own room for the
@@ -1746,11 +1746,13 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
             kept += 1
     keys = np.empty(kept, dtype=np.int64)
     which = np.empty(kept, dtype=np.int64)
+    wcplx = np.empty(kept, dtype=np.int64)
     j = 0
     for rid in range(nn):
         if bestc[rid] >= 0:
             keys[j] = (bestc[rid] * 16 + bestk[rid]) * (nrec + 1) + besto[rid]
             which[j] = besto[rid]
+            wcplx[j] = bestc[rid]
             j += 1
     o = np.argsort(keys, kind="mergesort")
     for j in range(kept):
@@ -1758,6 +1760,7 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
         for t in range(5):
             out[j, t] = recs[i, t]
         out[j, 5] = i
+        out[j, 6] = wcplx[o[j]]
     return kept, props, stamp
 
 
