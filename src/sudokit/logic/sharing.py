@@ -6,23 +6,29 @@ A rating, a path or a hint asked for with ``jobs`` above 1
 runs. The producers that cost a hard puzzle most, Dynamic Forcing Chains (+)
 and the Nested Forcing Chains (SE 9.0 and up, :mod:`.nested`), search from
 each cell on its own: the searches from one cell do not depend on those from
-another. So their cells are dealt out: this process takes a run of cells and
-each worker another (:func:`deal`, by what each cell cost at the last shared
-search), and a worker done early takes over cells not yet searched here. A
-state's levels are dealt alike, so a process finds where its propagations
-stopped at the level below (and the inner rules' hints it remembers).
+another. So their cells are shared out through a board in memory that every
+process sees (:class:`_Board`): each process takes the cells of its own
+queue one at a time, and one done early takes the last cells of the others'
+queues, so that all end within a cell of each other, whatever the load of
+the machine leaves each of them. The queues are dealt by what each cell cost
+at the last shared search (:func:`deal`); the next levels on the same state
+start each process on the cells it searched at the level below, so that it
+finds where its propagations stopped there (and the inner rules' hints it
+remembers).
 
 A region forcing chain needs the propagations from every place of its value
-in the region. Where some are another share's, the share keeps the chain
-back; the shares then send each other the propagations asked for (their
-graphs, and the keys and complexities of their inner chains), and finish the
-chains: nothing is propagated twice (:func:`level_step`'s three rounds).
+in the region. Where some were searched by another process, the chain waits;
+a worker sends with its answer the propagations of its cells that the others'
+chains wait for (their graphs, and the keys and complexities of their inner
+chains), this process sends each worker those it waits for, and the chains
+are finished: nothing is propagated twice, in two rounds a search
+(:func:`level_step`).
 
 Each share gives back its best hint (as a :class:`~.step.Step`) with its
 place in SE's order: rating, complexity, kind, then the scan order (the cell,
 then the order within the cell). The least of these is the step the search
 in one process would take, tie for tie, so the result is the same whatever
-the number of processes.
+the number of processes and whichever process searched which cell.
 
 The work the workers did is counted against the puzzle's budget here
 (:func:`.chains.charge`), as if this process had done it; each worker gets
@@ -90,8 +96,10 @@ def tally() -> dict[int, int]:
 def span() -> tuple[int, int]:
     """The work (:func:`.chains.charge` units) of the first round of this
     thread's last shared searches: in all the shares, and in the longest
-    share of each search, summed. On a machine with a free core for each
-    process, the wall time of that round goes with the second."""
+    share of each search, summed. The shares end together in time
+    (:class:`_Board`), so a process slowed by other jobs does less work: on
+    a machine with a free core for each process, the longest share is about
+    an even one."""
     total, longest = getattr(_LOCAL, "span", (0, 0))
     return total, longest
 
@@ -101,15 +109,13 @@ def active() -> bool:
     return _team() is not None
 
 
-def deal(state: Candidates, cells: list[int], shares: int, cost: dict[int, int] | None = None,
-         first: float = 1.0) -> list[list[int]]:
+def deal(state: Candidates, cells: list[int], shares: int, cost: dict[int, int] | None = None) -> list[list[int]]:
     """``cells`` (in scan order) dealt into ``shares`` runs of about the same
     cost: ``cost`` per cell where known (the work its searches took last
     time), else its number of candidates (the searches from a cell propagate
-    each of them on and off) times the mean cost of a candidate; the first
-    run's cost is ``first`` times each other's. Runs keep the cells of a row
-    or a box together, so that fewer region chains need another share's
-    propagations.
+    each of them on and off) times the mean cost of a candidate. Runs keep
+    the cells of a row or a box together, so that fewer region chains need
+    another share's propagations.
 
     >>> deal(Candidates.from_grid(Grid("." * 81)), list(range(81)), 3) == [
     ...     list(range(27)), list(range(27, 54)), list(range(54, 81))]
@@ -120,9 +126,7 @@ def deal(state: Candidates, cells: list[int], shares: int, cost: dict[int, int] 
     each = sum(w for w, _ in known) / max(1, sum(n for _, n in known)) if known else 1.0
     weights = [cost[c] if cost and c in cost else n * each for c, n in zip(cells, counts)]
     total = sum(weights)
-    # the first share's part, ``first`` of an even one: it may hand cells on to a worker done early
-    # (level_step), the workers cannot hand any back
-    ends = [total * (first + k) / (first + shares - 1) for k in range(shares - 1)]
+    ends = [total * (k + 1) / shares for k in range(shares - 1)]
     out: list[list[int]] = [[] for _ in range(shares)]
     done = 0.0
     for cell, weight in zip(cells, weights):
