@@ -72,7 +72,7 @@ def sharing(jobs: int) -> Iterator[None]:
     if jobs <= 1 or active():
         yield
         return
-    team = Team(jobs - 1, _Board(jobs))
+    team = Team(jobs - 1)  # (its board is made before its first search: level_step)
     _LOCAL.team = team
     _LOCAL.tally, _LOCAL.span, _LOCAL.last = {}, [0, 0], None
     try:
@@ -433,7 +433,7 @@ def _abandon(team: Any) -> None:
     """Stop the team's workers now; the next ones get a new board (a worker
     killed while it held the board's lock leaves it taken)."""
     team.abandon()
-    team.board = _Board(team.size + 1)
+    team.board = None
 
 
 def level_step(state: Candidates, level: int, inner_level: int, deadline: float | None) -> Any:
@@ -451,6 +451,8 @@ def level_step(state: Candidates, level: int, inner_level: int, deadline: float 
     team = _team()
     if team is None:
         return ALONE
+    if team.board is None:  # (before the workers start, which forked see it)
+        team.board = _Board(team.size + 1)
     board: _Board = team.board
     cells = [c for c, m in enumerate(state.mask) if m & (m - 1)]  # (a dynamic level searches every such cell)
     shares = team.size + 1
