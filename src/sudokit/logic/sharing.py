@@ -121,10 +121,7 @@ def deal(state: Candidates, cells: list[int], shares: int, cost: dict[int, int] 
     ...     list(range(27)), list(range(27, 54)), list(range(54, 81))]
     True
     """
-    counts = [state.mask[c].bit_count() for c in cells]
-    known = [(cost[c], n) for c, n in zip(cells, counts) if cost and c in cost]
-    each = sum(w for w, _ in known) / max(1, sum(n for _, n in known)) if known else 1.0
-    weights = [cost[c] if cost and c in cost else n * each for c, n in zip(cells, counts)]
+    weights = _weights(state, cells, cost)
     total = sum(weights)
     ends = [total * (k + 1) / shares for k in range(shares - 1)]
     out: list[list[int]] = [[] for _ in range(shares)]
@@ -134,6 +131,23 @@ def deal(state: Candidates, cells: list[int], shares: int, cost: dict[int, int] 
         out[sum(middle >= end for end in ends)].append(cell)
         done += weight
     return out
+
+
+def _weights(state: Candidates, cells: list[int], cost: dict[int, int] | None) -> list[float]:
+    """What the searches from each of ``cells`` are expected to cost (:func:`deal`)."""
+    counts = [state.mask[c].bit_count() for c in cells]
+    known = [(cost[c], n) for c, n in zip(cells, counts) if cost and c in cost]
+    each = sum(w for w, _ in known) / max(1, sum(n for _, n in known)) if known else 1.0
+    return [cost[c] if cost and c in cost else n * each for c, n in zip(cells, counts)]
+
+
+def _dearest_first(state: Candidates, queue: list[int], cost: dict[int, int] | None) -> list[int]:
+    """``queue`` with the cells expected to cost most first: the cells taken
+    last, and from the ends of the queues, are the cheap ones, so that the
+    processes end close together (a cell of a nested level may cost a tenth
+    of a second)."""
+    weights = _weights(state, queue, cost)
+    return [c for _, c in sorted(zip(weights, queue), key=lambda wc: -wc[0])]
 
 
 class _Ranked(Best):
@@ -461,10 +475,12 @@ def level_step(state: Candidates, level: int, inner_level: int, deadline: float 
     # process searched at the level below, whose propagations it resumes where they stopped
     key = (state.geo, tuple(state.values), tuple(state.mask), shares)
     last = getattr(_LOCAL, "last", None)
+    cost = getattr(_LOCAL, "cost", None)
     if last is not None and last[0] == key:
         queues = last[1]
     else:
-        queues = deal(state, cells, shares, getattr(_LOCAL, "cost", None))
+        queues = deal(state, cells, shares, cost)
+    queues = [_dearest_first(state, queue, cost) for queue in queues]
     args = (state.geo, tuple(state.values), tuple(state.mask), level, inner_level)
     counts = _LOCAL.tally
     try:
