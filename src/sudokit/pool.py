@@ -27,7 +27,7 @@ from collections import deque
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 
-__all__ = ["Team", "TeamLost", "cpu_count", "ordered_map", "resolve_jobs"]
+__all__ = ["Team", "TeamLost", "cpu_count", "ordered_map", "resolve_jobs", "team_board"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -184,11 +184,22 @@ class TeamLost(RuntimeError):
     """A worker of a :class:`Team` ended before it answered."""
 
 
-def _member(conn: Any) -> None:
+#: In a team's worker: the team's :attr:`Team.board` (None elsewhere).
+_BOARD: Any = None
+
+
+def team_board() -> Any:
+    """In a team's worker, the :attr:`Team.board` its team was made with (None elsewhere)."""
+    return _BOARD
+
+
+def _member(conn: Any, board: Any = None) -> None:
     """A team worker's life: run each ``(function, item)`` it is sent and send back
     ``("ok", result)`` or ``("raised", exception)``, until its pipe closes."""
+    global _BOARD
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _die_with_parent()
+    _BOARD = board
     while True:
         try:
             function, item = conn.recv()
@@ -221,8 +232,9 @@ class Team:
     [3, 4]
     """
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, board: Any = None) -> None:
         self.size = size
+        self.board = board
         self._members: list[tuple[Any, Any]] = []
         self._waiting: set[int] = set()
         self._owner = os.getpid()
@@ -238,7 +250,7 @@ class Team:
         try:
             for _ in range(self.size):
                 here, there = context.Pipe()
-                process = context.Process(target=_member, args=(there,), daemon=True)
+                process = context.Process(target=_member, args=(there, self.board), daemon=True)
                 process.start()
                 there.close()
                 members.append((process, here))
@@ -246,6 +258,12 @@ class Team:
             self._stop(members)
             raise
         self._members = members
+
+    @staticmethod
+    def shared_array(typecode: str, size: int) -> Any:
+        """A :class:`multiprocessing.Array` of ``size`` zeros (with its lock) that a
+        team's workers can be given as their :attr:`board`."""
+        return _context().Array(typecode, size)
 
     def send(self, k: int, function: Callable[[T], R], item: T) -> None:
         """Start ``function(item)`` on worker ``k`` (a picklable module-level function and plain data)."""

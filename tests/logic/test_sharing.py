@@ -55,6 +55,51 @@ def test_a_shared_level_takes_the_step_of_one_process(puzzle_id: str, index: int
     assert len(counts) == 2 and os.getpid() in counts and all(n > 0 for n in counts.values()), counts
 
 
+def test_the_board_gives_each_cell_once_own_queue_first_then_the_longest_other_from_its_end() -> None:
+    board = sharing._Board(3)
+    number = board.deal([[1, 2], [3, 4, 5, 6, 7], []])
+    assert [board.take(0, number), board.take(0, number)] == [1, 2]  # its own, in order
+    assert board.take(2, number) == 7  # an empty queue: the end of the longest
+    assert board.take(0, number - 1) == -1  # an older round takes nothing
+    taken = [board.take(1, number), board.take(0, number), board.take(2, number), board.take(1, number)]
+    assert taken == [3, 6, 5, 4] and board.take(0, number) == board.take(1, number) == -1
+    again = board.deal([[8], [9]])
+    assert again == number + 1 and board.take(1, number) == -1 and board.take(1, again) == 9
+
+
+def _slow_search(original):
+    """A share's search made slow in the workers only (as on a core another job takes)."""
+    def search(self, take):
+        if os.getpid() == _PARENT:
+            return original(self, take)
+        import time
+
+        def slow():
+            time.sleep(0.01)
+            return take()
+        return original(self, slow)
+    return search
+
+
+_PARENT = os.getpid()
+
+
+def test_three_processes_one_slowed_take_the_step_of_one_process(monkeypatch) -> None:
+    """The cells go where there is time for them (the slowed workers search fewer), and the step
+    is the one of one process all the same."""
+    _traces()
+    nested.clear_caches()
+    se, alone, got = _replay("hd-0361", 4)
+    nested.clear_caches()
+    monkeypatch.setattr(sharing._Round, "first", _slow_search(sharing._Round.first))
+    with sharing.sharing(3):
+        _, shared, got_shared = _replay("hd-0361", 4)
+        counts = sharing.tally()
+    assert (got_shared, shared.as_dict()) == (got, alone.as_dict())
+    assert len(counts) == 3 and all(n > 0 for n in counts.values()), counts
+    assert counts[os.getpid()] > max(n for pid, n in counts.items() if pid != os.getpid()), counts
+
+
 def test_deal_gives_each_cell_to_one_share_in_scan_order() -> None:
     state = _state(_traces()["hd-0361"]["steps"][4]["candidates"])
     cells = [c for c, m in enumerate(state.mask) if m & (m - 1)]

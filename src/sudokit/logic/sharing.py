@@ -6,23 +6,29 @@ A rating, a path or a hint asked for with ``jobs`` above 1
 runs. The producers that cost a hard puzzle most, Dynamic Forcing Chains (+)
 and the Nested Forcing Chains (SE 9.0 and up, :mod:`.nested`), search from
 each cell on its own: the searches from one cell do not depend on those from
-another. So their cells are dealt out: this process takes a run of cells and
-each worker another (:func:`deal`, by what each cell cost at the last shared
-search), and a worker done early takes over cells not yet searched here. A
-state's levels are dealt alike, so a process finds where its propagations
-stopped at the level below (and the inner rules' hints it remembers).
+another. So their cells are shared out through a board in memory that every
+process sees (:class:`_Board`): each process takes the cells of its own
+queue one at a time, and one done early takes the last cells of the others'
+queues, so that all end within a cell of each other, whatever the load of
+the machine leaves each of them. The queues are dealt by what each cell cost
+at the last shared search (:func:`deal`); the next levels on the same state
+start each process on the cells it searched at the level below, so that it
+finds where its propagations stopped there (and the inner rules' hints it
+remembers).
 
 A region forcing chain needs the propagations from every place of its value
-in the region. Where some are another share's, the share keeps the chain
-back; the shares then send each other the propagations asked for (their
-graphs, and the keys and complexities of their inner chains), and finish the
-chains: nothing is propagated twice (:func:`level_step`'s three rounds).
+in the region. Where some were searched by another process, the chain waits;
+a worker sends with its answer the propagations of its cells that the others'
+chains wait for (their graphs, and the keys and complexities of their inner
+chains), this process sends each worker those it waits for, and the chains
+are finished: nothing is propagated twice, in two rounds a search
+(:func:`level_step`).
 
 Each share gives back its best hint (as a :class:`~.step.Step`) with its
 place in SE's order: rating, complexity, kind, then the scan order (the cell,
 then the order within the cell). The least of these is the step the search
 in one process would take, tie for tie, so the result is the same whatever
-the number of processes.
+the number of processes and whichever process searched which cell.
 
 The work the workers did is counted against the puzzle's budget here
 (:func:`.chains.charge`), as if this process had done it; each worker gets
@@ -66,9 +72,9 @@ def sharing(jobs: int) -> Iterator[None]:
     if jobs <= 1 or active():
         yield
         return
-    team = Team(jobs - 1)
+    team = Team(jobs - 1)  # (its board is made before its first search: level_step)
     _LOCAL.team = team
-    _LOCAL.tally, _LOCAL.span = {}, [0, 0]
+    _LOCAL.tally, _LOCAL.span, _LOCAL.last = {}, [0, 0], None
     try:
         yield
     finally:
@@ -90,8 +96,10 @@ def tally() -> dict[int, int]:
 def span() -> tuple[int, int]:
     """The work (:func:`.chains.charge` units) of the first round of this
     thread's last shared searches: in all the shares, and in the longest
-    share of each search, summed. On a machine with a free core for each
-    process, the wall time of that round goes with the second."""
+    share of each search, summed. The shares end together in time
+    (:class:`_Board`), so a process slowed by other jobs does less work: on
+    a machine with a free core for each process, the longest share is about
+    an even one."""
     total, longest = getattr(_LOCAL, "span", (0, 0))
     return total, longest
 
@@ -101,28 +109,21 @@ def active() -> bool:
     return _team() is not None
 
 
-def deal(state: Candidates, cells: list[int], shares: int, cost: dict[int, int] | None = None,
-         first: float = 1.0) -> list[list[int]]:
+def deal(state: Candidates, cells: list[int], shares: int, cost: dict[int, int] | None = None) -> list[list[int]]:
     """``cells`` (in scan order) dealt into ``shares`` runs of about the same
     cost: ``cost`` per cell where known (the work its searches took last
     time), else its number of candidates (the searches from a cell propagate
-    each of them on and off) times the mean cost of a candidate; the first
-    run's cost is ``first`` times each other's. Runs keep the cells of a row
-    or a box together, so that fewer region chains need another share's
-    propagations.
+    each of them on and off) times the mean cost of a candidate. Runs keep
+    the cells of a row or a box together, so that fewer region chains need
+    another share's propagations.
 
     >>> deal(Candidates.from_grid(Grid("." * 81)), list(range(81)), 3) == [
     ...     list(range(27)), list(range(27, 54)), list(range(54, 81))]
     True
     """
-    counts = [state.mask[c].bit_count() for c in cells]
-    known = [(cost[c], n) for c, n in zip(cells, counts) if cost and c in cost]
-    each = sum(w for w, _ in known) / max(1, sum(n for _, n in known)) if known else 1.0
-    weights = [cost[c] if cost and c in cost else n * each for c, n in zip(cells, counts)]
+    weights = _weights(state, cells, cost)
     total = sum(weights)
-    # the first share's part, ``first`` of an even one: it may hand cells on to a worker done early
-    # (level_step), the workers cannot hand any back
-    ends = [total * (first + k) / (first + shares - 1) for k in range(shares - 1)]
+    ends = [total * (k + 1) / shares for k in range(shares - 1)]
     out: list[list[int]] = [[] for _ in range(shares)]
     done = 0.0
     for cell, weight in zip(cells, weights):
@@ -130,6 +131,23 @@ def deal(state: Candidates, cells: list[int], shares: int, cost: dict[int, int] 
         out[sum(middle >= end for end in ends)].append(cell)
         done += weight
     return out
+
+
+def _weights(state: Candidates, cells: list[int], cost: dict[int, int] | None) -> list[float]:
+    """What the searches from each of ``cells`` are expected to cost (:func:`deal`)."""
+    counts = [state.mask[c].bit_count() for c in cells]
+    known = [(cost[c], n) for c, n in zip(cells, counts) if cost and c in cost]
+    each = sum(w for w, _ in known) / max(1, sum(n for _, n in known)) if known else 1.0
+    return [cost[c] if cost and c in cost else n * each for c, n in zip(cells, counts)]
+
+
+def _dearest_first(state: Candidates, queue: list[int], cost: dict[int, int] | None) -> list[int]:
+    """``queue`` with the cells expected to cost most first: the cells taken
+    last, and from the ends of the queues, are the cheap ones, so that the
+    processes end close together (a cell of a nested level may cost a tenth
+    of a second)."""
+    weights = _weights(state, queue, cost)
+    return [c for _, c in sorted(zip(weights, queue), key=lambda wc: -wc[0])]
 
 
 class _Ranked(Best):
@@ -201,62 +219,121 @@ def _share_multi(base: type) -> type:
     return ShareMulti
 
 
-class _Round:
-    """One share's search of one level, kept between its three rounds."""
+class _Board:
+    """The cells of one shared search, a queue for each share, in memory that
+    every process of the team sees (:meth:`sudokit.pool.Team.shared_array`).
+    A process takes the next cell of its own queue; once that is empty, the
+    last cell of the longest other queue (work stealing, one cell at a time,
+    under the board's lock): the shares end within a cell of each other,
+    whatever each process's speed. Each search is a numbered round; a
+    process of an older round takes nothing."""
 
-    def __init__(self, state: Candidates, level: int, inner_level: int, deadline: float | None,
-                 cells: list[int]) -> None:
+    def __init__(self, shares: int) -> None:
+        from ..grid import MAX_CELLS
+        from ..pool import Team
+
+        self.shares = shares
+        self.room = MAX_CELLS
+        self.array = Team.shared_array("q", 1 + 2 * shares + shares * MAX_CELLS)
+
+    def deal(self, queues: list[list[int]]) -> int:
+        """Start a new round with these queues (one a share); its number."""
+        with self.array.get_lock():
+            raw = self.array.get_obj()
+            raw[0] += 1
+            base = 1 + 2 * self.shares
+            for k, queue in enumerate(queues):
+                raw[1 + 2 * k], raw[2 + 2 * k] = 0, len(queue)
+                at = base + k * self.room
+                raw[at:at + len(queue)] = queue
+            return raw[0]
+
+    def take(self, k: int, number: int) -> int:
+        """Share ``k``'s next cell in round ``number``: its own, else one
+        taken from the end of the longest queue; -1 when none is left.
+        :class:`~sudokit.pool.TeamLost` when the lock stays taken (a process
+        killed while it held it)."""
+        lock = self.array.get_lock()
+        if not lock.acquire(timeout=10.0):  # (held a few microseconds at a time)
+            raise TeamLost("the board of the shared search stays locked")
+        try:
+            raw = self.array.get_obj()
+            if raw[0] != number:
+                return -1
+            head, tail = raw[1 + 2 * k], raw[2 + 2 * k]
+            if head < tail:
+                raw[1 + 2 * k] = head + 1
+                return raw[1 + 2 * self.shares + k * self.room + head]
+            most, victim = 0, -1
+            for j in range(self.shares):
+                left = raw[2 + 2 * j] - raw[1 + 2 * j]
+                if left > most:
+                    most, victim = left, j
+            if victim < 0:
+                return -1
+            tail = raw[2 + 2 * victim] - 1
+            raw[2 + 2 * victim] = tail
+            return raw[1 + 2 * self.shares + victim * self.room + tail]
+        finally:
+            lock.release()
+
+
+class _Round:
+    """One share's search of one level, kept between its two rounds."""
+
+    def __init__(self, state: Candidates, level: int, inner_level: int, deadline: float | None) -> None:
         from .nested import _LevelChainer, _LevelMulti
 
         self.state = state
         self.ch = _LevelChainer(state, deadline, level, inner_level)
         self.ch.resumable()
         self.best = _Ranked()
-        self.multi = _share_multi(_LevelMulti)(self.ch, self.best, level, set(cells))
-        self.cells = cells
+        self.multi = _share_multi(_LevelMulti)(self.ch, self.best, level, set())
+        self.cells: list[int] = []
+        self.cost: dict[int, int] = {}
         self.far: set[tuple] = set()  # the keys of the hints found with another share's propagations
 
-    def first(self, between: Any = None) -> list[int]:
-        """Search from each cell of the share (:attr:`queue`; ``between(self,
-        i)`` is called after the ``i``-th, and may take cells off the end of
-        the queue for another share); the assumptions (on) of the other shares
-        that its waiting region chains need. :attr:`cost` keeps the work each
-        cell took."""
-        self.cost: dict[int, int] = {}
-        self.queue = list(self.cells)
-        i = 0
-        while i < len(self.queue):
-            self.search(self.queue[i])
-            i += 1
-            if between is not None:
-                between(self, i)
-        self.cells = self.queue
-        return self.wanted()
-
-    def search(self, cell: int) -> None:
-        self.best.cell = cell
-        work = chains.WORK_DONE
-        self.multi.run([cell])
-        self.cost[cell] = chains.WORK_DONE - work
-
-    def more(self, cells: list[int]) -> tuple[list[int], dict[int, int]]:
-        """Take ``cells`` over from another share and search from them: the
-        assumptions wanted now (:meth:`first`), and the work of each cell."""
-        self.multi.mine.update(cells)
-        self.cells = sorted(self.cells + cells)
-        self.cost = {}
-        for cell in cells:
-            self.search(cell)
-        return self.wanted(), self.cost
-
-    def give(self, cells: list[int]) -> None:
-        """Leave ``cells`` (not yet searched) to another share."""
-        self.multi.mine.difference_update(cells)
+    def first(self, take: Any) -> None:
+        """Search from each cell ``take()`` gives, until it gives -1
+        (:attr:`cells`, in the order searched; :attr:`cost`, the work of
+        each). A region chain whose other places were not searched here yet
+        waits (:meth:`rest`)."""
+        while True:
+            cell = take()
+            if cell < 0:
+                return
+            self.cells.append(cell)
+            self.multi.mine.add(cell)
+            self.best.cell = cell
+            work = chains.WORK_DONE
+            self.multi.run([cell])
+            self.cost[cell] = chains.WORK_DONE - work
 
     def wanted(self) -> list[int]:
+        """The assumptions (on) of other shares' cells that the waiting region chains need."""
         mine = self.multi.mine
         return sorted({(p << 6) | (v << 1) | 1 for _, v, _, _, places in self.multi.waiting for p in places
                        if p not in mine})
+
+    def offered(self, searched: list[int]) -> list[int]:
+        """The assumptions of this share's cells that the other shares'
+        region chains wait for (``searched``: every cell of the search), as
+        :meth:`wanted` gives them there."""
+        mine = self.multi.mine
+        masks = self.state.mask
+        units = self.ch.t.cell_units
+        out = set()
+        for cell in searched:
+            if cell in mine:
+                continue
+            m = masks[cell]
+            for v in range(1, m.bit_length() + 1):
+                if m >> (v - 1) & 1:
+                    for u in units[cell]:
+                        places = self.multi.places(cell, v, u)
+                        if places is not None:
+                            out.update((p << 6) | (v << 1) | 1 for p in places if p in mine)
+        return sorted(out)
 
     def export(self, starts: list[int]) -> dict[int, tuple]:
         """The propagations of ``starts`` (the share's own), for another share:
@@ -286,10 +363,11 @@ class _Round:
                                                                             True)[0] for p in places]
             self.multi.tagged(cell, value, k, u, found, hints)
             best.cell = cell
+            far = any((p << 6) | (value << 1) | 1 in graphs for p in places)
             for h in hints:
                 before = best.hint
                 best.offer(h)
-                if best.hint is not before:
+                if far and best.hint is not before:
                     self.far.add(best.key)
         return self.answer()
 
@@ -316,37 +394,32 @@ class _Round:
         return _step_of(hints[j])
 
 
-#: Whether a worker done with its cells takes over some of this process's.
-STEAL = True
-
-#: This process's share when the cells are dealt, against 1 for each worker: it may hand cells on
-#: to a worker done early, and a worker cannot hand any back (on hard_dev puzzles, 1.3 made the
-#: longest share 1-2% of the work shorter than 1.0; 1.5 no better).
-FIRST_SHARE = 1.3
-
 _ROUNDS = threading.local()
 
 
 def _worker_round(task: tuple) -> Any:
-    """A worker's part of a round (``first``, ``export`` or ``rest``) under
-    what was left of the puzzle's budget: ``(answer, work, ran out)``."""
+    """A worker's part of a search (``first`` or ``rest``) under what was
+    left of the puzzle's budget: ``(answer, work, ran out)``. The first
+    part's answer: the cells searched, the work of each, the assumptions
+    its region chains wait for, its propagations that the others' wait
+    for, and this process's id."""
     what, left, args = task
+    from ..pool import team_board
     from .nested import NESTED_TIME_LIMIT
 
     with chains.budget_of(left):
         try:
             if what == "first":
-                geo, values, masks, level, inner_level, cells = args
+                geo, values, masks, level, inner_level, k, number = args
                 deadline = chains.PUZZLE_DEADLINE
                 if deadline is None and NESTED_TIME_LIMIT is not None:
                     deadline = chains.clock() + NESTED_TIME_LIMIT
-                _ROUNDS.round = _Round(Candidates(geo, list(values), list(masks)), level, inner_level, deadline,
-                                       cells)
-                answer = _ROUNDS.round.first(), _ROUNDS.round.cost, os.getpid()
-            elif what == "more":
-                answer = (*_ROUNDS.round.more(args), os.getpid())
-            elif what == "export":
-                answer = _ROUNDS.round.export(args)
+                state = Candidates(geo, list(values), list(masks))
+                here = _ROUNDS.round = _Round(state, level, inner_level, deadline)
+                board = team_board()
+                here.first(lambda: board.take(k, number))
+                searched = [c for c, m in enumerate(state.mask) if m & (m - 1)]
+                answer = (here.cells, here.cost, here.wanted(), here.export(here.offered(searched)), os.getpid())
             else:
                 answer = _ROUNDS.round.rest(args)
         except ChainLimit:
@@ -370,16 +443,11 @@ def _gather(team: Any, size: int, works: list[int] | None = None) -> list:
     return answers
 
 
-def _answer(team: Any, k: int, works: list[int]) -> Any:
-    """Worker ``k``'s answer to a part of the first round; its work is added
-    to ``works[k + 1]`` (counted against the budget at the end of the round)
-    and a budget run out there is remembered."""
-    answer, work, ran_out = team.receive(k)
-    works[k + 1] += work
-    if ran_out:
-        _LOCAL.ran_out = True
-        return [], {}, 0
-    return answer
+def _abandon(team: Any) -> None:
+    """Stop the team's workers now; the next ones get a new board (a worker
+    killed while it held the board's lock leaves it taken)."""
+    team.abandon()
+    team.board = None
 
 
 def level_step(state: Candidates, level: int, inner_level: int, deadline: float | None) -> Any:
@@ -389,103 +457,84 @@ def level_step(state: Candidates, level: int, inner_level: int, deadline: float 
     then searches alone). Raises :class:`ChainLimit` when the budget runs
     out, here or in a worker.
 
-    Three rounds: each share searches from its cells, keeping back the
-    region chains that need other shares' propagations; each share sends the
-    propagations the others asked for; each share finishes its region
-    chains. The least key wins (:class:`_Ranked`)."""
+    Two rounds: each share searches from the cells it takes from the board
+    (:class:`_Board`), keeping back the region chains that need other
+    shares' propagations, and a worker sends with its answer its
+    propagations that the others wait for; each share then finishes its
+    region chains. The least key wins (:class:`_Ranked`)."""
     team = _team()
     if team is None:
         return ALONE
+    if team.board is None:  # (before the workers start, which forked see it)
+        team.board = _Board(team.size + 1)
+    board: _Board = team.board
     cells = [c for c, m in enumerate(state.mask) if m & (m - 1)]  # (a dynamic level searches every such cell)
-    # a state is dealt once, by what its cells cost at the last level searched (the state before, as
-    # a rule): its other levels then go the same way in each process, which resumes the propagations
-    # of the level below where they stopped
-    key = (state.geo, tuple(state.values), tuple(state.mask), team.size)
-    dealt = getattr(_LOCAL, "dealt", None)
-    if dealt is None or dealt[0] != key:
-        dealt = _LOCAL.dealt = (key, deal(state, cells, team.size + 1, getattr(_LOCAL, "cost", None), FIRST_SHARE))
-    shares = dealt[1]
-    helpers = len(shares) - 1
-    _LOCAL.ran_out = False
+    shares = team.size + 1
+    # the first level on a state is dealt by what its cells cost at the last level searched (the
+    # state before, as a rule); each next level on the same state starts with the cells each
+    # process searched at the level below, whose propagations it resumes where they stopped
+    key = (state.geo, tuple(state.values), tuple(state.mask), shares)
+    last = getattr(_LOCAL, "last", None)
+    cost = getattr(_LOCAL, "cost", None)
+    if last is not None and last[0] == key:
+        queues = last[1]
+    else:
+        queues = deal(state, cells, shares, cost)
+    queues = [_dearest_first(state, queue, cost) for queue in queues]
     args = (state.geo, tuple(state.values), tuple(state.mask), level, inner_level)
+    counts = _LOCAL.tally
     try:
+        number = board.deal(queues)
         left = chains.budget_left()
-        for k in range(helpers):
-            team.send(k, _worker_round, ("first", left, (*args, shares[k + 1])))
-        here = _Round(state, level, inner_level, deadline, shares[0])
-        shares = [list(share) for share in shares]
-        wanted: list[list[int]] = [[] for _ in shares]
-        works = [0] * len(shares)
-        cost: dict[int, int] = {}
-        busy = set(range(helpers))
-        counts = _LOCAL.tally
-
-        def heard(k: int) -> None:
-            """Worker ``k``'s answer to its first round or to more cells."""
-            starts, worker_cost, pid = _answer(team, k, works)
-            busy.discard(k)
-            wanted[k + 1] = starts
-            cost.update(worker_cost)
-            if pid:
-                counts[pid] = counts.get(pid, 0) + len(worker_cost)
-
-        def between(share: _Round, i: int) -> None:
-            # a worker done with its cells takes half of the cells left here (work stealing: the
-            # costs dealt by were those of the state before)
-            for k in range(helpers):
-                if k in busy and team.ready(k):
-                    heard(k)
-                left_here = len(share.queue) - i
-                if k not in busy and left_here >= 2:
-                    given = share.queue[len(share.queue) - max(1, left_here // 3):]
-                    del share.queue[len(share.queue) - len(given):]
-                    share.give(given)
-                    shares[0] = [c for c in shares[0] if c not in given]
-                    shares[k + 1] = sorted(shares[k + 1] + given)
-                    team.send(k, _worker_round, ("more", chains.budget_left(), given))
-                    busy.add(k)
-
-        wanted[0] = here.first(between if STEAL else None)
-        works[0] = sum(here.cost.values())
-        cost.update(here.cost)
-        counts[os.getpid()] = counts.get(os.getpid(), 0) + len(here.cost)
-        for k in sorted(busy):
-            heard(k)
+        for k in range(1, shares):
+            team.send(k - 1, _worker_round, ("first", left, (*args, k, number)))
+        here = _Round(state, level, inner_level, deadline)
+        here.first(lambda: board.take(0, number))
+        works = [sum(here.cost.values())]
+        cost = dict(here.cost)
+        searched = [here.cells]
+        wanted = [here.wanted()]
+        exports: dict[int, tuple] = {}
+        ran_out = False
+        for k in range(shares - 1):
+            answer, work, out = team.receive(k)
+            works.append(work)
+            ran_out = ran_out or out
+            if out:
+                continue
+            cells_k, cost_k, wanted_k, exports_k, pid = answer
+            searched.append(cells_k)
+            wanted.append(wanted_k)
+            exports.update(exports_k)
+            cost.update(cost_k)
+            counts[pid] = counts.get(pid, 0) + len(cells_k)
+        counts[os.getpid()] = counts.get(os.getpid(), 0) + len(here.cells)
         for work in works[1:]:
             chains.charge(work)
-        if getattr(_LOCAL, "ran_out", False):
+        if ran_out:
             raise ChainLimit()
-        owner = {c: k for k, share in enumerate(shares) for c in share}
         _LOCAL.cost = cost
+        _LOCAL.last = (key, searched)
         span = _LOCAL.span
         span[0] += sum(works)
         span[1] += max(works)
-        # each share's own propagations that the others wait for
-        asked: list[set[int]] = [set() for _ in shares]
-        for starts in wanted:
-            for s in starts:
-                if s >> 6 in owner:  # (else the share makes it itself)
-                    asked[owner[s >> 6]].add(s)
+        # this process's propagations that the workers wait for (theirs came with their answers)
+        mine = set(here.cells)
+        exports.update(here.export(sorted({s for starts in wanted[1:] for s in starts if s >> 6 in mine})))
         left = chains.budget_left()
-        for k in range(helpers):
-            team.send(k, _worker_round, ("export", left, sorted(asked[k + 1])))
-        exports = here.export(sorted(asked[0]))
-        for got in _gather(team, helpers):
-            exports.update(got)
-        left = chains.budget_left()
-        for k in range(helpers):
-            team.send(k, _worker_round, ("rest", left, {s: exports[s] for s in wanted[k + 1] if s in exports}))
-        found = [here.rest({s: exports[s] for s in wanted[0] if s in exports})] + _gather(team, helpers)
+        for k in range(1, shares):
+            team.send(k - 1, _worker_round, ("rest", left, {s: exports[s] for s in wanted[k] if s in exports}))
+        found = [here.rest({s: exports[s] for s in wanted[0] if s in exports})] + _gather(team, shares - 1)
     except TeamLost:  # a worker was killed (out of memory, say): this process searches alone
-        team.abandon()
+        _abandon(team)
         return ALONE
     except BaseException:
-        team.abandon()  # a worker may still be busy with its share: stopped, not waited for
+        _abandon(team)  # a worker may still be busy with its share: stopped, not waited for
         raise
     found = [f for f in found if f[0] is not None]
     if not found:
         return None
-    key, step = min(found, key=lambda f: f[0])
+    best_key, step = min(found, key=lambda f: f[0])
     if isinstance(step, tuple):  # a region chain found with another share's propagations
-        step = here.remake(key)
+        step = here.remake(best_key)
     return step
