@@ -41,7 +41,7 @@ def _register() -> None:
     """The package's kernel group, for the engine's first-run notice and ``sudoku warm-up``."""
     from ..engine.compiling import register
 
-    register("bank", "the bank's reader of rating records", ("bank.scan.scan",), 10.0, warm)
+    register("bank", "the bank's reader of rating records", ("bank.scan.scan", "bank.scan.intern"), 10.0, warm)
 
 
 _register()

@@ -42,6 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from .rows import BULK_COLUMNS
+
 try:  # the bank extra's fast JSON reader
     from orjson import loads as _loads
 except ImportError:  # pragma: no cover - without orjson: the standard library's
@@ -80,51 +82,40 @@ def _solutions_fit(solutions: np.ndarray, puzzles: np.ndarray) -> np.ndarray:
     return whole & ((puzzles == 0) | (puzzles == solutions)).all(axis=1)
 
 
-class _Strings:
-    """The strings of the records read by the compiled reader, each made a Python object
-    once (they repeat from record to record)."""
-
-    def __init__(self) -> None:
-        self.names: dict[bytes, str] = {}
-        self.lists: dict[bytes, tuple[str, ...]] = {}
-
-    def name(self, data: Any, start: int, end: int) -> Any:
-        if start < 0:
-            return None
-        raw = bytes(data[start:end])
-        got = self.names.get(raw)
-        if got is None:
-            got = self.names[raw] = raw.decode("ascii")
-            if len(self.names) > 100_000:
-                self.names.clear()
-        return got
-
-    def techniques(self, data: Any, start: int, end: int) -> tuple[str, ...]:
-        if start < 0:
-            return ()
-        raw = bytes(data[start:end])
-        got = self.lists.get(raw)
-        if got is None:
-            got = self.lists[raw] = tuple(json.loads(raw))
-            if len(self.lists) > 100_000:
-                self.lists.clear()
-        return got
-
-
-_STRINGS = _Strings()
-
-
 class Rows:
-    """What a block of rated records writes: ``rows`` for the upsert (with
-    ``lines``, their input lines), ``seen`` (digest -> copies) for the classes
-    the bank holds rated and solved, and the lines of the puzzles that have no
-    solution (``failed``)."""
+    """What a block of rated records writes, a column at a time: ``columns``, the
+    values of the rows to upsert for each of :data:`sudokit.bank.rows.BULK_COLUMNS`
+    (``hardest_family`` and ``families`` still as names, made bits in the
+    transaction), with ``lines``, their input lines; ``seen`` (digest -> copies)
+    for the records whose class is held rated and solved, or written by an
+    earlier row of the block; the lines of the puzzles that have no solution
+    (``failed``). ``source`` and ``date`` are the same for every row."""
 
-    def __init__(self) -> None:
-        self.rows: list[list[Any]] = []
+    def __init__(self, source: str | None = None, date: str = "") -> None:
+        self.columns: list[list[Any]] = [[] for _ in BULK_COLUMNS]
         self.lines: list[int] = []
         self.seen: Counter[bytes] = Counter()
         self.failed: list[int] = []
+        self.source = source
+        self.date = date
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @property
+    def digests(self) -> list[bytes]:
+        return self.columns[0]
+
+    def rows(self) -> list[list[Any]]:
+        """The rows in full, as :data:`sudokit.bank.rows.COLUMNS` orders them (to go
+        among rows of the general way)."""
+        from .rows import COLUMNS
+
+        named = dict(zip(BULK_COLUMNS, self.columns))
+        fixed = {"shape": "3x3", "variant": None, "regions": None, "cages": None, "source": self.source,
+                 "added": self.date}
+        columns = [named[name] if name in named else [fixed[name]] * len(self) for name in COLUMNS]
+        return [list(row) for row in zip(*columns)]
 
 
 class Rated:
@@ -243,35 +234,55 @@ class Rated:
         self.solutions = [v for v, k in zip(self.solutions, kept) if k]
         return out
 
-    def _cells(self, full: list[int]) -> list[list[Any]]:
-        """The rating columns of the records ``full`` (as :func:`sudokit.bank.rows.rating_cells` makes them)."""
+    def _ratings(self, full: list[int]) -> list[list[Any]]:
+        """The rating columns (:data:`sudokit.bank.rows.RATING_FIELDS`, ``hardest_family``
+        and ``families`` as names) of the records ``full``, as
+        :func:`sudokit.bank.rows.rating_cells` makes them row by row."""
         from .families import family_of, path_families
         from .rows import rating_cells, rating_of
 
         if self.chunk is None:
             records = self.records
-            return [rating_cells(rating_of(records[i])) for i in full]
-        chunk, strings = self.chunk, _STRINGS
+            return [list(column) for column in zip(*(rating_cells(rating_of(records[i])) for i in full))]
+        from .scan import intern
+
+        chunk = self.chunk
         at = self.at[full]
+        n = len(at)
         data = chunk.data
-        name, listed = strings.name, strings.techniques
-        known, lists = strings.names.get, strings.lists.get
-        out = []
-        for (er, ep, ed, score, steps, lower), (a, b, c, d, e, f, g, h, _, *texts) in zip(
-                chunk.numbers[at].tolist(), chunk.spans[at].tolist()):
-            if texts[0] >= 0 or texts[2] >= 0 or texts[4] >= 0:  # numbers for Python's float to read
-                er, ep, ed = (float(bytes(data[texts[k]:texts[k + 1]])) if texts[k] >= 0 else v
-                              for k, v in ((0, er), (2, ep), (4, ed)))
-            level = None if a < 0 else known(data[a:b]) or name(data, a, b)
-            score_level = None if c < 0 else known(data[c:d]) or name(data, c, d)
-            hardest = None if e < 0 else known(data[e:f]) or name(data, e, f)
-            techniques = () if g < 0 else lists(data[g:h]) or listed(data, g, h)
-            if not techniques and hardest:
-                techniques = (hardest,)
-            out.append([er, None if ep != ep else ep, None if ed != ed else ed, level,
-                        None if score != score else int(score), score_level,
-                        None if lower != lower else int(lower), None if steps != steps else int(steps), hardest,
-                        family_of(hardest) if hardest else None, path_families(techniques)])
+        buf = np.frombuffer(data, np.uint8)
+        spans = chunk.spans[at]
+        numbers = chunk.numbers[at]
+        out: list[list[Any]] = []
+        for k in range(3):  # er, ep, ed; the ones whose text Python's float must read
+            column = numbers[:, k].tolist()
+            for i in np.flatnonzero(spans[:, 9 + 2 * k] >= 0).tolist():
+                column[i] = float(bytes(data[spans[i, 9 + 2 * k]:spans[i, 10 + 2 * k]]))
+            out.append(_nulls(column))
+        ids = np.empty(n, np.int64)
+        firsts = np.empty(n, np.int64)
+        found: list[tuple[np.ndarray, list[Any]]] = []
+        for k in range(4):  # level, score_level, hardest, techniques: each distinct one read once
+            count = intern(buf, np.ascontiguousarray(spans[:, 2 * k]), np.ascontiguousarray(spans[:, 2 * k + 1]),
+                           ids, firsts)
+            texts = [bytes(data[spans[j, 2 * k]:spans[j, 2 * k + 1]]) for j in firsts[:count].tolist()]
+            found.append((ids.copy(), [text.decode("ascii") for text in texts] if k < 3
+                          else [tuple(json.loads(text)) for text in texts]))
+        level, score_level, hardest = (_objects(values + [None])[ids].tolist() for ids, values in found[:3])
+        score, steps, lower = (_integers(numbers[:, k]) for k in (3, 4, 5))
+        out += [level, score, score_level, lower, steps, hardest]
+        # the families, once per pair of (techniques, hardest) met; -1 (none) is a number too
+        (hardest_ids, hardest_names), (technique_ids, technique_lists) = found[2], found[3]
+        pairs = (technique_ids + 1) * (len(hardest_names) + 1) + hardest_ids + 1
+        _, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
+        families, paths = [], []
+        for i in first.tolist():
+            named = hardest[i]
+            steps_named = technique_lists[technique_ids[i]] if technique_ids[i] >= 0 else ()
+            families.append(family_of(named) if named else None)
+            paths.append(path_families(steps_named if steps_named or not named else (named,)))
+        out.append(_objects(families)[inverse].tolist())
+        out.append(_objects(paths)[inverse].tolist())
         return out
 
     def rows(self, bank: Any, date: str) -> Rows:
@@ -282,7 +293,7 @@ class Rated:
         from .keys import FORM, kernel_texts, key_bytes, keyed
         from .rows import _SYMMETRY_NAMES, symmetry_bits
 
-        out = Rows()
+        out = Rows(self.source or None, date)
         values = self.values
         n = len(self.lines)
         if values is None or not n:
@@ -308,25 +319,28 @@ class Rated:
                 keys[i], moves[i], counts[i] = k.key, k.transform, k.automorphisms
                 digests[i] = hashlib.blake2b(k.key.encode(), digest_size=16).digest()
         held = bank.held(digests)
-        # the rows to upsert (all but repeats of classes held rated and solved), and which to solve
+        # the rows to upsert: the first record of each class the bank does not hold rated and
+        # solved; the others are counted (a copy of a class first met in the block is counted
+        # once its first row is known to have a solution)
         full: list[int] = []
         solve: list[int] = []
+        copies: list[int] = []
         first: set[bytes] = set()
         seen = out.seen
-        solutions = list(self.solutions)
+        solutions = self.solutions
         for i, digest in enumerate(digests):
             state = held.get(digest)
             if state == 3:
                 seen[digest] += 1
-                continue
-            full.append(i)
-            if digest in first:
-                solutions[i] = None  # a copy: the first one's solution is kept
-                continue
-            first.add(digest)
-            if solutions[i] is None and not (state or 0) & 1:
-                solve.append(i)
+            elif digest in first:
+                copies.append(i)
+            else:
+                first.add(digest)
+                full.append(i)
+                if solutions[i] is None and not (state or 0) & 1:
+                    solve.append(i)
         failed: set[bytes] = set()
+        solutions = list(solutions)
         if solve:
             found = batch.solve_many(values[solve], limit=1)
             texts = batch.format_block(found.solutions).decode("ascii")
@@ -335,25 +349,56 @@ class Rated:
                     solutions[i] = texts[82 * k:82 * k + 81]
                 else:
                     failed.add(digests[i])
+        lines = self.lines
+        for i in copies:
+            if digests[i] in failed:
+                out.failed.append(lines[i])
+            else:
+                seen[digests[i]] += 1
+        if failed:
+            out.failed += [lines[i] for i in full if digests[i] in failed]
+            full = [i for i in full if digests[i] not in failed]
+            out.failed.sort()
+        if not full:
+            return out
         if kernel is not None:  # the text of the keys and transformations of the rows written
             texts = [i for i in full if keys[i] is None]
             made = kernel_texts(forms[texts], transforms[texts])
             for i, key, move in zip(texts, *made):
                 keys[i], moves[i] = key, move
         sub = values[full]
-        clues = (sub != 0).sum(axis=1).tolist()
         bits = symmetry_bits(sub)
-        rnd = np.frombuffer(b"".join(digests[i] for i in full), dtype="<i8")[::2].tolist()
-        lines = self.lines
-        puzzles = _lines(sub)  # as the general way writes them: "." for a blank
-        cells = self._cells(full)
-        source = self.source or None
-        for k, i in enumerate(full):
-            digest = digests[i]
-            if digest in failed:
-                out.failed.append(lines[i])
-                continue
-            out.rows.append([digest, keys[i], puzzles[k], moves[i], solutions[i], "3x3", None, None, None, clues[k],
-                             bits[k], _SYMMETRY_NAMES[bits[k]], counts[i], *cells[k], source, date, rnd[k]])
-            out.lines.append(lines[i])
+        digests_of = [digests[i] for i in full]
+        out.columns = [
+            digests_of, [keys[i] for i in full], _lines(sub), [moves[i] for i in full], [solutions[i] for i in full],
+            (sub != 0).sum(axis=1).tolist(), bits, [_SYMMETRY_NAMES[b] for b in bits], [counts[i] for i in full],
+            *self._ratings(full),
+            np.frombuffer(b"".join(digests_of), dtype="<i8")[::2].tolist(),
+        ]
+        out.lines = [lines[i] for i in full]
         return out
+
+
+def _objects(values: list[Any]) -> np.ndarray:
+    """``values`` as a one-dimensional array of objects (tuples stay whole)."""
+    out = np.empty(len(values), dtype=object)
+    for i, value in enumerate(values):
+        out[i] = value
+    return out
+
+
+def _nulls(column: list[Any]) -> list[Any]:
+    """A column of floats with NaN (absent, or null) as None."""
+    if any(x != x for x in column):
+        return [None if x != x else x for x in column]
+    return column
+
+
+def _integers(numbers: np.ndarray) -> list[Any]:
+    """A column of integers read as floats, NaN (absent, or null) as None."""
+    missing = np.isnan(numbers)
+    column = np.where(missing, 0, numbers).astype(np.int64).tolist()
+    if missing.any():
+        for i in np.flatnonzero(missing).tolist():
+            column[i] = None
+    return column
