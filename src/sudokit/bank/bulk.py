@@ -35,7 +35,6 @@ writes (``tests/bank/test_bulk.py`` compares the two banks).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from typing import Any
@@ -258,7 +257,9 @@ class Rated:
             column = numbers[:, k].tolist()
             for i in np.flatnonzero(spans[:, 9 + 2 * k] >= 0).tolist():
                 column[i] = float(bytes(data[spans[i, 9 + 2 * k]:spans[i, 10 + 2 * k]]))
-            out.append(_nulls(column))
+            for i in np.flatnonzero(np.isnan(numbers[:, k])).tolist():
+                column[i] = None  # absent, or null
+            out.append(column)
         ids = np.empty(n, np.int64)
         firsts = np.empty(n, np.int64)
         found: list[tuple[np.ndarray, list[Any]]] = []
@@ -289,57 +290,47 @@ class Rated:
         """The block's rows (see :class:`Rows`), its solutions found where needed;
         after :meth:`settle`."""
         from .. import batch
+        from ..canon import kernel
         from ..grid import CLASSIC, Grid
+        from .digest import digests
         from .keys import FORM, kernel_texts, key_bytes, keyed
-        from .rows import _SYMMETRY_NAMES, symmetry_bits
+        from .rows import _SYMMETRY_NAMES, digest_of, symmetry_bits
+        from .scan import intern
 
         out = Rows(self.source or None, date)
         values = self.values
         n = len(self.lines)
         if values is None or not n:
             return out
-        try:
-            from ..canon import kernel
-        except ImportError:  # no numba: the Python search for each
-            kernel = None
-        keys: list[Any] = [None] * n
-        moves: list[Any] = [None] * n
-        if kernel is not None:
-            forms, transforms, counted = kernel.canonicalise(values, kernel.PATMINLEX if FORM == "patminlex"
-                                                             else kernel.MINLEX)
-            counts = counted.tolist()
-            raw = key_bytes(forms)
-            blake2b = hashlib.blake2b
-            digests = [blake2b(raw[i:i + 81], digest_size=16).digest() for i in range(0, 81 * n, 81)]
-        else:
-            counts, digests = [-1] * n, [b""] * n
-        for i, count in enumerate(counts):
-            if count < 0:  # left to the Python search
-                k = keyed(Grid.unchecked(CLASSIC, tuple(values[i].tolist())))
-                keys[i], moves[i], counts[i] = k.key, k.transform, k.automorphisms
-                digests[i] = hashlib.blake2b(k.key.encode(), digest_size=16).digest()
-        held = bank.held(digests)
+        forms, transforms, counted = kernel.canonicalise(values, kernel.PATMINLEX if FORM == "patminlex"
+                                                         else kernel.MINLEX)
+        raw, digested = digests(key_bytes(forms), 81)
+        searched: dict[int, Any] = {}
+        for i in np.flatnonzero(counted < 0).tolist():  # left to the Python search
+            searched[i] = k = keyed(Grid.unchecked(CLASSIC, tuple(values[i].tolist())))
+            counted[i] = k.automorphisms
+            digested[i] = np.frombuffer(digest_of(k.key), np.uint8)
+        if searched:
+            raw = digested.tobytes()
+        # the classes of the block, numbered in the order first met, each asked of the bank once
+        at16 = np.arange(0, 16 * n, 16, dtype=np.int64)
+        group = np.empty(n, np.int64)
+        firsts = np.empty(n, np.int64)
+        classes = intern(digested.reshape(-1), at16, at16 + 16, group, firsts)
+        firsts = firsts[:classes]
+        names = [raw[16 * i:16 * i + 16] for i in firsts.tolist()]
+        held = bank.held(names)
+        state = np.array([held.get(name, 0) for name in names], np.int64)
+        given = np.bincount(group, minlength=classes)
         # the rows to upsert: the first record of each class the bank does not hold rated and
-        # solved; the others are counted (a copy of a class first met in the block is counted
-        # once its first row is known to have a solution)
-        full: list[int] = []
-        solve: list[int] = []
-        copies: list[int] = []
-        first: set[bytes] = set()
-        seen = out.seen
+        # solved; the others are counted (a copy of a class first met here once its row has a solution)
+        settled = state == 3
+        full = firsts[~settled]
+        lines = self.lines
         solutions = self.solutions
-        for i, digest in enumerate(digests):
-            state = held.get(digest)
-            if state == 3:
-                seen[digest] += 1
-            elif digest in first:
-                copies.append(i)
-            else:
-                first.add(digest)
-                full.append(i)
-                if solutions[i] is None and not (state or 0) & 1:
-                    solve.append(i)
-        failed: set[bytes] = set()
+        solve = [i for i, k in zip(full.tolist(), state[group[full]].tolist())
+                 if solutions[i] is None and not k & 1]
+        failed = np.zeros(classes, bool)
         solutions = list(solutions)
         if solve:
             found = batch.solve_many(values[solve], limit=1)
@@ -348,34 +339,33 @@ class Rated:
                 if ok:
                     solutions[i] = texts[82 * k:82 * k + 81]
                 else:
-                    failed.add(digests[i])
-        lines = self.lines
-        for i in copies:
-            if digests[i] in failed:
-                out.failed.append(lines[i])
-            else:
-                seen[digests[i]] += 1
-        if failed:
-            out.failed += [lines[i] for i in full if digests[i] in failed]
-            full = [i for i in full if digests[i] not in failed]
-            out.failed.sort()
-        if not full:
+                    failed[group[i]] = True
+        seen = out.seen
+        for k, copies in zip(np.flatnonzero(settled).tolist(), given[settled].tolist()):
+            seen[names[k]] += copies
+        for k, copies in zip(np.flatnonzero(~settled & ~failed & (given > 1)).tolist(),
+                             (given[~settled & ~failed & (given > 1)] - 1).tolist()):
+            seen[names[k]] += copies
+        if failed.any():
+            out.failed = [lines[i] for i in np.flatnonzero(failed[group]).tolist()]
+            full = full[~failed[group[full]]]
+        if not len(full):
             return out
-        if kernel is not None:  # the text of the keys and transformations of the rows written
-            texts = [i for i in full if keys[i] is None]
-            made = kernel_texts(forms[texts], transforms[texts])
-            for i, key, move in zip(texts, *made):
-                keys[i], moves[i] = key, move
+        full_list = full.tolist()
+        keys, moves = kernel_texts(forms[full], transforms[full])
+        for j, i in enumerate(full_list if searched else ()):
+            if i in searched:
+                keys[j], moves[j] = searched[i].key, searched[i].transform
         sub = values[full]
         bits = symmetry_bits(sub)
-        digests_of = [digests[i] for i in full]
+        digests_of = [names[k] for k in group[full].tolist()]
         out.columns = [
-            digests_of, [keys[i] for i in full], _lines(sub), [moves[i] for i in full], [solutions[i] for i in full],
-            (sub != 0).sum(axis=1).tolist(), bits, [_SYMMETRY_NAMES[b] for b in bits], [counts[i] for i in full],
-            *self._ratings(full),
+            digests_of, keys, _lines(sub), moves, [solutions[i] for i in full_list],
+            (sub != 0).sum(axis=1).tolist(), bits, [_SYMMETRY_NAMES[b] for b in bits], counted[full].tolist(),
+            *self._ratings(full_list),
             np.frombuffer(b"".join(digests_of), dtype="<i8")[::2].tolist(),
         ]
-        out.lines = [lines[i] for i in full]
+        out.lines = [lines[i] for i in full_list]
         return out
 
 
@@ -385,13 +375,6 @@ def _objects(values: list[Any]) -> np.ndarray:
     for i, value in enumerate(values):
         out[i] = value
     return out
-
-
-def _nulls(column: list[Any]) -> list[Any]:
-    """A column of floats with NaN (absent, or null) as None."""
-    if any(x != x for x in column):
-        return [None if x != x else x for x in column]
-    return column
 
 
 def _integers(numbers: np.ndarray) -> list[Any]:

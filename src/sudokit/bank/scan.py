@@ -534,11 +534,13 @@ def pieces(path: str, after: int, lines: int, cap: int) -> "Iterator[Chunk | int
     general reader takes over, and stops."""
     with open(path, "rb") as fh:
         rest = b""
+        rest_breaks = np.zeros(0, np.int64)  # where the line breaks of ``rest`` are
         number = 1  # the line that ``rest`` starts
         more = fresh = True
         while rest or more:
-            parts, newlines = [rest], rest.count(b"\n")
-            tail = len(rest) - rest.rfind(b"\n") - 1  # bytes since the last line break
+            parts, found_breaks = [rest], [rest_breaks]
+            size, newlines = len(rest), len(rest_breaks)
+            tail = len(rest) - (int(rest_breaks[-1]) + 1 if newlines else 0)  # bytes since the last line break
             while more and newlines < lines:
                 data = fh.read(READ)
                 if fresh and data.startswith(b"\xef\xbb\xbf"):  # the byte order mark the text reader drops
@@ -548,15 +550,18 @@ def pieces(path: str, after: int, lines: int, cap: int) -> "Iterator[Chunk | int
                     more = False
                     break
                 parts.append(data)
-                found = data.count(b"\n")
-                newlines += found
-                tail = len(data) - data.rfind(b"\n") - 1 if found else tail + len(data)
+                found = _breaks(np.frombuffer(data, np.uint8))
+                found_breaks.append(found + size)
+                size += len(data)
+                newlines += len(found)
+                tail = len(data) - int(found[-1]) - 1 if len(found) else tail + len(data)
                 if tail > cap:
                     yield number - 1
                     return
             buf = b"".join(parts)
             del parts
-            breaks = _breaks(np.frombuffer(buf, np.uint8))
+            breaks = np.concatenate(found_breaks)
+            del found_breaks
             start, at = 0, 0
             while len(breaks) - at >= lines or (not more and start < len(buf)):
                 count = min(lines, len(breaks) - at)
@@ -578,3 +583,4 @@ def pieces(path: str, after: int, lines: int, cap: int) -> "Iterator[Chunk | int
                 number += taken
                 start, at = end, at + count
             rest = buf[start:]
+            rest_breaks = breaks[at:] - start

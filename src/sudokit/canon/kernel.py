@@ -422,18 +422,18 @@ def _unpack(cand, side, n, a_t, a_rows, a_stacks, a_open, a_labels, a_next):
 
 
 @njit(cache=True)
-def _digits(values, cand, side, n, perm3, out, transform, grid, rows, cols, lab, at, cur, best):
+def _digits(values, cand, side, n, perm3, out, transform, rows, cols, lab, at, cur, best):
     """The digits' stage of patminlex over every arrangement the pattern's ``n`` candidates
     leave (each candidate's rows fixed, its column orders the product of its open masks):
     each arrangement labels its digits as they come, and the smallest line wins. The givens
     sit in the same cells in all of them (the minimal pattern's), so only they are compared,
     and an arrangement stops at its first given above the best. The form goes into ``out``,
     the first smallest arrangement into ``transform``; returns how many arrangements make it
-    (the automorphism count)."""
-    for r in range(9):  # both orientations, one after the other
-        for c in range(9):
-            grid[r * 9 + c] = values[r * 9 + c]
-            grid[81 + c * 9 + r] = values[r * 9 + c]
+    (the automorphism count).
+
+    A cell of the arrangement is ``values[rows[d] + cols[j]]``: the source row times 9 and
+    the source column (the other way round when transposed). ``at`` gets each given's
+    output row and column (0..80, then 81..161)."""
     givens = 0
     count = 0
     for i in range(n):
@@ -441,8 +441,10 @@ def _digits(values, cand, side, n, perm3, out, transform, grid, rows, cols, lab,
         t = c >> _TBIT
         st = c >> _STACKS
         op = c >> _OPEN
+        row_step = 1 if t else 9
+        col_step = 9 if t else 1
         for d in range(9):
-            rows[d] = t * 81 + ((c >> (4 * d)) & 15) * 9
+            rows[d] = ((c >> (4 * d)) & 15) * row_step
         for k0 in range(6):
             if not ((op & 63) >> k0) & 1:
                 continue
@@ -453,9 +455,9 @@ def _digits(values, cand, side, n, perm3, out, transform, grid, rows, cols, lab,
                     if not (((op >> 12) & 63) >> k2) & 1:
                         continue
                     for j in range(3):
-                        cols[j] = (st & 3) * 3 + perm3[k0, j]
-                        cols[3 + j] = ((st >> 2) & 3) * 3 + perm3[k1, j]
-                        cols[6 + j] = ((st >> 4) & 3) * 3 + perm3[k2, j]
+                        cols[j] = ((st & 3) * 3 + perm3[k0, j]) * col_step
+                        cols[3 + j] = (((st >> 2) & 3) * 3 + perm3[k1, j]) * col_step
+                        cols[6 + j] = (((st >> 4) & 3) * 3 + perm3[k2, j]) * col_step
                     for v in range(10):
                         lab[v] = 0
                     nxt = 1
@@ -463,12 +465,13 @@ def _digits(values, cand, side, n, perm3, out, transform, grid, rows, cols, lab,
                     if below:  # the first arrangement: where the givens are
                         for d in range(9):
                             for j in range(9):
-                                if grid[rows[d] + cols[j]]:
-                                    at[givens] = d * 9 + j
+                                if values[rows[d] + cols[j]]:
+                                    at[givens] = d
+                                    at[81 + givens] = j
                                     givens += 1
                     worse = False
                     for k in range(givens):
-                        v = grid[rows[at[k] // 9] + cols[at[k] % 9]]
+                        v = values[rows[at[k]] + cols[at[81 + k]]]
                         x = lab[v]
                         if x == 0:
                             x = lab[v] = nxt
@@ -492,7 +495,7 @@ def _digits(values, cand, side, n, perm3, out, transform, grid, rows, cols, lab,
                     for d in range(9):
                         transform[1 + d] = (c >> (4 * d)) & 15
                     for j in range(9):
-                        transform[10 + j] = cols[j]
+                        transform[10 + j] = cols[j] // col_step
                     for v in range(1, 10):
                         if lab[v] == 0:
                             lab[v] = nxt
@@ -501,7 +504,7 @@ def _digits(values, cand, side, n, perm3, out, transform, grid, rows, cols, lab,
     for q in range(81):
         out[q] = 0
     for k in range(givens):
-        out[at[k]] = best[k]
+        out[at[k] * 9 + at[81 + k]] = best[k]
     return count
 
 
@@ -773,9 +776,8 @@ def canon_batch(puzzles, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a
     form_rows = np.zeros(9, np.int64)
     cand = np.zeros((2, a_t.shape[0]), np.int64)
     trips = np.zeros(54, np.int64)
-    grid = np.zeros(162, np.uint8)
     rows, cols, lab = np.zeros(9, np.int64), np.zeros(9, np.int64), np.zeros(10, np.int64)
-    at, cur, best = np.zeros(81, np.int64), np.zeros(81, np.int64), np.zeros(81, np.int64)
+    at, cur, best = np.zeros(162, np.int64), np.zeros(81, np.int64), np.zeros(81, np.int64)
     for p in range(puzzles.shape[0]):
         values = puzzles[p]
         ready = 0
@@ -791,8 +793,8 @@ def canon_batch(puzzles, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a
                     counts[p] = -1
                     continue
                 if _arrangements(cand, side, n) <= ARRANGEMENTS:
-                    counts[p] = _digits(values, cand, side, n, perm3, out[p], transforms[p], grid, rows, cols,
-                                        lab, at, cur, best)
+                    counts[p] = _digits(values, cand, side, n, perm3, out[p], transforms[p], rows, cols, lab, at,
+                                        cur, best)
                     continue
                 _unpack(cand, side, n, a_t, a_rows, a_stacks, a_open, a_labels, a_next)
                 ready = n
