@@ -342,3 +342,16 @@ def test_copies_across_and_within_blocks_and_an_interrupted_add_resumed(tmp_path
         report = add(bank, [str(path)], batch=64)
     assert report.resumed == {str(path): done}
     assert content(broken) == rows
+
+
+def test_a_source_with_a_quote_is_written_as_given(tmp_path):
+    """The bulk upsert writes the block's source as a constant of the statement: quoted, it
+    reads back as the path."""
+    folder = tmp_path / "it's; DROP TABLE puzzle; --"
+    folder.mkdir()
+    path = folder / "in.jsonl"
+    path.write_text("".join(json.dumps(_record(p, i)) + "\n" for i, p in enumerate(seventeen(5))))
+    with Bank(tmp_path / "b.sqlite") as bank:
+        report = add(bank, [str(path)])
+    assert report.new == 5
+    assert table(tmp_path / "b.sqlite", "SELECT DISTINCT source FROM puzzle") == [(str(path),)]
