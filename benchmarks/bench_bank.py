@@ -130,9 +130,9 @@ from sudokit.canon import kernel
 kernel.warm()  # the compiled kernels loaded (or compiled) before the clock starts
 batch.solve_many(np.zeros((1, 81), np.uint8))
 try:
-    from sudokit.bank import scan  # the compiled reader of rating records
-    scan.warm()
-except ImportError:  # code from before it
+    from sudokit.bank import warm  # the bank's own kernels: the reader of rating records, digests
+    warm()
+except ImportError:  # code from before them
     pass
 bank = Bank(sys.argv[1])
 load = os.getloadavg()[0]

@@ -16,7 +16,7 @@ from sudokit.bank import Bank, add, intake, scan
 from sudokit.bank.rows import Incoming, insert
 from sudokit.bank.schema import ROW
 
-from bank_helpers import rating_record, se_rows, seventeen, shuffled
+from bank_helpers import rating_record, se_rows, seventeen, shuffled, table
 
 #: The ways a file of rated records goes in: the compiled reader, line by line in bulk, the general way.
 WAYS = ("scan", "take", "general")
@@ -273,3 +273,85 @@ def test_into_an_empty_bank_the_bulk_way_asks_sqlite_nothing_and_writes_the_same
         got[way] = (sorted(notes), report, _content(path))
     assert got["scan"] == got["general"]
     assert asked and all(asked)  # every block of the add into an empty bank answered from memory
+
+
+class _Interrupting:
+    """A bank connection that stops the add (as a kill would) in the ``when``-th block's
+    transaction, after its puzzles went in and before its counts did."""
+
+    def __init__(self, conn, when: int) -> None:
+        self.conn, self.when, self.blocks = conn, when, 0
+
+    def executemany(self, sql, rows):
+        if sql.startswith("INSERT INTO seen"):
+            self.blocks += 1
+            if self.blocks == self.when:
+                raise KeyboardInterrupt
+        return self.conn.executemany(sql, rows)
+
+    def __getattr__(self, name):
+        return getattr(self.conn, name)
+
+
+def test_copies_across_and_within_blocks_and_an_interrupted_add_resumed(tmp_path, monkeypatch):
+    """Classes given again in the same block of the compiled reader, in a later block, and
+    a class with no solution given twice: the counts are the truth's (each record once), and
+    an add stopped inside a block's transaction, run again, ends with the same bank."""
+    rng = random.Random(31)
+    puzzles = seventeen(240)
+    lines: list[str] = []
+    truth: dict[int, int] = {}  # puzzle -> times given
+    for i, p in enumerate(puzzles):
+        lines.append(json.dumps(_record(p, i)))
+        truth[i] = 1
+        if i % 3 == 0:  # a copy a few lines on: mostly in the same block of 64
+            lines.insert(max(1, len(lines) - rng.randrange(1, 20)), json.dumps(_record(shuffled(p, rng), i)))
+            truth[i] += 1
+    for i in rng.sample(range(240), 60):  # copies far away: in later blocks
+        lines.append(json.dumps(_record(shuffled(puzzles[i], rng), i + 1)))
+        truth[i] += 1
+    unsolvable = "11" + "." * 79
+    lines[100:100] = [json.dumps(_record(unsolvable, 1)), json.dumps(_record("." * 9 + "11" + "." * 70, 2))]
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    records = len(lines)
+
+    def content(bank_path):
+        return table(bank_path, f"SELECT key, puzzle, solution, er, seen FROM ({ROW}) ORDER BY key")
+
+    clean = tmp_path / "clean.sqlite"
+    notes: list[str] = []
+    with Bank(clean) as bank:
+        report = add(bank, [str(path)], batch=64, notes=notes.append)
+    assert (report.puzzles, report.new, report.failed) == (records, 240, 2)
+    assert report.repeats == records - 240 - 2
+    assert sorted(int(n.split(": line ")[1].split(":")[0]) for n in notes) == [101, 102]
+    rows = content(clean)
+    assert len(rows) == 240 and sorted(r[4] for r in rows) == sorted(truth.values())
+    assert all(Grid(r[2]).is_solution_of(Grid(r[1])) for r in rows)
+
+    broken = tmp_path / "broken.sqlite"
+    with Bank(broken) as bank:
+        bank.conn = _Interrupting(bank.conn, 3)
+        with pytest.raises(KeyboardInterrupt):
+            add(bank, [str(path)], batch=64)
+        bank.conn = bank.conn.conn
+    (done,) = table(broken, "SELECT lines FROM intake")[0]
+    assert 64 <= done < records  # the blocks before the third went in, the third did not
+    with Bank(broken) as bank:
+        report = add(bank, [str(path)], batch=64)
+    assert report.resumed == {str(path): done}
+    assert content(broken) == rows
+
+
+def test_a_source_with_a_quote_is_written_as_given(tmp_path):
+    """The bulk upsert writes the block's source as a constant of the statement: quoted, it
+    reads back as the path."""
+    folder = tmp_path / "it's; DROP TABLE puzzle; --"
+    folder.mkdir()
+    path = folder / "in.jsonl"
+    path.write_text("".join(json.dumps(_record(p, i)) + "\n" for i, p in enumerate(seventeen(5))))
+    with Bank(tmp_path / "b.sqlite") as bank:
+        report = add(bank, [str(path)])
+    assert report.new == 5
+    assert table(tmp_path / "b.sqlite", "SELECT DISTINCT source FROM puzzle") == [(str(path),)]

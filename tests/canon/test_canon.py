@@ -210,3 +210,40 @@ def test_grids_against_the_python_search(compiled):
         assert found.line == _line(values) and found.automorphisms == count
         kinds.add(found.line[9:15])
     assert kinds == {"456789", "457189"}  # both kinds of grid were met
+
+
+def test_patminlex_of_symmetric_puzzles_against_the_python_search(compiled):
+    """The kernel's two ways through the digits of patminlex -- each arrangement of the minimal
+    pattern in turn, or the rounds when there are more than ``ARRANGEMENTS`` -- agree with the
+    plain search on sparse puzzles with a half-turn symmetry (many arrangements, and many
+    automorphisms), and a random transformation of each gets the same form."""
+    import numpy as np
+
+    from sudokit.canon import kernel
+
+    cand = np.zeros((2, kernel.CAPACITY), np.int64)
+    trips = np.zeros(54, np.int64)
+    rng = random.Random(26)
+    solution = sudokit.solve(sudokit.example("diabolical")).solution.values
+    few = many = 0
+    for trial in range(120):
+        values = [0] * 81
+        for _ in range(rng.choice([2, 3, 4, 5, 7])):  # cells of a solution, in pairs a half-turn apart
+            cell = rng.randrange(81)
+            values[cell], values[80 - cell] = solution[cell], solution[80 - cell]
+        n, side = kernel._pattern(np.array(values, np.uint8), cand, trips, kernel.PATTERN_BEST,
+                                  kernel.PATTERN_WHICH, kernel.PERM3)
+        if n < 0:
+            continue
+        arrangements = kernel._arrangements(cand, side, n)
+        few += 1 < arrangements <= kernel.ARRANGEMENTS
+        many += arrangements > kernel.ARRANGEMENTS
+        grid = Grid.unchecked(Grid.empty().shape, tuple(values))
+        moved = random_transform(rng, 9, 3, 3).apply(grid)
+        expected, _, count = search(values, 3, 3, "patminlex")
+        forms, transforms, counts = kernel.canonicalise(np.array([values, moved.values], np.uint8), kernel.PATMINLEX)
+        assert _line(forms[0]) == _line(expected) == _line(forms[1]), values
+        assert counts[0] == counts[1] == count, values
+        found = canonical(moved, "patminlex")
+        assert found.line == _line(expected) and found.transform.apply(moved) == found.grid
+    assert few > 20 and many > 5  # both ways were taken

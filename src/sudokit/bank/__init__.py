@@ -9,7 +9,8 @@ canonical form. The bank is that collection, an SQLite file:
 - :mod:`~sudokit.bank.keys`: the canonical key (the one place that calls :func:`sudokit.canonical`);
 - :mod:`~sudokit.bank.rows`: puzzles read, and the rows they become;
 - :mod:`~sudokit.bank.intake`: :func:`add`, files in, rated where they are not, resumable;
-- :mod:`~sudokit.bank.bulk` and :mod:`~sudokit.bank.scan`: rated records in bulk, and their compiled reader;
+- :mod:`~sudokit.bank.bulk`, :mod:`~sudokit.bank.scan` and :mod:`~sudokit.bank.digest`: rated records in bulk,
+  their compiled reader, and the digests of their keys;
 - :mod:`~sudokit.bank.query`: :class:`Query` and :func:`choose`, with books (``mark_used``);
 - :mod:`~sudokit.bank.stats`: :func:`summary`;
 - :mod:`~sudokit.bank.exchange`: export and import, jsonl and Parquet;
@@ -31,17 +32,19 @@ __all__ = ["AddReport", "Bank", "BankError", "Query", "Summary", "add", "choose"
 
 
 def warm() -> None:
-    """Compile (or load) the bank's own kernel, the reader of rating records."""
-    from . import scan
+    """Compile (or load) the bank's own kernels: the reader of rating records, the digests of keys."""
+    from . import digest, scan
 
     scan.warm()
+    digest.warm()
 
 
 def _register() -> None:
     """The package's kernel group, for the engine's first-run notice and ``sudoku warm-up``."""
     from ..engine.compiling import register
 
-    register("bank", "the bank's reader of rating records", ("bank.scan.scan",), 10.0, warm)
+    register("bank", "the bank's reader of rating records and digests of keys",
+             ("bank.scan.scan", "bank.scan.intern", "bank.digest.blake2b16"), 15.0, warm)
 
 
 _register()

@@ -35,12 +35,13 @@ writes (``tests/bank/test_bulk.py`` compares the two banks).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from typing import Any
 
 import numpy as np
+
+from .rows import BULK_COLUMNS
 
 try:  # the bank extra's fast JSON reader
     from orjson import loads as _loads
@@ -80,51 +81,40 @@ def _solutions_fit(solutions: np.ndarray, puzzles: np.ndarray) -> np.ndarray:
     return whole & ((puzzles == 0) | (puzzles == solutions)).all(axis=1)
 
 
-class _Strings:
-    """The strings of the records read by the compiled reader, each made a Python object
-    once (they repeat from record to record)."""
-
-    def __init__(self) -> None:
-        self.names: dict[bytes, str] = {}
-        self.lists: dict[bytes, tuple[str, ...]] = {}
-
-    def name(self, data: Any, start: int, end: int) -> Any:
-        if start < 0:
-            return None
-        raw = bytes(data[start:end])
-        got = self.names.get(raw)
-        if got is None:
-            got = self.names[raw] = raw.decode("ascii")
-            if len(self.names) > 100_000:
-                self.names.clear()
-        return got
-
-    def techniques(self, data: Any, start: int, end: int) -> tuple[str, ...]:
-        if start < 0:
-            return ()
-        raw = bytes(data[start:end])
-        got = self.lists.get(raw)
-        if got is None:
-            got = self.lists[raw] = tuple(json.loads(raw))
-            if len(self.lists) > 100_000:
-                self.lists.clear()
-        return got
-
-
-_STRINGS = _Strings()
-
-
 class Rows:
-    """What a block of rated records writes: ``rows`` for the upsert (with
-    ``lines``, their input lines), ``seen`` (digest -> copies) for the classes
-    the bank holds rated and solved, and the lines of the puzzles that have no
-    solution (``failed``)."""
+    """What a block of rated records writes, a column at a time: ``columns``, the
+    values of the rows to upsert for each of :data:`sudokit.bank.rows.BULK_COLUMNS`
+    (``hardest_family`` and ``families`` still as names, made bits in the
+    transaction), with ``lines``, their input lines; ``seen`` (digest -> copies)
+    for the records whose class is held rated and solved, or written by an
+    earlier row of the block; the lines of the puzzles that have no solution
+    (``failed``). ``source`` and ``date`` are the same for every row."""
 
-    def __init__(self) -> None:
-        self.rows: list[list[Any]] = []
+    def __init__(self, source: str | None = None, date: str = "") -> None:
+        self.columns: list[list[Any]] = [[] for _ in BULK_COLUMNS]
         self.lines: list[int] = []
         self.seen: Counter[bytes] = Counter()
         self.failed: list[int] = []
+        self.source = source
+        self.date = date
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @property
+    def digests(self) -> list[bytes]:
+        return self.columns[0]
+
+    def rows(self) -> list[list[Any]]:
+        """The rows in full, as :data:`sudokit.bank.rows.COLUMNS` orders them (to go
+        among rows of the general way)."""
+        from .rows import COLUMNS
+
+        named = dict(zip(BULK_COLUMNS, self.columns))
+        fixed = {"shape": "3x3", "variant": None, "regions": None, "cages": None, "source": self.source,
+                 "added": self.date}
+        columns = [named[name] if name in named else [fixed[name]] * len(self) for name in COLUMNS]
+        return [list(row) for row in zip(*columns)]
 
 
 class Rated:
@@ -243,90 +233,105 @@ class Rated:
         self.solutions = [v for v, k in zip(self.solutions, kept) if k]
         return out
 
-    def _cells(self, full: list[int]) -> list[list[Any]]:
-        """The rating columns of the records ``full`` (as :func:`sudokit.bank.rows.rating_cells` makes them)."""
+    def _ratings(self, full: list[int]) -> list[list[Any]]:
+        """The rating columns (:data:`sudokit.bank.rows.RATING_FIELDS`, ``hardest_family``
+        and ``families`` as names) of the records ``full``, as
+        :func:`sudokit.bank.rows.rating_cells` makes them row by row."""
         from .families import family_of, path_families
         from .rows import rating_cells, rating_of
 
         if self.chunk is None:
             records = self.records
-            return [rating_cells(rating_of(records[i])) for i in full]
-        chunk, strings = self.chunk, _STRINGS
+            return [list(column) for column in zip(*(rating_cells(rating_of(records[i])) for i in full))]
+        from .scan import intern
+
+        chunk = self.chunk
         at = self.at[full]
+        n = len(at)
         data = chunk.data
-        name, listed = strings.name, strings.techniques
-        known, lists = strings.names.get, strings.lists.get
-        out = []
-        for (er, ep, ed, score, steps, lower), (a, b, c, d, e, f, g, h, _, *texts) in zip(
-                chunk.numbers[at].tolist(), chunk.spans[at].tolist()):
-            if texts[0] >= 0 or texts[2] >= 0 or texts[4] >= 0:  # numbers for Python's float to read
-                er, ep, ed = (float(bytes(data[texts[k]:texts[k + 1]])) if texts[k] >= 0 else v
-                              for k, v in ((0, er), (2, ep), (4, ed)))
-            level = None if a < 0 else known(data[a:b]) or name(data, a, b)
-            score_level = None if c < 0 else known(data[c:d]) or name(data, c, d)
-            hardest = None if e < 0 else known(data[e:f]) or name(data, e, f)
-            techniques = () if g < 0 else lists(data[g:h]) or listed(data, g, h)
-            if not techniques and hardest:
-                techniques = (hardest,)
-            out.append([er, None if ep != ep else ep, None if ed != ed else ed, level,
-                        None if score != score else int(score), score_level,
-                        None if lower != lower else int(lower), None if steps != steps else int(steps), hardest,
-                        family_of(hardest) if hardest else None, path_families(techniques)])
+        buf = np.frombuffer(data, np.uint8)
+        spans = chunk.spans[at]
+        numbers = chunk.numbers[at]
+        out: list[list[Any]] = []
+        for k in range(3):  # er, ep, ed; the ones whose text Python's float must read
+            column = numbers[:, k].tolist()
+            for i in np.flatnonzero(spans[:, 9 + 2 * k] >= 0).tolist():
+                column[i] = float(bytes(data[spans[i, 9 + 2 * k]:spans[i, 10 + 2 * k]]))
+            for i in np.flatnonzero(np.isnan(numbers[:, k])).tolist():
+                column[i] = None  # absent, or null
+            out.append(column)
+        ids = np.empty(n, np.int64)
+        firsts = np.empty(n, np.int64)
+        found: list[tuple[np.ndarray, list[Any]]] = []
+        for k in range(4):  # level, score_level, hardest, techniques: each distinct one read once
+            count = intern(buf, np.ascontiguousarray(spans[:, 2 * k]), np.ascontiguousarray(spans[:, 2 * k + 1]),
+                           ids, firsts)
+            texts = [bytes(data[spans[j, 2 * k]:spans[j, 2 * k + 1]]) for j in firsts[:count].tolist()]
+            found.append((ids.copy(), [text.decode("ascii") for text in texts] if k < 3
+                          else [tuple(json.loads(text)) for text in texts]))
+        level, score_level, hardest = (_objects(values + [None])[ids].tolist() for ids, values in found[:3])
+        score, steps, lower = (_integers(numbers[:, k]) for k in (3, 4, 5))
+        out += [level, score, score_level, lower, steps, hardest]
+        # the families, once per pair of (techniques, hardest) met; -1 (none) is a number too
+        (hardest_ids, hardest_names), (technique_ids, technique_lists) = found[2], found[3]
+        pairs = (technique_ids + 1) * (len(hardest_names) + 1) + hardest_ids + 1
+        _, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
+        families, paths = [], []
+        for i in first.tolist():
+            named = hardest[i]
+            steps_named = technique_lists[technique_ids[i]] if technique_ids[i] >= 0 else ()
+            families.append(family_of(named) if named else None)
+            paths.append(path_families(steps_named if steps_named or not named else (named,)))
+        out.append(_objects(families)[inverse].tolist())
+        out.append(_objects(paths)[inverse].tolist())
         return out
 
     def rows(self, bank: Any, date: str) -> Rows:
         """The block's rows (see :class:`Rows`), its solutions found where needed;
         after :meth:`settle`."""
         from .. import batch
+        from ..canon import kernel
         from ..grid import CLASSIC, Grid
+        from .digest import digests
         from .keys import FORM, kernel_texts, key_bytes, keyed
-        from .rows import _SYMMETRY_NAMES, symmetry_bits
+        from .rows import _SYMMETRY_NAMES, digest_of, symmetry_bits
+        from .scan import intern
 
-        out = Rows()
+        out = Rows(self.source or None, date)
         values = self.values
         n = len(self.lines)
         if values is None or not n:
             return out
-        try:
-            from ..canon import kernel
-        except ImportError:  # no numba: the Python search for each
-            kernel = None
-        keys: list[Any] = [None] * n
-        moves: list[Any] = [None] * n
-        if kernel is not None:
-            forms, transforms, counted = kernel.canonicalise(values, kernel.PATMINLEX if FORM == "patminlex"
-                                                             else kernel.MINLEX)
-            counts = counted.tolist()
-            raw = key_bytes(forms)
-            blake2b = hashlib.blake2b
-            digests = [blake2b(raw[i:i + 81], digest_size=16).digest() for i in range(0, 81 * n, 81)]
-        else:
-            counts, digests = [-1] * n, [b""] * n
-        for i, count in enumerate(counts):
-            if count < 0:  # left to the Python search
-                k = keyed(Grid.unchecked(CLASSIC, tuple(values[i].tolist())))
-                keys[i], moves[i], counts[i] = k.key, k.transform, k.automorphisms
-                digests[i] = hashlib.blake2b(k.key.encode(), digest_size=16).digest()
-        held = bank.held(digests)
-        # the rows to upsert (all but repeats of classes held rated and solved), and which to solve
-        full: list[int] = []
-        solve: list[int] = []
-        first: set[bytes] = set()
-        seen = out.seen
-        solutions = list(self.solutions)
-        for i, digest in enumerate(digests):
-            state = held.get(digest)
-            if state == 3:
-                seen[digest] += 1
-                continue
-            full.append(i)
-            if digest in first:
-                solutions[i] = None  # a copy: the first one's solution is kept
-                continue
-            first.add(digest)
-            if solutions[i] is None and not (state or 0) & 1:
-                solve.append(i)
-        failed: set[bytes] = set()
+        forms, transforms, counted = kernel.canonicalise(values, kernel.PATMINLEX if FORM == "patminlex"
+                                                         else kernel.MINLEX)
+        raw, digested = digests(key_bytes(forms), 81)
+        searched: dict[int, Any] = {}
+        for i in np.flatnonzero(counted < 0).tolist():  # left to the Python search
+            searched[i] = k = keyed(Grid.unchecked(CLASSIC, tuple(values[i].tolist())))
+            counted[i] = k.automorphisms
+            digested[i] = np.frombuffer(digest_of(k.key), np.uint8)
+        if searched:
+            raw = digested.tobytes()
+        # the classes of the block, numbered in the order first met, each asked of the bank once
+        at16 = np.arange(0, 16 * n, 16, dtype=np.int64)
+        group = np.empty(n, np.int64)
+        firsts = np.empty(n, np.int64)
+        classes = intern(digested.reshape(-1), at16, at16 + 16, group, firsts)
+        firsts = firsts[:classes]
+        names = [raw[16 * i:16 * i + 16] for i in firsts.tolist()]
+        held = bank.held(names)
+        state = np.array([held.get(name, 0) for name in names], np.int64)
+        given = np.bincount(group, minlength=classes)
+        # the rows to upsert: the first record of each class the bank does not hold rated and
+        # solved; the others are counted (a copy of a class first met here once its row has a solution)
+        settled = state == 3
+        full = firsts[~settled]
+        lines = self.lines
+        solutions = self.solutions
+        solve = [i for i, k in zip(full.tolist(), state[group[full]].tolist())
+                 if solutions[i] is None and not k & 1]
+        failed = np.zeros(classes, bool)
+        solutions = list(solutions)
         if solve:
             found = batch.solve_many(values[solve], limit=1)
             texts = batch.format_block(found.solutions).decode("ascii")
@@ -334,26 +339,49 @@ class Rated:
                 if ok:
                     solutions[i] = texts[82 * k:82 * k + 81]
                 else:
-                    failed.add(digests[i])
-        if kernel is not None:  # the text of the keys and transformations of the rows written
-            texts = [i for i in full if keys[i] is None]
-            made = kernel_texts(forms[texts], transforms[texts])
-            for i, key, move in zip(texts, *made):
-                keys[i], moves[i] = key, move
+                    failed[group[i]] = True
+        seen = out.seen
+        for k, copies in zip(np.flatnonzero(settled).tolist(), given[settled].tolist()):
+            seen[names[k]] += copies
+        for k, copies in zip(np.flatnonzero(~settled & ~failed & (given > 1)).tolist(),
+                             (given[~settled & ~failed & (given > 1)] - 1).tolist()):
+            seen[names[k]] += copies
+        if failed.any():
+            out.failed = [lines[i] for i in np.flatnonzero(failed[group]).tolist()]
+            full = full[~failed[group[full]]]
+        if not len(full):
+            return out
+        full_list = full.tolist()
+        keys, moves = kernel_texts(forms[full], transforms[full])
+        for j, i in enumerate(full_list if searched else ()):
+            if i in searched:
+                keys[j], moves[j] = searched[i].key, searched[i].transform
         sub = values[full]
-        clues = (sub != 0).sum(axis=1).tolist()
         bits = symmetry_bits(sub)
-        rnd = np.frombuffer(b"".join(digests[i] for i in full), dtype="<i8")[::2].tolist()
-        lines = self.lines
-        puzzles = _lines(sub)  # as the general way writes them: "." for a blank
-        cells = self._cells(full)
-        source = self.source or None
-        for k, i in enumerate(full):
-            digest = digests[i]
-            if digest in failed:
-                out.failed.append(lines[i])
-                continue
-            out.rows.append([digest, keys[i], puzzles[k], moves[i], solutions[i], "3x3", None, None, None, clues[k],
-                             bits[k], _SYMMETRY_NAMES[bits[k]], counts[i], *cells[k], source, date, rnd[k]])
-            out.lines.append(lines[i])
+        digests_of = [names[k] for k in group[full].tolist()]
+        out.columns = [
+            digests_of, keys, _lines(sub), moves, [solutions[i] for i in full_list],
+            (sub != 0).sum(axis=1).tolist(), bits, [_SYMMETRY_NAMES[b] for b in bits], counted[full].tolist(),
+            *self._ratings(full_list),
+            np.frombuffer(b"".join(digests_of), dtype="<i8")[::2].tolist(),
+        ]
+        out.lines = [lines[i] for i in full_list]
         return out
+
+
+def _objects(values: list[Any]) -> np.ndarray:
+    """``values`` as a one-dimensional array of objects (tuples stay whole)."""
+    out = np.empty(len(values), dtype=object)
+    for i, value in enumerate(values):
+        out[i] = value
+    return out
+
+
+def _integers(numbers: np.ndarray) -> list[Any]:
+    """A column of integers read as floats, NaN (absent, or null) as None."""
+    missing = np.isnan(numbers)
+    column = np.where(missing, 0, numbers).astype(np.int64).tolist()
+    if missing.any():
+        for i in np.flatnonzero(missing).tolist():
+            column[i] = None
+    return column

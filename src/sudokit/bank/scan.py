@@ -34,7 +34,7 @@ from ..engine.compiling import load_numba
 load_numba()
 from numba import njit  # noqa: E402
 
-__all__ = ["Chunk", "KEYS", "OTHER", "RECORD", "SKIP", "pieces", "scan", "warm"]
+__all__ = ["Chunk", "KEYS", "OTHER", "RECORD", "SKIP", "intern", "pieces", "scan", "warm"]
 
 #: What a line is.
 SKIP, RECORD, OTHER = 0, 1, 2
@@ -432,8 +432,55 @@ def _breaks(buf):  # type: ignore[no-untyped-def]
     return out
 
 
+@njit(cache=True, nogil=True)
+def intern(buf, starts, ends, ids, firsts):  # type: ignore[no-untyped-def]
+    """Number the distinct strings ``buf[starts[i]:ends[i]]`` in the order first met:
+    ``ids[i]`` the number of row i's (-1 where ``starts[i]`` is -1: none), ``firsts[k]``
+    the first row with number k; returns how many there are. Strings are told apart by
+    their bytes (a hash finds the candidates, a comparison decides)."""
+    n = starts.shape[0]
+    size = 16
+    while size < 2 * n:
+        size <<= 1
+    table = np.full(size, -1, np.int64)
+    count = 0
+    for i in range(n):
+        a = starts[i]
+        if a < 0:
+            ids[i] = -1
+            continue
+        b = ends[i]
+        h = np.uint64(14695981039346656037)
+        for p in range(a, b):
+            h = (h ^ np.uint64(buf[p])) * np.uint64(1099511628211)
+        slot = np.int64(h & np.uint64(size - 1))
+        while True:
+            k = table[slot]
+            if k < 0:
+                table[slot] = count
+                firsts[count] = i
+                ids[i] = count
+                count += 1
+                break
+            j = firsts[k]
+            a2 = starts[j]
+            same = ends[j] - a2 == b - a
+            if same:
+                for q in range(b - a):
+                    if buf[a + q] != buf[a2 + q]:
+                        same = False
+                        break
+            if same:
+                ids[i] = k
+                break
+            slot = (slot + 1) & (size - 1)
+    return count
+
+
 def warm() -> None:
     """Compile (or load) the reader: one line of each kind."""
+    one = np.zeros(1, np.int64)
+    intern(np.zeros(1, np.uint8), one, one, one.copy(), one.copy())
     Chunk(b'{"puzzle": "' + b"." * 81 + b'", "er": 1.5, "techniques": ["a"]}\n#\n{}\n', 0)
 
 
@@ -487,11 +534,13 @@ def pieces(path: str, after: int, lines: int, cap: int) -> "Iterator[Chunk | int
     general reader takes over, and stops."""
     with open(path, "rb") as fh:
         rest = b""
+        rest_breaks = np.zeros(0, np.int64)  # where the line breaks of ``rest`` are
         number = 1  # the line that ``rest`` starts
         more = fresh = True
         while rest or more:
-            parts, newlines = [rest], rest.count(b"\n")
-            tail = len(rest) - rest.rfind(b"\n") - 1  # bytes since the last line break
+            parts, found_breaks = [rest], [rest_breaks]
+            size, newlines = len(rest), len(rest_breaks)
+            tail = len(rest) - (int(rest_breaks[-1]) + 1 if newlines else 0)  # bytes since the last line break
             while more and newlines < lines:
                 data = fh.read(READ)
                 if fresh and data.startswith(b"\xef\xbb\xbf"):  # the byte order mark the text reader drops
@@ -501,15 +550,18 @@ def pieces(path: str, after: int, lines: int, cap: int) -> "Iterator[Chunk | int
                     more = False
                     break
                 parts.append(data)
-                found = data.count(b"\n")
-                newlines += found
-                tail = len(data) - data.rfind(b"\n") - 1 if found else tail + len(data)
+                found = _breaks(np.frombuffer(data, np.uint8))
+                found_breaks.append(found + size)
+                size += len(data)
+                newlines += len(found)
+                tail = len(data) - int(found[-1]) - 1 if len(found) else tail + len(data)
                 if tail > cap:
                     yield number - 1
                     return
             buf = b"".join(parts)
             del parts
-            breaks = _breaks(np.frombuffer(buf, np.uint8))
+            breaks = np.concatenate(found_breaks)
+            del found_breaks
             start, at = 0, 0
             while len(breaks) - at >= lines or (not more and start < len(buf)):
                 count = min(lines, len(breaks) - at)
@@ -531,3 +583,4 @@ def pieces(path: str, after: int, lines: int, cap: int) -> "Iterator[Chunk | int
                 number += taken
                 start, at = end, at + count
             rest = buf[start:]
+            rest_breaks = breaks[at:] - start

@@ -10,6 +10,15 @@ open, its digit labels and the next free label. A puzzle whose candidates
 overflow the buffers (none of the test sets comes near) is flagged, and the
 caller runs the Python search on it.
 
+patminlex of a puzzle takes a shorter way. Its pattern's stage (:func:`_pattern`)
+packs a candidate into one integer (no per-candidate arrays to copy), and
+leaves a few candidates whose rows are fixed and whose column orders are the
+products of their open masks: a few arrangements, as a rule (one for about
+70% of rated puzzles). :func:`_digits` then labels each arrangement's givens
+as they come and keeps the smallest line, an arrangement stopping at its first
+given above the best; only when there are more than :data:`ARRANGEMENTS` do
+the rounds narrow them row by row instead.
+
 Only :func:`canon_batch` is called from outside (through ``search.py``'s
 caller, ``forms.py``); nothing here checks its input.
 """
@@ -280,123 +289,223 @@ def _rounds(mats, pattern, fixed, n_in, perm3,
     return n_cur
 
 
+#: Where a packed pattern candidate keeps its parts (:func:`_pattern`): 4 bits per source row
+#: (output row d at bits 4d), 2 bits per stack, 6 bits per open mask, then the transposition.
+_ROWS, _STACKS, _OPEN, _TBIT = 0, 36, 42, 60
+
+
 @njit(cache=True)
-def _pattern_rounds(mats, pbest, pwhich, perm3, a_t, a_rows, a_stacks, a_open,
-                    b_t, b_rows, b_stacks, b_open, trips, score):
+def _pattern(values, cand, trips, pbest, pwhich, perm3):
     """The rounds of the pattern alone (the first stage of patminlex), with tables: a stack's
-    best is one look-up, and a row's key is 9 bits. The survivors end in the ``a_`` arrays;
-    returns their number, or -1 on overflow."""
-    cap = a_t.shape[0]
+    best is one look-up, and a row's key is 9 bits. A candidate is one integer (see
+    :data:`_ROWS`): its transposition, its source rows, its stack order and per output stack
+    the 6-bit mask of the column orders still open; ``cand`` is two rows of them that take
+    turns. Returns (survivors, the row of ``cand`` that holds them), or (-1, 0) on overflow.
+
+    ``trips`` gets, per orientation, row and stack, the stack's three cells as a 3-bit
+    pattern (first column the high bit)."""
+    cap = cand.shape[1]
+    for r in range(9):
+        for s in range(3):
+            trips[r * 3 + s] = ((4 if values[r * 9 + 3 * s] else 0) | (2 if values[r * 9 + 3 * s + 1] else 0)
+                                | (1 if values[r * 9 + 3 * s + 2] else 0))
+            trips[27 + r * 3 + s] = ((4 if values[27 * s + r] else 0) | (2 if values[27 * s + 9 + r] else 0)
+                                     | (1 if values[27 * s + 18 + r] else 0))
+    # round 0: every given of the first row is new, so a row's best is its givens pushed right,
+    # stacks by their count of givens (fewest first): only the rows whose sorted counts are
+    # smallest, in the stack orders that sort them, can win
+    n = 0
     low_score = 1 << 30
     for t in range(2):
         for r in range(9):
-            for s in range(3):
-                tr = 0
-                for i in range(3):
-                    tr = tr << 1
-                    if mats[t, r, 3 * s + i]:
-                        tr |= 1
-                trips[t, r, s] = tr
-            a = (trips[t, r, 0] & 1) + ((trips[t, r, 0] >> 1) & 1) + (trips[t, r, 0] >> 2)
-            b = (trips[t, r, 1] & 1) + ((trips[t, r, 1] >> 1) & 1) + (trips[t, r, 1] >> 2)
-            c = (trips[t, r, 2] & 1) + ((trips[t, r, 2] >> 1) & 1) + (trips[t, r, 2] >> 2)
-            score[t, r] = _count_score(a, b, c)
-            if score[t, r] < low_score:
-                low_score = score[t, r]
-    # round 0: the rows of the lowest score, stacks sorted by their count (ties in any order)
-    n_cur = 0
-    for t in range(2):
-        for r in range(9):
-            if score[t, r] != low_score:
+            x, y, z = trips[t * 27 + r * 3], trips[t * 27 + r * 3 + 1], trips[t * 27 + r * 3 + 2]
+            ca = (x & 1) + ((x >> 1) & 1) + (x >> 2)
+            cb = (y & 1) + ((y >> 1) & 1) + (y >> 2)
+            cc = (z & 1) + ((z >> 1) & 1) + (z >> 2)
+            sc = _count_score(ca, cb, cc)
+            if sc > low_score:
                 continue
+            if sc < low_score:
+                low_score = sc
+                n = 0
             for so in range(6):
-                ok = True
-                prev = -1
-                for q in range(3):
-                    tr = trips[t, r, perm3[so, q]]
-                    c = (tr & 1) + ((tr >> 1) & 1) + (tr >> 2)
-                    if c < prev:
-                        ok = False
-                    prev = c
-                if not ok:
+                s0, s1, s2 = perm3[so, 0], perm3[so, 1], perm3[so, 2]
+                c0 = ca if s0 == 0 else (cb if s0 == 1 else cc)
+                c1 = ca if s1 == 0 else (cb if s1 == 1 else cc)
+                c2 = ca if s2 == 0 else (cb if s2 == 1 else cc)
+                if c0 > c1 or c1 > c2:
                     continue
-                if n_cur >= cap:
-                    return -1
-                a_t[n_cur] = t
-                a_rows[n_cur, 0] = r
-                for q in range(3):
-                    a_stacks[n_cur, q] = perm3[so, q]
-                    a_open[n_cur, q] = pwhich[trips[t, r, perm3[so, q]], 63]
-                n_cur += 1
-    cur = 0
+                if n >= cap:
+                    return -1, 0
+                m0 = pwhich[trips[t * 27 + r * 3 + s0], 63]
+                m1 = pwhich[trips[t * 27 + r * 3 + s1], 63]
+                m2 = pwhich[trips[t * 27 + r * 3 + s2], 63]
+                cand[0, n] = ((np.int64(t) << _TBIT) | np.int64(r) | (np.int64(s0 | (s1 << 2) | (s2 << 4)) << _STACKS)
+                              | (np.int64(m0 | (m1 << 6) | (m2 << 12)) << _OPEN))
+                n += 1
+    side = 0
     for d in range(1, 9):
-        if cur == 0:
-            c_t, c_rows, c_stacks, c_open = a_t, a_rows, a_stacks, a_open
-            o_t, o_rows, o_stacks, o_open = b_t, b_rows, b_stacks, b_open
-        else:
-            c_t, c_rows, c_stacks, c_open = b_t, b_rows, b_stacks, b_open
-            o_t, o_rows, o_stacks, o_open = a_t, a_rows, a_stacks, a_open
         best = np.int64(1) << 20
         n_out = 0
-        for ci in range(n_cur):
-            t = c_t[ci]
-            s0, s1, s2 = c_stacks[ci, 0], c_stacks[ci, 1], c_stacks[ci, 2]
-            m0, m1, m2 = c_open[ci, 0], c_open[ci, 1], c_open[ci, 2]
-            if d % 3 == 0:
+        other = 1 - side
+        for ci in range(n):
+            c = cand[side, ci]
+            base = (c >> _TBIT) * 27
+            st = c >> _STACKS
+            s0, s1, s2 = st & 3, (st >> 2) & 3, (st >> 4) & 3
+            op = c >> _OPEN
+            m0, m1, m2 = op & 63, (op >> 6) & 63, (op >> 12) & 63
+            if d % 3 == 0:  # a band's first row: any row of a band not used yet
                 used = 0
-                for e in range(d):
-                    used |= 1 << (c_rows[ci, e] // 3)
+                for e in range(0, d, 3):
+                    used |= 1 << (((c >> (4 * e)) & 15) // 3)
                 lo_r, hi_r = 0, 9
-            else:
-                first = c_rows[ci, d - d % 3]
+                taken = 0
+            else:  # the other rows of the band
+                r0 = (c >> (4 * (d - d % 3))) & 15
                 used = 0
-                lo_r, hi_r = (first // 3) * 3, (first // 3) * 3 + 3
+                lo_r = (r0 // 3) * 3
+                hi_r = lo_r + 3
+                taken = 1 << r0
+                if d % 3 == 2:
+                    taken |= 1 << ((c >> (4 * (d - 1))) & 15)
             for r in range(lo_r, hi_r):
-                if d % 3 == 0:
-                    if (used >> (r // 3)) & 1:
-                        continue
-                else:
-                    taken = False
-                    for e in range(d - d % 3, d):
-                        if c_rows[ci, e] == r:
-                            taken = True
-                    if taken:
-                        continue
-                k0 = pbest[trips[t, r, s0], m0]
-                if (k0 << 6) > best:
+                if (used >> (r // 3)) & 1 or (taken >> r) & 1:
                     continue
-                k1 = pbest[trips[t, r, s1], m1]
-                key = (k0 << 6) | (k1 << 3)
+                at = base + r * 3
+                key = pbest[trips[at + s0], m0] << 6
                 if key > best:
                     continue
-                key |= pbest[trips[t, r, s2], m2]
+                key |= pbest[trips[at + s1], m1] << 3
+                if key > best:
+                    continue
+                key |= pbest[trips[at + s2], m2]
                 if key > best:
                     continue
                 if key < best:
                     best = key
                     n_out = 0
                 if n_out >= cap:
-                    return -1
-                o_t[n_out] = t
-                for e in range(d):
-                    o_rows[n_out, e] = c_rows[ci, e]
-                o_rows[n_out, d] = r
-                o_stacks[n_out, 0] = s0
-                o_stacks[n_out, 1] = s1
-                o_stacks[n_out, 2] = s2
-                o_open[n_out, 0] = pwhich[trips[t, r, s0], m0]
-                o_open[n_out, 1] = pwhich[trips[t, r, s1], m1]
-                o_open[n_out, 2] = pwhich[trips[t, r, s2], m2]
+                    return -1, 0
+                w = pwhich[trips[at + s0], m0] | (pwhich[trips[at + s1], m1] << 6) | (pwhich[trips[at + s2], m2] << 12)
+                cand[other, n_out] = (c & ~(np.int64(0x3FFFF) << _OPEN)) | (np.int64(r) << (4 * d)) | (np.int64(w) << _OPEN)
                 n_out += 1
-        n_cur = n_out
-        cur = 1 - cur
-    if cur == 1:
-        for i in range(n_cur):
-            a_t[i] = b_t[i]
-            a_rows[i] = b_rows[i]
-            a_stacks[i] = b_stacks[i]
-            a_open[i] = b_open[i]
-    return n_cur
+        n = n_out
+        side = other
+    return n, side
+
+
+@njit(cache=True)
+def _arrangements(cand, side, n):
+    """How many arrangements the pattern's ``n`` candidates leave (each the product of its open masks)."""
+    total = 0
+    for i in range(n):
+        op = cand[side, i] >> _OPEN
+        total += _popcount6(op & 63) * _popcount6((op >> 6) & 63) * _popcount6((op >> 12) & 63)
+    return total
+
+
+@njit(cache=True)
+def _unpack(cand, side, n, a_t, a_rows, a_stacks, a_open, a_labels, a_next):
+    """The pattern's candidates into the arrays of :func:`_rounds`, their digits not labelled yet."""
+    for i in range(n):
+        c = cand[side, i]
+        a_t[i] = c >> _TBIT
+        for d in range(9):
+            a_rows[i, d] = (c >> (4 * d)) & 15
+        for q in range(3):
+            a_stacks[i, q] = (c >> (_STACKS + 2 * q)) & 3
+            a_open[i, q] = (c >> (_OPEN + 6 * q)) & 63
+        for v in range(10):
+            a_labels[i, v] = 0
+        a_next[i] = 1
+
+
+@njit(cache=True)
+def _digits(values, cand, side, n, perm3, out, transform, rows, cols, lab, at, cur, best):
+    """The digits' stage of patminlex over every arrangement the pattern's ``n`` candidates
+    leave (each candidate's rows fixed, its column orders the product of its open masks):
+    each arrangement labels its digits as they come, and the smallest line wins. The givens
+    sit in the same cells in all of them (the minimal pattern's), so only they are compared,
+    and an arrangement stops at its first given above the best. The form goes into ``out``,
+    the first smallest arrangement into ``transform``; returns how many arrangements make it
+    (the automorphism count).
+
+    A cell of the arrangement is ``values[rows[d] + cols[j]]``: the source row times 9 and
+    the source column (the other way round when transposed). ``at`` gets each given's
+    output row and column (0..80, then 81..161)."""
+    givens = 0
+    count = 0
+    for i in range(n):
+        c = cand[side, i]
+        t = c >> _TBIT
+        st = c >> _STACKS
+        op = c >> _OPEN
+        row_step = 1 if t else 9
+        col_step = 9 if t else 1
+        for d in range(9):
+            rows[d] = ((c >> (4 * d)) & 15) * row_step
+        for k0 in range(6):
+            if not ((op & 63) >> k0) & 1:
+                continue
+            for k1 in range(6):
+                if not (((op >> 6) & 63) >> k1) & 1:
+                    continue
+                for k2 in range(6):
+                    if not (((op >> 12) & 63) >> k2) & 1:
+                        continue
+                    for j in range(3):
+                        cols[j] = ((st & 3) * 3 + perm3[k0, j]) * col_step
+                        cols[3 + j] = (((st >> 2) & 3) * 3 + perm3[k1, j]) * col_step
+                        cols[6 + j] = (((st >> 4) & 3) * 3 + perm3[k2, j]) * col_step
+                    for v in range(10):
+                        lab[v] = 0
+                    nxt = 1
+                    below = givens == 0
+                    if below:  # the first arrangement: where the givens are
+                        for d in range(9):
+                            for j in range(9):
+                                if values[rows[d] + cols[j]]:
+                                    at[givens] = d
+                                    at[81 + givens] = j
+                                    givens += 1
+                    worse = False
+                    for k in range(givens):
+                        v = values[rows[at[k]] + cols[at[81 + k]]]
+                        x = lab[v]
+                        if x == 0:
+                            x = lab[v] = nxt
+                            nxt += 1
+                        cur[k] = x
+                        if not below:
+                            if x > best[k]:
+                                worse = True
+                                break
+                            if x < best[k]:
+                                below = True
+                    if worse:
+                        continue
+                    if not below:
+                        count += 1
+                        continue
+                    for k in range(givens):  # a new best
+                        best[k] = cur[k]
+                    count = 1
+                    transform[0] = t
+                    for d in range(9):
+                        transform[1 + d] = (c >> (4 * d)) & 15
+                    for j in range(9):
+                        transform[10 + j] = cols[j] // col_step
+                    for v in range(1, 10):
+                        if lab[v] == 0:
+                            lab[v] = nxt
+                            nxt += 1
+                        transform[18 + v] = lab[v]
+    for q in range(81):
+        out[q] = 0
+    for k in range(givens):
+        out[at[k] * 9 + at[81 + k]] = best[k]
+    return count
 
 
 @njit(cache=True)
@@ -567,36 +676,17 @@ def _grid_start(mats, perm3, o_t, o_rows, o_stacks, o_open, o_labels, o_next, fo
     return n_out
 
 
-@njit(cache=True)
-def _direct(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows):
-    """The form of the one arrangement in the first candidate (every column order fixed)."""
-    t = a_t[0]
-    nxt = 1
-    for d in range(9):
-        r = a_rows[0, d]
-        row = np.int64(0)
-        for q in range(3):
-            m = a_open[0, q]
-            k = 0
-            while not (m >> k) & 1:
-                k += 1
-            base = a_stacks[0, q] * 3
-            for i in range(3):
-                v = mats[t, r, base + perm3[k, i]]
-                if v and a_labels[0, v] == 0:
-                    a_labels[0, v] = nxt
-                    nxt += 1
-                row = (row << 4) | a_labels[0, v]
-        form_rows[d] = row
-    a_next[0] = nxt
+#: The most arrangements of the minimal pattern that :func:`_digits` tries one by one; beyond,
+#: the rounds (:func:`_rounds`) prune them row by row.
+ARRANGEMENTS = 128
 
 
 @njit(cache=True)
 def _one(values, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-         b_t, b_rows, b_stacks, b_open, b_labels, b_next, out, transform, work, mats, form_rows, gwork,
-         pbest, pwhich):
+         b_t, b_rows, b_stacks, b_open, b_labels, b_next, out, transform, work, mats, form_rows, gwork, ready):
     """One puzzle: its form into ``out`` (81), its transform into ``transform``; returns the
-    automorphism count, or -1 on overflow."""
+    automorphism count, or -1 on overflow. For patminlex, the ``ready`` candidates of the
+    pattern's stage are in the ``a_`` arrays already (:func:`_unpack`)."""
     full = True
     for r in range(9):
         for c in range(9):
@@ -604,11 +694,12 @@ def _one(values, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
             mats[1, c, r] = values[r * 9 + c]
             if values[r * 9 + c] == 0:
                 full = False
-    for t in range(2):
-        a_t[t] = t
-        for v in range(10):
-            a_labels[t, v] = 0
-        a_next[t] = 1
+    if not ready:  # the two orientations, nothing labelled yet
+        for t in range(2):
+            a_t[t] = t
+            for v in range(10):
+                a_labels[t, v] = 0
+            a_next[t] = 1
     if full:  # a solution grid (both forms agree): the first two rows by their own search
         pure = False
         for t in range(2):
@@ -629,22 +720,9 @@ def _one(values, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
             return -1
         n = _rounds(mats, False, False, n, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
                     b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, 2, work)
-    elif form == 1:
-        n = _pattern_rounds(mats, pbest, pwhich, perm3, a_t, a_rows, a_stacks, a_open,
-                            b_t, b_rows, b_stacks, b_open, work[11], work[12])
-        if n < 0:
-            return -1
-        for i in range(n):
-            for v in range(10):
-                a_labels[i, v] = 0
-            a_next[i] = 1
-        if n == 1 and _popcount6(a_open[0, 0]) == 1 and _popcount6(a_open[0, 1]) == 1 and _popcount6(
-                a_open[0, 2]) == 1:
-            # one arrangement makes the pattern: its digits, labelled as they come, are the form
-            _direct(mats, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next, form_rows)
-        else:
-            n = _rounds(mats, False, True, n, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
-                        b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, 0, work)
+    elif form == 1:  # many arrangements of the minimal pattern: the rounds narrow them row by row
+        n = _rounds(mats, False, True, ready, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
+                    b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, 0, work)
     else:
         n = _rounds(mats, False, False, 2, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
                     b_t, b_rows, b_stacks, b_open, b_labels, b_next, form_rows, 0, work)
@@ -683,7 +761,11 @@ def canon_batch(puzzles, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a
                 b_t, b_rows, b_stacks, b_open, b_labels, b_next, out, transforms, counts, pbest, pwhich):
     """Every puzzle (rows of 81 values, 0 = blank) to its form (``form`` 0: minlex,
     1: patminlex): ``out`` rows, ``transforms`` rows (see :data:`TRANSFORM_WIDTH`),
-    ``counts`` (automorphisms, -1 for a puzzle left to the caller)."""
+    ``counts`` (automorphisms, -1 for a puzzle left to the caller).
+
+    A puzzle's patminlex: the pattern's stage (:func:`_pattern`), then its arrangements one
+    by one (:func:`_digits`), or the rounds (:func:`_rounds`) when they are many. A solution
+    grid (no blank) has one form, found by :func:`_one`'s own search."""
     work = (np.zeros((4, 10), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros((4, 3), np.int64),
             np.zeros((3, 6), np.int64), np.zeros((3, 6), np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
             np.zeros(3, np.int64), np.zeros(9, np.int64), np.zeros(3, np.int64), np.zeros((2, 9, 3), np.int64),
@@ -692,10 +774,33 @@ def canon_batch(puzzles, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a
              np.zeros(9, np.int64), np.zeros(10, np.int64), np.zeros(10, np.int64), np.zeros(9, np.int64))
     mats = np.zeros((2, 9, 9), np.uint8)
     form_rows = np.zeros(9, np.int64)
+    cand = np.zeros((2, a_t.shape[0]), np.int64)
+    trips = np.zeros(54, np.int64)
+    rows, cols, lab = np.zeros(9, np.int64), np.zeros(9, np.int64), np.zeros(10, np.int64)
+    at, cur, best = np.zeros(162, np.int64), np.zeros(81, np.int64), np.zeros(81, np.int64)
     for p in range(puzzles.shape[0]):
-        counts[p] = _one(puzzles[p], form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
+        values = puzzles[p]
+        ready = 0
+        if form == 1:
+            blank = False
+            for c in range(81):
+                if values[c] == 0:
+                    blank = True
+                    break
+            if blank:
+                n, side = _pattern(values, cand, trips, pbest, pwhich, perm3)
+                if n < 0:
+                    counts[p] = -1
+                    continue
+                if _arrangements(cand, side, n) <= ARRANGEMENTS:
+                    counts[p] = _digits(values, cand, side, n, perm3, out[p], transforms[p], rows, cols, lab, at,
+                                        cur, best)
+                    continue
+                _unpack(cand, side, n, a_t, a_rows, a_stacks, a_open, a_labels, a_next)
+                ready = n
+        counts[p] = _one(values, form, perm3, a_t, a_rows, a_stacks, a_open, a_labels, a_next,
                          b_t, b_rows, b_stacks, b_open, b_labels, b_next, out[p], transforms[p], work, mats,
-                         form_rows, gwork, pbest, pwhich)
+                         form_rows, gwork, ready)
 
 
 def canonicalise(puzzles: np.ndarray, form: int):
