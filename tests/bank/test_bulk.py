@@ -8,6 +8,8 @@ import json
 import random
 import re
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -355,3 +357,33 @@ def test_a_source_with_a_quote_is_written_as_given(tmp_path):
         report = add(bank, [str(path)])
     assert report.new == 5
     assert table(tmp_path / "b.sqlite", "SELECT DISTINCT source FROM puzzle") == [(str(path),)]
+
+
+def test_after_the_banks_warm_up_a_bulk_add_compiles_nothing_more(tmp_path):
+    """``bank.warm()`` (what ``sudoku warm-up`` and the kernel store run) reaches every
+    signature a bulk add of rated records uses, so an add right after an install
+    compiles nothing: in a fresh process, the compiled kernels' signatures after the
+    add are those after the warm-up."""
+    from sudokit.examples import EXAMPLES
+
+    path = tmp_path / "rated.jsonl"
+    path.write_text("".join(json.dumps(rating_record("".join(e.rows), 2.0)) + "\n" for e in EXAMPLES.values()))
+    script = f"""
+import json
+from sudokit import bank
+from sudokit.bank import Bank, add, digest, scan
+from sudokit.canon import kernel
+kernel.warm()
+bank.warm()
+kernels = {{"scan": scan.scan, "intern": scan.intern, "blake2b16": digest.blake2b16}}
+before = {{name: len(k.signatures) for name, k in kernels.items()}}
+with Bank({str(tmp_path / "b.sqlite")!r}) as b:
+    report = add(b, [{str(path)!r}])
+after = {{name: len(k.signatures) for name, k in kernels.items()}}
+print(json.dumps([report.new, before, after]))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    new, before, after = json.loads(out.stdout.strip().splitlines()[-1])
+    assert new >= 3  # the bulk way ran (the examples' 9x9 puzzles went in)
+    assert after == before

@@ -480,7 +480,8 @@ def intern(buf, starts, ends, ids, firsts):  # type: ignore[no-untyped-def]
 def warm() -> None:
     """Compile (or load) the reader: one line of each kind."""
     one = np.zeros(1, np.int64)
-    intern(np.zeros(1, np.uint8), one, one, one.copy(), one.copy())
+    intern(np.zeros(1, np.uint8), one, one, one.copy(), one.copy())  # digests of a block
+    intern(np.frombuffer(b"\0", np.uint8), one, one, one.copy(), one.copy())  # a read-only file's bytes
     Chunk(b'{"puzzle": "' + b"." * 81 + b'", "er": 1.5, "techniques": ["a"]}\n#\n{}\n', 0)
 
 
