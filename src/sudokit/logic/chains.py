@@ -1060,7 +1060,7 @@ def _easiest_cycle(ch: Chainer) -> "Step | tuple | None":
         path = w["easiest"] = np.empty(64 * len(arr) + 2, dtype=np.int64)
     # the first pass (x-links) by value: a value whose places are as when it last found nothing
     # finds nothing again (with as many searches); the kernel searches only the others
-    from .links import _BY_VALUE, _BY_VALUE_LIMIT
+    from .links import recalled, remember
 
     geo = state.geo
     boards = ch.boards
@@ -1073,7 +1073,7 @@ def _easiest_cycle(ch: Chainer) -> "Step | tuple | None":
     keys = [None] * (geo.n + 1)
     for v in range(1, geo.n + 1):
         key = keys[v] = ("x-cycles", geo, v, boards[v], boards[v] & single)
-        got = _BY_VALUE.get(key)
+        got = recalled(key)
         if got is None:
             todo |= 1 << v
         else:
@@ -1085,11 +1085,7 @@ def _easiest_cycle(ch: Chainer) -> "Step | tuple | None":
     what, pas, length, searches, found0 = kernels.easiest_cycle(arr, peers, units, allpeers_of(geo), path, todo,
                                                                 counts)
     if not found0 and todo:  # (no value of the first pass found a chain: each is known to find none)
-        if len(_BY_VALUE) >= _BY_VALUE_LIMIT:
-            _BY_VALUE.clear()
-        for v in range(1, geo.n + 1):
-            if todo >> v & 1:
-                _BY_VALUE[keys[v]] = int(counts[v])
+        remember((keys[v], int(counts[v])) for v in range(1, geo.n + 1) if todo >> v & 1)
     ch.tick(CYCLE_SCAN_UNITS + searches + known)
     if what < 0:
         return ()

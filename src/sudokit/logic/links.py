@@ -20,7 +20,7 @@ removals (most first), then by suffix."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from .state import BOX, Candidates, Geometry, extra_units, geometry, is_classic, se_cells
 from .step import STRONG, WEAK, Step, Technique, elims_text
@@ -382,12 +382,24 @@ def clear_caches() -> None:
     _BY_VALUE.clear()
 
 
+def recalled(key: tuple) -> Any:
+    """The per-value result remembered under ``key`` (None: none)."""
+    return _BY_VALUE.get(key)
+
+
+def remember(entries: Iterable[tuple[tuple, Any]]) -> None:
+    """Remember per-value results, ``(key, result)`` pairs (the whole memory
+    is forgotten first when it is full)."""
+    if len(_BY_VALUE) >= _BY_VALUE_LIMIT:
+        _BY_VALUE.clear()
+    _BY_VALUE.update(entries)
+
+
 def _memo(key: tuple, compute, *args) -> list:
     found = _BY_VALUE.get(key)
     if found is None:
-        if len(_BY_VALUE) >= _BY_VALUE_LIMIT:
-            _BY_VALUE.clear()
-        found = _BY_VALUE[key] = compute(*args)
+        found = compute(*args)
+        remember([(key, found)])
     return found
 
 
@@ -442,14 +454,7 @@ def _values_with_chains(state: Candidates, k: int) -> int:
         return known
     kernel, *tables = compiled
     got = kernel(mask_array(state.mask), k, todo, *tables)
-    if len(_BY_VALUE) >= _BY_VALUE_LIMIT:
-        _BY_VALUE.clear()
-    rest = todo
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        v = low.bit_length() - 1
-        _BY_VALUE["any", k, geo, v, boards[v]] = bool(got & low)
+    remember((("any", k, geo, v, boards[v]), bool(got >> v & 1)) for v in range(geo.n + 1) if todo >> v & 1)
     return known | (got & todo)
 
 

@@ -1205,11 +1205,10 @@ def _compiled_nishio(ch: Chainer) -> list[int] | None:
                 props += m.bit_count()
             else:
                 single |= 1 << cell
-    memo = links._BY_VALUE
     got: list = [None] * (geo.n + 1)
     todo = 0
     for v in range(1, geo.n + 1):
-        got[v] = memo.get(("nishio", geo, v, boards[v], boards[v] & single))
+        got[v] = links.recalled(("nishio", geo, v, boards[v], boards[v] & single))
         if got[v] is None:
             todo |= 1 << v
     if todo:
@@ -1217,8 +1216,6 @@ def _compiled_nishio(ch: Chainer) -> list[int] | None:
         if out is None:
             out = w["nishio"] = np.zeros(len(arr) << 5, dtype=np.int64)
         _, w["stamp"] = _NK.nishio_rule(arr, peers, units, w["masks"], *w["prop"], w["stamp"], w["one"], out, todo)
-        if len(memo) >= links._BY_VALUE_LIMIT:
-            memo.clear()
         for v in range(1, geo.n + 1):
             if todo >> v & 1:
                 hit = 0
@@ -1229,7 +1226,9 @@ def _compiled_nishio(ch: Chainer) -> list[int] | None:
                     cell = low.bit_length() - 1
                     if out[(cell << 5) | v]:
                         hit |= low
-                got[v] = memo["nishio", geo, v, boards[v], boards[v] & single] = hit
+                got[v] = hit
+        links.remember((("nishio", geo, v, boards[v], boards[v] & single), got[v])
+                       for v in range(1, geo.n + 1) if todo >> v & 1)
     ch.tick(2 * props)  # (two propagations a candidate, as the kernel makes them)
     every = 0
     for hit in got[1:]:
