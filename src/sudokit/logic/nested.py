@@ -543,8 +543,28 @@ class _LevelChainer(Chainer):
                     if absurd is not None or not empty:
                         return graph, absurd
                     return self._go_on(graph, nest, deque(), deque(), list(masks0), list(boards0), key)
-        graph: dict[int, tuple] = {}
-        nest: dict[int, object] = {}
+        key = tuple(starts) if ends is not None else None
+        if FIRST_RUN_COMPILED and self._kernel(base) is not None:
+            # up to the first fixpoint, the propagation is a plain dynamic one: the chain kernels'
+            # (the same potentials, parents and order, and the same unit of work)
+            graph, absurd = Chainer._propagate(self, starts, False, True)
+            nest = {}
+            self.nests[id(graph)] = nest
+            if absurd is not None:
+                if key is not None:
+                    ends[(key, rules)] = (graph, nest, None, None, absurd, False)
+                return graph, absurd
+            # at a fixpoint every off potential found has been taken up: the grid has lost them all
+            masks = list(base)
+            boards = list(self.boards)
+            for q in graph:
+                if not q & 1:
+                    cell, value = q >> 6, (q >> 1) & 31
+                    masks[cell] &= ~(1 << (value - 1))
+                    boards[value] &= ~(1 << cell)
+            return self._go_on(graph, nest, deque(), deque(), masks, boards, key)
+        graph = {}
+        nest = {}
         self.nests[id(graph)] = nest
         pend_on: deque = deque()
         pend_off: deque = deque()
@@ -554,8 +574,7 @@ class _LevelChainer(Chainer):
         masks = list(base)
         boards = list(self.boards)
         self.tick()
-        return self._go_on(graph, nest, pend_on, pend_off, masks, boards, tuple(starts) if ends is not None else None,
-                           True)
+        return self._go_on(graph, nest, pend_on, pend_off, masks, boards, key, True)
 
     def _go_on(self, graph, nest, pend_on, pend_off, masks, boards, key, run_first: bool = False):
         """The propagation loop: run the implications, then the helpers at each fixpoint. With
@@ -987,6 +1006,11 @@ def _inner_hints(state: Candidates, kind: str, level: int, deadline, boards=None
 #: Whether the inner rules run compiled (:mod:`nested_kernels`) when the
 #: chain kernels are loaded; False runs the Python rules (the tests compare them).
 COMPILED_INNER = True
+
+#: Whether a level's propagation runs up to its first fixpoint in the chain kernels (a plain
+#: dynamic propagation until the helpers join in) when they are loaded; False: all in Python
+#: (the tests compare them).
+FIRST_RUN_COMPILED = True
 
 _NK = None  # nested_kernels once loaded; False when it cannot load
 _NK_ASKED = -2.0  # when prefer_compiled last said not yet (asked again a second later)
