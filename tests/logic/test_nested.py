@@ -250,8 +250,10 @@ def test_rule_parents_with_the_kept_link_units_are_those_made_afresh(monkeypatch
     for kind in ("cycles", "multiple", "dynamic"):
         hints = nested._inner_hints(reduced, kind, 0, None)
         shared = [nested._rule_parents(h, state.mask, masks, state.geo) for h in reversed(hints)][::-1]
+        assert all(h.groups is not None for h in hints)  # kept with the hint
         monkeypatch.setattr(nested, "_graph_units", lambda h, graph: (graph, Forget(), [None]))
         for h, parents in zip(hints, shared):
+            h.groups = None  # made afresh
             assert nested._rule_parents(h, state.mask, masks, state.geo) == parents, (kind, h.name)
             checked += bool(parents)
         monkeypatch.setattr(nested, "_graph_units", kept)
@@ -281,3 +283,128 @@ def test_fewer_collections_restores_the_thresholds() -> None:
         t.join()
         assert done == [gc.get_threshold()]
     assert gc.get_threshold() == before
+
+
+def _propagations(state, level: int) -> tuple[list, int]:
+    """Every assumption (each candidate of a cell of two or more, on and off) of a level on
+    ``state`` propagated from scratch: its graph (in the order found), contradiction, the inner
+    chains its potentials came from, where it stopped (as a level above finds it), and the
+    work counted."""
+    nested.clear_caches()
+    ch = nested._LevelChainer(state, None, level)
+    ch.resumable()
+    work = chains.WORK_DONE
+    out = []
+    for cell, m in enumerate(state.mask):
+        if m & (m - 1):
+            for v in range(1, 10):
+                if m >> (v - 1) & 1:
+                    for on in (1, 0):
+                        graph, absurd = ch._propagate([(cell << 6) | (v << 1) | on], False, True)
+                        nest = ch.nests[id(graph)]
+                        out.append((list(graph.items()), absurd, [(q, h.name, h.complexity) for q, h in nest.items()]))
+    ends = [(key, list(end[0].items()), end[2:]) for key, end in ch.ends.items()]
+    return out + ends, chains.WORK_DONE - work
+
+
+def test_first_run_in_the_chain_kernels_gives_the_python_propagation(monkeypatch, chain_kernels_loaded) -> None:
+    """A level's propagation run up to its first fixpoint by the chain kernels
+    (``nested.FIRST_RUN_COMPILED``), then by the helpers, gives the graph of the
+    propagation all in Python: the same potentials, parents, order, contradictions,
+    inner chains, stopping points and work, at levels 1 and 2."""
+    cases = [(_state(_traces()["hd-0475"]["steps"][25]["candidates"]), 1),
+             (_state(_traces()["hd-0361"]["steps"][4]["candidates"]), 2)]
+    monkeypatch.setattr(nested, "NESTED_TIME_LIMIT", None)
+    for state, level in cases:
+        monkeypatch.setattr(nested, "FIRST_RUN_COMPILED", True)
+        compiled, work = _propagations(state, level)
+        monkeypatch.setattr(nested, "FIRST_RUN_COMPILED", False)
+        python, python_work = _propagations(state, level)
+        assert compiled == python
+        assert work == python_work
+        assert any(absurd for _, absurd, _ in compiled[:200]) and any(nest for _, _, nest in compiled[:300])
+
+
+def _rule_parents_walked(h, base, cur, geo) -> tuple:
+    """SE's ``getRuleParents`` as a plain walk over the inner hint's chains, every removed
+    candidate added as it is met (the reference for :func:`nested._rule_parents`)."""
+    out: dict = {}
+    units = geo.units
+
+    def naked(cell):
+        gone = base[cell] & ~cur[cell]
+        for v0 in range(gone.bit_length()):
+            if gone >> v0 & 1:
+                out.setdefault((cell << 6) | ((v0 + 1) << 1))
+
+    def hidden(unit, v):
+        bit = 1 << (v - 1)
+        for c in units[unit]:
+            if base[c] & bit and not cur[c] & bit:
+                out.setdefault((c << 6) | (v << 1))
+
+    if h.cycle is not None:
+        chain = chains.cycle_nodes(h.cycle)
+        for q, p in zip(chain, chain[1:]):
+            if q >> 6 == p >> 6:
+                naked(q >> 6)
+            elif q & 1:
+                hidden(nested._link_unit(geo, p, q, cur, {}, False), (q >> 1) & 31)
+            else:
+                a, b = geo.units_of[q >> 6], geo.units_of[p >> 6]
+                unit = next(u for u in (a[2], a[0], a[1]) + tuple(a[3:]) if u in b)
+                hidden(unit, (q >> 1) & 31)
+        return tuple(out)
+    for target, parents, graph in h.chains:
+        done: set = set()
+        todo = [(target, parents)]
+        while todo:
+            nxt = []
+            for q, ps in todo:
+                if q in done:
+                    continue
+                done.add(q)
+                if q & 1:
+                    if not ps:
+                        if h.init is not None:
+                            naked(q >> 6) if h.init[0] == "cell" else hidden(h.init[1], h.init[2])
+                    elif ps[0] >> 6 == q >> 6:
+                        naked(q >> 6)
+                    else:
+                        hidden(nested._link_unit(geo, ps[0], q, cur, graph, h.dynamic), (q >> 1) & 31)
+                nxt.extend((p, graph[p]) for p in ps)
+            todo = nxt
+    return tuple(out)
+
+
+def test_rule_parents_by_groups_are_those_of_the_plain_walk(chain_kernels_loaded) -> None:
+    """The rule parents made from the groups kept with each inner hint (a cell's other
+    candidates, a unit's other places) are those of a plain walk over its chains, in the same
+    order, for the hints of the three inner rules on grids reduced by assumptions, and again
+    for a second outer grid (the groups kept, the removed candidates not)."""
+    state = _state(_traces()["hd-0361"]["steps"][4]["candidates"])
+    ch = nested._LevelChainer(state, None, 1)
+    checked = 0
+    cells = [c for c, m in enumerate(state.mask) if m & (m - 1)][::9]
+    for cell in cells:
+        graph, absurd = ch.propagate([(cell << 6) | (state.mask[cell].bit_length() << 1) | 1], False, True)
+        if absurd is not None:
+            continue
+        masks = list(state.mask)
+        for q in graph:
+            if not q & 1:
+                masks[q >> 6] &= ~(1 << (((q >> 1) & 31) - 1))
+        reduced = Candidates(state.geo, list(state.values), masks)
+        # an outer grid between: the same reduced grid reached from fewer removals
+        other = list(state.mask)
+        for q in list(graph)[: len(graph) // 2]:
+            if not q & 1:
+                other[q >> 6] &= ~(1 << (((q >> 1) & 31) - 1))
+        other = [o | m for o, m in zip(other, masks)]
+        for kind in ("cycles", "multiple", "dynamic"):
+            for h in nested._inner_hints(reduced, kind, 0, None):
+                for base in (state.mask, other):
+                    want = _rule_parents_walked(h, base, masks, state.geo)
+                    assert nested._rule_parents(h, base, masks, state.geo) == want, (kind, h.name)
+                    checked += bool(want)
+    assert checked >= 20

@@ -610,7 +610,7 @@ class _XHint(Hint):
     entry, whether its chains are dynamic, and the chainer (for nested
     hints inside its graphs)."""
 
-    __slots__ = ("chains", "init", "cycle", "dynamic", "chainer", "inner", "full")
+    __slots__ = ("chains", "init", "cycle", "dynamic", "chainer", "inner", "full", "groups")
 
     @classmethod
     def of(cls, h: Hint, chains=(), init=None, cycle=None, dynamic=False, chainer=None) -> "_XHint":
@@ -618,6 +618,7 @@ class _XHint(Hint):
         x.chains, x.init, x.cycle, x.dynamic, x.chainer = chains, init, cycle, dynamic, chainer
         x.inner = ()
         x.full = None
+        x.groups = None  # (:func:`_parent_groups`, once made)
         return x
 
 
@@ -745,8 +746,6 @@ class _LevelMulti(Multi):
         super().__init__(ch, best, multiple, dynamic, False, base, "Dynamic " if dynamic else "")
         self.level = level
         self.suffix = nested_suffix(level)
-        geo = ch.geo
-        self.unit_names = {geo.unit_name(u): u for u in range(len(geo.units))}
 
     def run(self, cells: "list[int] | None" = None) -> None:
         with fewer_collections():
@@ -837,58 +836,68 @@ def _graph_units(h, graph) -> tuple:
 
 def _rule_parents(h: _XHint, base, cur, geo, removed: dict | None = None) -> tuple:
     """The candidates removed by the outer chain that the inner hint ``h``
-    relies on, as off nodes (SE's ``ChainingHint.getRuleParents``).
-    ``removed``: what a cell (key ``-1 - cell``) or a unit's value (key
-    ``(unit << 5) | value``) has lost from ``base`` to ``cur``, as off
-    nodes, kept between the calls on the same two grids."""
-    out: dict[int, None] = {}
-    units = geo.units
+    relies on, as off nodes (SE's ``ChainingHint.getRuleParents``): those of
+    the groups of :func:`_parent_groups`, in their order. ``removed``: what
+    a cell (key ``-1 - cell``) or a unit's value (key ``(unit << 5) |
+    value``) has lost from ``base`` to ``cur``, as off nodes, kept between
+    the calls on the same two grids. ``cur`` is the grid of ``h``'s rule;
+    the groups depend on it alone, and are kept with the hint."""
+    groups = getattr(h, "groups", None)
+    if groups is None:
+        groups = _parent_groups(h, cur, geo)
+        try:
+            h.groups = groups
+        except AttributeError:  # (a hint that cannot keep them: made again each time)
+            pass
     if removed is None:
         removed = {}
-
-    def naked(cell: int) -> None:
-        got = removed.get(-1 - cell)
+    out: dict[int, None] = {}
+    for key in groups:
+        got = removed.get(key)
         if got is None:
-            got = []
-            gone = base[cell] & ~cur[cell]
-            while gone:
-                low = gone & -gone
-                got.append((cell << 6) | (low.bit_length() << 1))
-                gone ^= low
-            removed[-1 - cell] = got
+            if key < 0:  # what the cell lost
+                cell = -1 - key
+                got = []
+                gone = base[cell] & ~cur[cell]
+                while gone:
+                    low = gone & -gone
+                    got.append((cell << 6) | (low.bit_length() << 1))
+                    gone ^= low
+            else:  # the places of the value the unit lost
+                v = key & 31
+                bit = 1 << (v - 1)
+                got = [(c << 6) | (v << 1) for c in geo.units[key >> 5] if base[c] & bit and not cur[c] & bit]
+            removed[key] = got
         for node in got:
             out[node] = None
+    return tuple(out)
 
-    def hidden(unit: int, v: int) -> None:
-        got = removed.get((unit << 5) | v)
-        if got is None:
-            bit = 1 << (v - 1)
-            got = removed[(unit << 5) | v] = [(c << 6) | (v << 1) for c in units[unit]
-                                              if base[c] & bit and not cur[c] & bit]
-        for node in got:
-            out[node] = None
 
+def _parent_groups(h: _XHint, cur, geo) -> tuple:
+    """What the chains of the inner hint ``h`` (on the grid ``cur``) rely on, in the order
+    SE's ``getRuleParents`` meets it: ``-1 - cell`` for a cell's other candidates (a naked
+    single made an on potential), ``(unit << 5) | value`` for the value's other places in a
+    unit (a hidden single made it), each once."""
+    groups: dict[int, None] = {}
     if h.cycle is not None:
         chain = cycle_nodes(h.cycle)
         # chain: dstOn, off, on, ..., root (== dstOn)
         for i in range(len(chain) - 1):
             q, p = chain[i], chain[i + 1]
-            if q & 1:
-                if q >> 6 == p >> 6:
-                    naked(q >> 6)
-                else:
-                    hidden(_link_unit(geo, p, q, cur, {}, False), (q >> 1) & 31)
+            if q >> 6 == p >> 6:
+                groups[-1 - (q >> 6)] = None
+            elif q & 1:
+                groups[(_link_unit(geo, p, q, cur, {}, False) << 5) | ((q >> 1) & 31)] = None
             else:
                 # the reversed chain: this off potential turned on, with its on->off cause
-                if q >> 6 == p >> 6:
-                    naked(q >> 6)
-                else:
-                    r1, c1, b1 = geo.units_of[q >> 6][:3]
-                    r2, c2, b2 = geo.units_of[p >> 6][:3]
-                    unit = b1 if b1 == b2 else (r1 if r1 == r2 else c1 if c1 == c2 else next(
-                        u for u in geo.units_of[q >> 6][3:] if u in geo.units_of[p >> 6]))
-                    hidden(unit, (q >> 1) & 31)
-        return tuple(out)
+                r1, c1, b1 = geo.units_of[q >> 6][:3]
+                r2, c2, b2 = geo.units_of[p >> 6][:3]
+                unit = b1 if b1 == b2 else (r1 if r1 == r2 else c1 if c1 == c2 else next(
+                    u for u in geo.units_of[q >> 6][3:] if u in geo.units_of[p >> 6]))
+                groups[(unit << 5) | ((q >> 1) & 31)] = None
+        return tuple(groups)
+    init = h.init
+    dynamic = h.dynamic
     for target, parents, graph in h.chains:
         # the unit of each x-link, by graph (an inner rule's hints share their propagations, and
         # its reduced grid, ``cur``, is theirs): (graph, {(p << 13) | q: unit}, [rank in graph])
@@ -904,25 +913,23 @@ def _rule_parents(h: _XHint, base, cur, geo, removed: dict | None = None) -> tup
                 done.add(q)
                 if q & 1:
                     if not ps:
-                        if h.init is not None:
-                            if h.init[0] == "cell":
-                                naked(q >> 6)
-                            else:
-                                hidden(h.init[1], h.init[2])
+                        if init is not None:
+                            groups[-1 - (q >> 6) if init[0] == "cell" else (init[1] << 5) | init[2]] = None
                     else:
                         p = ps[0]
                         if p >> 6 == q >> 6:
-                            naked(q >> 6)
+                            groups[-1 - (q >> 6)] = None
                         else:
                             k = (p << 13) | q
                             u = units_of.get(k)
                             if u is None:
-                                u = units_of[k] = _link_unit(geo, p, q, cur, graph, h.dynamic, known[2])
-                            hidden(u, (q >> 1) & 31)
+                                u = units_of[k] = _link_unit(geo, p, q, cur, graph, dynamic, known[2])
+                            groups[(u << 5) | ((q >> 1) & 31)] = None
                 for p in ps:
-                    nxt.append((p, graph[p]))
+                    if p not in done:
+                        nxt.append((p, graph[p]))
             todo = nxt
-    return tuple(out)
+    return tuple(groups)
 
 
 # -- the inner rules ----------------------------------------------------------------
@@ -1160,6 +1167,7 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
     # the work the Python rule counts: one a propagation
     ch.tick(props)
     rb = chains._Quiet(state, deadline, ch.boards)
+    rb._compiled = ch._compiled  # (the same state's)
     multi = _LevelMulti(rb, _Collect(), 0, True, dynamic)
     prefix = multi.prefix
     name = chains._name
