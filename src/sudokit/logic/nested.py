@@ -501,24 +501,28 @@ class _LevelChainer(Chainer):
             if len(memo) >= _INNER_SIZE:
                 local.inner_old = memo
                 memo = local.inner = {}
-            got = memo[key] = [hints, None, None]
+            got = memo[key] = [hints, None, None, None]
         elif got[1] == base_key:  # the helpers depend on the hints and on what the chain removed
             return got[2]
         hints = got[0]
+        offs_of = got[3]
+        if offs_of is None:  # each hint's removals as off nodes, in SE's order (the same for every outer grid)
+            offs_of = got[3] = []
+            for h in hints:
+                cells: dict[int, list[int]] = {}
+                for c, v in h.removals:
+                    cells.setdefault(c, []).append(v)
+                offs = []
+                for c in _hashmap_order(sorted(cells)):
+                    for v in sorted(cells[c]):
+                        offs.append((c << 6) | (v << 1))
+                offs_of.append(offs)
         out = []
         removed: dict = {}  # (what each cell and each unit's value lost, for all the hints)
-        for h in hints:
+        for h, offs in zip(hints, offs_of):
             parents = _rule_parents(h, base_masks, masks, geo, removed)
-            if not parents:
-                continue
-            cells: dict[int, list[int]] = {}
-            for c, v in h.removals:
-                cells.setdefault(c, []).append(v)
-            offs = []
-            for c in _hashmap_order(sorted(cells)):
-                for v in sorted(cells[c]):
-                    offs.append((c << 6) | (v << 1))
-            out.append(_Helper(offs, parents, h.name, h))  # (the text of an inner hint is made when shown)
+            if parents:
+                out.append(_Helper(offs, parents, h.name, h))  # (the text of an inner hint is made when shown)
         got[1], got[2] = base_key, out
         return out
 
