@@ -408,3 +408,28 @@ def test_rule_parents_by_groups_are_those_of_the_plain_walk(chain_kernels_loaded
                     assert nested._rule_parents(h, base, masks, state.geo) == want, (kind, h.name)
                     checked += bool(want)
     assert checked >= 20
+
+
+def test_levels_stop_counting_hints_that_cannot_come_first(monkeypatch, chain_kernels_loaded) -> None:
+    """A level's search that stops counting a hint's chains once it cannot beat the best so far
+    (and then skips its inner chains; ``chains.PRUNE``) takes the step of the search that counts
+    every hint in full: the same technique, rating, eliminations, text and inner chains, on SE's
+    states rated 9.0 to 10.4 at levels 1 and 2."""
+    monkeypatch.setattr(nested, "NESTED_TIME_LIMIT", None)
+    states = [(_state(s["candidates"]), 1 if s["rating"] < 9.5 else 2) for row in _traces().values()
+              for s in row["steps"] if 9.0 <= s["rating"] <= 10.4][::12]
+    assert len(states) >= 8
+
+    def steps(prune):
+        monkeypatch.setattr(chains, "PRUNE", prune)
+        out = []
+        for state, level in states:
+            nested.clear_caches()
+            step = next(nested.find_level(state, level), None)
+            out.append(step and (step.technique, step.rating, step.eliminations, step.placements, step.text,
+                                 step.details()))
+        return out
+
+    pruned = steps(True)
+    assert pruned == steps(False)
+    assert sum(step is not None for step in pruned) >= 6

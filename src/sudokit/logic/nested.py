@@ -750,6 +750,11 @@ class _LevelMulti(Multi):
         super().__init__(ch, best, multiple, dynamic, False, base, "Dynamic " if dynamic else "")
         self.level = level
         self.suffix = nested_suffix(level)
+        # a hint offered to a plain Best (a level's own search) may stop counting its chains
+        # once the count passes the best hint's complexity, as Multi's hints do: its inner chains
+        # only add to the count, so it comes after the best whatever they hold (a collector, an
+        # inner rule's, keeps every hint in full)
+        self.prune = chains.PRUNE and type(best) is Best
 
     def run(self, cells: "list[int] | None" = None) -> None:
         with fewer_collections():
@@ -757,8 +762,12 @@ class _LevelMulti(Multi):
 
     def hint(self, name, key, chains, target, text_head, unit: int | None = None,
              complexity: int | None = None) -> Hint:
+        best = self.best.hint if self.prune else None
         h = super().hint(name, key, chains, target, text_head, unit, complexity)
-        inner = _inner_of(self.ch, chains) if self.level >= 2 else []
+        if best is not None and h.complexity > best.complexity:
+            inner = []  # (it comes after the best: its inner chains are not looked for)
+        else:
+            inner = _inner_of(self.ch, chains) if self.level >= 2 else []
         if inner:
             h.complexity += sum(x.complexity for x in inner)
             h.difficulty = self.base + length_increment(h.complexity)
