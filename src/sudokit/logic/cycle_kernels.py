@@ -141,7 +141,7 @@ def easiest_cycle(masks, peers, units, allpeers, best_path, todo0, searches0):
                 nfound = 0
                 if maybe:
                     ds += 1
-                    nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound, most_cycle)
+                    nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound, most_cycle, comp)
                 if nfound:
                     searches += 1
                     if pas == 0:

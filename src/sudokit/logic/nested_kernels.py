@@ -325,12 +325,20 @@ NO_LIMIT = 1 << 30
 
 
 @njit(inline="always")
-def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found, limit):
+def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found, limit, comp):
     """:func:`chain_kernels.run`'s cycle search (op 1) from the on potential ``src`` on the
     graph of :func:`_closure` (dense numbers; the graph's edges are the links the search
-    makes, in the same order): the same entries, in the same order, of the cycles of at most
-    ``limit`` potentials (:data:`NO_LIMIT`: all). ``dmark`` holds no ``ds`` before. Returns
-    the cycles found (``found[:count]``)."""
+    makes, in the same order): the same cycles of at most ``limit`` potentials
+    (:data:`NO_LIMIT`: all), found in the same order. ``dmark`` holds no ``ds`` before.
+    Returns the cycles found (``found[:count]``).
+
+    A cycle comes back to ``src``, so each of its potentials lies in the strongly connected
+    component of ``src`` (``comp``, :func:`_closure`'s): the search makes no entry for a
+    potential outside it. Nothing met after such a potential is inside either (it would then
+    reach ``src``, and so would the potential), so leaving those entries out changes no other
+    entry, nor its level, nor which potentials are marked first; it leaves out most of the
+    entries (the off potentials that turn nothing on, and whatever leads away for good)."""
+    home = comp[src]
     dnodes[0] = src
     dpar[0] = -1
     dmark[src] = ds
@@ -348,6 +356,8 @@ def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found, limit):
             node = dnodes[e]
             for ei in range(adj_start[node], adj_start[node + 1]):
                 q = adj[ei]
+                if comp[q] != home:
+                    continue  # (it never leads back to src)
                 if on:  # an off entry, unless its potential is already on its own path
                     f = e
                     dup = False
@@ -490,7 +500,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                 nfound = 0
                 if maybe:
                     ds += 1
-                    nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound, NO_LIMIT)
+                    nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound, NO_LIMIT, comp)
                 if nfound:
                     searches += 1
                 for fi in range(nfound):
