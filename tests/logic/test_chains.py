@@ -375,3 +375,42 @@ def test_values_remembered_along_a_path_give_the_same_steps(monkeypatch, chain_k
                 found += kept is not None
     assert compared > 100 and found > 20, (compared, found)
     assert skipped["x"] > 20 and skipped["nishio"] > 20, skipped
+
+
+def test_chain_steps_made_later_are_the_steps_made_at_once(monkeypatch) -> None:
+    """A chain step's text and links are made when first read (chains.ChainStep). Read after
+    the step has changed the state, they are those made at once, before (the eager step of
+    the same hint); the step equals, hashes and pickles as that plain Step."""
+    import pickle
+
+    from sudokit.logic.step import Step
+
+    producers = [chains.find_forcing_chains, chains.find_nishio, chains.find_multiple, chains.find_dynamic]
+    states = [state for _, _, state in _states(lambda s: s["rating"] >= 6.6)][::9]
+    assert len(states) > 30
+    later = chains.Hint.step
+
+    def at_once(self):
+        step = later(self)
+        return step._plain() if isinstance(step, chains.ChainStep) else step
+
+    made = 0
+    for state in states:
+        for find in producers:
+            monkeypatch.setattr(chains.Hint, "step", at_once)
+            want = next(find(state.copy()), None)
+            monkeypatch.setattr(chains.Hint, "step", later)
+            mine = state.copy()
+            got = next(find(mine), None)
+            if want is None:
+                assert got is None
+                continue
+            made += isinstance(got, chains.ChainStep)
+            got.apply(mine)  # (the state the hint was found on changes before the text is read)
+            assert type(want) is Step or not isinstance(want, chains.ChainStep)
+            assert (got.text, got.links, got.link_kinds) == (want.text, want.links, want.link_kinds)
+            assert got.text.startswith(got.technique.split(" (")[0])
+            assert got == want and want == got and hash(got) == hash(want)
+            back = pickle.loads(pickle.dumps(got))
+            assert type(back) is Step and back == want
+    assert made > 30, made

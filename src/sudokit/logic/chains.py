@@ -46,6 +46,7 @@ row by row, values ascending).
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections import deque
@@ -664,9 +665,10 @@ class Hint:
     and only the one it keeps is ever shown."""
 
     __slots__ = ("difficulty", "complexity", "key", "order", "name", "placement", "removals", "_text", "_links",
-                 "cells", "lazy")
+                 "cells", "lazy", "settled")
 
-    def __init__(self, difficulty, complexity, key, name, placement, removals, text, links=(), cells=(), lazy=None):
+    def __init__(self, difficulty, complexity, key, name, placement, removals, text, links=(), cells=(), lazy=None,
+                 settled=False):
         self.difficulty = difficulty
         self.complexity = complexity
         self.key = key
@@ -678,6 +680,9 @@ class Hint:
         self._links = links
         self.cells = cells
         self.lazy = lazy
+        #: Whether ``lazy`` reads only what never changes (not the state, which the step
+        #: itself changes): its step may then make the text and links when they are read.
+        self.settled = settled
 
     def _make(self) -> None:
         lazy, self.lazy = self.lazy, None
@@ -705,17 +710,79 @@ class Hint:
         """The arguments that make this hint again (its text and links still
         lazy when they are), for a subclass that adds to it."""
         return (self.difficulty, self.complexity, self.key, self.name, self.placement, self.removals, self._text,
-                self._links, self.cells, self.lazy)
+                self._links, self.cells, self.lazy, self.settled)
 
     def sort_key(self):
         return (self.difficulty, self.complexity, self.key, self.order)
 
     def step(self) -> Step:
         rating = round(self.difficulty + 1e-9, 1)
-        return Step(self.name, rating, placements=(self.placement,) if self.placement else (),
+        placements = (self.placement,) if self.placement else ()
+        if self.lazy is not None and self.settled:
+            return ChainStep(self.name, rating, placements=placements, eliminations=tuple(self.removals),
+                             cells=tuple(self.cells), links=_LATER, text=_LATER, link_kinds=_LATER)._later(self.lazy)
+        return Step(self.name, rating, placements=placements,
                     eliminations=tuple(self.removals), cells=tuple(self.cells),
                     links=tuple(link[:4] for link in self.links), text=self.text,
                     link_kinds=tuple(link[4] for link in self.links))
+
+
+#: A :class:`ChainStep` field not made yet.
+_LATER = object()
+
+
+def _made_later(name: str) -> property:
+    """A field of :class:`ChainStep`: made, with the others, when first read."""
+    key = "_" + name
+
+    def get(self):
+        d = self.__dict__
+        if key not in d:
+            text, links = d.pop("_make")()
+            d["_text"] = text
+            d["_links"] = tuple(link[:4] for link in links)
+            d["_link_kinds"] = tuple(link[4] for link in links)
+        return d[key]
+
+    def put(self, value) -> None:
+        if value is not _LATER:
+            self.__dict__[key] = value
+
+    return property(get, put)
+
+
+class ChainStep(Step):
+    """A chain's :class:`Step` whose ``text``, ``links`` and ``link_kinds`` are made when
+    first read: a rating reads none of them, and making them (walking each chain, naming each
+    potential) cost about as much as finding an easy chain. Otherwise a plain step: equal to
+    the :class:`Step` of the same fields, and pickled as one."""
+
+    text = _made_later("text")
+    links = _made_later("links")
+    link_kinds = _made_later("link_kinds")
+
+    def _later(self, make) -> "ChainStep":
+        """This step, its text and links to come from ``make()`` (``(text, links)`` as a
+        :class:`Hint` makes them; it must not read what changes later, such as the state)."""
+        self.__dict__["_make"] = make
+        return self
+
+    def _plain(self) -> Step:
+        return Step(**{f.name: getattr(self, f.name) for f in dataclasses.fields(Step)})
+
+    def __eq__(self, other):
+        if isinstance(other, ChainStep):
+            other = other._plain()
+        return self._plain() == other
+
+    def __hash__(self) -> int:
+        return hash(self._plain())
+
+    def __repr__(self) -> str:
+        return repr(self._plain())
+
+    def __reduce__(self):
+        return (Step, tuple(getattr(self, f.name) for f in dataclasses.fields(Step)))
 
 
 class Best:
@@ -950,9 +1017,13 @@ def cycle_hint(state: Candidates, entry: tuple, y: bool, x: bool, boards: list[i
         name, base, key = ("Generalized X-Wing" if len(cells) == 4 else "Bidirectional X-Cycle"), 6.5, 2
     difficulty = base + length_increment(complexity)
     path = chain[::-1]
-    text = f"{name}: {_chain_text(geo, path)} ⇒ {elims_text(geo, removals)}" if removals else name
     del t
-    return Hint(difficulty, complexity, key, name, None, removals, text, _links(path), tuple(cells))
+
+    def make():
+        text = f"{name}: {_chain_text(geo, path)} ⇒ {elims_text(geo, removals)}" if removals else name
+        return text, _links(path)
+
+    return Hint(difficulty, complexity, key, name, None, removals, None, None, tuple(cells), make, True)
 
 
 def forcing_hint(state: Candidates, target: int, parents: tuple, graph: dict, y: bool) -> Hint:
@@ -964,12 +1035,15 @@ def forcing_hint(state: Candidates, target: int, parents: tuple, graph: dict, y:
         name, base, key = ("Turbot Fish" if complexity == 6 else "Forcing X-Chain"), 6.6, 2
     removals = _removals_on(state, target)
     placement = (target >> 6, (target >> 1) & 31) if target & 1 else None
-    path = parent_path(target, parents, graph)
-    verdict = f"{geo.cell_name(target >> 6)}={geo.symbol((target >> 1) & 31)}" if placement else \
-        elims_text(geo, removals)
-    text = f"{name}: {_chain_text(geo, path)}, a contradiction ⇒ {verdict}"
-    return Hint(base + length_increment(complexity), complexity, key, name, placement, removals, text,
-                 _links(path), (target >> 6,))
+
+    def make():
+        path = parent_path(target, parents, graph)
+        verdict = f"{geo.cell_name(target >> 6)}={geo.symbol((target >> 1) & 31)}" if placement else \
+            elims_text(geo, removals)
+        return f"{name}: {_chain_text(geo, path)}, a contradiction ⇒ {verdict}", _links(path)
+
+    return Hint(base + length_increment(complexity), complexity, key, name, placement, removals, None, None,
+                (target >> 6,), make, True)
 
 
 def _unary(ch: Chainer, best: Best, y: bool, x: bool) -> None:
@@ -1263,7 +1337,7 @@ class Multi:
             return f"{name}: {head} ⇒ {verdict}", links
 
         return Hint(self.base + length_increment(complexity), complexity, key, name, placement, removals,
-                    None, None, (target >> 6,), make)
+                    None, None, (target >> 6,), make, True)
 
     def run(self, cells: "list[int] | None" = None) -> None:
         """Search from every cell (or from ``cells`` only: the others are

@@ -10,6 +10,7 @@ the same graph, reachability test and breadth-first searches, and prunes:
 * a chain found later comes first only when its (rating, complexity) is
   smaller than the best's so far (the kind key never falls from one pass to
   the next, and the order found breaks the last ties);
+* the second pass (y-links) links only the cells of two candidates;
 * a search meets its chains level by level, and a chain met at a deeper level
   has more potentials (a cycle met at depth ``d`` holds ``d``, a forcing chain
   ``d + 2``), so each search stops at the depth past which nothing can beat the
@@ -76,6 +77,16 @@ def easiest_cycle(masks, peers, units, allpeers, best_path, todo0, searches0):
             keep |= 1 << (v - 1)
     masks0 = masks & keep
     cid0, ncand0, pot0 = _numbered(masks0)
+    # the second pass's (y-links only): those of the cells of two candidates. Its cycles start
+    # in those cells, and an off potential elsewhere turns nothing on nor is an on one there
+    # ever turned on, so the rest of the graph holds no cycle (and the cycle search, which
+    # stays in the strongly connected component of its start, never makes an entry there)
+    masks1 = np.zeros_like(masks)
+    for cell in range(ncells):
+        m = masks[cell]
+        if m and m & (m - 1) and not (m & (m - 1)) & ((m & (m - 1)) - 1):
+            masks1[cell] = m
+    cid1, ncand1, pot1 = _numbered(masks1)
     nn = 2 * ncand
     nentries = (ncand + 1) * (peers.shape[1] + 34)
     dnodes = np.empty(nentries, dtype=np.int64)
@@ -107,16 +118,18 @@ def easiest_cycle(masks, peers, units, allpeers, best_path, todo0, searches0):
         if pas == 0:
             if not keep:
                 continue
-            pmasks, cid, pot = masks0, cid0, pot0
+            pmasks, cid, pot, pcand = masks0, cid0, pot0, ncand0
+        elif pas == 1:
+            pmasks, cid, pot, pcand = masks1, cid1, pot1, ncand1
         else:
-            pmasks, cid, pot = masks, cid_all, pot_all
+            pmasks, cid, pot, pcand = masks, cid_all, pot_all, ncand
         cycle_base = 7.0 if x and y else 6.5
         chain_base = 7.0 if y else 6.6
         most_cycle = _most(cycle_base, have, best_r, best_c)
         most_chain = _most(chain_base, have, best_r, best_c) if x else 0
         if most_cycle < 4 and most_chain < 3:
             continue  # (a cycle holds 4 potentials or more, a forcing chain 3)
-        pnn = 2 * (ncand0 if pas == 0 else ncand)
+        pnn = 2 * pcand
         _closure(pmasks, peers, units, y, x, cid, adj_start, adj, comp, reach, x)  # reach: forcing chains only
         _reversed(pnn, adj_start, adj, radj_start, radj, fill)
         for cell in range(ncells):
@@ -141,7 +154,7 @@ def easiest_cycle(masks, peers, units, allpeers, best_path, todo0, searches0):
                 nfound = 0
                 if maybe:
                     ds += 1
-                    nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound, most_cycle)
+                    nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound, most_cycle, comp)
                 if nfound:
                     searches += 1
                     if pas == 0:

@@ -158,6 +158,13 @@ def _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach, reachi
             m >>= 1
             v += 1
     adj_start[nn] = ne
+    return _components(nn, adj_start, adj, comp, reach, reaching)
+
+
+@njit(inline="always")
+def _components(nn, adj_start, adj, comp, reach, reaching):
+    """:func:`_closure`'s components and reach on the graph ``adj_start``/``adj`` (CSR, ``nn``
+    potentials). Returns the number of components."""
     # Tarjan's strongly connected components, without recursion
     index = np.full(nn, -1, dtype=np.int64)
     low = np.zeros(nn, dtype=np.int64)
@@ -325,12 +332,20 @@ NO_LIMIT = 1 << 30
 
 
 @njit(inline="always")
-def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found, limit):
+def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found, limit, comp):
     """:func:`chain_kernels.run`'s cycle search (op 1) from the on potential ``src`` on the
     graph of :func:`_closure` (dense numbers; the graph's edges are the links the search
-    makes, in the same order): the same entries, in the same order, of the cycles of at most
-    ``limit`` potentials (:data:`NO_LIMIT`: all). ``dmark`` holds no ``ds`` before. Returns
-    the cycles found (``found[:count]``)."""
+    makes, in the same order): the same cycles of at most ``limit`` potentials
+    (:data:`NO_LIMIT`: all), found in the same order. ``dmark`` holds no ``ds`` before.
+    Returns the cycles found (``found[:count]``).
+
+    A cycle comes back to ``src``, so each of its potentials lies in the strongly connected
+    component of ``src`` (``comp``, :func:`_closure`'s): the search makes no entry for a
+    potential outside it. Nothing met after such a potential is inside either (it would then
+    reach ``src``, and so would the potential), so leaving those entries out changes no other
+    entry, nor its level, nor which potentials are marked first; it leaves out most of the
+    entries (the off potentials that turn nothing on, and whatever leads away for good)."""
+    home = comp[src]
     dnodes[0] = src
     dpar[0] = -1
     dmark[src] = ds
@@ -348,6 +363,8 @@ def _cycle_search(src, adj_start, adj, dnodes, dpar, dmark, ds, found, limit):
             node = dnodes[e]
             for ei in range(adj_start[node], adj_start[node + 1]):
                 q = adj[ei]
+                if comp[q] != home:
+                    continue  # (it never leads back to src)
                 if on:  # an off entry, unless its potential is already on its own path
                     f = e
                     dup = False
@@ -490,7 +507,7 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                 nfound = 0
                 if maybe:
                     ds += 1
-                    nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound, NO_LIMIT)
+                    nfound = _cycle_search(don, adj_start, adj, dnodes, dpar, dmark, ds, dfound, NO_LIMIT, comp)
                 if nfound:
                     searches += 1
                 for fi in range(nfound):
@@ -1323,19 +1340,18 @@ def _static_graph(g, sd, adj_start, adj, pot, cid, gbase, gn, gnodes, gdep, gidx
     return 0
 
 @njit(inline="always")
-def _static_wanted(masks, peers, units, ulist, cellunits, cid, pot, nn, ncells, ulen):
+def _static_wanted(masks, adj_start, adj, ulist, cellunits, cid, pot, nn, ncells, ulen):
     """Per cell, whether :func:`multiple_rule` (static) may find a hint from it: whether the
-    potentials every value of the cell reaches in the static graph of :func:`_closure`, or
+    potentials every value of the cell reaches in the static graph (:func:`_static_links`,
+    ``adj_start``/``adj``: the graph of :func:`_closure` with both kinds of link), or
     those every place of one of its values reaches in a unit where it is the first place,
     hold one that removes something (:func:`_removal_id`). A propagation reaches no more than
     that (it may stop sooner, at a contradiction), so a cell without is sure to give none."""
     want = np.zeros(ncells, dtype=np.bool_)
     comp = np.zeros(nn, dtype=np.int64)
     reach = np.zeros((nn, (nn + 63) >> 6), dtype=np.uint64)
-    adj_start = np.zeros(nn + 1, dtype=np.int64)
-    adj = np.empty(nn * (peers.shape[1] + 32 + units.shape[1]) + 1, dtype=np.int64)
     yes = ncells >= 0
-    ncomp = _closure(masks, peers, units, yes, yes, cid, adj_start, adj, comp, reach, yes)
+    ncomp = _components(nn, adj_start, adj, comp, reach, yes)
     words = (ncomp + 63) >> 6
     # the components that hold a potential that removes something
     removing = np.zeros(words, dtype=np.uint64)
@@ -1447,7 +1463,7 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
     # which cells may give a hint: a static propagation reaches at most what its potential reaches in
     # the static graph, so a cell whose chains (its cell chain, and the region chains searched from it)
     # have no removal in common over that reach gives none, and is skipped (dynamic: every cell)
-    wanted = _static_wanted(masks, peers, units, ulist, cellunits, cid, pot, nn, ncells, ulen) if not dynamic \
+    wanted = _static_wanted(masks, adj_start, adj, ulist, cellunits, cid, pot, nn, ncells, ulen) if not dynamic \
         else np.ones(ncells, dtype=np.bool_)
     counted = np.zeros(nslots, dtype=np.bool_)  # the graphs counted as propagations, made or skipped
     # the best hint per set of removals (numbered by a potential, see below): complexity, key, order, record
