@@ -1,0 +1,311 @@
+"""Compiled tests of whether a producer has a step at all (numba), for the
+producers of :mod:`sudokit.logic` between 4.5 and 7.5.
+
+Most calls of these producers in a rating find nothing: the stepper tries
+them in turn at every stuck point and takes the first step of the first one
+that has one. Each test here answers, by the very rules of its producer,
+whether it would yield anything; the producer then runs its own search (and
+names, sorts and explains the steps) only when the answer is yes. A test may
+answer yes when it runs out of room; it never answers no when the producer
+has a step.
+
+* :func:`unique_any`: :func:`sudokit.logic.uniqueness.find_unique_loops`
+  (unique rectangles and loops, types 1 to 4).
+
+Throughout: ``masks`` the candidates of each cell (bit ``v-1`` for value
+``v``; 0 for a placed cell), ``peer[c, p]`` cells ``c`` and ``p`` see each
+other, ``rcb[c]`` the row, column and box of cell ``c``, ``unit_cells[u]``
+the cells of unit ``u`` in ascending order. This module imports numba when it
+is first imported.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.compiling import load_numba
+
+load_numba()
+
+from numba import njit  # noqa: E402
+
+from ..engine.board import pop, tz  # noqa: E402
+from ..engine.logic_kernels import unique_loops  # noqa: E402
+
+__all__ = ["unique_any"]
+
+
+@njit(cache=True, nogil=True)
+def _unit_removes(masks, cells, ncells_unit, skip0, skip1, chosen, nchosen, values):
+    """Whether a cell of the unit (``cells[:ncells_unit]``), other than
+    ``skip0``, ``skip1`` and the ``chosen`` ones, holds one of ``values``."""
+    for i in range(ncells_unit):
+        c = cells[i]
+        if c == skip0 or c == skip1:
+            continue
+        inside = False
+        for j in range(nchosen):
+            if chosen[j] == c:
+                inside = True
+                break
+        if not inside and masks[c] & values:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _type3_any(masks, c1, c2, pair, n, rcb, unit_cells, unit_len, from_two):
+    """Whether :func:`sudokit.logic.uniqueness._type3` finds a set that removes
+    something (set sizes from the number of extra values, SE 1.18.1's rule, or
+    with ``from_two`` from 2)."""
+    extra = (masks[c1] | masks[c2]) & ~pair
+    others = np.empty(unit_cells.shape[1], dtype=np.int64)
+    idx = np.empty(n, dtype=np.int64)
+    combo = np.empty(n, dtype=np.int64)
+    rem = np.empty(n, dtype=np.int64)
+    start = pop(extra)
+    if start < 2 or from_two:
+        start = 2
+    for degree in range(start, n - 1):
+        for kind in (2, 0, 1):
+            unit = rcb[c1, kind]
+            if unit != rcb[c2, kind]:
+                continue
+            ulen = unit_len[unit]
+            empty = 0
+            for i in range(ulen):
+                if masks[unit_cells[unit, i]]:
+                    empty += 1
+            if degree * 2 <= empty:
+                nothers = 0
+                for i in range(ulen):
+                    c = unit_cells[unit, i]
+                    if c != c1 and c != c2 and masks[c]:
+                        others[nothers] = c
+                        nothers += 1
+                k = degree - 1
+                if k <= nothers:
+                    for i in range(k):
+                        idx[i] = i
+                    while True:
+                        union = extra
+                        naked = extra & masks[c1] & masks[c2]
+                        for i in range(k):
+                            m = masks[others[idx[i]]]
+                            union |= m
+                            naked |= m
+                            combo[i] = others[idx[i]]
+                        if pop(union) == degree and pop(naked) == degree:
+                            if _unit_removes(masks, unit_cells[unit], ulen, c1, c2, combo, k, union):
+                                return True
+                        # the next combination
+                        i = k - 1
+                        while i >= 0 and idx[i] == nothers - k + i:
+                            i -= 1
+                        if i < 0:
+                            break
+                        idx[i] += 1
+                        for j in range(i + 1, k):
+                            idx[j] = idx[j - 1] + 1
+            if degree * 2 < empty:
+                nrem = 0
+                for v in range(n):
+                    if not ((pair | extra) >> v) & 1:
+                        rem[nrem] = v
+                        nrem += 1
+                k = degree - 2
+                if k <= nrem:
+                    for i in range(k):
+                        idx[i] = i
+                    while True:
+                        hidden = pair
+                        for i in range(k):
+                            hidden |= np.int64(1) << rem[idx[i]]
+                        # each value's places in the unit (c2 counts as c1), all of them
+                        ok = True
+                        places = 0
+                        h = hidden
+                        while h:
+                            b = h & -h
+                            h ^= b
+                            pos = 0
+                            for i in range(ulen):
+                                c = unit_cells[unit, i]
+                                if c != c2 and masks[c] & b:
+                                    pos |= np.int64(1) << i
+                            if pos == 0:
+                                ok = False
+                                break
+                            places |= pos
+                        if ok and pop(places) == degree:
+                            for i in range(ulen):
+                                c = unit_cells[unit, i]
+                                if (places >> i) & 1 and c != c1 and c != c2 and masks[c] & ~hidden:
+                                    return True
+                        i = k - 1
+                        while i >= 0 and idx[i] == nrem - k + i:
+                            i -= 1
+                        if i < 0:
+                            break
+                        idx[i] += 1
+                        for j in range(i + 1, k):
+                            idx[j] = idx[j - 1] + 1
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _loop_hints(masks, loop, size, pair, n, peer, rcb, units_of, nunits_of, unit_cells, unit_len, from_two):
+    """Whether the unique loop ``loop[:size]`` gives a hint that removes something
+    (types 1 to 4, as :func:`sudokit.logic.uniqueness._loop_steps` makes them)."""
+    ncells = masks.shape[0]
+    nextra = 0
+    c1 = -1
+    c2 = -1
+    other = 0
+    for i in range(size):
+        c = loop[i]
+        if pop(masks[c]) > 2:
+            if nextra == 0:
+                c1 = c
+            elif nextra == 1:
+                c2 = c
+            nextra += 1
+            other |= masks[c] & ~pair
+    if nextra == 1:
+        return True  # type 1: the pair leaves the one cell with extras
+    if nextra < 2:
+        return False
+    if pop(other) == 1:  # type 2: the extra value leaves the cells that see every extra cell
+        for x in range(ncells):
+            if not masks[x] & other:
+                continue
+            sees = True
+            for i in range(size):
+                c = loop[i]
+                if pop(masks[c]) > 2 and (c == x or not peer[c, x]):
+                    sees = False
+                    break
+            if sees:
+                return True
+    if nextra != 2:
+        return False
+    if pop(other) >= 2 and _type3_any(masks, c1, c2, pair, n, rcb, unit_cells, unit_len, from_two):
+        return True
+    # type 4: one of the pair has no other place in a unit both extra cells share
+    v1 = pair & -pair
+    v2 = pair ^ v1
+    for a in range(nunits_of):
+        unit = units_of[c1, a]
+        shared = False
+        for b in range(nunits_of):
+            if units_of[c2, b] == unit:
+                shared = True
+        if not shared:
+            continue
+        held = 0
+        for i in range(unit_len[unit]):
+            c = unit_cells[unit, i]
+            if c != c1 and c != c2:
+                held |= masks[c]
+        if not held & v1 or not held & v2:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell_units, peer, rcb, units_of, n,
+               out, from_two):
+    """Whether :func:`sudokit.logic.uniqueness.find_unique_loops` yields a step:
+    per value pair of a bivalue cell, the cells holding both values, their
+    2-core in the peer graph, and from each bivalue cell of the pair in the
+    core (ascending; each later walk keeping out of the earlier starts) the
+    loops of :func:`sudokit.engine.logic_kernels.unique_loops` (``out``: its
+    room); a valid loop (each unit met once at each parity, by both parities)
+    with a hint that removes something is a yes. Yes too when ``out`` is full.
+    ``from_two``: type 3 sets from size 2 up (:data:`sudokit.logic.uniqueness.TYPE3_FROM_TWO`)."""
+    ncells = masks.shape[0]
+    nunits_of = units_of.shape[1]
+    holding = np.zeros(ncells, dtype=np.bool_)
+    core = np.zeros(ncells, dtype=np.bool_)
+    degree = np.zeros(ncells, dtype=np.int64)
+    queue = np.empty(ncells, dtype=np.int64)
+    pairs = np.empty(ncells, dtype=np.int64)
+    held = np.empty(ncells, dtype=np.int64)
+    npairs = 0
+    for s in range(ncells):
+        pair = masks[s]
+        if pop(pair) != 2:
+            continue
+        done = False
+        for i in range(npairs):
+            if pairs[i] == pair:
+                done = True
+                break
+        if done:
+            continue
+        pairs[npairs] = pair
+        npairs += 1
+        # the cells holding both values, and their 2-core (cells with two or more such peers)
+        count = 0
+        for c in range(ncells):
+            holding[c] = masks[c] & pair == pair
+            core[c] = holding[c]
+            if holding[c]:
+                held[count] = c
+                count += 1
+        if count < 4:
+            continue
+        nq = 0
+        for i in range(count):
+            c = held[i]
+            d = 0
+            for j in range(count):
+                if peer[c, held[j]]:
+                    d += 1
+            degree[c] = d
+            if d < 2:
+                queue[nq] = c
+                nq += 1
+        while nq:
+            nq -= 1
+            c = queue[nq]
+            if not core[c]:
+                continue
+            core[c] = False
+            for j in range(count):
+                p = held[j]
+                if core[p] and peer[c, p]:
+                    degree[p] -= 1
+                    if degree[p] == 1:
+                        queue[nq] = p
+                        nq += 1
+        for start in range(s, ncells):
+            if not core[start] or masks[start] != pair:
+                continue
+            found = unique_loops(masks, start, pair, holding, plan_kind, plan_unit, plan_len, unit_cells, unit_len,
+                                 cell_units, out)
+            if found < 0:
+                return True
+            for f in range(found):
+                size = out[f, 0]
+                loop = out[f, 1:1 + size]
+                odd = 0
+                even = 0
+                valid = True
+                for i in range(size):
+                    units = cell_units[loop[i]]
+                    if i & 1:
+                        if odd & units:
+                            valid = False
+                            break
+                        odd |= units
+                    else:
+                        if even & units:
+                            valid = False
+                            break
+                        even |= units
+                if valid and odd == even and _loop_hints(masks, loop, size, pair, n, peer, rcb, units_of, nunits_of,
+                                                         unit_cells, unit_len, from_two):
+                    return True
+            holding[start] = False  # the later walks keep out of this start
+    return False
