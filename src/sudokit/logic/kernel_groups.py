@@ -112,6 +112,7 @@ register("producers", "the logic producers", ("logic_kernels.aligned_next", "log
                                               "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any",
                                               "logic.link_kernels.als_wing_sizes",
                                               "logic.pattern_kernels.unique_any",
+                                              "logic.pattern_kernels.wing_sizes",
                                               "logic.link_kernels.bug_pattern"),
          14.0, warm_producers, background=True, needs=("logic",))
 register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm_chains, background=True)

@@ -32,7 +32,7 @@ from numba import njit  # noqa: E402
 from ..engine.board import pop, tz  # noqa: E402
 from ..engine.logic_kernels import unique_loops  # noqa: E402
 
-__all__ = ["unique_any"]
+__all__ = ["unique_any", "wing_sizes"]
 
 
 @njit(cache=True, nogil=True)
@@ -309,3 +309,181 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
                     return True
             holding[start] = False  # the later walks keep out of this start
     return False
+
+
+# -- WXYZ- to TUVWXYZ-Wings: which set sizes have a wing ---------------------------------
+
+
+@njit(inline="always")
+def _bit(c):
+    """Cell ``c`` as a set of cells: two words, cells 0-63 and 64-127."""
+    if c < 64:
+        return np.uint64(1) << np.uint64(c), np.uint64(0)
+    return np.uint64(0), np.uint64(1) << np.uint64(c - 64)
+
+
+@njit(cache=True, nogil=True)
+def wing_sizes(masks, peers, kmin, kmax):
+    """Bit ``k`` set for each set size ``k`` from ``kmin`` to ``kmax`` (3: WXYZ-Wing to 6:
+    TUVWXYZ-Wing) that has a wing removing something, by the rules of
+    :func:`sudokit.logic.wings.find_als_wing`: the sets of ``k`` mutually seeing cells, each
+    with two or more candidates, ``k + 1`` values among them, grown through forward peers
+    from each cell in turn (one walk answers every size); the bivalue cells ``yz`` inside
+    the set's values that see one of its cells; the removals of the restricted values.
+    ``peers[c]``: cell ``c``'s peers as two words (at most 128 cells). The walk keeps, per
+    depth, the set, the cells its cells see, and per value the cells that see every cell
+    of the set holding it, so that each test of a bivalue cell is a few word operations."""
+    ncells = masks.shape[0]
+    one = np.uint64(1)
+    full = ~np.uint64(0)
+    pops = np.empty(ncells, dtype=np.int64)
+    bivalue = np.empty(ncells, dtype=np.int64)
+    nbivalue = 0
+    nvalues = 0
+    for c in range(ncells):
+        pops[c] = pop(masks[c])
+        if pops[c] == 2:
+            bivalue[nbivalue] = c
+            nbivalue += 1
+        top = masks[c]
+        v = 0
+        while top:
+            top >>= 1
+            v += 1
+        if v > nvalues:
+            nvalues = v
+    blo = np.zeros(nvalues, dtype=np.uint64)  # the cells holding each value (bit v-1)
+    bhi = np.zeros(nvalues, dtype=np.uint64)
+    for c in range(ncells):
+        lo, hi = _bit(c)
+        m = masks[c]
+        while m:
+            v = tz(m)
+            m &= m - 1
+            blo[v] |= lo
+            bhi[v] |= hi
+    most = kmax + 1
+    # the cells a set may take (two or more candidates, at most ``most``)
+    elo = np.uint64(0)
+    ehi = np.uint64(0)
+    for c in range(ncells):
+        if 1 < pops[c] <= most:
+            lo, hi = _bit(c)
+            elo |= lo
+            ehi |= hi
+    qlo = np.zeros(kmax, dtype=np.uint64)  # per depth: the cells still to try there (ascending)
+    qhi = np.zeros(kmax, dtype=np.uint64)
+    unions = np.zeros(kmax, dtype=np.int64)
+    slo = np.zeros(kmax, dtype=np.uint64)  # the set up to each depth
+    shi = np.zeros(kmax, dtype=np.uint64)
+    nlo = np.zeros(kmax, dtype=np.uint64)  # the cells a cell of the set sees
+    nhi = np.zeros(kmax, dtype=np.uint64)
+    clo = np.empty((kmax, nvalues), dtype=np.uint64)  # per value: the cells that see the set's places of it
+    chi = np.empty((kmax, nvalues), dtype=np.uint64)
+    wanted = 0
+    for k in range(kmin, kmax + 1):
+        wanted |= 1 << k
+    found = 0
+    for a in range(ncells):
+        if not 1 < pops[a] <= most:
+            continue
+        unions[0] = masks[a]
+        lo, hi = _bit(a)
+        slo[0] = lo
+        shi[0] = hi
+        nlo[0] = peers[a, 0]
+        nhi[0] = peers[a, 1]
+        for v in range(nvalues):
+            if (masks[a] >> v) & 1:
+                clo[0, v] = peers[a, 0]
+                chi[0, v] = peers[a, 1]
+            else:
+                clo[0, v] = full
+                chi[0, v] = full
+        # the forward peers of ``a``
+        if a < 64:
+            after_lo = ~((one << np.uint64(a)) | ((one << np.uint64(a)) - one))
+            after_hi = full
+        else:
+            after_lo = np.uint64(0)
+            after_hi = ~((one << np.uint64(a - 64)) | ((one << np.uint64(a - 64)) - one))
+        qlo[1] = peers[a, 0] & elo & after_lo
+        qhi[1] = peers[a, 1] & ehi & after_hi
+        depth = 1
+        while depth >= 1:
+            if qlo[depth]:
+                c = tz(qlo[depth])
+                qlo[depth] &= qlo[depth] - one
+            elif qhi[depth]:
+                c = 64 + tz(qhi[depth])
+                qhi[depth] &= qhi[depth] - one
+            else:
+                depth -= 1
+                continue
+            m = unions[depth - 1] | masks[c]
+            if pop(m) > most:
+                continue
+            size = depth + 1
+            lo, hi = _bit(c)
+            slo[depth] = slo[depth - 1] | lo
+            shi[depth] = shi[depth - 1] | hi
+            nlo[depth] = nlo[depth - 1] | peers[c, 0]
+            nhi[depth] = nhi[depth - 1] | peers[c, 1]
+            mc = masks[c]
+            for v in range(nvalues):
+                if (mc >> v) & 1:
+                    clo[depth, v] = clo[depth - 1, v] & peers[c, 0]
+                    chi[depth, v] = chi[depth - 1, v] & peers[c, 1]
+                else:
+                    clo[depth, v] = clo[depth - 1, v]
+                    chi[depth, v] = chi[depth - 1, v]
+            if size >= kmin and not (found >> size) & 1 and pop(m) == size + 1:
+                s_lo = slo[depth]
+                s_hi = shi[depth]
+                for b in range(nbivalue):
+                    yz = bivalue[b]
+                    my = masks[yz]
+                    if my & m != my:
+                        continue
+                    ylo, yhi = _bit(yz)
+                    if s_lo & ylo or s_hi & yhi or not (nlo[depth] & ylo or nhi[depth] & yhi):
+                        continue
+                    xv = tz(my)
+                    zv = tz(my & (my - 1))
+                    plo = peers[yz, 0]
+                    phi = peers[yz, 1]
+                    x_restricted = not (s_lo & blo[xv] & ~plo or s_hi & bhi[xv] & ~phi)
+                    z_restricted = not (s_lo & blo[zv] & ~plo or s_hi & bhi[zv] & ~phi)
+                    out_lo = ~(s_lo | ylo)
+                    out_hi = ~(s_hi | yhi)
+                    removes = False
+                    if x_restricted:
+                        if z_restricted:
+                            rest = m & ~my
+                            while rest:
+                                w = tz(rest)
+                                rest &= rest - 1
+                                if blo[w] & out_lo & clo[depth, w] or bhi[w] & out_hi & chi[depth, w]:
+                                    removes = True
+                                    break
+                            if not removes and (blo[xv] & out_lo & clo[depth, xv] & plo
+                                                or bhi[xv] & out_hi & chi[depth, xv] & phi):
+                                removes = True
+                        if not removes and (blo[zv] & out_lo & clo[depth, zv] & plo
+                                            or bhi[zv] & out_hi & chi[depth, zv] & phi):
+                            removes = True
+                    elif z_restricted:
+                        removes = bool(blo[xv] & out_lo & clo[depth, xv] & plo
+                                       or bhi[xv] & out_hi & chi[depth, xv] & phi)
+                    if removes:
+                        found |= 1 << size
+                        break
+                if found == wanted:
+                    return found
+            if size < kmax:
+                # the cells after ``c`` still to try at this depth that see ``c`` too
+                unions[depth] = m
+                qlo[depth + 1] = qlo[depth] & peers[c, 0]
+                qhi[depth + 1] = qhi[depth] & peers[c, 1]
+                depth += 1
+    return found

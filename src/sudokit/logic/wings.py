@@ -156,31 +156,57 @@ def _any_xy_wing(mask, peer, xyz: bool) -> bool:
 #: Room for the compiled search's answers, per set size (made once, reused).
 _OUT: dict = {}
 
-#: The last :func:`_wing_sizes` answer: (candidates, sizes), replaced whole.
-_LAST_SIZES: tuple = ((), 0)
+#: The last :func:`_wing_sizes` answer: (candidates, sizes asked, sizes found), replaced whole.
+_LAST_SIZES: tuple = ((), (), 0)
 
 
 #: The set sizes :func:`_wing_sizes` answers at once: WXYZ- to UVWXYZ-Wing (sets of 6 cells
 #: with 7 values are many more: TUVWXYZ-Wing, asked on a third of the states, has its own walk).
 WING_SIZES = (3, 5)
 
+_WORDS: dict = {}
 
-def _wing_sizes(state: Candidates, peer) -> int:
-    """Bit ``k`` set for each set size ``k`` of :data:`WING_SIZES` with a wing that removes
-    something (:func:`sudokit.logic.link_kernels.als_wing_sizes`, all at once); -1 (every
-    size) when it cannot load. The producers ask in turn on one state, so the last answer
-    is kept, by the candidates it was made from."""
+
+def _peer_words(geo):
+    """Each cell's peers as two 64-bit words (numpy), for :func:`sudokit.logic.pattern_kernels.wing_sizes`;
+    None past 128 cells."""
+    got = _WORDS.get(geo)
+    if got is None:
+        import numpy as np
+
+        got = ()
+        if len(geo.peer_mask) <= 128:
+            got = np.zeros((len(geo.peer_mask), 2), dtype=np.uint64)
+            for c, bits in enumerate(geo.peer_mask):
+                got[c, 0] = bits & (2 ** 64 - 1)
+                got[c, 1] = bits >> 64
+        _WORDS[geo] = got
+    return None if isinstance(got, tuple) else got
+
+
+def _wing_sizes(state: Candidates, peer, k: int = WING_SIZES[0]) -> int:
+    """Bit ``j`` set for each set size ``j`` with a wing that removes something, for the sizes
+    of :data:`WING_SIZES` (all at once) when ``k`` is one of them, else for ``k`` alone
+    (:func:`sudokit.logic.pattern_kernels.wing_sizes`, or past 128 cells
+    :func:`sudokit.logic.link_kernels.als_wing_sizes`); -1 (every size) when it cannot load.
+    The producers ask in turn on one state, so the last answer is kept, by the candidates
+    and sizes it was made from."""
     global _LAST_SIZES
+    low, high = WING_SIZES if WING_SIZES[0] <= k <= WING_SIZES[1] else (k, k)
     key = tuple(state.mask)
     last = _LAST_SIZES  # (read once: another thread may replace it)
-    if last[0] == key:
-        return last[1]
+    if last[0] == key and last[1] == (low, high):
+        return last[2]
+    words = _peer_words(state.geo)
     try:
-        from .link_kernels import als_wing_sizes
+        if words is not None:
+            from .pattern_kernels import wing_sizes as kernel
+        else:
+            from .link_kernels import als_wing_sizes as kernel
     except Exception:  # numba missing or broken: the search finds out
         return -1
-    sizes = als_wing_sizes(mask_array(key), peer, *WING_SIZES)
-    _LAST_SIZES = (key, sizes)
+    sizes = kernel(mask_array(key), peer if words is None else words, low, high)
+    _LAST_SIZES = (key, (low, high), sizes)
     return sizes
 
 
@@ -289,7 +315,7 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
         return cells_of(common)
 
     compiled = _compiled(geo)
-    if compiled is not None and WING_SIZES[0] <= k <= WING_SIZES[1] and not _wing_sizes(state, compiled[1]) >> k & 1:
+    if compiled is not None and not _wing_sizes(state, compiled[1], k) >> k & 1:
         return  # (no set of this size makes a wing that removes something: most calls)
     candidates = None if compiled is None else compiled_sets(state, k, compiled)
     if candidates is None:
