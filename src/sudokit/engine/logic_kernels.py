@@ -631,10 +631,23 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
             p = houses[c, j]
             if ex[c, p]:
                 exb[c, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+    # per base cell, its tails in SE's order: its excluders that are base cells too, in house order
+    tail = np.empty((ncells, houses.shape[1]), dtype=np.int64)
+    ntail = np.zeros(ncells, dtype=np.int64)
+    if degree == 3:
+        for i in range(ncands):
+            c = cands[i]
+            nt = 0
+            for j in range(hlen[c]):
+                t = houses[c, j]
+                if ex[c, t] and is_cand[t]:
+                    tail[c, nt] = t
+                    nt += 1
+            ntail[c] = nt
     both = np.empty(nw, dtype=np.uint64)
+    shared = np.empty(nw, dtype=np.uint64)
     cells = np.empty(3, dtype=np.int64)
     common = np.empty(ncells, dtype=np.int64)
-    common01 = np.empty(ncells, dtype=np.int64)
     tails = np.empty(2 * ncells, dtype=np.int64)
     allowed = np.zeros(3, dtype=np.int64)
     for i2 in range(max(1, start[0]), ncands):
@@ -648,14 +661,8 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
                 n01 += pop(word)
             if n01 < 2:
                 continue
-            n01 = 0
-            for w in range(nw):
-                word = both[w]
-                while word:
-                    common01[n01] = (w << 6) + tz(word)
-                    n01 += 1
-                    word &= word - np.uint64(1)
             # tails in SE's order: the excluders of c0, then of c1, that are base cells too
+            # and share two of the pair's excluders
             ntails = 0
             if degree == 2:
                 tails[0] = -1
@@ -663,16 +670,16 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
             else:
                 for side in range(2):
                     c = c0 if side == 0 else c1
-                    for j in range(hlen[c]):
-                        t = houses[c, j]
-                        if not ex[c, t] or not is_cand[t] or t == c0 or t == c1:
+                    for j in range(ntail[c]):
+                        t = tail[c, j]
+                        if t == c0 or t == c1:
                             continue
                         if side == 1 and inh[c0, t]:  # listed with c0's already
                             continue
-                        shared = 0
+                        n = 0
                         for w in range(nw):
-                            shared += pop(exb[t, w] & both[w])
-                        if shared >= 2:
+                            n += pop(exb[t, w] & both[w])
+                        if n >= 2:
                             tails[ntails] = t
                             ntails += 1
             first = start[2] if (i2 == start[0] and i1 == start[1]) else 0
@@ -685,17 +692,28 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
                 union = masks[c0] | masks[c1]
                 if k == 3:
                     union |= masks[t]
-                ncommon = np.int64(0)  # typed: see run_steps
+                # the common excluders (ascending), one of which the set can use up
                 usable = False
-                for x in range(n01):
-                    e = common01[x]
-                    if k == 3 and not ex[t, e]:
-                        continue
-                    common[ncommon] = e
-                    ncommon += 1
-                    if not masks[e] & ~union:
-                        usable = True
-                if ncommon < 2 or not usable:
+                for w in range(nw):
+                    word = both[w]
+                    if k == 3:
+                        word &= exb[t, w]
+                    shared[w] = word
+                    while word and not usable:
+                        e = (w << 6) + tz(word)
+                        word &= word - np.uint64(1)
+                        if not masks[e] & ~union:
+                            usable = True
+                if not usable:
+                    continue
+                ncommon = np.int64(0)  # typed: see run_steps
+                for w in range(nw):
+                    word = shared[w]
+                    while word:
+                        common[ncommon] = (w << 6) + tz(word)
+                        ncommon += 1
+                        word &= word - np.uint64(1)
+                if ncommon < 2:
                     continue
                 _aligned_check(masks, inh, cells, k, common, ncommon, allowed)
                 removes = False
