@@ -53,6 +53,7 @@ def warm_producers() -> None:
     loops = uniqueness.compiled_tables(state.geo)
     if loops is not None:
         uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 3), 0, 3)
+    links.value_boards(state)
     pretest = uniqueness.pretest_tables(state.geo)
     if pretest is not None:
         pretest[0](np.array(state.mask, dtype=np.int64), *pretest[1:], False)
@@ -113,6 +114,7 @@ register("producers", "the logic producers", ("logic_kernels.aligned_next", "log
                                               "logic.link_kernels.als_wing_sizes",
                                               "logic.pattern_kernels.unique_any",
                                               "logic.pattern_kernels.wing_sizes",
+                                              "logic.pattern_kernels.value_words",
                                               "logic.link_kernels.bug_pattern"),
          14.0, warm_producers, background=True, needs=("logic",))
 register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm_chains, background=True)

@@ -32,7 +32,7 @@ from numba import njit  # noqa: E402
 from ..engine.board import pop, tz  # noqa: E402
 from ..engine.logic_kernels import unique_loops  # noqa: E402
 
-__all__ = ["unique_any", "wing_sizes"]
+__all__ = ["unique_any", "value_words", "wing_sizes"]
 
 
 @njit(cache=True, nogil=True)
@@ -487,3 +487,22 @@ def wing_sizes(masks, peers, kmin, kmax):
                 qhi[depth + 1] = qhi[depth] & peers[c, 1]
                 depth += 1
     return found
+
+
+# -- the cells holding each value ---------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def value_words(masks, n):
+    """Per value ``v`` (row ``v``; row 0 unused) the cells holding it as two words (cells
+    0-63, 64-127): :func:`sudokit.logic.links.value_boards` for at most 128 cells."""
+    out = np.zeros((n + 1, 2), dtype=np.uint64)
+    for c in range(masks.shape[0]):
+        m = masks[c]
+        lo, hi = _bit(c)
+        while m:
+            v = tz(m) + 1
+            m &= m - 1
+            out[v, 0] |= lo
+            out[v, 1] |= hi
+    return out

@@ -46,8 +46,12 @@ def _ladder(state: Candidates) -> list[Technique]:
 
 
 def broken(state: Candidates) -> bool:
-    """True when a blank cell has no candidate left (the state is contradictory)."""
-    return any(not m and not v for m, v in zip(state.mask, state.values))
+    """True when a blank cell has no candidate left (the state is contradictory).
+
+    A placed cell has no candidates either, so the state is broken exactly when
+    more cells have none than hold a value (two counts, without a loop here)."""
+    values = state.values
+    return state.mask.count(0) > len(values) - values.count(0)
 
 
 def check_step(step: Step, truth: Sequence[int] | None, puzzle: str) -> None:

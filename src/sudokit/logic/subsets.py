@@ -59,17 +59,28 @@ def none_compiled(state: Candidates, kind: int, k: int) -> bool:
         return False
     from ..engine import producer_tables
 
-    any_step = producer_tables(COMPILED, geo, _any_step)
-    return any_step is not None and not any_step(geo.shape, state.mask, kind, k)
+    compiled = producer_tables(COMPILED, geo, _any_step)
+    if compiled is None:
+        return False
+    from .links import mask_array
+
+    kernel, tables = compiled
+    return not kernel(mask_array(state.mask).copy(), *tables, kind, k)  # (the search changes its copy)
+
+
+_ANY_STEP: dict = {}
 
 
 def _any_step(geo):
-    """The compiled "any step?" search, or None where it cannot load."""
-    try:
-        from ..engine.logic_kernels import any_step
-    except Exception:  # numba missing or broken
-        return None
-    return any_step
+    """The compiled "any step?" search and the shape's tables, or None where it cannot load."""
+    got = _ANY_STEP.get(geo)
+    if got is None:
+        try:
+            from ..engine.logic_kernels import _tables, has_step
+        except Exception:  # numba missing or broken
+            return None
+        got = _ANY_STEP[geo] = (has_step, tuple(_tables(geo.shape)))
+    return got
 
 
 def find_naked(state: Candidates, k: int) -> Iterator[Step]:

@@ -156,8 +156,8 @@ def _any_xy_wing(mask, peer, xyz: bool) -> bool:
 #: Room for the compiled search's answers, per set size (made once, reused).
 _OUT: dict = {}
 
-#: The last :func:`_wing_sizes` answer: (candidates, sizes asked, sizes found), replaced whole.
-_LAST_SIZES: tuple = ((), (), 0)
+#: The last :func:`_wing_sizes` answer: (candidates as a list, sizes asked, sizes found), replaced whole.
+_LAST_SIZES: tuple = ([], (), 0)
 
 
 #: The set sizes :func:`_wing_sizes` answers at once: WXYZ- to UVWXYZ-Wing (sets of 6 cells
@@ -193,10 +193,10 @@ def _wing_sizes(state: Candidates, peer, k: int = WING_SIZES[0]) -> int:
     and sizes it was made from."""
     global _LAST_SIZES
     low, high = WING_SIZES if WING_SIZES[0] <= k <= WING_SIZES[1] else (k, k)
-    key = tuple(state.mask)
     last = _LAST_SIZES  # (read once: another thread may replace it)
-    if last[0] == key and last[1] == (low, high):
+    if last[1] == (low, high) and last[0] == state.mask:
         return last[2]
+    key = list(state.mask)
     words = _peer_words(state.geo)
     try:
         if words is not None:
