@@ -53,7 +53,9 @@ def warm_producers() -> None:
     loops = uniqueness.compiled_tables(state.geo)
     if loops is not None:
         uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 3), 0, 3)
-    links.value_boards(state)
+    from .pattern_kernels import value_words
+
+    value_words(np.array(state.mask, dtype=np.int64), state.geo.n)
     pretest = uniqueness.pretest_tables(state.geo)
     if pretest is not None:
         pretest[0](np.array(state.mask, dtype=np.int64), *pretest[1:], False)
