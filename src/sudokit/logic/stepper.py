@@ -76,6 +76,9 @@ def check_state(state: Candidates, truth: Sequence[int] | None, puzzle: str, wha
     compiled steps, checked as a whole)."""
     if truth is None:
         return
+    if all(value == true if value else mask >> (true - 1) & 1
+           for value, mask, true in zip(state.values, state.mask, truth)):
+        return  # (the usual case, in one pass; the loop below finds the culprit)
     name = state.geo.cell_name
     for cell, (value, mask) in enumerate(zip(state.values, state.mask)):
         true = truth[cell]
