@@ -580,6 +580,11 @@ def _aligned_check(masks, inh, cells, k, common, ncommon, allowed):
                 allowed[0] |= b0
                 if k == 3:
                     allowed[1] |= b1
+                    if allowed[1] == masks[h1] and allowed[2] | free == last_mask:
+                        allowed[2] = last_mask
+                        if allowed[0] == masks[h0]:
+                            return  # (every candidate is allowed: nothing more to add)
+                        break  # (this b0 can add nothing more: the other cells are all allowed)
                 allowed[k - 1] |= free
 
 
