@@ -19,7 +19,7 @@ def test_every_pattern_kernel_is_registered_and_warmed_up() -> None:
     entries = compiling.KERNELS["producers"][1]
     kernels = [name for name in pattern_kernels.__all__
                if hasattr(getattr(pattern_kernels, name), "py_func")]
-    assert sorted(kernels) == ["unique_any", "value_words", "wing_sizes"]
+    assert sorted(kernels) == ["unique_any", "value_words", "wing_sizes", "xy_any"]
     assert all(f"logic.pattern_kernels.{name}" in entries for name in kernels)
     kernel_groups.warm_producers()
     assert all(getattr(pattern_kernels, name).signatures for name in kernels)

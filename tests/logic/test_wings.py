@@ -107,13 +107,15 @@ def test_compiled_wing_search_gives_the_python_steps(monkeypatch) -> None:
 
 
 def test_compiled_xy_test_agrees_with_the_search(monkeypatch) -> None:
-    """The compiled XY-/XYZ-Wing test (link_kernels.xy_wing_any) must say there is a wing
-    exactly when the Python search yields a step, on SE's states (every 5th traced puzzle)."""
+    """The compiled XY-/XYZ-Wing tests (link_kernels.xy_wing_any on the peer matrix,
+    pattern_kernels.xy_any on the peers as words) must say there is a wing exactly when
+    the Python search yields a step, on SE's states (every 5th traced puzzle)."""
     pytest.importorskip("numba")
     import numpy as np
 
     from sudokit.logic import wings
     from sudokit.logic.link_kernels import xy_wing_any
+    from sudokit.logic.pattern_kernels import xy_any
     from se_replay import se_states
 
     states = se_states(traces()[::5])
@@ -126,6 +128,7 @@ def test_compiled_xy_test_agrees_with_the_search(monkeypatch) -> None:
         for xyz in (False, True):
             python = next(wings.find_xy_wing(state, xyz), None) is not None
             assert xy_wing_any(masks, compiled[1], xyz) == python, (xyz, state)
+            assert xy_any(masks, wings._peer_words(state.geo), xyz) == python, (xyz, state)
             found[xyz] += python
     assert min(found.values()) > 10, found
 

@@ -46,6 +46,7 @@ def warm_producers() -> None:
     if strong is not None:
         strong[0](np.array(state.mask, dtype=np.int64), 3, -1, *strong[1:])
         wings._any_xy_wing(state.mask, wings.compiled_tables(state.geo)[1], False)
+        wings._any_xy_wing(state.mask, None, False, wings._peer_words(state.geo))
         wings._wing_sizes(state, wings.compiled_tables(state.geo)[1])
     bug = uniqueness.bug_tables(state.geo)
     if bug is not None:
@@ -117,6 +118,7 @@ register("producers", "the logic producers", ("logic_kernels.aligned_next", "log
                                               "logic.pattern_kernels.unique_any",
                                               "logic.pattern_kernels.wing_sizes",
                                               "logic.pattern_kernels.value_words",
+                                              "logic.pattern_kernels.xy_any",
                                               "logic.link_kernels.bug_pattern"),
          14.0, warm_producers, background=True, needs=("logic",))
 register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm_chains, background=True)

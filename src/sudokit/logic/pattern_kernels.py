@@ -32,7 +32,7 @@ from numba import njit  # noqa: E402
 from ..engine.board import pop, tz  # noqa: E402
 from ..engine.logic_kernels import unique_loops  # noqa: E402
 
-__all__ = ["unique_any", "value_words", "wing_sizes"]
+__all__ = ["unique_any", "value_words", "wing_sizes", "xy_any"]
 
 
 @njit(cache=True, nogil=True)
@@ -506,3 +506,89 @@ def value_words(masks, n):
             out[v, 0] |= lo
             out[v, 1] |= hi
     return out
+
+
+# -- XY- and XYZ-Wings ----------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def xy_any(masks, peers, xyz):
+    """Whether the grid has an XY-Wing (``xyz`` False) or an XYZ-Wing that removes
+    something, by the rules of :func:`sudokit.logic.wings.find_xy_wing`: a pivot of two
+    (three) values, two bivalue wings among its peers sharing one (two) of its values,
+    different, with one common value ``z`` (and covering the pivot's values), and a cell
+    holding ``z`` that sees both wings (and the pivot), the pivot aside. ``peers[c]``:
+    cell ``c``'s peers as two words (at most 128 cells)."""
+    ncells = masks.shape[0]
+    size = 3 if xyz else 2
+    shared = 2 if xyz else 1
+    nvalues = 0
+    for c in range(ncells):
+        top = masks[c]
+        v = 0
+        while top:
+            top >>= 1
+            v += 1
+        if v > nvalues:
+            nvalues = v
+    blo = np.zeros(nvalues + 1, dtype=np.uint64)
+    bhi = np.zeros(nvalues + 1, dtype=np.uint64)
+    twolo = np.uint64(0)  # the bivalue cells
+    twohi = np.uint64(0)
+    for c in range(ncells):
+        lo, hi = _bit(c)
+        m = masks[c]
+        if pop(m) == 2:
+            twolo |= lo
+            twohi |= hi
+        while m:
+            v = tz(m)
+            m &= m - 1
+            blo[v] |= lo
+            bhi[v] |= hi
+    wings = np.empty(ncells, dtype=np.int64)
+    for pivot in range(ncells):
+        pm = masks[pivot]
+        if pop(pm) != size:
+            continue
+        count = 0
+        word = peers[pivot, 0] & twolo
+        while word:
+            c = tz(word)
+            word &= word - np.uint64(1)
+            if pop(masks[c] & pm) == shared:
+                wings[count] = c
+                count += 1
+        word = peers[pivot, 1] & twohi
+        while word:
+            c = 64 + tz(word)
+            word &= word - np.uint64(1)
+            if pop(masks[c] & pm) == shared:
+                wings[count] = c
+                count += 1
+        plo, phi = _bit(pivot)
+        for i in range(count):
+            w1 = wings[i]
+            m1 = masks[w1]
+            for j in range(i + 1, count):
+                w2 = wings[j]
+                m2 = masks[w2]
+                if m1 == m2:
+                    continue
+                z = m1 & m2
+                if xyz:
+                    if m1 | m2 != pm:
+                        continue
+                elif pop(z) != 1 or z & pm or (m1 | m2) & pm != pm:
+                    continue
+                if pop(z) != 1:
+                    continue
+                zv = tz(z)
+                lo = blo[zv] & peers[w1, 0] & peers[w2, 0] & ~plo
+                hi = bhi[zv] & peers[w1, 1] & peers[w2, 1] & ~phi
+                if xyz:
+                    lo &= peers[pivot, 0]
+                    hi &= peers[pivot, 1]
+                if lo or hi:
+                    return True
+    return False

@@ -32,7 +32,7 @@ def _bivalue_cells(mask: Sequence[int]) -> int:
 def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
     geo, mask = state.geo, state.mask
     compiled = _compiled(geo)
-    if compiled is not None and not _any_xy_wing(mask_array(state.mask), compiled[1], xyz):
+    if compiled is not None and not _any_xy_wing(mask_array(state.mask), compiled[1], xyz, _peer_words(geo)):
         return  # (the compiled test found none: most calls)
     size = 3 if xyz else 2
     name, rating = ("XYZ-Wing", XYZ_RATING) if xyz else ("XY-Wing", XY_RATING)
@@ -140,17 +140,22 @@ def compiled_tables(geo):
     return got
 
 
-def _any_xy_wing(mask, peer, xyz: bool) -> bool:
-    """Whether the compiled test (:func:`sudokit.logic.link_kernels.xy_wing_any`) finds an XY-Wing
-    (an XYZ-Wing) removing something in the candidates ``mask`` (a list, or an int64 array);
-    True when it cannot load."""
+def _any_xy_wing(mask, peer, xyz: bool, words=None) -> bool:
+    """Whether the compiled test finds an XY-Wing (an XYZ-Wing) removing something in the
+    candidates ``mask`` (a list, or an int64 array): :func:`sudokit.logic.pattern_kernels.xy_any`
+    on the peers as words (``words``), else :func:`sudokit.logic.link_kernels.xy_wing_any` on the
+    peer matrix ``peer``; True when it cannot load."""
     try:
         import numpy as np
 
-        from .link_kernels import xy_wing_any
+        if words is not None:
+            from .pattern_kernels import xy_any as kernel
+        else:
+            from .link_kernels import xy_wing_any as kernel
     except Exception:  # numba missing or broken: the Python search
         return True
-    return xy_wing_any(mask if isinstance(mask, np.ndarray) else np.array(mask, dtype=np.int64), peer, xyz)
+    masks = mask if isinstance(mask, np.ndarray) else np.array(mask, dtype=np.int64)
+    return kernel(masks, peer if words is None else words, xyz)
 
 
 #: Room for the compiled search's answers, per set size (made once, reused).
