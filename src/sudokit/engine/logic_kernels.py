@@ -278,17 +278,26 @@ def _naked_apply(masks, t, k):
 
 
 @njit(cache=True)
-def _hidden_candidates(masks, units, u, n, k, where, usable):
-    """Fill ``where[v]`` (bit i: value v+1 may go in the unit's i-th cell) and
-    ``usable`` (the values with at most k places); return how many values are
-    usable, or 0 when unit ``u`` cannot hold a hidden set of size k."""
-    for v in range(n):
-        where[v] = 0
-    for i in range(n):
-        m = masks[units[u, i]]
+def _positions(masks, units, pos):
+    """Fill ``pos[u, v]``: bit i set when value v+1 may go in unit u's i-th cell, for
+    every unit (one pass over the cells' values, shared by the searches of a pass:
+    they change ``masks`` only just before they return)."""
+    n = units.shape[1]
+    for u in range(units.shape[0]):
         for v in range(n):
-            if (m >> v) & 1:
-                where[v] |= np.int64(1) << i
+            pos[u, v] = 0
+        for i in range(n):
+            m = masks[units[u, i]]
+            while m:
+                pos[u, tz(m)] |= np.int64(1) << i
+                m &= m - 1
+
+
+@njit(cache=True)
+def _hidden_candidates(where, n, k, usable):
+    """Fill ``usable`` with the values of a unit (``where[v]``: bit i when value
+    v+1 may go in its i-th cell) with at most k places; return how many values
+    are usable, or 0 when the unit cannot hold a hidden set of size k."""
     present = 0
     nu = np.int64(0)  # typed: see run_steps
     for v in range(n):
@@ -313,7 +322,7 @@ def _combo_places(where, usable, idx, k):
 
 
 @njit(cache=True)
-def _hidden(masks, t, k, direct):
+def _hidden(masks, t, k, direct, pos):
     """SE's first hidden set of size k, unit by unit in SE's order, value sets
     in lexicographic order. Plain (``direct`` False): remove the other values
     from its cells; (1, 0) when it removed some, else (-1, 0). Direct (k = 2
@@ -322,12 +331,12 @@ def _hidden(masks, t, k, direct):
     units = t.units
     order = t.order
     n = units.shape[1]
-    where = np.zeros(n, dtype=np.int64)
     usable = np.zeros(n, dtype=np.int64)
     idx = np.empty(k, dtype=np.int64)
     for o in range(order.shape[0]):
         u = order[o]
-        nu = _hidden_candidates(masks, units, u, n, k, where, usable)
+        where = pos[u]
+        nu = _hidden_candidates(where, n, k, usable)
         if nu == 0:
             continue
         for j in range(k):
@@ -339,10 +348,10 @@ def _hidden(masks, t, k, direct):
                     for v in range(n):
                         if (keep >> v) & 1 or where[v] == 0:
                             continue
-                        pos = where[v]
-                        if pop(pos) < 2:
+                        here = where[v]
+                        if pop(here) < 2:
                             continue
-                        rest = pos & ~union
+                        rest = here & ~union
                         if rest and pop(rest) == 1:
                             return units[u, tz(rest)], v + 1
                 else:
@@ -361,12 +370,12 @@ def _hidden(masks, t, k, direct):
 
 
 @njit(cache=True)
-def _fish_apply(masks, t, k):
-    """SE's first fish with k base lines (columns as base first)."""
+def _fish_apply(masks, t, k, pos):
+    """SE's first fish with k base lines (columns as base first); ``pos``: :func:`_positions`."""
     units = t.units
     n = units.shape[1]
     lines = np.empty(n, dtype=np.int64)
-    pos = np.empty(n, dtype=np.int64)
+    places = np.empty(n, dtype=np.int64)
     idx = np.empty(k, dtype=np.int64)
     for by_rows in (0, 1):
         base0 = 0 if by_rows else n
@@ -375,13 +384,10 @@ def _fish_apply(masks, t, k):
             bit = np.int64(1) << v
             count = np.int64(0)  # typed: see run_steps
             for b in range(n):
-                p = 0
-                for i in range(n):
-                    if masks[units[base0 + b, i]] & bit:
-                        p |= np.int64(1) << i
+                p = pos[base0 + b, v]
                 if p and pop(p) <= k:
                     lines[count] = b
-                    pos[count] = p
+                    places[count] = p
                     count += 1
             if count < k:
                 continue
@@ -391,7 +397,7 @@ def _fish_apply(masks, t, k):
                 union = 0
                 bases = 0
                 for j in range(k):
-                    union |= pos[idx[j]]
+                    union |= places[idx[j]]
                     bases |= np.int64(1) << lines[idx[j]]
                 if pop(union) == k:
                     hit = False
@@ -442,6 +448,7 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
     # typed constants, not literals: numba would compile each search once per literal
     # size and flag (a dozen copies), for no measurable speed
     two, three, yes, no = np.int64(2), np.int64(3), np.bool_(True), np.bool_(False)
+    pos = np.empty((units.shape[0], n), dtype=np.int64)
     while count < out.shape[0]:
         broken = False
         full = True
@@ -455,6 +462,7 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
             break
         cell, value, unit, alone = _first_single(values, masks, t)
         code = -1
+        fresh = False  # whether ``pos`` holds this pass's places
         if cell >= 0:
             if alone:
                 code = LAST_VALUE
@@ -467,7 +475,9 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
             if cell >= 0:
                 code = DIRECT_POINTING
             else:
-                cell, value = _hidden(masks, t, two, yes)
+                _positions(masks, units, pos)
+                fresh = True
+                cell, value = _hidden(masks, t, two, yes, pos)
                 if cell >= 0:
                     code = DIRECT_HIDDEN_PAIR
                 else:
@@ -479,7 +489,7 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
                             code = NAKED_SINGLE
                             break
                     if code < 0:
-                        cell, value = _hidden(masks, t, three, yes)
+                        cell, value = _hidden(masks, t, three, yes, pos)
                         if cell >= 0:
                             code = DIRECT_HIDDEN_TRIPLET
         if code < 0 and level >= LEVEL_LOCKING:
@@ -488,17 +498,19 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
             elif _locked_apply(masks, t, no):
                 code = CLAIMING
             elif level >= LEVEL_SUBSETS:
+                if not fresh:  # (the searches below only read it, up to the one that changes masks)
+                    _positions(masks, units, pos)
                 if _naked_apply(masks, t, two):
                     code = NAKED_PAIR
-                elif _fish_apply(masks, t, two):
+                elif _fish_apply(masks, t, two, pos):
                     code = X_WING
-                elif _hidden(masks, t, two, no)[0] > 0:
+                elif _hidden(masks, t, two, no, pos)[0] > 0:
                     code = HIDDEN_PAIR
                 elif _naked_apply(masks, t, three):
                     code = NAKED_TRIPLET
-                elif _fish_apply(masks, t, three):
+                elif _fish_apply(masks, t, three, pos):
                     code = SWORDFISH
-                elif _hidden(masks, t, three, no)[0] > 0:
+                elif _hidden(masks, t, three, no, pos)[0] > 0:
                     code = HIDDEN_TRIPLET
             if code >= 0:
                 _record(out, count, level, code, -1, 0, -1)
@@ -900,6 +912,15 @@ def als_wings(masks, peer, k, out):
 
 # -- whether a subset or fish of any size has a step ------------------------------------
 
+
+@njit(cache=True)
+def _positions_of(masks, units):
+    """:func:`_positions` into a new table."""
+    pos = np.empty((units.shape[0], units.shape[1]), dtype=np.int64)
+    _positions(masks, units, pos)
+    return pos
+
+
 #: The kinds :func:`has_step` answers for.
 NAKED_SET, HIDDEN_SET, FISH = range(3)
 
@@ -913,8 +934,8 @@ def has_step(masks, units, order, units_of, peers, kind, k):
     if kind == NAKED_SET:
         return _naked_apply(masks, t, k)
     if kind == HIDDEN_SET:
-        return _hidden(masks, t, k, np.bool_(False))[0] > 0
-    return _fish_apply(masks, t, k)
+        return _hidden(masks, t, k, np.bool_(False), _positions_of(masks, units))[0] > 0
+    return _fish_apply(masks, t, k, _positions_of(masks, units))
 
 
 def any_step(shape: Shape, masks: list[int], kind: int, k: int) -> bool:
