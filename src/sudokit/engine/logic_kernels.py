@@ -134,31 +134,26 @@ LEVEL_SINGLES, LEVEL_DIRECT, LEVEL_LOCKING, LEVEL_SUBSETS = -1, 0, 1, 2
 
 
 @njit(cache=True)
-def _direct_pointing(masks, t):
-    """SE's first direct pointing: (single cell, value) or (-1, 0)."""
+def _direct_pointing(masks, t, pos):
+    """SE's first direct pointing: (single cell, value) or (-1, 0); ``pos``: :func:`_positions`."""
     units = t.units
     units_of = t.units_of
     n = units.shape[1]
     for kind2 in (1, 0):  # box -> column, then box -> row
         for v in range(n):
-            bit = np.int64(1) << v
             for b in range(n):
                 box = 2 * n + b
-                count = 0
-                first = -1
+                here = pos[box, v]
+                if pop(here) < 2:
+                    continue
+                line = units_of[units[box, tz(here)], kind2]
                 same = True
-                line = -1
-                for i in range(n):
-                    c = units[box, i]
-                    if masks[c] & bit:
-                        count += 1
-                        u2 = units_of[c, kind2]
-                        if first < 0:
-                            first = c
-                            line = u2
-                        elif u2 != line:
-                            same = False
-                if count < 2 or not same:
+                while here:
+                    if units_of[units[box, tz(here)], kind2] != line:
+                        same = False
+                        break
+                    here &= here - 1
+                if not same:
                     continue
                 # boxes (ascending) that lose the value on the line
                 for tb in range(n):
@@ -168,22 +163,24 @@ def _direct_pointing(masks, t):
                     touched = False
                     left = 0
                     last = -1
-                    for i in range(n):
-                        c = units[tbox, i]
-                        if masks[c] & bit:
-                            if units_of[c, kind2] == line:
-                                touched = True
-                            else:
-                                left += 1
-                                last = c
+                    there = pos[tbox, v]
+                    while there:
+                        c = units[tbox, tz(there)]
+                        there &= there - 1
+                        if units_of[c, kind2] == line:
+                            touched = True
+                        else:
+                            left += 1
+                            last = c
                     if touched and left == 1:
                         return last, v + 1
     return -1, 0
 
 
 @njit(cache=True)
-def _locked_apply(masks, t, pointing):
-    """Apply SE's first pointing (or claiming) elimination; return True if one."""
+def _locked_apply(masks, t, pointing, pos):
+    """Apply SE's first pointing (or claiming) elimination; return True if one
+    (``pos``: :func:`_positions`, read up to the change)."""
     units = t.units
     units_of = t.units_of
     n = units.shape[1]
@@ -196,23 +193,24 @@ def _locked_apply(masks, t, pointing):
             bit = np.int64(1) << v
             for k in range(n):
                 u1 = kind1 * n + k
-                count = 0
-                u2 = -1
+                here = pos[u1, v]
+                if pop(here) < 2:
+                    continue
+                u2 = units_of[units[u1, tz(here)], kind2]
                 same = True
-                for i in range(n):
-                    c = units[u1, i]
-                    if masks[c] & bit:
-                        count += 1
-                        if u2 < 0:
-                            u2 = units_of[c, kind2]
-                        elif units_of[c, kind2] != u2:
-                            same = False
-                if count < 2 or not same:
+                while here:
+                    if units_of[units[u1, tz(here)], kind2] != u2:
+                        same = False
+                        break
+                    here &= here - 1
+                if not same:
                     continue
                 hit = False
-                for i in range(n):
-                    c = units[u2, i]
-                    if masks[c] & bit and units_of[c, kind1] != u1:
+                there = pos[u2, v]
+                while there:
+                    c = units[u2, tz(there)]
+                    there &= there - 1
+                    if units_of[c, kind1] != u1:
                         masks[c] &= ~bit
                         hit = True
                 if hit:
@@ -471,12 +469,12 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
             else:
                 code = HIDDEN_LINE
         elif level >= LEVEL_DIRECT:
-            cell, value = _direct_pointing(masks, t)
+            _positions(masks, units, pos)
+            fresh = True
+            cell, value = _direct_pointing(masks, t, pos)
             if cell >= 0:
                 code = DIRECT_POINTING
             else:
-                _positions(masks, units, pos)
-                fresh = True
                 cell, value = _hidden(masks, t, two, yes, pos)
                 if cell >= 0:
                     code = DIRECT_HIDDEN_PAIR
@@ -493,13 +491,13 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
                         if cell >= 0:
                             code = DIRECT_HIDDEN_TRIPLET
         if code < 0 and level >= LEVEL_LOCKING:
-            if _locked_apply(masks, t, yes):
+            if not fresh:  # (the searches below only read it, up to the one that changes masks)
+                _positions(masks, units, pos)
+            if _locked_apply(masks, t, yes, pos):
                 code = POINTING
-            elif _locked_apply(masks, t, no):
+            elif _locked_apply(masks, t, no, pos):
                 code = CLAIMING
             elif level >= LEVEL_SUBSETS:
-                if not fresh:  # (the searches below only read it, up to the one that changes masks)
-                    _positions(masks, units, pos)
                 if _naked_apply(masks, t, two):
                     code = NAKED_PAIR
                 elif _fish_apply(masks, t, two, pos):
