@@ -936,6 +936,18 @@ def has_step(masks, units, order, units_of, peers, kind, k):
     return _fish_apply(masks, t, k, _positions_of(masks, units))
 
 
+@njit(cache=True)
+def has_steps(masks, units, order, units_of, peers, k):
+    """:func:`has_step` of every kind at once, on copies of ``masks``: bit ``kind`` set when
+    the naked sets, hidden sets or fish of size ``k`` remove something (the producers of one
+    size ask in turn on one state)."""
+    found = 0
+    for kind in (NAKED_SET, HIDDEN_SET, FISH):
+        if has_step(masks.copy(), units, order, units_of, peers, kind, k):
+            found |= 1 << kind
+    return found
+
+
 def any_step(shape: Shape, masks: list[int], kind: int, k: int) -> bool:
     """:func:`has_step` on a list of masks (left as it is)."""
     return has_step(np.array(masks, dtype=np.int64), *_tables(shape), kind, k)

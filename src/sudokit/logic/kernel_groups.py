@@ -42,6 +42,9 @@ def warm_producers() -> None:
     next(aligned.find_compiled(state, 3, aligned.compiled_tables(state.geo)), None)
     wings.compiled_sets(state, 3, wings.compiled_tables(state.geo))
     any_step(CLASSIC, state.mask, NAKED_SET, 4)
+    from ..engine.logic_kernels import _tables, has_steps
+
+    has_steps(np.array(state.mask, dtype=np.int64), *_tables(CLASSIC), 4)
     strong = links.compiled_tables(state.geo)
     if strong is not None:
         strong[0](np.array(state.mask, dtype=np.int64), 3, -1, *strong[1:])
@@ -113,6 +116,7 @@ def warm_cycles() -> None:
 
 register("producers", "the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
                                               "logic_kernels.has_step", "logic_kernels.unique_loops",
+                                              "logic_kernels.has_steps",
                                               "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any",
                                               "logic.link_kernels.als_wing_sizes",
                                               "logic.pattern_kernels.unique_any",

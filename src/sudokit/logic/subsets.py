@@ -59,27 +59,37 @@ def none_compiled(state: Candidates, kind: int, k: int) -> bool:
         return False
     from ..engine import producer_tables
 
+    global _LAST_KINDS
     compiled = producer_tables(COMPILED, geo, _any_step)
     if compiled is None:
         return False
+    last = _LAST_KINDS  # (read once: another thread may replace it)
+    if last[1] == k and last[0] == state.mask:
+        return not last[2] >> kind & 1
     from .links import mask_array
 
     kernel, tables = compiled
-    return not kernel(mask_array(state.mask).copy(), *tables, kind, k)  # (the search changes its copy)
+    found = kernel(mask_array(state.mask), *tables, k)  # (every kind at once: they are asked in turn)
+    _LAST_KINDS = (list(state.mask), k, found)
+    return not found >> kind & 1
 
+
+#: The last answer of :func:`none_compiled`'s search: (candidates as a list, size, kinds found).
+_LAST_KINDS: tuple = ([], 0, 0)
 
 _ANY_STEP: dict = {}
 
 
 def _any_step(geo):
-    """The compiled "any step?" search and the shape's tables, or None where it cannot load."""
+    """The compiled "any step?" search of every kind and the shape's tables, or None where
+    it cannot load."""
     got = _ANY_STEP.get(geo)
     if got is None:
         try:
-            from ..engine.logic_kernels import _tables, has_step
+            from ..engine.logic_kernels import _tables, has_steps
         except Exception:  # numba missing or broken
             return None
-        got = _ANY_STEP[geo] = (has_step, tuple(_tables(geo.shape)))
+        got = _ANY_STEP[geo] = (has_steps, tuple(_tables(geo.shape)))
     return got
 
 
