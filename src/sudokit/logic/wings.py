@@ -302,7 +302,7 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
     """
     name_base = BIG_WINGS[k][0]
     geo, mask = state.geo, state.mask
-    found: list[tuple[float, int, str, int, Step]] = []
+    found: list[tuple[float, int, str, int, tuple]] = []
     order = 0
 
     # bit sets over the cells: peers, holders of each value
@@ -371,27 +371,34 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
         if not elims:
             continue
         suffix = f"{2 if double else 1}{biggest}{size}"
-        name = f"{name_base} {suffix}"
         elims_t = tuple(sorted(elims))
-        cells = als + (yz,)
-        link = (f"{geo.symbol(kept.bit_length())} restricted" if not double else
-                f"{geo.symbol(xb.bit_length())},{geo.symbol(zb.bit_length())} both restricted")
         # the bivalue cell's strong link, and weak links from it to the set on the restricted values
         links = [(yz, kept.bit_length(), yz, gone.bit_length())]
         for vb in ((xb, zb) if double else (kept,)):
             links += [(yz, vb.bit_length(), x, vb.bit_length()) for x in als if mask[x] & vb]
-        kinds = (STRONG,) + (WEAK,) * (len(links) - 1)
-        found.append((rating, -len(elims_t), suffix, order, Step(
-            name, rating, eliminations=elims_t, cells=cells, values=(gone.bit_length(),),
-            links=tuple(links), link_kinds=kinds,
-            text=f"{name}: set {cells_text(geo, als)} and {geo.cell_name(yz)} ({link}) "
-            f"⇒ {elims_text(geo, elims_t)}",
-        )))
+        found.append((rating, -len(elims_t), suffix, order, (als, yz, elims_t, double, kept, gone, xb, zb,
+                                                              tuple(links))))
         order += 1
-    # rating ascending, removals descending, suffix descending, then found order
+    # rating ascending, removals descending, suffix descending, then found order; each step
+    # made only when it is asked for (the stepper takes the first)
     found.sort(key=lambda t: (t[0], t[1], _Desc(t[2]), t[3]))
-    for *_, step in found:
-        yield step
+    for rating, _, suffix, _, parts in found:
+        yield _wing_step(geo, f"{name_base} {suffix}", rating, *parts)
+
+
+def _wing_step(geo, name: str, rating: float, als: tuple[int, ...], yz: int, elims: tuple, double: bool,
+               kept: int, gone: int, xb: int, zb: int, links: tuple) -> Step:
+    """The step of an ALS wing found by :func:`find_als_wing` (its text made here, when asked)."""
+    cells = als + (yz,)
+    link = (f"{geo.symbol(kept.bit_length())} restricted" if not double else
+            f"{geo.symbol(xb.bit_length())},{geo.symbol(zb.bit_length())} both restricted")
+    kinds = (STRONG,) + (WEAK,) * (len(links) - 1)
+    return Step(
+        name, rating, eliminations=elims, cells=cells, values=(gone.bit_length(),),
+        links=links, link_kinds=kinds,
+        text=f"{name}: set {cells_text(geo, als)} and {geo.cell_name(yz)} ({link}) "
+        f"⇒ {elims_text(geo, elims)}",
+    )
 
 
 class _Desc(str):
