@@ -51,6 +51,9 @@ def warm_producers() -> None:
         wings._any_xy_wing(state.mask, wings.compiled_tables(state.geo)[1], False)
         wings._any_xy_wing(state.mask, None, False, wings._peer_words(state.geo))
         wings._wing_sizes(state, wings.compiled_tables(state.geo)[1])
+        from .link_kernels import als_wing_sizes  # (the sizes' walk past 128 cells)
+
+        als_wing_sizes(np.array(state.mask, dtype=np.int64), wings.compiled_tables(state.geo)[1], 3, 5)
     bug = uniqueness.bug_tables(state.geo)
     if bug is not None:
         bug[0](np.array(state.mask, dtype=np.int64), *bug[1:])
