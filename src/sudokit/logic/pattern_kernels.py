@@ -10,13 +10,20 @@ answer yes when it runs out of room; it never answers no when the producer
 has a step.
 
 * :func:`unique_any`: :func:`sudokit.logic.uniqueness.find_unique_loops`
-  (unique rectangles and loops, types 1 to 4).
+  (unique rectangles and loops, types 1 to 4);
+* :func:`wing_sizes`: :func:`sudokit.logic.wings.find_als_wing`, every set size
+  asked at once (WXYZ- to TUVWXYZ-Wings);
+* :func:`xy_any`: :func:`sudokit.logic.wings.find_xy_wing` (XY- and XYZ-Wings).
+
+:func:`value_words` makes the cells holding each value, which every producer
+reads (:func:`sudokit.logic.links.value_boards`).
 
 Throughout: ``masks`` the candidates of each cell (bit ``v-1`` for value
 ``v``; 0 for a placed cell), ``peer[c, p]`` cells ``c`` and ``p`` see each
-other, ``rcb[c]`` the row, column and box of cell ``c``, ``unit_cells[u]``
-the cells of unit ``u`` in ascending order. This module imports numba when it
-is first imported.
+other, ``peers[c]`` the same as a set of cells in two 64-bit words (cells 0-63
+and 64-127; the tests that take it stop at 128 cells), ``rcb[c]`` the row,
+column and box of cell ``c``, ``unit_cells[u]`` the cells of unit ``u`` in
+ascending order. This module imports numba when it is first imported.
 """
 
 from __future__ import annotations
