@@ -937,14 +937,164 @@ def has_step(masks, units, order, units_of, peers, kind, k):
 
 
 @njit(cache=True)
-def has_steps(masks, units, order, units_of, peers, k):
-    """:func:`has_step` of every kind at once, on copies of ``masks``: bit ``kind`` set when
-    the naked sets, hidden sets or fish of size ``k`` remove something (the producers of one
-    size ask in turn on one state)."""
+def _tight_sets(items, count, k, out):
+    """Every choice of ``k`` of ``items[:count]`` (bit sets) whose union has exactly ``k``
+    bits, as bit sets over the indices, into ``out``; a choice is not grown past ``k``
+    bits (the union only grows). Returns how many, or -1 when ``out`` is full."""
+    idx = np.zeros(k, dtype=np.int64)
+    unions = np.zeros(k, dtype=np.int64)
+    sel = np.zeros(k, dtype=np.int64)
     found = 0
-    for kind in (NAKED_SET, HIDDEN_SET, FISH):
-        if has_step(masks.copy(), units, order, units_of, peers, kind, k):
-            found |= 1 << kind
+    depth = 0
+    idx[0] = 0
+    while depth >= 0:
+        i = idx[depth]
+        if i > count - (k - depth):  # too few items left for this depth: back to the one before
+            depth -= 1
+            continue
+        u = items[i] | (unions[depth - 1] if depth > 0 else 0)
+        idx[depth] = i + 1
+        if pop(u) > k:
+            continue
+        sel[depth] = (sel[depth - 1] if depth > 0 else 0) | (np.int64(1) << i)
+        if depth == k - 1:
+            if pop(u) == k:
+                if found >= out.shape[0]:
+                    return -1
+                out[found] = sel[depth]
+                found += 1
+            continue
+        unions[depth] = u
+        depth += 1
+        idx[depth] = i + 1
+    return found
+
+
+@njit(cache=True)
+def has_steps(masks, units, order, units_of, peers, k):
+    """Bit ``kind`` set when the naked sets, hidden sets or fish (``kind``: :data:`NAKED_SET`,
+    :data:`HIDDEN_SET`, :data:`FISH`) of size ``k`` remove something, as :func:`has_step`
+    would say for each (the producers of one size ask in turn on one state): the same
+    sets, looked for without order and without growing a choice past ``k`` values, lines
+    or cells (:func:`_tight_sets`); a kind whose choices overflow counts as having one."""
+    n = units.shape[1]
+    pos = _positions_of(masks, units)
+    items = np.empty(n, dtype=np.int64)
+    where = np.empty(n, dtype=np.int64)  # per item: its unit position, value or line
+    out = np.empty(4096, dtype=np.int64)
+    found = 0
+    # naked sets: k cells of a unit with k values among them, which another cell holds
+    for u in range(units.shape[0]):
+        count = 0
+        for i in range(n):
+            m = masks[units[u, i]]
+            if m and pop(m) <= k:
+                items[count] = m
+                where[count] = i
+                count += 1
+        if count < k:
+            continue
+        nsets = _tight_sets(items, count, k, out)
+        if nsets < 0:
+            found |= 1 << NAKED_SET
+            break
+        for x in range(nsets):
+            union = 0
+            inside = 0
+            sel = out[x]
+            while sel:
+                j = tz(sel)
+                sel &= sel - 1
+                union |= items[j]
+                inside |= np.int64(1) << where[j]
+            for i in range(n):
+                if not (inside >> i) & 1 and masks[units[u, i]] & union:
+                    found |= 1 << NAKED_SET
+                    break
+            if found >> NAKED_SET & 1:
+                break
+        if found >> NAKED_SET & 1:
+            break
+    # hidden sets: k values of a unit with k places among them, one of which holds another value
+    for u in range(units.shape[0]):
+        count = 0
+        present = 0
+        for v in range(n):
+            if pos[u, v]:
+                present += 1
+                if pop(pos[u, v]) <= k:
+                    items[count] = pos[u, v]
+                    where[count] = v
+                    count += 1
+        if count < k or present <= k:
+            continue
+        nsets = _tight_sets(items, count, k, out)
+        if nsets < 0:
+            found |= 1 << HIDDEN_SET
+            break
+        for x in range(nsets):
+            union = 0
+            keep = 0
+            sel = out[x]
+            while sel:
+                j = tz(sel)
+                sel &= sel - 1
+                union |= items[j]
+                keep |= np.int64(1) << where[j]
+            places = union
+            while places:
+                if masks[units[u, tz(places)]] & ~keep:
+                    found |= 1 << HIDDEN_SET
+                    break
+                places &= places - 1
+            if found >> HIDDEN_SET & 1:
+                break
+        if found >> HIDDEN_SET & 1:
+            break
+    # fish: k base lines whose places of a value lie in k cover lines, which hold it elsewhere
+    for by_rows in range(2):
+        base0 = 0 if by_rows else n
+        cover0 = n if by_rows else 0
+        for v in range(n):
+            bit = np.int64(1) << v
+            count = 0
+            for b in range(n):
+                p = pos[base0 + b, v]
+                if p and pop(p) <= k:
+                    items[count] = p
+                    where[count] = b
+                    count += 1
+            if count < k:
+                continue
+            nsets = _tight_sets(items, count, k, out)
+            if nsets < 0:
+                found |= 1 << FISH
+                break
+            for x in range(nsets):
+                union = 0
+                bases = 0
+                sel = out[x]
+                while sel:
+                    j = tz(sel)
+                    sel &= sel - 1
+                    union |= items[j]
+                    bases |= np.int64(1) << where[j]
+                covers = union
+                while covers:
+                    i = tz(covers)
+                    covers &= covers - 1
+                    for j in range(n):
+                        if not (bases >> j) & 1 and masks[units[cover0 + i, j]] & bit:
+                            found |= 1 << FISH
+                            break
+                    if found >> FISH & 1:
+                        break
+                if found >> FISH & 1:
+                    break
+            if found >> FISH & 1:
+                break
+        if found >> FISH & 1:
+            break
     return found
 
 
