@@ -58,3 +58,31 @@ def test_compiled_answer_of_none_keeps_the_python_steps(monkeypatch) -> None:
     python = found(False)
     assert sum(map(bool, python)) > 100
     assert found(True) == python
+
+
+def test_all_kinds_at_once_say_what_each_search_says() -> None:
+    """The one call for the three kinds of a size (logic_kernels.has_steps, looked for
+    without order and without growing a choice past its size) gives, kind by kind, the
+    answer of the ladder's own searches (has_step), on SE's states, sizes 2 to 4."""
+    pytest.importorskip("numba")
+    import numpy as np
+
+    from sudokit.engine import logic_kernels as lk
+    from sudokit.grid import Grid
+    from sudokit.logic.state import Candidates
+
+    from conftest import apply_se_step, rated_traces
+
+    tables = lk._tables(Grid("." * 81).shape)
+    found = [0, 0, 0]
+    for row in rated_traces()[::8]:
+        state = Candidates.from_grid(Grid(row["puzzle"]))
+        for s in row["steps"]:
+            if s["rating"] >= 2.6:
+                masks = np.array(state.mask, dtype=np.int64)
+                for k in (2, 3, 4):
+                    each = sum(1 << kind for kind in range(3) if lk.has_step(masks.copy(), *tables, kind, k))
+                    assert lk.has_steps(masks, *tables, k) == each, (k, state.mask)
+                    found = [f + (each >> kind & 1) for kind, f in enumerate(found)]
+            apply_se_step(state, s)
+    assert min(found) > 20, found

@@ -199,3 +199,32 @@ def test_compiled_bug_test_agrees_with_the_python_test(monkeypatch) -> None:
         assert kernel(np.array(state.mask, dtype=np.int64), *rest) == python, state.mask
         found += python
     assert found >= 5, found
+
+
+def test_compiled_pretest_says_yes_exactly_where_the_producer_has_a_step(monkeypatch) -> None:
+    """The compiled test (pattern_kernels.unique_any) that lets the unique-loop producer
+    skip a state answers as the Python producer does (a first step or none), on SE's
+    states, with type 3 sets from the number of extras and from two."""
+    pytest.importorskip("numba")
+    from sudokit.logic import links
+
+    tables = uniqueness.pretest_tables(Grid("." * 81).geometry)
+    assert tables is not None
+    kernel, *rest = tables
+    states = se_states(traces()[::3], 4.0) + [_hd_0163_state()]
+    for from_two in (False, True):
+        monkeypatch.setattr(uniqueness, "TYPE3_FROM_TWO", from_two)
+        found = 0
+        for state in states:
+            links.clear_caches()
+            python = bool(uniqueness._loop_steps(state, True))
+            assert bool(kernel(links.mask_array(state.mask), *rest, from_two)) == python, state.mask
+            found += python
+        assert found >= 20, found
+
+
+def _hd_0163_state() -> Candidates:
+    state = Candidates.from_grid(Grid(HD_0163))
+    for _ in range(2):
+        next_step(state).apply(state)
+    return state

@@ -107,13 +107,15 @@ def test_compiled_wing_search_gives_the_python_steps(monkeypatch) -> None:
 
 
 def test_compiled_xy_test_agrees_with_the_search(monkeypatch) -> None:
-    """The compiled XY-/XYZ-Wing test (link_kernels.xy_wing_any) must say there is a wing
-    exactly when the Python search yields a step, on SE's states (every 5th traced puzzle)."""
+    """The compiled XY-/XYZ-Wing tests (link_kernels.xy_wing_any on the peer matrix,
+    pattern_kernels.xy_any on the peers as words) must say there is a wing exactly when
+    the Python search yields a step, on SE's states (every 5th traced puzzle)."""
     pytest.importorskip("numba")
     import numpy as np
 
     from sudokit.logic import wings
     from sudokit.logic.link_kernels import xy_wing_any
+    from sudokit.logic.pattern_kernels import xy_any
     from se_replay import se_states
 
     states = se_states(traces()[::5])
@@ -126,6 +128,7 @@ def test_compiled_xy_test_agrees_with_the_search(monkeypatch) -> None:
         for xyz in (False, True):
             python = next(wings.find_xy_wing(state, xyz), None) is not None
             assert xy_wing_any(masks, compiled[1], xyz) == python, (xyz, state)
+            assert xy_any(masks, wings._peer_words(state.geo), xyz) == python, (xyz, state)
             found[xyz] += python
     assert min(found.values()) > 10, found
 
@@ -152,4 +155,29 @@ def test_compiled_wing_sizes_agree_with_the_search(monkeypatch) -> None:
             assert bool(sizes >> k & 1) == python, (k, state)
             named[k] += python
             assert als_wing_sizes(np.array(state.mask, dtype=np.int64), compiled[1], k, k) == (python << k)
+    assert min(named.values()) > 5, named
+
+
+def test_word_walk_of_wing_sizes_agrees_with_the_search(monkeypatch) -> None:
+    """The walk on sets of cells (pattern_kernels.wing_sizes), which the wings ask first,
+    names a size exactly when the Python search yields a step of that size, on SE's
+    states, for every range of sizes the producers ask."""
+    pytest.importorskip("numba")
+    from sudokit.logic import links, wings
+    from sudokit.logic.pattern_kernels import wing_sizes
+
+    states = list(_se_states(5, 4.0))
+    words = wings._peer_words(states[0].geo)
+    assert words is not None
+    monkeypatch.setattr(wings, "_compiled", lambda geo: None)  # the plain search
+    named = {k: 0 for k in (3, 4, 5, 6)}
+    for state in states:
+        masks = links.mask_array(state.mask)
+        sizes = wing_sizes(masks, words, 3, 6)
+        for k in named:
+            python = next(wings.find_als_wing(state, k), None) is not None
+            assert bool(sizes >> k & 1) == python, (k, state.mask)
+            named[k] += python
+            assert wing_sizes(masks, words, k, k) == (python << k)
+        assert wing_sizes(masks, words, *wings.WING_SIZES) == sizes & 0b111000
     assert min(named.values()) > 5, named

@@ -134,31 +134,26 @@ LEVEL_SINGLES, LEVEL_DIRECT, LEVEL_LOCKING, LEVEL_SUBSETS = -1, 0, 1, 2
 
 
 @njit(cache=True)
-def _direct_pointing(masks, t):
-    """SE's first direct pointing: (single cell, value) or (-1, 0)."""
+def _direct_pointing(masks, t, pos):
+    """SE's first direct pointing: (single cell, value) or (-1, 0); ``pos``: :func:`_positions`."""
     units = t.units
     units_of = t.units_of
     n = units.shape[1]
     for kind2 in (1, 0):  # box -> column, then box -> row
         for v in range(n):
-            bit = np.int64(1) << v
             for b in range(n):
                 box = 2 * n + b
-                count = 0
-                first = -1
+                here = pos[box, v]
+                if pop(here) < 2:
+                    continue
+                line = units_of[units[box, tz(here)], kind2]
                 same = True
-                line = -1
-                for i in range(n):
-                    c = units[box, i]
-                    if masks[c] & bit:
-                        count += 1
-                        u2 = units_of[c, kind2]
-                        if first < 0:
-                            first = c
-                            line = u2
-                        elif u2 != line:
-                            same = False
-                if count < 2 or not same:
+                while here:
+                    if units_of[units[box, tz(here)], kind2] != line:
+                        same = False
+                        break
+                    here &= here - 1
+                if not same:
                     continue
                 # boxes (ascending) that lose the value on the line
                 for tb in range(n):
@@ -168,22 +163,24 @@ def _direct_pointing(masks, t):
                     touched = False
                     left = 0
                     last = -1
-                    for i in range(n):
-                        c = units[tbox, i]
-                        if masks[c] & bit:
-                            if units_of[c, kind2] == line:
-                                touched = True
-                            else:
-                                left += 1
-                                last = c
+                    there = pos[tbox, v]
+                    while there:
+                        c = units[tbox, tz(there)]
+                        there &= there - 1
+                        if units_of[c, kind2] == line:
+                            touched = True
+                        else:
+                            left += 1
+                            last = c
                     if touched and left == 1:
                         return last, v + 1
     return -1, 0
 
 
 @njit(cache=True)
-def _locked_apply(masks, t, pointing):
-    """Apply SE's first pointing (or claiming) elimination; return True if one."""
+def _locked_apply(masks, t, pointing, pos):
+    """Apply SE's first pointing (or claiming) elimination; return True if one
+    (``pos``: :func:`_positions`, read up to the change)."""
     units = t.units
     units_of = t.units_of
     n = units.shape[1]
@@ -196,23 +193,24 @@ def _locked_apply(masks, t, pointing):
             bit = np.int64(1) << v
             for k in range(n):
                 u1 = kind1 * n + k
-                count = 0
-                u2 = -1
+                here = pos[u1, v]
+                if pop(here) < 2:
+                    continue
+                u2 = units_of[units[u1, tz(here)], kind2]
                 same = True
-                for i in range(n):
-                    c = units[u1, i]
-                    if masks[c] & bit:
-                        count += 1
-                        if u2 < 0:
-                            u2 = units_of[c, kind2]
-                        elif units_of[c, kind2] != u2:
-                            same = False
-                if count < 2 or not same:
+                while here:
+                    if units_of[units[u1, tz(here)], kind2] != u2:
+                        same = False
+                        break
+                    here &= here - 1
+                if not same:
                     continue
                 hit = False
-                for i in range(n):
-                    c = units[u2, i]
-                    if masks[c] & bit and units_of[c, kind1] != u1:
+                there = pos[u2, v]
+                while there:
+                    c = units[u2, tz(there)]
+                    there &= there - 1
+                    if units_of[c, kind1] != u1:
                         masks[c] &= ~bit
                         hit = True
                 if hit:
@@ -278,17 +276,26 @@ def _naked_apply(masks, t, k):
 
 
 @njit(cache=True)
-def _hidden_candidates(masks, units, u, n, k, where, usable):
-    """Fill ``where[v]`` (bit i: value v+1 may go in the unit's i-th cell) and
-    ``usable`` (the values with at most k places); return how many values are
-    usable, or 0 when unit ``u`` cannot hold a hidden set of size k."""
-    for v in range(n):
-        where[v] = 0
-    for i in range(n):
-        m = masks[units[u, i]]
+def _positions(masks, units, pos):
+    """Fill ``pos[u, v]``: bit i set when value v+1 may go in unit u's i-th cell, for
+    every unit (one pass over the cells' values, shared by the searches of a pass:
+    they change ``masks`` only just before they return)."""
+    n = units.shape[1]
+    for u in range(units.shape[0]):
         for v in range(n):
-            if (m >> v) & 1:
-                where[v] |= np.int64(1) << i
+            pos[u, v] = 0
+        for i in range(n):
+            m = masks[units[u, i]]
+            while m:
+                pos[u, tz(m)] |= np.int64(1) << i
+                m &= m - 1
+
+
+@njit(cache=True)
+def _hidden_candidates(where, n, k, usable):
+    """Fill ``usable`` with the values of a unit (``where[v]``: bit i when value
+    v+1 may go in its i-th cell) with at most k places; return how many values
+    are usable, or 0 when the unit cannot hold a hidden set of size k."""
     present = 0
     nu = np.int64(0)  # typed: see run_steps
     for v in range(n):
@@ -313,7 +320,7 @@ def _combo_places(where, usable, idx, k):
 
 
 @njit(cache=True)
-def _hidden(masks, t, k, direct):
+def _hidden(masks, t, k, direct, pos):
     """SE's first hidden set of size k, unit by unit in SE's order, value sets
     in lexicographic order. Plain (``direct`` False): remove the other values
     from its cells; (1, 0) when it removed some, else (-1, 0). Direct (k = 2
@@ -322,12 +329,12 @@ def _hidden(masks, t, k, direct):
     units = t.units
     order = t.order
     n = units.shape[1]
-    where = np.zeros(n, dtype=np.int64)
     usable = np.zeros(n, dtype=np.int64)
     idx = np.empty(k, dtype=np.int64)
     for o in range(order.shape[0]):
         u = order[o]
-        nu = _hidden_candidates(masks, units, u, n, k, where, usable)
+        where = pos[u]
+        nu = _hidden_candidates(where, n, k, usable)
         if nu == 0:
             continue
         for j in range(k):
@@ -339,10 +346,10 @@ def _hidden(masks, t, k, direct):
                     for v in range(n):
                         if (keep >> v) & 1 or where[v] == 0:
                             continue
-                        pos = where[v]
-                        if pop(pos) < 2:
+                        here = where[v]
+                        if pop(here) < 2:
                             continue
-                        rest = pos & ~union
+                        rest = here & ~union
                         if rest and pop(rest) == 1:
                             return units[u, tz(rest)], v + 1
                 else:
@@ -361,12 +368,12 @@ def _hidden(masks, t, k, direct):
 
 
 @njit(cache=True)
-def _fish_apply(masks, t, k):
-    """SE's first fish with k base lines (columns as base first)."""
+def _fish_apply(masks, t, k, pos):
+    """SE's first fish with k base lines (columns as base first); ``pos``: :func:`_positions`."""
     units = t.units
     n = units.shape[1]
     lines = np.empty(n, dtype=np.int64)
-    pos = np.empty(n, dtype=np.int64)
+    places = np.empty(n, dtype=np.int64)
     idx = np.empty(k, dtype=np.int64)
     for by_rows in (0, 1):
         base0 = 0 if by_rows else n
@@ -375,13 +382,10 @@ def _fish_apply(masks, t, k):
             bit = np.int64(1) << v
             count = np.int64(0)  # typed: see run_steps
             for b in range(n):
-                p = 0
-                for i in range(n):
-                    if masks[units[base0 + b, i]] & bit:
-                        p |= np.int64(1) << i
+                p = pos[base0 + b, v]
                 if p and pop(p) <= k:
                     lines[count] = b
-                    pos[count] = p
+                    places[count] = p
                     count += 1
             if count < k:
                 continue
@@ -391,7 +395,7 @@ def _fish_apply(masks, t, k):
                 union = 0
                 bases = 0
                 for j in range(k):
-                    union |= pos[idx[j]]
+                    union |= places[idx[j]]
                     bases |= np.int64(1) << lines[idx[j]]
                 if pop(union) == k:
                     hit = False
@@ -442,6 +446,7 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
     # typed constants, not literals: numba would compile each search once per literal
     # size and flag (a dozen copies), for no measurable speed
     two, three, yes, no = np.int64(2), np.int64(3), np.bool_(True), np.bool_(False)
+    pos = np.empty((units.shape[0], n), dtype=np.int64)
     while count < out.shape[0]:
         broken = False
         full = True
@@ -455,6 +460,7 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
             break
         cell, value, unit, alone = _first_single(values, masks, t)
         code = -1
+        fresh = False  # whether ``pos`` holds this pass's places
         if cell >= 0:
             if alone:
                 code = LAST_VALUE
@@ -463,11 +469,13 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
             else:
                 code = HIDDEN_LINE
         elif level >= LEVEL_DIRECT:
-            cell, value = _direct_pointing(masks, t)
+            _positions(masks, units, pos)
+            fresh = True
+            cell, value = _direct_pointing(masks, t, pos)
             if cell >= 0:
                 code = DIRECT_POINTING
             else:
-                cell, value = _hidden(masks, t, two, yes)
+                cell, value = _hidden(masks, t, two, yes, pos)
                 if cell >= 0:
                     code = DIRECT_HIDDEN_PAIR
                 else:
@@ -479,26 +487,28 @@ def run_steps(values, masks, units, order, units_of, peers, out, level):
                             code = NAKED_SINGLE
                             break
                     if code < 0:
-                        cell, value = _hidden(masks, t, three, yes)
+                        cell, value = _hidden(masks, t, three, yes, pos)
                         if cell >= 0:
                             code = DIRECT_HIDDEN_TRIPLET
         if code < 0 and level >= LEVEL_LOCKING:
-            if _locked_apply(masks, t, yes):
+            if not fresh:  # (the searches below only read it, up to the one that changes masks)
+                _positions(masks, units, pos)
+            if _locked_apply(masks, t, yes, pos):
                 code = POINTING
-            elif _locked_apply(masks, t, no):
+            elif _locked_apply(masks, t, no, pos):
                 code = CLAIMING
             elif level >= LEVEL_SUBSETS:
                 if _naked_apply(masks, t, two):
                     code = NAKED_PAIR
-                elif _fish_apply(masks, t, two):
+                elif _fish_apply(masks, t, two, pos):
                     code = X_WING
-                elif _hidden(masks, t, two, no)[0] > 0:
+                elif _hidden(masks, t, two, no, pos)[0] > 0:
                     code = HIDDEN_PAIR
                 elif _naked_apply(masks, t, three):
                     code = NAKED_TRIPLET
-                elif _fish_apply(masks, t, three):
+                elif _fish_apply(masks, t, three, pos):
                     code = SWORDFISH
-                elif _hidden(masks, t, three, no)[0] > 0:
+                elif _hidden(masks, t, three, no, pos)[0] > 0:
                     code = HIDDEN_TRIPLET
             if code >= 0:
                 _record(out, count, level, code, -1, 0, -1)
@@ -580,6 +590,11 @@ def _aligned_check(masks, inh, cells, k, common, ncommon, allowed):
                 allowed[0] |= b0
                 if k == 3:
                     allowed[1] |= b1
+                    if allowed[1] == masks[h1] and allowed[2] | free == last_mask:
+                        allowed[2] = last_mask
+                        if allowed[0] == masks[h0]:
+                            return  # (every candidate is allowed: nothing more to add)
+                        break  # (this b0 can add nothing more: the other cells are all allowed)
                 allowed[k - 1] |= free
 
 
@@ -631,10 +646,23 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
             p = houses[c, j]
             if ex[c, p]:
                 exb[c, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+    # per base cell, its tails in SE's order: its excluders that are base cells too, in house order
+    tail = np.empty((ncells, houses.shape[1]), dtype=np.int64)
+    ntail = np.zeros(ncells, dtype=np.int64)
+    if degree == 3:
+        for i in range(ncands):
+            c = cands[i]
+            nt = 0
+            for j in range(hlen[c]):
+                t = houses[c, j]
+                if ex[c, t] and is_cand[t]:
+                    tail[c, nt] = t
+                    nt += 1
+            ntail[c] = nt
     both = np.empty(nw, dtype=np.uint64)
+    shared = np.empty(nw, dtype=np.uint64)
     cells = np.empty(3, dtype=np.int64)
     common = np.empty(ncells, dtype=np.int64)
-    common01 = np.empty(ncells, dtype=np.int64)
     tails = np.empty(2 * ncells, dtype=np.int64)
     allowed = np.zeros(3, dtype=np.int64)
     for i2 in range(max(1, start[0]), ncands):
@@ -648,14 +676,8 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
                 n01 += pop(word)
             if n01 < 2:
                 continue
-            n01 = 0
-            for w in range(nw):
-                word = both[w]
-                while word:
-                    common01[n01] = (w << 6) + tz(word)
-                    n01 += 1
-                    word &= word - np.uint64(1)
             # tails in SE's order: the excluders of c0, then of c1, that are base cells too
+            # and share two of the pair's excluders
             ntails = 0
             if degree == 2:
                 tails[0] = -1
@@ -663,16 +685,16 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
             else:
                 for side in range(2):
                     c = c0 if side == 0 else c1
-                    for j in range(hlen[c]):
-                        t = houses[c, j]
-                        if not ex[c, t] or not is_cand[t] or t == c0 or t == c1:
+                    for j in range(ntail[c]):
+                        t = tail[c, j]
+                        if t == c0 or t == c1:
                             continue
                         if side == 1 and inh[c0, t]:  # listed with c0's already
                             continue
-                        shared = 0
+                        n = 0
                         for w in range(nw):
-                            shared += pop(exb[t, w] & both[w])
-                        if shared >= 2:
+                            n += pop(exb[t, w] & both[w])
+                        if n >= 2:
                             tails[ntails] = t
                             ntails += 1
             first = start[2] if (i2 == start[0] and i1 == start[1]) else 0
@@ -685,17 +707,28 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
                 union = masks[c0] | masks[c1]
                 if k == 3:
                     union |= masks[t]
-                ncommon = np.int64(0)  # typed: see run_steps
+                # the common excluders (ascending), one of which the set can use up
                 usable = False
-                for x in range(n01):
-                    e = common01[x]
-                    if k == 3 and not ex[t, e]:
-                        continue
-                    common[ncommon] = e
-                    ncommon += 1
-                    if not masks[e] & ~union:
-                        usable = True
-                if ncommon < 2 or not usable:
+                for w in range(nw):
+                    word = both[w]
+                    if k == 3:
+                        word &= exb[t, w]
+                    shared[w] = word
+                    while word and not usable:
+                        e = (w << 6) + tz(word)
+                        word &= word - np.uint64(1)
+                        if not masks[e] & ~union:
+                            usable = True
+                if not usable:
+                    continue
+                ncommon = np.int64(0)  # typed: see run_steps
+                for w in range(nw):
+                    word = shared[w]
+                    while word:
+                        common[ncommon] = (w << 6) + tz(word)
+                        ncommon += 1
+                        word &= word - np.uint64(1)
+                if ncommon < 2:
                     continue
                 _aligned_check(masks, inh, cells, k, common, ncommon, allowed)
                 removes = False
@@ -877,6 +910,15 @@ def als_wings(masks, peer, k, out):
 
 # -- whether a subset or fish of any size has a step ------------------------------------
 
+
+@njit(cache=True)
+def _positions_of(masks, units):
+    """:func:`_positions` into a new table."""
+    pos = np.empty((units.shape[0], units.shape[1]), dtype=np.int64)
+    _positions(masks, units, pos)
+    return pos
+
+
 #: The kinds :func:`has_step` answers for.
 NAKED_SET, HIDDEN_SET, FISH = range(3)
 
@@ -890,8 +932,170 @@ def has_step(masks, units, order, units_of, peers, kind, k):
     if kind == NAKED_SET:
         return _naked_apply(masks, t, k)
     if kind == HIDDEN_SET:
-        return _hidden(masks, t, k, np.bool_(False))[0] > 0
-    return _fish_apply(masks, t, k)
+        return _hidden(masks, t, k, np.bool_(False), _positions_of(masks, units))[0] > 0
+    return _fish_apply(masks, t, k, _positions_of(masks, units))
+
+
+@njit(cache=True)
+def _tight_sets(items, count, k, out):
+    """Every choice of ``k`` of ``items[:count]`` (bit sets) whose union has exactly ``k``
+    bits, as bit sets over the indices, into ``out``; a choice is not grown past ``k``
+    bits (the union only grows). Returns how many, or -1 when ``out`` is full."""
+    idx = np.zeros(k, dtype=np.int64)
+    unions = np.zeros(k, dtype=np.int64)
+    sel = np.zeros(k, dtype=np.int64)
+    found = 0
+    depth = 0
+    idx[0] = 0
+    while depth >= 0:
+        i = idx[depth]
+        if i > count - (k - depth):  # too few items left for this depth: back to the one before
+            depth -= 1
+            continue
+        u = items[i] | (unions[depth - 1] if depth > 0 else 0)
+        idx[depth] = i + 1
+        if pop(u) > k:
+            continue
+        sel[depth] = (sel[depth - 1] if depth > 0 else 0) | (np.int64(1) << i)
+        if depth == k - 1:
+            if pop(u) == k:
+                if found >= out.shape[0]:
+                    return -1
+                out[found] = sel[depth]
+                found += 1
+            continue
+        unions[depth] = u
+        depth += 1
+        idx[depth] = i + 1
+    return found
+
+
+@njit(cache=True)
+def has_steps(masks, units, order, units_of, peers, k):
+    """Bit ``kind`` set when the naked sets, hidden sets or fish (``kind``: :data:`NAKED_SET`,
+    :data:`HIDDEN_SET`, :data:`FISH`) of size ``k`` remove something, as :func:`has_step`
+    would say for each (the producers of one size ask in turn on one state): the same
+    sets, looked for without order and without growing a choice past ``k`` values, lines
+    or cells (:func:`_tight_sets`); a kind whose choices overflow counts as having one."""
+    n = units.shape[1]
+    pos = _positions_of(masks, units)
+    items = np.empty(n, dtype=np.int64)
+    where = np.empty(n, dtype=np.int64)  # per item: its unit position, value or line
+    out = np.empty(4096, dtype=np.int64)
+    found = 0
+    # naked sets: k cells of a unit with k values among them, which another cell holds
+    for u in range(units.shape[0]):
+        count = 0
+        for i in range(n):
+            m = masks[units[u, i]]
+            if m and pop(m) <= k:
+                items[count] = m
+                where[count] = i
+                count += 1
+        if count < k:
+            continue
+        nsets = _tight_sets(items, count, k, out)
+        if nsets < 0:
+            found |= 1 << NAKED_SET
+            break
+        for x in range(nsets):
+            union = 0
+            inside = 0
+            sel = out[x]
+            while sel:
+                j = tz(sel)
+                sel &= sel - 1
+                union |= items[j]
+                inside |= np.int64(1) << where[j]
+            for i in range(n):
+                if not (inside >> i) & 1 and masks[units[u, i]] & union:
+                    found |= 1 << NAKED_SET
+                    break
+            if found >> NAKED_SET & 1:
+                break
+        if found >> NAKED_SET & 1:
+            break
+    # hidden sets: k values of a unit with k places among them, one of which holds another value
+    for u in range(units.shape[0]):
+        count = 0
+        present = 0
+        for v in range(n):
+            if pos[u, v]:
+                present += 1
+                if pop(pos[u, v]) <= k:
+                    items[count] = pos[u, v]
+                    where[count] = v
+                    count += 1
+        if count < k or present <= k:
+            continue
+        nsets = _tight_sets(items, count, k, out)
+        if nsets < 0:
+            found |= 1 << HIDDEN_SET
+            break
+        for x in range(nsets):
+            union = 0
+            keep = 0
+            sel = out[x]
+            while sel:
+                j = tz(sel)
+                sel &= sel - 1
+                union |= items[j]
+                keep |= np.int64(1) << where[j]
+            places = union
+            while places:
+                if masks[units[u, tz(places)]] & ~keep:
+                    found |= 1 << HIDDEN_SET
+                    break
+                places &= places - 1
+            if found >> HIDDEN_SET & 1:
+                break
+        if found >> HIDDEN_SET & 1:
+            break
+    # fish: k base lines whose places of a value lie in k cover lines, which hold it elsewhere
+    for by_rows in range(2):
+        base0 = 0 if by_rows else n
+        cover0 = n if by_rows else 0
+        for v in range(n):
+            bit = np.int64(1) << v
+            count = 0
+            for b in range(n):
+                p = pos[base0 + b, v]
+                if p and pop(p) <= k:
+                    items[count] = p
+                    where[count] = b
+                    count += 1
+            if count < k:
+                continue
+            nsets = _tight_sets(items, count, k, out)
+            if nsets < 0:
+                found |= 1 << FISH
+                break
+            for x in range(nsets):
+                union = 0
+                bases = 0
+                sel = out[x]
+                while sel:
+                    j = tz(sel)
+                    sel &= sel - 1
+                    union |= items[j]
+                    bases |= np.int64(1) << where[j]
+                covers = union
+                while covers:
+                    i = tz(covers)
+                    covers &= covers - 1
+                    for j in range(n):
+                        if not (bases >> j) & 1 and masks[units[cover0 + i, j]] & bit:
+                            found |= 1 << FISH
+                            break
+                    if found >> FISH & 1:
+                        break
+                if found >> FISH & 1:
+                    break
+            if found >> FISH & 1:
+                break
+        if found >> FISH & 1:
+            break
+    return found
 
 
 def any_step(shape: Shape, masks: list[int], kind: int, k: int) -> bool:

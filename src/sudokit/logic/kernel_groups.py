@@ -42,17 +42,30 @@ def warm_producers() -> None:
     next(aligned.find_compiled(state, 3, aligned.compiled_tables(state.geo)), None)
     wings.compiled_sets(state, 3, wings.compiled_tables(state.geo))
     any_step(CLASSIC, state.mask, NAKED_SET, 4)
+    from ..engine.logic_kernels import _tables, has_steps
+
+    has_steps(np.array(state.mask, dtype=np.int64), *_tables(CLASSIC), 4)
     strong = links.compiled_tables(state.geo)
     if strong is not None:
         strong[0](np.array(state.mask, dtype=np.int64), 3, -1, *strong[1:])
         wings._any_xy_wing(state.mask, wings.compiled_tables(state.geo)[1], False)
+        wings._any_xy_wing(state.mask, None, False, wings._peer_words(state.geo))
         wings._wing_sizes(state, wings.compiled_tables(state.geo)[1])
+        from .link_kernels import als_wing_sizes  # (the sizes' walk past 128 cells)
+
+        als_wing_sizes(np.array(state.mask, dtype=np.int64), wings.compiled_tables(state.geo)[1], 3, 5)
     bug = uniqueness.bug_tables(state.geo)
     if bug is not None:
         bug[0](np.array(state.mask, dtype=np.int64), *bug[1:])
     loops = uniqueness.compiled_tables(state.geo)
     if loops is not None:
         uniqueness.compiled_loops(loops, uniqueness.loop_arrays(state.mask, 3), 0, 3)
+    from .pattern_kernels import value_words
+
+    value_words(np.array(state.mask, dtype=np.int64), state.geo.n)
+    pretest = uniqueness.pretest_tables(state.geo)
+    if pretest is not None:
+        pretest[0](np.array(state.mask, dtype=np.int64), *pretest[1:], False)
 
 
 def _chain_kernels_now() -> None:
@@ -106,8 +119,13 @@ def warm_cycles() -> None:
 
 register("producers", "the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
                                               "logic_kernels.has_step", "logic_kernels.unique_loops",
+                                              "logic_kernels.has_steps",
                                               "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any",
                                               "logic.link_kernels.als_wing_sizes",
+                                              "logic.pattern_kernels.unique_any",
+                                              "logic.pattern_kernels.wing_sizes",
+                                              "logic.pattern_kernels.value_words",
+                                              "logic.pattern_kernels.xy_any",
                                               "logic.link_kernels.bug_pattern"),
          14.0, warm_producers, background=True, needs=("logic",))
 register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm_chains, background=True)

@@ -98,18 +98,43 @@ def _bits(cells) -> int:
 
 def value_boards(state: Candidates) -> "tuple[int, ...]":
     """Per value ``v`` (index ``v``; 0 unused): the bit set of the cells
-    holding ``v`` as a candidate."""
-    return boards_of(state.mask, state.geo.n)
+    holding ``v`` as a candidate (:func:`boards_of`; made by the compiled
+    :func:`sudokit.logic.pattern_kernels.value_words` where the producers'
+    kernels run)."""
+    mask, geo = state.mask, state.geo
+    last = _LAST_BOARDS
+    if last[1] == geo.n and last[0] == mask:
+        return last[2]
+    from ..engine import producer_tables
+
+    kernel = producer_tables(COMPILED, geo, _words_kernel) if len(mask) <= 128 else None
+    if kernel is None:
+        return boards_of(mask, geo.n)
+    got = tuple(lo | hi << 64 for lo, hi in kernel(mask_array(mask), geo.n).tolist())
+    _remember_boards((list(mask), geo.n, got))
+    return got
+
+
+def _words_kernel(geo: Geometry):
+    """The compiled :func:`sudokit.logic.pattern_kernels.value_words`, or None where it cannot load."""
+    try:
+        from .pattern_kernels import value_words
+    except Exception:  # numba missing or broken: the Python loop
+        return None
+    return value_words
 
 
 def boards_of(mask: "Sequence[int]", n: int) -> "tuple[int, ...]":
     """:func:`value_boards` of the candidates ``mask`` (values 1 to ``n``).
-    The producers of one state all ask, so the last answer is kept, by the
-    candidates it was made from."""
-    key = tuple(mask)
+    The producers of one state all ask, so the last answer is kept, by a
+    copy of the candidates it was made from (compared as a list: no key to
+    build on each call)."""
+    if type(mask) is not list:
+        mask = list(mask)
     last = _LAST_BOARDS
-    if last[1] == n and last[0] == key:
+    if last[1] == n and last[0] == mask:
         return last[2]
+    key = list(mask)
     boards = [0] * (n + 1)
     for c, m in enumerate(key):
         while m:
@@ -121,8 +146,8 @@ def boards_of(mask: "Sequence[int]", n: int) -> "tuple[int, ...]":
     return got
 
 
-#: The last :func:`value_boards` answer: (candidates, size, boards), replaced whole.
-_LAST_BOARDS: tuple = ((), 0, ())
+#: The last :func:`value_boards` answer: (candidates as a list, size, boards), replaced whole.
+_LAST_BOARDS: tuple = ([], 0, ())
 
 
 def _remember_boards(entry: tuple) -> None:
@@ -375,11 +400,16 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
 _BY_VALUE: dict[tuple, list] = {}
 _BY_VALUE_LIMIT = 50_000
 
+#: The compiled strong-link test's answers (:func:`_values_with_chains`), per geometry and
+#: number of links: by value and the cells holding it (each table bounded as above).
+_ANY: dict[tuple, dict] = {}
+
 
 def clear_caches() -> None:
     """Forget the remembered per-value results (benchmarks call this so a
     repeated puzzle is timed from scratch)."""
     _BY_VALUE.clear()
+    _ANY.clear()
 
 
 def recalled(key: tuple) -> Any:
@@ -439,13 +469,16 @@ def _values_with_chains(state: Candidates, k: int) -> int:
     if compiled is None:
         return -1
     boards = value_boards(state)
+    memo = _ANY.get((geo, k))
+    if memo is None or len(memo) >= _BY_VALUE_LIMIT:
+        memo = _ANY[(geo, k)] = {}
     known = todo = 0
     most = 2 * k
     for v in range(1, geo.n + 1):
         board = boards[v]
         if board.bit_count() < most:
             continue
-        got = _BY_VALUE.get(("any", k, geo, v, board))
+        got = memo.get((v, board))
         if got is None:
             todo |= 1 << v
         elif got:
@@ -454,28 +487,32 @@ def _values_with_chains(state: Candidates, k: int) -> int:
         return known
     kernel, *tables = compiled
     got = kernel(mask_array(state.mask), k, todo, *tables)
-    remember((("any", k, geo, v, boards[v]), bool(got >> v & 1)) for v in range(geo.n + 1) if todo >> v & 1)
+    for v in range(1, geo.n + 1):
+        if todo >> v & 1:
+            memo[(v, boards[v])] = bool(got >> v & 1)
     return known | (got & todo)
 
 
 def mask_array(mask: "Sequence[int]"):
     """The candidates ``mask`` as a numpy int64 array, for the compiled producers, which
-    only read it: the producers of one state all ask, so the last one made is kept, by
-    the candidates it was made from."""
+    only read it: the producers of one state all ask, so the last one made is kept, by a
+    copy of the candidates it was made from (compared as a list)."""
     global _LAST_ARRAY
-    key = tuple(mask)
+    if type(mask) is not list:
+        mask = list(mask)
     last = _LAST_ARRAY
-    if last[0] == key:
+    if last[0] == mask:
         return last[1]
     import numpy as np
 
+    key = list(mask)
     arr = np.array(key, dtype=np.int64)  # (a writeable array: the kernels are compiled for that type)
     _LAST_ARRAY = (key, arr)
     return arr
 
 
-#: The last :func:`mask_array` answer: (candidates, array), replaced whole.
-_LAST_ARRAY: tuple = ((), None)
+#: The last :func:`mask_array` answer: (candidates as a list, array), replaced whole.
+_LAST_ARRAY: tuple = ([], None)
 
 
 def find_two_links(state: Candidates) -> Iterator[Step]:

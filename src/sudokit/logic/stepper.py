@@ -15,6 +15,7 @@ would.
 
 from __future__ import annotations
 
+from operator import and_, eq
 from typing import Iterable, Iterator, Sequence
 
 from ..errors import UnsoundStep
@@ -46,8 +47,12 @@ def _ladder(state: Candidates) -> list[Technique]:
 
 
 def broken(state: Candidates) -> bool:
-    """True when a blank cell has no candidate left (the state is contradictory)."""
-    return any(not m and not v for m, v in zip(state.mask, state.values))
+    """True when a blank cell has no candidate left (the state is contradictory).
+
+    A placed cell has no candidates either, so the state is broken exactly when
+    more cells have none than hold a value (two counts, without a loop here)."""
+    values = state.values
+    return state.mask.count(0) > len(values) - values.count(0)
 
 
 def check_step(step: Step, truth: Sequence[int] | None, puzzle: str) -> None:
@@ -72,6 +77,10 @@ def check_state(state: Candidates, truth: Sequence[int] | None, puzzle: str, wha
     compiled steps, checked as a whole)."""
     if truth is None:
         return
+    values, masks = state.values, state.mask
+    placed = len(values) - values.count(0)
+    if sum(map(eq, values, truth)) == placed and list(map(and_, masks, _truth_bits(truth))).count(0) == placed:
+        return  # (the usual case, counted without a loop here; the loop below finds the culprit)
     name = state.geo.cell_name
     for cell, (value, mask) in enumerate(zip(state.values, state.mask)):
         true = truth[cell]
@@ -79,6 +88,24 @@ def check_state(state: Candidates, truth: Sequence[int] | None, puzzle: str, wha
             raise UnsoundStep(what, f"{name(cell)}={value}", puzzle, f"the true value of {name(cell)} is {true}")
         if not value and not mask >> (true - 1) & 1:
             raise UnsoundStep(what, f"{name(cell)}<>{true}", puzzle, f"{name(cell)} lost its true value {true}")
+
+
+#: The last :func:`_truth_bits` answer: (solution, its bits), replaced whole.
+_LAST_TRUTH: tuple = ((), [])
+
+
+def _truth_bits(truth: Sequence[int]) -> list[int]:
+    """Per cell, the bit of its true value in a candidate mask (kept for the last solution).
+
+    With the state's masks (0 for a placed cell), ``mask & bit`` is 0 exactly at the placed
+    cells and at the open cells that lost their true value."""
+    global _LAST_TRUTH
+    last = _LAST_TRUTH
+    if last[0] is truth or last[0] == truth:
+        return last[1]
+    bits = [1 << (t - 1) for t in truth]
+    _LAST_TRUTH = (truth, bits)
+    return bits
 
 
 def _kernel(size: int = 9):

@@ -59,17 +59,38 @@ def none_compiled(state: Candidates, kind: int, k: int) -> bool:
         return False
     from ..engine import producer_tables
 
-    any_step = producer_tables(COMPILED, geo, _any_step)
-    return any_step is not None and not any_step(geo.shape, state.mask, kind, k)
+    global _LAST_KINDS
+    compiled = producer_tables(COMPILED, geo, _any_step)
+    if compiled is None:
+        return False
+    last = _LAST_KINDS  # (read once: another thread may replace it)
+    if last[1] == k and last[0] == state.mask:
+        return not last[2] >> kind & 1
+    from .links import mask_array
+
+    kernel, tables = compiled
+    found = kernel(mask_array(state.mask), *tables, k)  # (every kind at once: they are asked in turn)
+    _LAST_KINDS = (list(state.mask), k, found)
+    return not found >> kind & 1
+
+
+#: The last answer of :func:`none_compiled`'s search: (candidates as a list, size, kinds found).
+_LAST_KINDS: tuple = ([], 0, 0)
+
+_ANY_STEP: dict = {}
 
 
 def _any_step(geo):
-    """The compiled "any step?" search, or None where it cannot load."""
-    try:
-        from ..engine.logic_kernels import any_step
-    except Exception:  # numba missing or broken
-        return None
-    return any_step
+    """The compiled "any step?" search of every kind and the shape's tables, or None where
+    it cannot load."""
+    got = _ANY_STEP.get(geo)
+    if got is None:
+        try:
+            from ..engine.logic_kernels import _tables, has_steps
+        except Exception:  # numba missing or broken
+            return None
+        got = _ANY_STEP[geo] = (has_steps, tuple(_tables(geo.shape)))
+    return got
 
 
 def find_naked(state: Candidates, k: int) -> Iterator[Step]:

@@ -310,12 +310,60 @@ def find_unique_loops(state: Candidates) -> Iterator[Step]:
     each time gives the same hints (the same removals and ratings; only the order of
     its extra cells in the text differs), which sort after the first time's. So the
     first step is looked for on each loop once (:func:`_loop_steps` with ``first``);
-    only a caller that asks for more gets the full list, made again."""
+    only a caller that asks for more gets the full list, made again. The compiled test
+    (:func:`sudokit.logic.pattern_kernels.unique_any`) first says whether there is any."""
+    if not _any_loop_step(state):
+        return
     found = _loop_steps(state, True)
     if not found:
         return
     yield found[0]
     yield from _loop_steps(state, False)[1:]
+
+
+#: Whether :func:`find_unique_loops` first asks the compiled test whether it has a step; False: never.
+PRETEST = True
+
+_PRETEST_TABLES: dict = {}
+
+
+def pretest_tables(geo: Geometry):
+    """``(kernel, tables...)`` of the compiled test :func:`sudokit.logic.pattern_kernels.unique_any`
+    for ``geo``, or None where it cannot load or does not apply (a geometry with extra units)."""
+    got = _PRETEST_TABLES.get(geo)
+    if got is None:
+        got = ()
+        walk = compiled_tables(geo) if not extra_units(geo) and len(geo.units) <= 62 else None
+        if walk is not None:
+            try:
+                import numpy as np
+
+                from .pattern_kernels import unique_any
+            except Exception:  # numba missing or broken: the Python search
+                return None
+            _, kinds, units, lengths, cells, unit_len, cell_units = walk
+            ncells = len(geo.units_of)
+            peer = np.zeros((ncells, ncells), dtype=np.bool_)
+            for c, ps in enumerate(geo.peers):
+                peer[c, list(ps)] = True
+            units_of = np.array([held[:3] for held in geo.units_of], dtype=np.int64)
+            out = np.empty((1024, ncells + 1), dtype=np.int64)
+            got = (unique_any, kinds, units, lengths, cells, unit_len, cell_units, peer, units_of, units_of,
+                   geo.n, out)
+        _PRETEST_TABLES[geo] = got
+    return got or None
+
+
+def _any_loop_step(state: Candidates) -> bool:
+    """Whether :func:`find_unique_loops` may have a step: the compiled test's answer, or True
+    when it does not answer."""
+    from ..engine import producer_tables
+
+    geo = state.geo
+    tables = producer_tables(PRETEST, geo, pretest_tables, len(geo.units))
+    if tables is None:
+        return True
+    return bool(tables[0](mask_array(state.mask), *tables[1:], TYPE3_FROM_TWO))
 
 
 def _loop_steps(state: Candidates, first: bool) -> list[Step]:

@@ -32,7 +32,7 @@ def _bivalue_cells(mask: Sequence[int]) -> int:
 def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
     geo, mask = state.geo, state.mask
     compiled = _compiled(geo)
-    if compiled is not None and not _any_xy_wing(mask_array(state.mask), compiled[1], xyz):
+    if compiled is not None and not _any_xy_wing(mask_array(state.mask), compiled[1], xyz, _peer_words(geo)):
         return  # (the compiled test found none: most calls)
     size = 3 if xyz else 2
     name, rating = ("XYZ-Wing", XYZ_RATING) if xyz else ("XY-Wing", XY_RATING)
@@ -140,47 +140,78 @@ def compiled_tables(geo):
     return got
 
 
-def _any_xy_wing(mask, peer, xyz: bool) -> bool:
-    """Whether the compiled test (:func:`sudokit.logic.link_kernels.xy_wing_any`) finds an XY-Wing
-    (an XYZ-Wing) removing something in the candidates ``mask`` (a list, or an int64 array);
-    True when it cannot load."""
+def _any_xy_wing(mask, peer, xyz: bool, words=None) -> bool:
+    """Whether the compiled test finds an XY-Wing (an XYZ-Wing) removing something in the
+    candidates ``mask`` (a list, or an int64 array): :func:`sudokit.logic.pattern_kernels.xy_any`
+    on the peers as words (``words``), else :func:`sudokit.logic.link_kernels.xy_wing_any` on the
+    peer matrix ``peer``; True when it cannot load."""
     try:
         import numpy as np
 
-        from .link_kernels import xy_wing_any
+        if words is not None:
+            from .pattern_kernels import xy_any as kernel
+        else:
+            from .link_kernels import xy_wing_any as kernel
     except Exception:  # numba missing or broken: the Python search
         return True
-    return xy_wing_any(mask if isinstance(mask, np.ndarray) else np.array(mask, dtype=np.int64), peer, xyz)
+    masks = mask if isinstance(mask, np.ndarray) else np.array(mask, dtype=np.int64)
+    return kernel(masks, peer if words is None else words, xyz)
 
 
 #: Room for the compiled search's answers, per set size (made once, reused).
 _OUT: dict = {}
 
-#: The last :func:`_wing_sizes` answer: (candidates, sizes), replaced whole.
-_LAST_SIZES: tuple = ((), 0)
+#: The last :func:`_wing_sizes` answer: (candidates as a list, sizes asked, sizes found), replaced whole.
+_LAST_SIZES: tuple = ([], (), 0)
 
 
 #: The set sizes :func:`_wing_sizes` answers at once: WXYZ- to UVWXYZ-Wing (sets of 6 cells
 #: with 7 values are many more: TUVWXYZ-Wing, asked on a third of the states, has its own walk).
 WING_SIZES = (3, 5)
 
+_WORDS: dict = {}
 
-def _wing_sizes(state: Candidates, peer) -> int:
-    """Bit ``k`` set for each set size ``k`` of :data:`WING_SIZES` with a wing that removes
-    something (:func:`sudokit.logic.link_kernels.als_wing_sizes`, all at once); -1 (every
-    size) when it cannot load. The producers ask in turn on one state, so the last answer
-    is kept, by the candidates it was made from."""
+
+def _peer_words(geo):
+    """Each cell's peers as two 64-bit words (numpy), for :func:`sudokit.logic.pattern_kernels.wing_sizes`;
+    None past 128 cells."""
+    got = _WORDS.get(geo)
+    if got is None:
+        import numpy as np
+
+        got = ()
+        if len(geo.peer_mask) <= 128:
+            got = np.zeros((len(geo.peer_mask), 2), dtype=np.uint64)
+            for c, bits in enumerate(geo.peer_mask):
+                got[c, 0] = bits & (2 ** 64 - 1)
+                got[c, 1] = bits >> 64
+        _WORDS[geo] = got
+    return None if isinstance(got, tuple) else got
+
+
+def _wing_sizes(state: Candidates, peer, k: int = WING_SIZES[0]) -> int:
+    """Bit ``j`` set for each set size ``j`` with a wing that removes something, for the sizes
+    of :data:`WING_SIZES` (all at once) when ``k`` is one of them, else for ``k`` alone
+    (:func:`sudokit.logic.pattern_kernels.wing_sizes`, or past 128 cells
+    :func:`sudokit.logic.link_kernels.als_wing_sizes`); -1 (every size) when it cannot load.
+    The producers ask in turn on one state, so the last answer is kept, by the candidates
+    and sizes it was made from."""
     global _LAST_SIZES
-    key = tuple(state.mask)
+    low, high = WING_SIZES if WING_SIZES[0] <= k <= WING_SIZES[1] else (k, k)
     last = _LAST_SIZES  # (read once: another thread may replace it)
-    if last[0] == key:
-        return last[1]
+    if last[1] == (low, high) and last[0] == state.mask:
+        return last[2]
+    key = list(state.mask)
+    words = _peer_words(state.geo)
     try:
-        from .link_kernels import als_wing_sizes
+        if words is not None:
+            from .pattern_kernels import wing_sizes as kernel
+        else:
+            from .link_kernels import als_wing_sizes as kernel
     except Exception:  # numba missing or broken: the search finds out
         return -1
-    sizes = als_wing_sizes(mask_array(key), peer, *WING_SIZES)
-    _LAST_SIZES = (key, sizes)
+    sizes = kernel(mask_array(key), peer if words is None else words, low, high)
+    _LAST_SIZES = (key, (low, high), sizes)
     return sizes
 
 
@@ -271,7 +302,7 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
     """
     name_base = BIG_WINGS[k][0]
     geo, mask = state.geo, state.mask
-    found: list[tuple[float, int, str, int, Step]] = []
+    found: list[tuple[float, int, str, int, tuple]] = []
     order = 0
 
     # bit sets over the cells: peers, holders of each value
@@ -289,7 +320,7 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
         return cells_of(common)
 
     compiled = _compiled(geo)
-    if compiled is not None and WING_SIZES[0] <= k <= WING_SIZES[1] and not _wing_sizes(state, compiled[1]) >> k & 1:
+    if compiled is not None and not _wing_sizes(state, compiled[1], k) >> k & 1:
         return  # (no set of this size makes a wing that removes something: most calls)
     candidates = None if compiled is None else compiled_sets(state, k, compiled)
     if candidates is None:
@@ -340,27 +371,34 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
         if not elims:
             continue
         suffix = f"{2 if double else 1}{biggest}{size}"
-        name = f"{name_base} {suffix}"
         elims_t = tuple(sorted(elims))
-        cells = als + (yz,)
-        link = (f"{geo.symbol(kept.bit_length())} restricted" if not double else
-                f"{geo.symbol(xb.bit_length())},{geo.symbol(zb.bit_length())} both restricted")
         # the bivalue cell's strong link, and weak links from it to the set on the restricted values
         links = [(yz, kept.bit_length(), yz, gone.bit_length())]
         for vb in ((xb, zb) if double else (kept,)):
             links += [(yz, vb.bit_length(), x, vb.bit_length()) for x in als if mask[x] & vb]
-        kinds = (STRONG,) + (WEAK,) * (len(links) - 1)
-        found.append((rating, -len(elims_t), suffix, order, Step(
-            name, rating, eliminations=elims_t, cells=cells, values=(gone.bit_length(),),
-            links=tuple(links), link_kinds=kinds,
-            text=f"{name}: set {cells_text(geo, als)} and {geo.cell_name(yz)} ({link}) "
-            f"⇒ {elims_text(geo, elims_t)}",
-        )))
+        found.append((rating, -len(elims_t), suffix, order, (als, yz, elims_t, double, kept, gone, xb, zb,
+                                                              tuple(links))))
         order += 1
-    # rating ascending, removals descending, suffix descending, then found order
+    # rating ascending, removals descending, suffix descending, then found order; each step
+    # made only when it is asked for (the stepper takes the first)
     found.sort(key=lambda t: (t[0], t[1], _Desc(t[2]), t[3]))
-    for *_, step in found:
-        yield step
+    for rating, _, suffix, _, parts in found:
+        yield _wing_step(geo, f"{name_base} {suffix}", rating, *parts)
+
+
+def _wing_step(geo, name: str, rating: float, als: tuple[int, ...], yz: int, elims: tuple, double: bool,
+               kept: int, gone: int, xb: int, zb: int, links: tuple) -> Step:
+    """The step of an ALS wing found by :func:`find_als_wing` (its text made here, when asked)."""
+    cells = als + (yz,)
+    link = (f"{geo.symbol(kept.bit_length())} restricted" if not double else
+            f"{geo.symbol(xb.bit_length())},{geo.symbol(zb.bit_length())} both restricted")
+    kinds = (STRONG,) + (WEAK,) * (len(links) - 1)
+    return Step(
+        name, rating, eliminations=elims, cells=cells, values=(gone.bit_length(),),
+        links=links, link_kinds=kinds,
+        text=f"{name}: set {cells_text(geo, als)} and {geo.cell_name(yz)} ({link}) "
+        f"⇒ {elims_text(geo, elims)}",
+    )
 
 
 class _Desc(str):
