@@ -32,7 +32,7 @@ load_numba()
 from numba import njit  # noqa: E402
 
 from .nested_kernels import (  # noqa: E402
-    CYCLE, FORCING, NO_LIMIT, _closure, _cycle_search, _forcing_search, _increment, _may_cycle, _numbered,
+    CYCLE, FORCING, NO_LIMIT, _closure, _cycle_search, _forcing_search, _bivalue_masks, _increment, _may_cycle, _numbered,
     _reaches, _reversed)
 
 __all__ = ["easiest_cycle", "CYCLE", "FORCING"]
@@ -81,11 +81,7 @@ def easiest_cycle(masks, peers, units, allpeers, best_path, todo0, searches0):
     # in those cells, and an off potential elsewhere turns nothing on nor is an on one there
     # ever turned on, so the rest of the graph holds no cycle (and the cycle search, which
     # stays in the strongly connected component of its start, never makes an entry there)
-    masks1 = np.zeros_like(masks)
-    for cell in range(ncells):
-        m = masks[cell]
-        if m and m & (m - 1) and not (m & (m - 1)) & ((m & (m - 1)) - 1):
-            masks1[cell] = m
+    masks1 = _bivalue_masks(masks)
     cid1, ncand1, pot1 = _numbered(masks1)
     nn = 2 * ncand
     nentries = (ncand + 1) * (peers.shape[1] + 34)

@@ -291,6 +291,20 @@ def _reversed(nn, adj_start, adj, radj_start, radj, fill):
 
 
 @njit(inline="always")
+def _bivalue_masks(masks):
+    """``masks`` kept in the cells of two candidates only: the graph of y-links alone holds
+    no cycle elsewhere (an off potential turns a candidate on only in such a cell, so a
+    cycle's potentials all lie in them)."""
+    out = np.zeros_like(masks)
+    for cell in range(masks.shape[0]):
+        m = masks[cell]
+        rest = m & (m - 1)
+        if rest and not rest & (rest - 1):
+            out[cell] = m
+    return out
+
+
+@njit(inline="always")
 def _may_cycle(don, radj_start, radj, comp):
     """Whether a cycle can come back to the on potential ``don``: it needs an on potential
     other than it, reached from it, that turns off a potential that turns it on (``radj``:
@@ -461,7 +475,10 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
     # dense numbers of the candidates, for the reachability that skips the searches that cannot
     # find anything; the searches' work (entries: the root, each on potential once, and each on
     # potential's off entries)
-    cid, ncand, pot = _numbered(masks)
+    cid_all, ncand, pot_all = _numbered(masks)
+    # the y-links pass's graph: the cells of two candidates only (easiest_cycle says why)
+    masks1 = _bivalue_masks(masks)
+    cid1, ncand1, pot1 = _numbered(masks1)
     nn = 2 * ncand
     nentries = (ncand + 1) * (peers.shape[1] + 34)
     dnodes = np.empty(nentries, dtype=np.int64)
@@ -479,9 +496,13 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
     for pas in range(3):
         y = pas >= 1
         x = pas != 1
+        if pas == 1:
+            pmasks, cid, pot, pnn = masks1, cid1, pot1, 2 * ncand1
+        else:
+            pmasks, cid, pot, pnn = masks, cid_all, pot_all, nn
         # one graph serves the pass: its cycles (x-links off -> on when x) and its forcing chains (x)
-        _closure(masks, peers, units, y, x, cid, adj_start, adj, comp, reach, x)
-        _reversed(nn, adj_start, adj, radj_start, radj, fill)
+        _closure(pmasks, peers, units, y, x, cid, adj_start, adj, comp, reach, x)
+        _reversed(pnn, adj_start, adj, radj_start, radj, fill)
         cycle_base = 7.0 if x and y else 6.5
         chain_base = 7.0 if y else 6.6
         cycle_key = 4 if x and y else (3 if y else 2)
