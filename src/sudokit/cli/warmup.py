@@ -31,7 +31,7 @@ def warm_up(ctx: click.Context, groups: tuple[str, ...], jobs: int, listing: boo
     2 usage error (an unknown group).
     """
     from ..engine.compiling import is_cached
-    from ..warmup import build_store, kernel_groups, warm_up as compile_all
+    from ..warmup import build_store, kernel_groups, warm_up as compile_all, write_bytecode
 
     known = kernel_groups()
     unknown = [g for g in groups if g not in known]
@@ -63,6 +63,7 @@ def warm_up(ctx: click.Context, groups: tuple[str, ...], jobs: int, listing: boo
             ctx.exit(EXIT_FAILED)
         click.echo(f"stored {stored} kernels in {where} in {seconds:.1f} s", err=True)
         return
+    write_bytecode()  # (the modules' own start: see write_bytecode)
     try:
         seconds, compiled = compile_all(groups or None, jobs, lambda message: click.echo(message, err=True))
     except RuntimeError as exc:
