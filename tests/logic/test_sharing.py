@@ -180,6 +180,24 @@ def _pid(_: object) -> int:
     return os.getpid()
 
 
+def _frozen(_: object) -> int:
+    import gc
+
+    return gc.get_freeze_count()
+
+
+def test_a_workers_inherited_objects_are_out_of_its_collectors_sight() -> None:
+    """A team's worker freezes what it was forked with (its full collections do not walk, and so
+    copy, the parent's objects); the parent's collector is left as it was."""
+    import gc
+
+    before = gc.get_freeze_count()
+    keep = [[i] for i in range(10_000)]  # made after any earlier freeze: the worker's copies are frozen
+    with Team(1) as team:
+        assert team.map(_frozen, [None])[0] >= before + len(keep)
+    assert gc.get_freeze_count() == before
+
+
 def test_a_lost_worker_leaves_the_search_to_this_process() -> None:
     """A worker killed between two searches (out of memory, say): the next search runs here, alone,
     and takes the same step."""
