@@ -52,6 +52,7 @@ def warm_up(ctx: click.Context, groups: tuple[str, ...], jobs: int, listing: boo
                 click.echo(f"kernel store: {root} ({about.get('kernels', '?')} kernels, numba {about.get('numba', '?')}, "
                            f"built {about.get('built', '?')})")
         return
+    write_bytecode()  # (the modules' own start: see write_bytecode)
     if store:
         try:
             seconds, stored, where = build_store(groups or None, jobs,
@@ -63,7 +64,6 @@ def warm_up(ctx: click.Context, groups: tuple[str, ...], jobs: int, listing: boo
             ctx.exit(EXIT_FAILED)
         click.echo(f"stored {stored} kernels in {where} in {seconds:.1f} s", err=True)
         return
-    write_bytecode()  # (the modules' own start: see write_bytecode)
     try:
         seconds, compiled = compile_all(groups or None, jobs, lambda message: click.echo(message, err=True))
     except RuntimeError as exc:
