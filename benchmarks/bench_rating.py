@@ -123,7 +123,11 @@ def jobs_table(count: int, repeat: int, ids: list[str] | None = None) -> None:
             aligned._CHECKED.clear()
             nested.clear_caches()
             done0 = chains.WORK_DONE
-            rate(Grid(row["puzzle"]), timeout=None, jobs=2)
+            paused, sharing.PAUSE_BELOW = sharing.PAUSE_BELOW, None  # (the model: every search shared)
+            try:
+                rate(Grid(row["puzzle"]), timeout=None, jobs=2)
+            finally:
+                sharing.PAUSE_BELOW = paused
             work = chains.WORK_DONE - done0
             shared, longest = sharing.span()
             model = (work - shared + longest) / work

@@ -180,6 +180,31 @@ def _pid(_: object) -> int:
     return os.getpid()
 
 
+def test_the_pace_pauses_sharing_where_the_team_gets_about_one_processor() -> None:
+    pace = sharing._Pace()
+    pace.saw(0.19, 0.1)  # (below the window: not judged yet)
+    pace.saw(0.19, 0.1)  # two processors' worth: sharing goes on
+    assert not pace.skip()
+    pace.saw(0.1, 0.1)
+    pace.saw(0.11, 0.1)  # one processor's worth between the two processes: paused, then tried again
+    assert [pace.skip() for _ in range(sharing.PAUSED_SEARCHES + 1)] == [True] * sharing.PAUSED_SEARCHES + [False]
+
+
+def test_a_paused_team_leaves_the_searches_here_with_the_same_rating(monkeypatch) -> None:
+    """Sharing judged not to pay (here: after every search) runs the next searches in this process
+    alone, and the rating is SE's, as when shared."""
+    row = _rows()[QUICK_ID]
+    monkeypatch.setattr(sharing, "PAUSE_BELOW", 100.0)
+    monkeypatch.setattr(sharing, "PACE_WINDOW", 0.0)
+    asked = []
+    skip = sharing._Pace.skip
+    monkeypatch.setattr(sharing._Pace, "skip", lambda self: asked.append(skip(self)) or asked[-1])
+    shared = rate(row["puzzle"], timeout=None, jobs=2)
+    assert (shared.er, shared.ep, shared.ed) == _se(row) and not shared.lower_bound
+    alone, together = asked.count(True), asked.count(False)
+    assert together >= 2 and alone >= sharing.PAUSED_SEARCHES * (together - 1), asked
+
+
 def _frozen(_: object) -> int:
     import gc
 
