@@ -249,6 +249,11 @@ class Team:
         """Whether this process made the team (a forked worker's copy of it is not its own)."""
         return self._owner == os.getpid()
 
+    @property
+    def started(self) -> bool:
+        """Whether the workers run (from the first :meth:`send` until :meth:`abandon`)."""
+        return bool(self._members)
+
     def _start(self) -> None:
         context = _context()
         members = []

@@ -202,7 +202,8 @@ def test_a_paused_team_leaves_the_searches_here_with_the_same_rating(monkeypatch
     shared = rate(row["puzzle"], timeout=None, jobs=2)
     assert (shared.er, shared.ep, shared.ed) == _se(row) and not shared.lower_bound
     alone, together = asked.count(True), asked.count(False)
-    assert together >= 2 and alone >= sharing.PAUSED_SEARCHES * (together - 1), asked
+    # (the first shared search, which starts the worker, is not judged)
+    assert together >= 3 and alone >= sharing.PAUSED_SEARCHES * (together - 2), asked
 
 
 def _frozen(_: object) -> int:

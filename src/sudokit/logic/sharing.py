@@ -530,6 +530,7 @@ def level_step(state: Candidates, level: int, inner_level: int, deadline: float 
     counts = _LOCAL.tally
     try:
         wall, cpu = time.perf_counter(), time.process_time()
+        judged = team.started  # (not the round that forks the workers: their start is no measure of the CPU they get)
         number = board.deal(queues)
         left = chains.budget_left()
         for k in range(1, shares):
@@ -556,7 +557,7 @@ def level_step(state: Candidates, level: int, inner_level: int, deadline: float 
             cost.update(cost_k)
             counts[pid] = counts.get(pid, 0) + len(cells_k)
         counts[os.getpid()] = counts.get(os.getpid(), 0) + len(here.cells)
-        if not ran_out:
+        if judged and not ran_out:
             _LOCAL.pace.saw(time.process_time() - cpu, time.perf_counter() - wall)
         for work in works[1:]:
             chains.charge(work)
