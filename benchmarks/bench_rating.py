@@ -123,7 +123,14 @@ def jobs_table(count: int, repeat: int, ids: list[str] | None = None) -> None:
             aligned._CHECKED.clear()
             nested.clear_caches()
             done0 = chains.WORK_DONE
-            rate(Grid(row["puzzle"]), timeout=None, jobs=2)
+            paused = getattr(sharing, "PAUSE_BELOW", None)
+            if paused is not None:
+                sharing.PAUSE_BELOW = None  # (the model: every search shared, whatever the load)
+            try:
+                rate(Grid(row["puzzle"]), timeout=None, jobs=2)
+            finally:
+                if paused is not None:
+                    sharing.PAUSE_BELOW = paused
             work = chains.WORK_DONE - done0
             shared, longest = sharing.span()
             model = (work - shared + longest) / work

@@ -197,8 +197,13 @@ def _member(conn: Any, board: Any = None) -> None:
     """A team worker's life: run each ``(function, item)`` it is sent and send back
     ``("ok", result)`` or ``("raised", exception)``, until its pipe closes."""
     global _BOARD
+    import gc
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _die_with_parent()
+    # what the worker was forked with, out of the cycle collector's sight: a full collection
+    # would otherwise walk (and so copy, page by page) the parent's objects it never uses
+    gc.freeze()
     _BOARD = board
     while True:
         try:
@@ -243,6 +248,11 @@ class Team:
     def mine(self) -> bool:
         """Whether this process made the team (a forked worker's copy of it is not its own)."""
         return self._owner == os.getpid()
+
+    @property
+    def started(self) -> bool:
+        """Whether the workers run (from the first :meth:`send` until :meth:`abandon`)."""
+        return bool(self._members)
 
     def _start(self) -> None:
         context = _context()

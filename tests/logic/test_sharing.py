@@ -180,6 +180,50 @@ def _pid(_: object) -> int:
     return os.getpid()
 
 
+def test_the_pace_pauses_sharing_where_the_team_gets_about_one_processor() -> None:
+    pace = sharing._Pace()
+    pace.saw(0.19, 0.1)  # (below the window: not judged yet)
+    pace.saw(0.19, 0.1)  # two processors' worth: sharing goes on
+    assert not pace.skip()
+    pace.saw(0.1, 0.1)
+    pace.saw(0.11, 0.1)  # one processor's worth between the two processes: paused, then tried again
+    assert [pace.skip() for _ in range(sharing.PAUSED_SEARCHES + 1)] == [True] * sharing.PAUSED_SEARCHES + [False]
+
+
+def test_a_paused_team_leaves_the_searches_here_with_the_same_rating(monkeypatch) -> None:
+    """Sharing judged not to pay (here: after every search) runs the next searches in this process
+    alone, and the rating is SE's, as when shared."""
+    row = _rows()[QUICK_ID]
+    monkeypatch.setattr(sharing, "PAUSE_BELOW", 100.0)
+    monkeypatch.setattr(sharing, "PACE_WINDOW", 0.0)
+    asked = []
+    skip = sharing._Pace.skip
+    monkeypatch.setattr(sharing._Pace, "skip", lambda self: asked.append(skip(self)) or asked[-1])
+    shared = rate(row["puzzle"], timeout=None, jobs=2)
+    assert (shared.er, shared.ep, shared.ed) == _se(row) and not shared.lower_bound
+    alone, together = asked.count(True), asked.count(False)
+    # (the first shared search, which starts the worker, is not judged)
+    assert together >= 3 and alone >= sharing.PAUSED_SEARCHES * (together - 2), asked
+
+
+def _frozen(_: object) -> int:
+    import gc
+
+    return gc.get_freeze_count()
+
+
+def test_a_workers_inherited_objects_are_out_of_its_collectors_sight() -> None:
+    """A team's worker freezes what it was forked with (its full collections do not walk, and so
+    copy, the parent's objects); the parent's collector is left as it was."""
+    import gc
+
+    before = gc.get_freeze_count()
+    keep = [[i] for i in range(10_000)]  # made after any earlier freeze: the worker's copies are frozen
+    with Team(1) as team:
+        assert team.map(_frozen, [None])[0] >= before + len(keep)
+    assert gc.get_freeze_count() == before
+
+
 def test_a_lost_worker_leaves_the_search_to_this_process() -> None:
     """A worker killed between two searches (out of memory, say): the next search runs here, alone,
     and takes the same step."""

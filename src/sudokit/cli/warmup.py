@@ -31,7 +31,7 @@ def warm_up(ctx: click.Context, groups: tuple[str, ...], jobs: int, listing: boo
     2 usage error (an unknown group).
     """
     from ..engine.compiling import is_cached
-    from ..warmup import build_store, kernel_groups, warm_up as compile_all
+    from ..warmup import build_store, kernel_groups, warm_up as compile_all, write_bytecode
 
     known = kernel_groups()
     unknown = [g for g in groups if g not in known]
@@ -52,6 +52,7 @@ def warm_up(ctx: click.Context, groups: tuple[str, ...], jobs: int, listing: boo
                 click.echo(f"kernel store: {root} ({about.get('kernels', '?')} kernels, numba {about.get('numba', '?')}, "
                            f"built {about.get('built', '?')})")
         return
+    write_bytecode()  # (the modules' own start: see write_bytecode)
     if store:
         try:
             seconds, stored, where = build_store(groups or None, jobs,

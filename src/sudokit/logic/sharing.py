@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -74,12 +75,54 @@ def sharing(jobs: int) -> Iterator[None]:
         return
     team = Team(jobs - 1)  # (its board is made before its first search: level_step)
     _LOCAL.team = team
-    _LOCAL.tally, _LOCAL.span, _LOCAL.last = {}, [0, 0], None
+    _LOCAL.tally, _LOCAL.span, _LOCAL.last, _LOCAL.pace = {}, [0, 0], None, _Pace()
     try:
         yield
     finally:
         _LOCAL.team = None
         team.close()
+
+
+#: Below this many processors' worth of CPU (the processes' CPU time over the wall time of
+#: their shared searches), sharing is paused (:class:`_Pace`); None: never paused.
+PAUSE_BELOW: float | None = 1.25
+#: Searches run here alone once sharing is paused, before it is tried again.
+PAUSED_SEARCHES = 8
+#: Wall seconds of shared searches over which the CPU they got is judged.
+PACE_WINDOW = 0.15
+
+
+class _Pace:
+    """Whether sharing pays on this machine now. Each shared search's first
+    round reports the CPU time each process spent on it; over
+    :data:`PACE_WINDOW` seconds of such rounds, their sum over the wall time
+    is the number of processors the team actually got. A machine whose
+    other jobs leave the team about one processor (Linux groups a session's
+    processes and gives the group one share of the CPU) gains nothing from
+    a second process, and loses what the two exchanges a search cost: below
+    :data:`PAUSE_BELOW` the next :data:`PAUSED_SEARCHES` searches run here
+    alone (the same step either way), then sharing is tried again."""
+
+    def __init__(self) -> None:
+        self.cpu = self.wall = 0.0
+        self.paused = 0
+
+    def skip(self) -> bool:
+        """Whether the next search runs alone (counting it)."""
+        if self.paused:
+            self.paused -= 1
+            return True
+        return False
+
+    def saw(self, cpu: float, wall: float) -> None:
+        """A shared first round: ``cpu`` seconds of CPU in all its processes, ``wall`` seconds long."""
+        self.cpu += cpu
+        self.wall += wall
+        if self.wall < PACE_WINDOW:
+            return
+        if PAUSE_BELOW is not None and self.cpu < PAUSE_BELOW * self.wall:
+            self.paused = PAUSED_SEARCHES
+        self.cpu = self.wall = 0.0
 
 
 def _team() -> Any:
@@ -415,11 +458,13 @@ def _worker_round(task: tuple) -> Any:
                 if deadline is None and NESTED_TIME_LIMIT is not None:
                     deadline = chains.clock() + NESTED_TIME_LIMIT
                 state = Candidates(geo, list(values), list(masks))
+                cpu = time.process_time()
                 here = _ROUNDS.round = _Round(state, level, inner_level, deadline)
                 board = team_board()
                 here.first(lambda: board.take(k, number))
                 searched = [c for c, m in enumerate(state.mask) if m & (m - 1)]
-                answer = (here.cells, here.cost, here.wanted(), here.export(here.offered(searched)), os.getpid())
+                answer = (here.cells, here.cost, here.wanted(), here.export(here.offered(searched)), os.getpid(),
+                          time.process_time() - cpu)
             else:
                 answer = _ROUNDS.round.rest(args)
         except ChainLimit:
@@ -463,7 +508,7 @@ def level_step(state: Candidates, level: int, inner_level: int, deadline: float 
     propagations that the others wait for; each share then finishes its
     region chains. The least key wins (:class:`_Ranked`)."""
     team = _team()
-    if team is None:
+    if team is None or _LOCAL.pace.skip():
         return ALONE
     if team.board is None:  # (before the workers start, which forked see it)
         team.board = _Board(team.size + 1)
@@ -484,6 +529,8 @@ def level_step(state: Candidates, level: int, inner_level: int, deadline: float 
     args = (state.geo, tuple(state.values), tuple(state.mask), level, inner_level)
     counts = _LOCAL.tally
     try:
+        wall, cpu = time.perf_counter(), time.process_time()
+        judged = team.started  # (not the round that forks the workers: their start is no measure of the CPU they get)
         number = board.deal(queues)
         left = chains.budget_left()
         for k in range(1, shares):
@@ -502,13 +549,16 @@ def level_step(state: Candidates, level: int, inner_level: int, deadline: float 
             ran_out = ran_out or out
             if out:
                 continue
-            cells_k, cost_k, wanted_k, exports_k, pid = answer
+            cells_k, cost_k, wanted_k, exports_k, pid, cpu_k = answer
+            cpu -= cpu_k  # (the workers' CPU, counted with this process's below)
             searched.append(cells_k)
             wanted.append(wanted_k)
             exports.update(exports_k)
             cost.update(cost_k)
             counts[pid] = counts.get(pid, 0) + len(cells_k)
         counts[os.getpid()] = counts.get(os.getpid(), 0) + len(here.cells)
+        if judged and not ran_out:
+            _LOCAL.pace.saw(time.process_time() - cpu, time.perf_counter() - wall)
         for work in works[1:]:
             chains.charge(work)
         if ran_out:
