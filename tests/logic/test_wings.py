@@ -107,30 +107,71 @@ def test_compiled_wing_search_gives_the_python_steps(monkeypatch) -> None:
 
 
 def test_compiled_xy_test_agrees_with_the_search(monkeypatch) -> None:
-    """The compiled XY-/XYZ-Wing tests (link_kernels.xy_wing_any on the peer matrix,
-    pattern_kernels.xy_any on the peers as words) must say there is a wing exactly when
-    the Python search yields a step, on SE's states (every 5th traced puzzle)."""
+    """The compiled XY-/XYZ-Wing test (pattern_kernels.xy_any on the peers as words) must
+    say there is a wing exactly when the Python search yields a step, on SE's states
+    (every 5th traced puzzle)."""
     pytest.importorskip("numba")
     import numpy as np
 
     from sudokit.logic import wings
-    from sudokit.logic.link_kernels import xy_wing_any
     from sudokit.logic.pattern_kernels import xy_any
     from se_replay import se_states
 
     states = se_states(traces()[::5])
-    compiled = wings.compiled_tables(states[0].geo)
-    assert compiled is not None
     monkeypatch.setattr(wings, "_any_xy_wing", lambda *args: True)  # the plain search
     found = {False: 0, True: 0}
     for state in states:
         masks = np.array(state.mask, dtype=np.int64)
         for xyz in (False, True):
             python = next(wings.find_xy_wing(state, xyz), None) is not None
-            assert xy_wing_any(masks, compiled[1], xyz) == python, (xyz, state)
             assert xy_any(masks, wings._peer_words(state.geo), xyz) == python, (xyz, state)
             found[xyz] += python
     assert min(found.values()) > 10, found
+
+
+def _sparse_states(size: int, count: int, seed: int):
+    """``count`` candidate states of a blank ``size`` x ``size`` grid where about a third of
+    the cells hold two to four of the first eight values and the rest are placed or hold
+    nine or more, so that wings of every size turn up (random, seeded)."""
+    import random
+
+    rng = random.Random(seed)
+    geo = Candidates.from_grid(Grid("." * size * size)).geo
+    every = (1 << size) - 1
+    for _ in range(count):
+        mask = []
+        for _c in range(size * size):
+            roll = rng.random()
+            if roll < 0.35:
+                values = rng.sample(range(8), rng.choice((2, 2, 3, 4)))
+                mask.append(sum(1 << v for v in values))
+            elif roll < 0.6:
+                mask.append(0)
+            else:
+                mask.append(every & ~sum(1 << v for v in rng.sample(range(size), size - 9)))
+        yield Candidates(geo, [0] * len(mask), mask)
+
+
+@pytest.mark.parametrize("size", [12, 16])
+def test_xy_test_agrees_with_the_search_past_81_cells(size: int, monkeypatch) -> None:
+    """On grids of 144 and 256 cells (three and four words a set) the same kernel,
+    pattern_kernels.xy_any, says there is an XY-/XYZ-Wing exactly when the Python search
+    yields one (random sparse states)."""
+    pytest.importorskip("numba")
+    from sudokit.logic import links, wings
+    from sudokit.logic.pattern_kernels import xy_any
+
+    monkeypatch.setattr(wings, "_compiled", lambda geo: None)  # the plain search
+    found = {False: 0, True: 0}
+    for state in _sparse_states(size, 12, size):
+        words = wings._peer_words(state.geo)
+        assert words.shape == (size * size, (size * size + 63) >> 6)  # (three and four words)
+        masks = links.mask_array(state.mask)
+        for xyz in (False, True):
+            python = next(wings.find_xy_wing(state, xyz), None) is not None
+            assert xy_any(masks, words, xyz) == python, (xyz, state.mask)
+            found[xyz] += python
+    assert min(found.values()) > 0, found
 
 
 def test_compiled_wing_sizes_agree_with_the_search(monkeypatch) -> None:

@@ -48,8 +48,7 @@ def warm_producers() -> None:
     strong = links.compiled_tables(state.geo)
     if strong is not None:
         strong[0](np.array(state.mask, dtype=np.int64), 3, -1, *strong[1:])
-        wings._any_xy_wing(state.mask, wings.compiled_tables(state.geo)[1], False)
-        wings._any_xy_wing(state.mask, None, False, wings._peer_words(state.geo))
+        wings._any_xy_wing(state.mask, wings._peer_words(state.geo), False)
         wings._wing_sizes(state, wings.compiled_tables(state.geo)[1])
         from .link_kernels import als_wing_sizes  # (the sizes' walk past 128 cells)
 
@@ -120,7 +119,7 @@ def warm_cycles() -> None:
 register("producers", "the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
                                               "logic_kernels.has_step", "logic_kernels.unique_loops",
                                               "logic_kernels.has_steps",
-                                              "logic.link_kernels.link_values", "logic.link_kernels.xy_wing_any",
+                                              "logic.link_kernels.link_values",
                                               "logic.link_kernels.als_wing_sizes",
                                               "logic.pattern_kernels.unique_any",
                                               "logic.pattern_kernels.wing_sizes",

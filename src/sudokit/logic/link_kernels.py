@@ -1,5 +1,5 @@
 """Compiled tests of the strong-link producers (numba), for :mod:`sudokit.logic.links`,
-and of the XY- and XYZ-Wings, for :mod:`sudokit.logic.wings`.
+and of the WXYZ- to TUVWXYZ-Wings past 128 cells, for :mod:`sudokit.logic.wings`.
 
 :func:`link_values` answers, for every value at once, whether the value
 has a chain of ``k`` strong links (2, 3 or 4) that removes something, by the
@@ -9,9 +9,8 @@ a line's two box parts, a box's empty rectangle with its heart), the same
 weak links and the same removals, loops included. It does not sort, name or
 deduplicate; the Python search then runs only for the values it names, and
 makes the steps. On the band of chain puzzles nearly every call finds
-nothing, so nearly every value is answered here. :func:`xy_wing_any` does
-the same for the XY- and XYZ-Wings (the Python search runs only when it
-says there is one), and :func:`als_wing_sizes` for the WXYZ- to
+nothing, so nearly every value is answered here. :func:`als_wing_sizes` does
+the same for the WXYZ- to
 TUVWXYZ-Wings, several sizes in one walk over the sets; :func:`bug_pattern` says
 whether the grid can be a BUG at all (the BUG producer's test of its pattern).
 
@@ -31,7 +30,7 @@ load_numba()
 from numba import njit  # noqa: E402
 
 
-__all__ = ["tables", "link_values", "xy_wing_any", "als_wing_sizes", "bug_pattern"]
+__all__ = ["tables", "link_values", "als_wing_sizes", "bug_pattern"]
 
 #: Most cells and units the kernel's sets hold.
 MAX_CELLS, MAX_UNITS = 128, 32
@@ -386,46 +385,6 @@ def _count(m):
         m &= m - 1
         k += 1
     return k
-
-
-@njit(cache=True, nogil=True)
-def xy_wing_any(masks, peer, xyz):
-    """True when the grid has an XY-Wing (``xyz`` False) or an XYZ-Wing that
-    removes something, by the rules of :func:`sudokit.logic.wings.find_xy_wing`
-    (``peer``: the cells' peer matrix)."""
-    ncells = masks.shape[0]
-    size = 3 if xyz else 2
-    shared = 2 if xyz else 1
-    wings = np.empty(ncells, dtype=np.int64)
-    for pivot in range(ncells):
-        pm = masks[pivot]
-        if _count(pm) != size:
-            continue
-        count = 0
-        for c in range(ncells):
-            if peer[pivot, c] and _count(masks[c]) == 2 and _count(masks[c] & pm) == shared:
-                wings[count] = c
-                count += 1
-        for i in range(count):
-            w1 = wings[i]
-            m1 = masks[w1]
-            for j in range(i + 1, count):
-                w2 = wings[j]
-                m2 = masks[w2]
-                if m1 == m2:
-                    continue
-                z = m1 & m2
-                if xyz:
-                    if m1 | m2 != pm:
-                        continue
-                elif _count(z) != 1 or z & pm or (m1 | m2) & pm != pm:
-                    continue
-                if _count(z) != 1:
-                    continue
-                for c in range(ncells):
-                    if masks[c] & z and c != pivot and peer[w1, c] and peer[w2, c] and (not xyz or peer[pivot, c]):
-                        return True
-    return False
 
 
 @njit(inline="always")

@@ -525,8 +525,10 @@ def xy_any(masks, peers, xyz):
     (three) values, two bivalue wings among its peers sharing one (two) of its values,
     different, with one common value ``z`` (and covering the pivot's values), and a cell
     holding ``z`` that sees both wings (and the pivot), the pivot aside. ``peers[c]``:
-    cell ``c``'s peers as two words (at most 128 cells)."""
+    cell ``c``'s peers as ``nw`` words (any number of cells)."""
     ncells = masks.shape[0]
+    nw = peers.shape[1]
+    one = np.uint64(1)
     size = 3 if xyz else 2
     shared = 2 if xyz else 1
     nvalues = 0
@@ -538,42 +540,33 @@ def xy_any(masks, peers, xyz):
             v += 1
         if v > nvalues:
             nvalues = v
-    blo = np.zeros(nvalues + 1, dtype=np.uint64)
-    bhi = np.zeros(nvalues + 1, dtype=np.uint64)
-    twolo = np.uint64(0)  # the bivalue cells
-    twohi = np.uint64(0)
+    boards = np.zeros((nvalues + 1, nw), dtype=np.uint64)
+    two = np.zeros(nw, dtype=np.uint64)  # the bivalue cells
     for c in range(ncells):
-        lo, hi = _bit(c)
+        bit = one << np.uint64(c & 63)
         m = masks[c]
         if pop(m) == 2:
-            twolo |= lo
-            twohi |= hi
+            two[c >> 6] |= bit
         while m:
             v = tz(m)
             m &= m - 1
-            blo[v] |= lo
-            bhi[v] |= hi
+            boards[v, c >> 6] |= bit
     wings = np.empty(ncells, dtype=np.int64)
     for pivot in range(ncells):
         pm = masks[pivot]
         if pop(pm) != size:
             continue
         count = 0
-        word = peers[pivot, 0] & twolo
-        while word:
-            c = tz(word)
-            word &= word - np.uint64(1)
-            if pop(masks[c] & pm) == shared:
-                wings[count] = c
-                count += 1
-        word = peers[pivot, 1] & twohi
-        while word:
-            c = 64 + tz(word)
-            word &= word - np.uint64(1)
-            if pop(masks[c] & pm) == shared:
-                wings[count] = c
-                count += 1
-        plo, phi = _bit(pivot)
+        for w in range(nw):
+            word = peers[pivot, w] & two[w]
+            while word:
+                c = (w << 6) + tz(word)
+                word &= word - one
+                if pop(masks[c] & pm) == shared:
+                    wings[count] = c
+                    count += 1
+        pw = pivot >> 6
+        pbit = one << np.uint64(pivot & 63)
         for i in range(count):
             w1 = wings[i]
             m1 = masks[w1]
@@ -591,11 +584,12 @@ def xy_any(masks, peers, xyz):
                 if pop(z) != 1:
                     continue
                 zv = tz(z)
-                lo = blo[zv] & peers[w1, 0] & peers[w2, 0] & ~plo
-                hi = bhi[zv] & peers[w1, 1] & peers[w2, 1] & ~phi
-                if xyz:
-                    lo &= peers[pivot, 0]
-                    hi &= peers[pivot, 1]
-                if lo or hi:
-                    return True
+                for w in range(nw):
+                    seen = boards[zv, w] & peers[w1, w] & peers[w2, w]
+                    if w == pw:
+                        seen &= ~pbit
+                    if xyz:
+                        seen &= peers[pivot, w]
+                    if seen:
+                        return True
     return False

@@ -32,7 +32,7 @@ def _bivalue_cells(mask: Sequence[int]) -> int:
 def find_xy_wing(state: Candidates, xyz: bool = False) -> Iterator[Step]:
     geo, mask = state.geo, state.mask
     compiled = _compiled(geo)
-    if compiled is not None and not _any_xy_wing(mask_array(state.mask), compiled[1], xyz, _peer_words(geo)):
+    if compiled is not None and not _any_xy_wing(mask_array(state.mask), _peer_words(geo), xyz):
         return  # (the compiled test found none: most calls)
     size = 3 if xyz else 2
     name, rating = ("XYZ-Wing", XYZ_RATING) if xyz else ("XY-Wing", XY_RATING)
@@ -140,22 +140,18 @@ def compiled_tables(geo):
     return got
 
 
-def _any_xy_wing(mask, peer, xyz: bool, words=None) -> bool:
-    """Whether the compiled test finds an XY-Wing (an XYZ-Wing) removing something in the
-    candidates ``mask`` (a list, or an int64 array): :func:`sudokit.logic.pattern_kernels.xy_any`
-    on the peers as words (``words``), else :func:`sudokit.logic.link_kernels.xy_wing_any` on the
-    peer matrix ``peer``; True when it cannot load."""
+def _any_xy_wing(mask, words, xyz: bool) -> bool:
+    """Whether the compiled test (:func:`sudokit.logic.pattern_kernels.xy_any`, on the peers as
+    words ``words``) finds an XY-Wing (an XYZ-Wing) removing something in the candidates ``mask``
+    (a list, or an int64 array); True when it cannot load."""
     try:
         import numpy as np
 
-        if words is not None:
-            from .pattern_kernels import xy_any as kernel
-        else:
-            from .link_kernels import xy_wing_any as kernel
+        from .pattern_kernels import xy_any
     except Exception:  # numba missing or broken: the Python search
         return True
     masks = mask if isinstance(mask, np.ndarray) else np.array(mask, dtype=np.int64)
-    return kernel(masks, peer if words is None else words, xyz)
+    return xy_any(masks, words, xyz)
 
 
 #: Room for the compiled search's answers, per set size (made once, reused).
@@ -173,26 +169,27 @@ _WORDS: dict = {}
 
 
 def _peer_words(geo):
-    """Each cell's peers as two 64-bit words (numpy), for :func:`sudokit.logic.pattern_kernels.wing_sizes`;
-    None past 128 cells."""
+    """Each cell's peers as a set of cells in 64-bit words (numpy, ``(cells, words)``: at least
+    two words, as :func:`sudokit.logic.pattern_kernels.wing_sizes` reads up to 128 cells; as
+    many as the cells need for :func:`~sudokit.logic.pattern_kernels.xy_any`)."""
     got = _WORDS.get(geo)
     if got is None:
         import numpy as np
 
-        got = ()
-        if len(geo.peer_mask) <= 128:
-            got = np.zeros((len(geo.peer_mask), 2), dtype=np.uint64)
-            for c, bits in enumerate(geo.peer_mask):
-                got[c, 0] = bits & (2 ** 64 - 1)
-                got[c, 1] = bits >> 64
+        ncells = len(geo.peer_mask)
+        nw = max(2, (ncells + 63) >> 6)
+        got = np.zeros((ncells, nw), dtype=np.uint64)
+        for c, bits in enumerate(geo.peer_mask):
+            for w in range(nw):
+                got[c, w] = bits >> (64 * w) & (2 ** 64 - 1)
         _WORDS[geo] = got
-    return None if isinstance(got, tuple) else got
+    return got
 
 
 def _wing_sizes(state: Candidates, peer, k: int = WING_SIZES[0]) -> int:
     """Bit ``j`` set for each set size ``j`` with a wing that removes something, for the sizes
     of :data:`WING_SIZES` (all at once) when ``k`` is one of them, else for ``k`` alone
-    (:func:`sudokit.logic.pattern_kernels.wing_sizes`, or past 128 cells
+    (:func:`sudokit.logic.pattern_kernels.wing_sizes`, on the peers as two words, or past 128 cells
     :func:`sudokit.logic.link_kernels.als_wing_sizes`); -1 (every size) when it cannot load.
     The producers ask in turn on one state, so the last answer is kept, by the candidates
     and sizes it was made from."""
@@ -202,15 +199,15 @@ def _wing_sizes(state: Candidates, peer, k: int = WING_SIZES[0]) -> int:
     if last[1] == (low, high) and last[0] == state.mask:
         return last[2]
     key = list(state.mask)
-    words = _peer_words(state.geo)
     try:
-        if words is not None:
-            from .pattern_kernels import wing_sizes as kernel
-        else:
-            from .link_kernels import als_wing_sizes as kernel
+        from .link_kernels import als_wing_sizes
+        from .pattern_kernels import wing_sizes
     except Exception:  # numba missing or broken: the search finds out
         return -1
-    sizes = kernel(mask_array(key), peer if words is None else words, low, high)
+    if len(state.mask) <= 128:
+        sizes = wing_sizes(mask_array(key), _peer_words(state.geo), low, high)
+    else:
+        sizes = als_wing_sizes(mask_array(key), peer, low, high)
     _LAST_SIZES = (key, (low, high), sizes)
     return sizes
 
