@@ -132,7 +132,7 @@ def test_compiled_xy_test_agrees_with_the_search(monkeypatch) -> None:
 def _sparse_states(size: int, count: int, seed: int):
     """``count`` candidate states of a blank ``size`` x ``size`` grid where about a third of
     the cells hold two to four of the first eight values and the rest are placed or hold
-    nine or more, so that wings of every size turn up (random, seeded)."""
+    nine or more, so that XY- and XYZ-Wings turn up (random, seeded)."""
     import random
 
     rng = random.Random(seed)
