@@ -37,7 +37,7 @@ load_numba()
 from numba import njit  # noqa: E402
 
 from ..engine.board import pop, tz  # noqa: E402
-from ..engine.logic_kernels import unique_loops  # noqa: E402
+from ..engine.logic_kernels import _next_combo, unique_loops  # noqa: E402
 
 __all__ = ["unique_any", "value_words", "wing_sizes", "xy_any"]
 
@@ -106,14 +106,8 @@ def _type3_any(masks, c1, c2, pair, n, rcb, unit_cells, unit_len, from_two):
                             if _unit_removes(masks, unit_cells[unit], ulen, c1, c2, combo, k, union):
                                 return True
                         # the next combination
-                        i = k - 1
-                        while i >= 0 and idx[i] == nothers - k + i:
-                            i -= 1
-                        if i < 0:
+                        if not _next_combo(idx, k, nothers):
                             break
-                        idx[i] += 1
-                        for j in range(i + 1, k):
-                            idx[j] = idx[j - 1] + 1
             if degree * 2 < empty:
                 nrem = 0
                 for v in range(n):
@@ -149,14 +143,8 @@ def _type3_any(masks, c1, c2, pair, n, rcb, unit_cells, unit_len, from_two):
                                 c = unit_cells[unit, i]
                                 if (places >> i) & 1 and c != c1 and c != c2 and masks[c] & ~hidden:
                                     return True
-                        i = k - 1
-                        while i >= 0 and idx[i] == nrem - k + i:
-                            i -= 1
-                        if i < 0:
+                        if not _next_combo(idx, k, nrem):
                             break
-                        idx[i] += 1
-                        for j in range(i + 1, k):
-                            idx[j] = idx[j - 1] + 1
     return False
 
 
