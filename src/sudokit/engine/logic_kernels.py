@@ -545,75 +545,114 @@ def easy(shape: Shape, values: list[int], masks: list[int], level: int = LEVEL_S
 
 
 @njit(cache=True)
-def _aligned_check(masks, inh, cells, k, common, ncommon, allowed):
+def _aligned_check(masks, inh, cells, k, usable, nusable, allowed, pairs):
     """The candidates of the aligned set ``cells[:k]`` that some possible
-    combination uses, per cell, into ``allowed`` (the removals are the rest):
-    two cells of the head that see each other differ, the last cell may not
-    take a value of a head cell it sees nor the last value left to an
-    excluder, and no excluder runs dry."""
-    last = cells[k - 1]
-    last_mask = masks[last]
+    combination uses, per cell, into ``allowed`` (the removals are the rest).
+    A combination is possible when no two cells that see each other take
+    one value and it holds every value of no excluder in ``usable[:nusable]``
+    (the common excluders whose values all lie in the set's candidates: the
+    others always keep a value). Per value of the first cell: the values
+    either other cell may not take with it (an excluder of two values holding
+    it leaves the other one), then the pairs the other two may not take
+    together (an excluder of two values without it, or of three with it)."""
+    c0 = cells[0]
+    c1 = cells[1]
+    m0 = masks[c0]
+    m1 = masks[c1]
     for i in range(k):
         allowed[i] = 0
-    h0 = cells[0]
-    h1 = cells[1] if k == 3 else -1
-    clash = k == 3 and inh[h0, h1]
-    see0 = inh[h0, last]
-    see1 = k == 3 and inh[h1, last]
-    m0 = masks[h0]
-    while m0:
-        b0 = m0 & -m0
-        m0 ^= b0
-        m1 = masks[h1] if k == 3 else np.int64(1)
-        while m1:
-            b1 = m1 & -m1
-            m1 ^= b1
-            if k == 3:
-                if clash and b0 == b1:
-                    continue
-                used = b0 | b1
-            else:
-                used = b0
-            free = last_mask
-            if see0:
+    if k == 2:
+        see = inh[c0, c1]
+        rest0 = m0
+        while rest0:
+            b0 = rest0 & -rest0
+            rest0 ^= b0
+            free = m1
+            if see:
                 free &= ~b0
-            if see1:
-                free &= ~b1
-            for j in range(ncommon):
-                rest = masks[common[j]] & ~used
-                if rest == 0:
-                    free = 0
-                    break
+            for j in range(nusable):
+                rest = usable[j] & ~b0
                 if not rest & (rest - 1):
                     free &= ~rest
             if free:
                 allowed[0] |= b0
-                if k == 3:
-                    allowed[1] |= b1
-                    if allowed[1] == masks[h1] and allowed[2] | free == last_mask:
-                        allowed[2] = last_mask
-                        if allowed[0] == masks[h0]:
-                            return  # (every candidate is allowed: nothing more to add)
-                        break  # (this b0 can add nothing more: the other cells are all allowed)
-                allowed[k - 1] |= free
+                allowed[1] |= free
+        return
+    c2 = cells[2]
+    m2 = masks[c2]
+    s01 = inh[c0, c1]
+    s02 = inh[c0, c2]
+    s12 = inh[c1, c2]
+    rest0 = m0
+    while rest0:
+        b0 = rest0 & -rest0
+        rest0 ^= b0
+        gone = np.int64(0)  # the values neither other cell may take with b0
+        npairs = 0
+        for j in range(nusable):
+            e = usable[j]
+            if e & b0:
+                r = e & ~b0
+                if r & (r - 1):
+                    pairs[npairs] = r
+                    npairs += 1
+                else:
+                    gone |= r
+            elif pop(e) == 2:
+                pairs[npairs] = e  # two values, both left to the other cells
+                npairs += 1
+        a1 = m1 & ~gone
+        a2 = m2 & ~gone
+        if s01:
+            a1 &= ~b0
+        if s02:
+            a2 &= ~b0
+        if not a1 or not a2:
+            continue
+        any_ok = False
+        rest1 = a1
+        while rest1:
+            b1 = rest1 & -rest1
+            rest1 ^= b1
+            kill = b1 if s12 else np.int64(0)
+            for j in range(npairs):
+                if pairs[j] & b1:
+                    kill |= pairs[j] & ~b1
+            partners = a2 & ~kill
+            if partners:
+                any_ok = True
+                allowed[1] |= b1
+                allowed[2] |= partners
+        if any_ok:
+            allowed[0] |= b0
+            if allowed[0] == m0 and allowed[1] == m1 and allowed[2] == m2:
+                return
 
 
 @njit(cache=True)
-def aligned_next(masks, houses, hlen, inh, degree, start, out):
+def aligned_next(masks, houses, hlen, inh, hpos, hbits, degree, start, out):
     """The first aligned pair (``degree`` 2) or triplet (3) exclusion that
-    removes something, in SE's order, from the position ``start`` (pair
-    ``start[0]``, ``start[1]`` of the base cells, tail ``start[2]``) on.
+    removes something, in SE's order, from the position ``start`` on (pair
+    ``start[0]``, ``start[1]`` of the base cells, tail key ``start[2]``).
     Returns the number of common excluders, 0 when there is none; ``out``:
-    the position found, the cells (third -1 for a pair), then the excluders,
-    ascending, then per cell the candidates some combination uses."""
+    the position found (the tail's key: its place among the first cell's
+    house cells, or past them among the second's; 0 for a pair), the cells
+    (third -1 for a pair), then per cell the candidates some combination
+    uses, then the excluders, ascending. ``hpos[c, p]``: the place of ``p``
+    in ``houses[c]``; ``hbits[c]``: the house cells of ``c`` as 64-bit words.
+    The tails of a pair are the base cells among its cells' excluders that
+    have two of the pair's common excluders as excluders too (a cell is an
+    excluder of every cell it sees: the cells seeing two of them, a word at
+    a time); each is checked, and the one first in SE's order is the step."""
     ncells = masks.shape[0]
+    width = houses.shape[1]
+    nw = (ncells + 63) >> 6
     pops = np.empty(ncells, dtype=np.int64)
     for c in range(ncells):
         pops[c] = pop(masks[c])
-    # base cells: two or more candidates, an excluder among the house cells and no naked single
-    ex = np.zeros((ncells, ncells), dtype=np.bool_)
     cands = np.empty(ncells, dtype=np.int64)
-    is_cand = np.zeros(ncells, dtype=np.bool_)
+    candb = np.zeros(nw, dtype=np.uint64)
+    exb = np.zeros((ncells, nw), dtype=np.uint64)
     ncands = 0
     for c in range(ncells):
         if pops[c] < 2:
@@ -632,39 +671,18 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
         for j in range(hlen[c]):
             p = houses[c, j]
             if 2 <= pops[p] <= degree:
-                ex[c, p] = True
-        cands[ncands] = c
-        is_cand[c] = True
-        ncands += 1
-    # the excluders of each base cell as a bit set too (64 cells a word): the common
-    # excluders of two cells, and how many a third one shares, a word at a time
-    nw = (ncells + 63) >> 6
-    exb = np.zeros((ncells, nw), dtype=np.uint64)
-    for i in range(ncands):
-        c = cands[i]
-        for j in range(hlen[c]):
-            p = houses[c, j]
-            if ex[c, p]:
                 exb[c, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
-    # per base cell, its tails in SE's order: its excluders that are base cells too, in house order
-    tail = np.empty((ncells, houses.shape[1]), dtype=np.int64)
-    ntail = np.zeros(ncells, dtype=np.int64)
-    if degree == 3:
-        for i in range(ncands):
-            c = cands[i]
-            nt = 0
-            for j in range(hlen[c]):
-                t = houses[c, j]
-                if ex[c, t] and is_cand[t]:
-                    tail[c, nt] = t
-                    nt += 1
-            ntail[c] = nt
+        cands[ncands] = c
+        candb[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+        ncands += 1
     both = np.empty(nw, dtype=np.uint64)
-    shared = np.empty(nw, dtype=np.uint64)
+    once = np.empty(nw, dtype=np.uint64)
+    twice = np.empty(nw, dtype=np.uint64)
     cells = np.empty(3, dtype=np.int64)
-    common = np.empty(ncells, dtype=np.int64)
-    tails = np.empty(2 * ncells, dtype=np.int64)
+    usable = np.empty(ncells, dtype=np.int64)
+    pairs = np.empty(ncells, dtype=np.int64)
     allowed = np.zeros(3, dtype=np.int64)
+    best_allowed = np.zeros(3, dtype=np.int64)
     for i2 in range(max(1, start[0]), ncands):
         c1 = cands[i2]
         for i1 in range(start[1] if i2 == start[0] else 0, i2):
@@ -676,78 +694,97 @@ def aligned_next(masks, houses, hlen, inh, degree, start, out):
                 n01 += pop(word)
             if n01 < 2:
                 continue
-            # tails in SE's order: the excluders of c0, then of c1, that are base cells too
-            # and share two of the pair's excluders
-            ntails = 0
-            if degree == 2:
-                tails[0] = -1
-                ntails = 1
-            else:
-                for side in range(2):
-                    c = c0 if side == 0 else c1
-                    for j in range(ntail[c]):
-                        t = tail[c, j]
+            first = start[2] if (i2 == start[0] and i1 == start[1]) else 0
+            best = -1  # the SE order key of the first tail found that removes something
+            best_t = -1
+            u01 = masks[c0] | masks[c1]
+            if degree == 3:
+                # the base cells two of the pair's common excluders have as excluders too
+                for x in range(nw):
+                    once[x] = 0
+                    twice[x] = 0
+                for x in range(nw):
+                    word = both[x]
+                    while word:
+                        e = (x << 6) + tz(word)
+                        word &= word - np.uint64(1)
+                        for y in range(nw):
+                            s = hbits[e, y] & candb[y]
+                            twice[y] |= once[y] & s
+                            once[y] |= s
+            for w in range(nw):
+                if degree == 2:
+                    tails = np.uint64(1) if w == 0 and first == 0 else np.uint64(0)
+                else:
+                    tails = (exb[c0, w] | exb[c1, w]) & twice[w]
+                while tails:
+                    if degree == 2:
+                        t = -1
+                        key = 0
+                        tails = np.uint64(0)
+                        k = 2
+                        union = u01
+                    else:
+                        t = (w << 6) + tz(tails)
+                        tails &= tails - np.uint64(1)
                         if t == c0 or t == c1:
                             continue
-                        if side == 1 and inh[c0, t]:  # listed with c0's already
+                        key = hpos[c0, t] if inh[c0, t] else width + hpos[c1, t]
+                        if key < first or (best >= 0 and key > best):
                             continue
-                        n = 0
-                        for w in range(nw):
-                            n += pop(exb[t, w] & both[w])
-                        if n >= 2:
-                            tails[ntails] = t
-                            ntails += 1
-            first = start[2] if (i2 == start[0] and i1 == start[1]) else 0
-            for ti in range(first, ntails):
-                t = tails[ti]
-                k = 2 if t < 0 else 3
-                cells[0] = c0
-                cells[1] = c1
-                cells[2] = t
-                union = masks[c0] | masks[c1]
-                if k == 3:
-                    union |= masks[t]
-                # the common excluders (ascending), one of which the set can use up
-                usable = False
-                for w in range(nw):
-                    word = both[w]
-                    if k == 3:
-                        word &= exb[t, w]
-                    shared[w] = word
-                    while word and not usable:
-                        e = (w << 6) + tz(word)
-                        word &= word - np.uint64(1)
-                        if not masks[e] & ~union:
-                            usable = True
-                if not usable:
-                    continue
-                ncommon = np.int64(0)  # typed: see run_steps
-                for w in range(nw):
-                    word = shared[w]
-                    while word:
-                        common[ncommon] = (w << 6) + tz(word)
-                        ncommon += 1
-                        word &= word - np.uint64(1)
-                if ncommon < 2:
-                    continue
-                _aligned_check(masks, inh, cells, k, common, ncommon, allowed)
-                removes = False
-                for i in range(k):
-                    if masks[cells[i]] & ~allowed[i]:
-                        removes = True
-                if not removes:
-                    continue
-                out[0] = i2
-                out[1] = i1
-                out[2] = ti
-                out[3] = c0
-                out[4] = c1
-                out[5] = t
-                for i in range(3):
-                    out[6 + i] = allowed[i]
-                for x in range(ncommon):
-                    out[9 + x] = common[x]
-                return ncommon
+                        k = 3
+                        union = u01 | masks[t]
+                    # the common excluders; the ones the set can use up (the others never run dry)
+                    nusable = 0
+                    ncommon = 0
+                    for x in range(nw):
+                        word = both[x]
+                        if k == 3:
+                            word &= exb[t, x]
+                        ncommon += pop(word)
+                        while word:
+                            e = (x << 6) + tz(word)
+                            word &= word - np.uint64(1)
+                            if not masks[e] & ~union:
+                                usable[nusable] = masks[e]
+                                nusable += 1
+                    if nusable == 0 or ncommon < 2:
+                        continue
+                    cells[0] = c0
+                    cells[1] = c1
+                    cells[2] = t
+                    _aligned_check(masks, inh, cells, k, usable, nusable, allowed, pairs)
+                    removes = False
+                    for i in range(k):
+                        if masks[cells[i]] & ~allowed[i]:
+                            removes = True
+                    if not removes:
+                        continue
+                    best = key
+                    best_t = t
+                    for i in range(3):
+                        best_allowed[i] = allowed[i]
+            if best < 0:
+                continue
+            t = best_t
+            out[0] = i2
+            out[1] = i1
+            out[2] = best
+            out[3] = c0
+            out[4] = c1
+            out[5] = t
+            for i in range(3):
+                out[6 + i] = best_allowed[i]
+            ncommon = 0
+            for x in range(nw):
+                word = both[x]
+                if t >= 0:
+                    word &= exb[t, x]
+                while word:
+                    out[9 + ncommon] = (x << 6) + tz(word)
+                    ncommon += 1
+                    word &= word - np.uint64(1)
+            return ncommon
     return 0
 
 

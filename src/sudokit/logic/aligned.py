@@ -57,7 +57,7 @@ _TABLES: dict = {}
 
 
 def _compiled(geo):
-    """``(kernel, houses, lengths, in-house matrix)`` for ``geo``, or None:
+    """``(kernel, tables...)`` for ``geo`` (:func:`compiled_tables`), or None:
     the Python search then runs (numba not loaded yet, or not here)."""
     from ..engine import producer_tables
 
@@ -65,8 +65,8 @@ def _compiled(geo):
 
 
 def compiled_tables(geo):
-    """``(kernel, houses, lengths, in-house matrix)`` for ``geo``, or None
-    where the kernel cannot load."""
+    """``(kernel, houses, lengths, in-house matrix, places in the houses, houses as
+    64-bit words)`` for ``geo``, or None where the kernel cannot load."""
     got = _TABLES.get(geo)
     if got is None:
         try:
@@ -79,10 +79,16 @@ def compiled_tables(geo):
         ncells = len(houses)
         table = np.full((ncells, max(len(h) for h in houses)), -1, dtype=np.int32)
         inh = np.zeros((ncells, ncells), dtype=np.bool_)
+        place = np.full((ncells, ncells), -1, dtype=np.int32)
+        words = np.zeros((ncells, (ncells + 63) >> 6), dtype=np.uint64)
         for c, h in enumerate(houses):
             table[c, :len(h)] = h
             inh[c, list(h)] = True
-        got = _TABLES[geo] = (aligned_next, table, np.array([len(h) for h in houses], dtype=np.int32), inh)
+            for j, p in enumerate(h):
+                place[c, p] = j
+                words[c, p >> 6] |= np.uint64(1 << (p & 63))
+        got = _TABLES[geo] = (aligned_next, table, np.array([len(h) for h in houses], dtype=np.int32), inh, place,
+                              words)
     return got
 
 
@@ -108,12 +114,12 @@ def find_compiled(state: Candidates, degree: int, compiled) -> Iterator[Step]:
 
     from .links import mask_array
 
-    kernel, houses, lengths, inh = compiled
+    kernel, *tables = compiled
     masks = mask_array(state.mask)
     start = np.zeros(3, dtype=np.int64)
     out = np.empty(9 + len(masks), dtype=np.int64)
     while True:
-        count = kernel(masks, houses, lengths, inh, degree, start, out)
+        count = kernel(masks, *tables, degree, start, out)
         if not count:
             return
         got = out[:9 + count].tolist()
