@@ -630,7 +630,7 @@ def _aligned_check(masks, inh, cells, k, usable, nusable, allowed, pairs):
 
 
 @njit(cache=True)
-def aligned_next(masks, houses, hlen, inh, hpos, hbits, degree, start, out):
+def aligned_next(masks, houses, hlen, inh, hpos, hbits, memo, degree, start, out):
     """The first aligned pair (``degree`` 2) or triplet (3) exclusion that
     removes something, in SE's order, from the position ``start`` on (pair
     ``start[0]``, ``start[1]`` of the base cells, tail key ``start[2]``).
@@ -643,7 +643,12 @@ def aligned_next(masks, houses, hlen, inh, hpos, hbits, degree, start, out):
     The tails of a pair are the base cells among its cells' excluders that
     have two of the pair's common excluders as excluders too (a cell is an
     excluder of every cell it sees: the cells seeing two of them, a word at
-    a time); each is checked, and the one first in SE's order is the step."""
+    a time); each is checked, and the one first in SE's order is the step.
+    ``memo``: the sets checked before that removed nothing, by their cells,
+    candidates and usable excluders' candidates, which is all a check reads
+    (rows of three words, a slot each by a hash; kept from call to call,
+    with up to 1024 cells, 16 values and 4 usable excluders; no rows: none).
+    The kernel holds the GIL, so no two calls write one memo at once."""
     ncells = masks.shape[0]
     width = houses.shape[1]
     nw = (ncells + 63) >> 6
@@ -750,6 +755,18 @@ def aligned_next(masks, houses, hlen, inh, hpos, hbits, degree, start, out):
                                 nusable += 1
                     if nusable == 0 or ncommon < 2:
                         continue
+                    row = -1  # the set's slot in the memo
+                    if memo.shape[0] and nusable <= 4:
+                        key0 = np.uint64(c0 | c1 << 10 | (t + 1) << 20 | nusable << 31)
+                        key1 = np.uint64(masks[c0] | masks[c1] << 16 | (masks[t] if k == 3 else 0) << 32)
+                        key2 = np.uint64(0)
+                        for i in range(nusable):
+                            key2 |= np.uint64(usable[i]) << np.uint64(16 * i)
+                        h = (key0 * np.uint64(0x9E3779B97F4A7C15) ^ key1 * np.uint64(0xC2B2AE3D27D4EB4F)
+                             ^ key2 * np.uint64(0x165667B19E3779F9))
+                        row = np.int64((h >> np.uint64(40)) & np.uint64(memo.shape[0] - 1))
+                        if memo[row, 0] == key0 and memo[row, 1] == key1 and memo[row, 2] == key2:
+                            continue  # (checked before: removes nothing)
                     cells[0] = c0
                     cells[1] = c1
                     cells[2] = t
@@ -759,6 +776,10 @@ def aligned_next(masks, houses, hlen, inh, hpos, hbits, degree, start, out):
                         if masks[cells[i]] & ~allowed[i]:
                             removes = True
                     if not removes:
+                        if row >= 0:
+                            memo[row, 0] = key0
+                            memo[row, 1] = key1
+                            memo[row, 2] = key2
                         continue
                     best = key
                     best_t = t

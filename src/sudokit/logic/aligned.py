@@ -64,9 +64,17 @@ def _compiled(geo):
     return producer_tables(COMPILED, geo, compiled_tables)
 
 
+#: Slots of the compiled search's memo (a power of two; 3 words each).
+_MEMO_ROWS = 1 << 14
+
+#: The compiled search's memos, one per geometry (:data:`_CHECKED`'s ``clear`` empties them).
+_MEMOS: list = []
+
+
 def compiled_tables(geo):
     """``(kernel, houses, lengths, in-house matrix, places in the houses, houses as
-    64-bit words)`` for ``geo``, or None where the kernel cannot load."""
+    64-bit words, memo of the sets that removed nothing)`` for ``geo``, or None where
+    the kernel cannot load."""
     got = _TABLES.get(geo)
     if got is None:
         try:
@@ -87,8 +95,11 @@ def compiled_tables(geo):
             for j, p in enumerate(h):
                 place[c, p] = j
                 words[c, p >> 6] |= np.uint64(1 << (p & 63))
+        # the memo of the sets that removed nothing (keys of cells up to 1023 and values up to 16)
+        memo = np.zeros((_MEMO_ROWS if ncells < 1024 and geo.n <= 16 else 0, 3), dtype=np.uint64)
+        _MEMOS.append(memo)
         got = _TABLES[geo] = (aligned_next, table, np.array([len(h) for h in houses], dtype=np.int32), inh, place,
-                              words)
+                              words, memo)
     return got
 
 
@@ -209,9 +220,19 @@ def _find_python(state: Candidates, degree: int) -> Iterator[Step]:
                     yield _step(geo, degree, cells, ex_cells, elims)
 
 
-#: What :func:`_check` found, by the cells, excluders and their candidates: it
-#: depends on nothing else, and after a step most sets are unchanged.
-_CHECKED: dict[tuple, tuple] = {}
+class _Checked(dict):
+    """What :func:`_check` found, by the cells, excluders and their candidates: it
+    depends on nothing else, and after a step most sets are unchanged. ``clear``
+    forgets the compiled search's memos too (benchmarks call it so that a repeated
+    puzzle is timed from scratch)."""
+
+    def clear(self) -> None:
+        super().clear()
+        for memo in _MEMOS:
+            memo[:] = 0
+
+
+_CHECKED: dict[tuple, tuple] = _Checked()
 
 
 def _check(state, cells, common, peer_sets) -> tuple:

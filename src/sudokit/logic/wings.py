@@ -302,10 +302,6 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
     found: list[tuple[float, int, str, int, tuple]] = []
     order = 0
 
-    # bit sets over the cells: peers, holders of each value
-    peer_bits, _ = cell_masks(geo)
-    boards = value_boards(state)
-
     def restricted(value_bit: int, yz: int, als_bits: int) -> bool:
         """Every place of the value in the set sees ``yz``."""
         return not als_bits & boards[value_bit.bit_length()] & ~peer_bits[yz]
@@ -319,6 +315,9 @@ def find_als_wing(state: Candidates, k: int = 3) -> Iterator[Step]:
     compiled = _compiled(geo)
     if compiled is not None and not _wing_sizes(state, compiled[1], k) >> k & 1:
         return  # (no set of this size makes a wing that removes something: most calls)
+    # bit sets over the cells: peers, holders of each value
+    peer_bits, _ = cell_masks(geo)
+    boards = value_boards(state)
     candidates = None if compiled is None else compiled_sets(state, k, compiled)
     if candidates is None:
         candidates = _als_sets(state, k)
