@@ -1165,8 +1165,8 @@ def any_step(shape: Shape, masks: list[int], kind: int, k: int) -> bool:
 
 
 @njit(cache=True)
-def unique_loops(masks, start, pair, holding, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell_units,
-                 out):
+def unique_loops(masks, start, pair, holding, core, plan_kind, plan_unit, plan_len, unit_cells, unit_len,
+                 cell_units, out):
     """The closed paths of :func:`sudokit.logic.uniqueness._find_loops` from
     ``start``, in its order: cells holding both values of ``pair``
     (``holding``), through the units of ``plan_*`` (per cell: kind and unit
@@ -1174,7 +1174,10 @@ def unique_loops(masks, start, pair, holding, plan_kind, plan_unit, plan_len, un
     two cells with extra candidates (more while their extras are one value),
     never meeting a unit twice at the same parity (``cell_units``: bits over
     the units). Row ``i`` of ``out``: the loop's length, then its cells.
-    Returns the count, or -1 when ``out`` is full."""
+    Returns the count, or -1 when ``out`` is full. ``core``: the cells
+    that may lie on a loop (``holding`` itself, or its 2-core in the peer
+    graph): the walk goes on only through them, the others' extras counting
+    all the same."""
     ncells = masks.shape[0]
     f_cell = np.empty(ncells + 1, dtype=np.int64)
     f_allowed = np.empty(ncells + 1, dtype=np.int64)
@@ -1211,14 +1214,15 @@ def unique_loops(masks, start, pair, holding, plan_kind, plan_unit, plan_len, un
             continue
         unit = plan_unit[cell, j]
         i = f_pos[depth]
-        if i >= unit_len[unit]:
+        ulen = unit_len[unit]
+        while i < ulen and not holding[unit_cells[unit, i]]:
+            i += 1  # (the unit's cells holding both values only)
+        if i >= ulen:
             f_plan[depth] = j + 1
             f_pos[depth] = 0
             continue
         f_pos[depth] = i + 1
         nxt = unit_cells[unit, i]
-        if not holding[nxt]:
-            continue
         size = depth + 1  # cells on the loop
         if nxt == start and size >= 4:
             if count >= out.shape[0]:
@@ -1232,6 +1236,8 @@ def unique_loops(masks, start, pair, holding, plan_kind, plan_unit, plan_len, un
             continue
         m = masks[nxt]
         f_extra[depth] |= m & ~pair
+        if not core[nxt]:
+            continue  # (on no loop: no closed path passes through it)
         card = pop(m)
         if card == 2 or pop(f_extra[depth]) == 1 or f_allowed[depth] > 0:
             parity = size & 1

@@ -214,9 +214,9 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
     per value pair of a bivalue cell, the cells holding both values, their
     2-core in the peer graph, and from each bivalue cell of the pair in the
     core (ascending; each later walk keeping out of the earlier starts) the
-    loops of :func:`sudokit.engine.logic_kernels.unique_loops` (``out``: its
-    room); a valid loop (each unit met once at each parity, by both parities)
-    with a hint that removes something is a yes. Yes too when ``out`` is full.
+    loops of :func:`sudokit.engine.logic_kernels.unique_loops`, walking the
+    core only (``out``: its room); a valid loop (each unit met once at each
+    parity, by both parities) with a hint that removes something is a yes. Yes too when ``out`` is full.
     ``from_two``: type 3 sets from size 2 up (:data:`sudokit.logic.uniqueness.TYPE3_FROM_TWO`)."""
     ncells = masks.shape[0]
     nunits_of = units_of.shape[1]
@@ -277,8 +277,8 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
         for start in range(s, ncells):
             if not core[start] or masks[start] != pair:
                 continue
-            found = unique_loops(masks, start, pair, holding, plan_kind, plan_unit, plan_len, unit_cells, unit_len,
-                                 cell_units, out)
+            found = unique_loops(masks, start, pair, holding, core, plan_kind, plan_unit, plan_len, unit_cells,
+                                 unit_len, cell_units, out)
             if found < 0:
                 return True
             for f in range(found):

@@ -296,7 +296,7 @@ def compiled_loops(compiled, arrays: tuple, start: int, pair: int) -> list[list[
     :func:`loop_arrays`; None when there are too many."""
     kernel, kinds, units, lengths, cells, unit_len, cell_units = compiled
     masks, held, out = arrays
-    count = kernel(masks, start, pair, held, kinds, units, lengths, cells, unit_len, cell_units, out)
+    count = kernel(masks, start, pair, held, held, kinds, units, lengths, cells, unit_len, cell_units, out)
     if count < 0:
         return None
     return [row[1:1 + row[0]] for row in out[:count].tolist()]
