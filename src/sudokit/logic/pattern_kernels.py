@@ -216,7 +216,8 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
     core (ascending; each later walk keeping out of the earlier starts) the
     loops of :func:`sudokit.engine.logic_kernels.unique_loops`, walking the
     core only (``out``: its room); a valid loop (each unit met once at each
-    parity, by both parities) with a hint that removes something is a yes. Yes too when ``out`` is full.
+    parity, by both parities) with a hint that removes something is a yes.
+    Yes too when ``out`` is full.
     ``from_two``: type 3 sets from size 2 up (:data:`sudokit.logic.uniqueness.TYPE3_FROM_TWO`)."""
     ncells = masks.shape[0]
     nunits_of = units_of.shape[1]
