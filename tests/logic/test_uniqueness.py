@@ -204,23 +204,32 @@ def test_compiled_bug_test_agrees_with_the_python_test(monkeypatch) -> None:
 def test_compiled_pretest_says_yes_exactly_where_the_producer_has_a_step(monkeypatch) -> None:
     """The compiled test (pattern_kernels.unique_any) that lets the unique-loop producer
     skip a state answers as the Python producer does (a first step or none), on SE's
-    states, with type 3 sets from the number of extras and from two."""
+    states, with type 3 sets from the number of extras and from two, its memo of each
+    value pair's loops emptied before each state, and then kept from state to state
+    (SE's states of one puzzle in turn share most pairs' cells)."""
     pytest.importorskip("numba")
     from sudokit.logic import links
 
-    tables = uniqueness.pretest_tables(Grid("." * 81).geometry)
+    geo = Grid("." * 81).geometry
+    tables = uniqueness.pretest_tables(geo)
     assert tables is not None
     kernel, *rest = tables
     states = se_states(traces()[::3], 4.0) + [_hd_0163_state()]
     for from_two in (False, True):
         monkeypatch.setattr(uniqueness, "TYPE3_FROM_TWO", from_two)
-        found = 0
-        for state in states:
+        for kept in (False, True):
+            found = walked = 0
             links.clear_caches()
-            python = bool(uniqueness._loop_steps(state, True))
-            assert bool(kernel(links.mask_array(state.mask), *rest, from_two)) == python, state.mask
-            found += python
-        assert found >= 20, found
+            for state in states:
+                if not kept:
+                    links.clear_caches()
+                memo = uniqueness._loop_memo(geo)
+                answer = bool(kernel(links.mask_array(state.mask), *rest, *memo, from_two))
+                assert answer == bool(uniqueness._loop_steps(state, True)), state.mask
+                found += answer
+                walked += int((memo[0] >= 0).sum())
+            assert found >= 20, found
+            assert walked > len(states)  # (pairs' loops were kept)
 
 
 def _hd_0163_state() -> Candidates:

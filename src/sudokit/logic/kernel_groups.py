@@ -64,7 +64,7 @@ def warm_producers() -> None:
     value_words(np.array(state.mask, dtype=np.int64), state.geo.n)
     pretest = uniqueness.pretest_tables(state.geo)
     if pretest is not None:
-        pretest[0](np.array(state.mask, dtype=np.int64), *pretest[1:], False)
+        pretest[0](np.array(state.mask, dtype=np.int64), *pretest[1:], *uniqueness._loop_memo(state.geo), False)
 
 
 def _chain_kernels_now() -> None:

@@ -209,7 +209,7 @@ def _loop_hints(masks, loop, size, pair, n, peer, rcb, units_of, nunits_of, unit
 
 @njit(cache=True, nogil=True)
 def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell_units, peer, rcb, units_of, n,
-               out, from_two):
+               out, memo_count, memo_key, memo_loops, from_two):
     """Whether :func:`sudokit.logic.uniqueness.find_unique_loops` yields a step:
     per value pair of a bivalue cell, the cells holding both values, their
     2-core in the peer graph, and from each bivalue cell of the pair in the
@@ -218,7 +218,16 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
     core only (``out``: its room); a valid loop (each unit met once at each
     parity, by both parities) with a hint that removes something is a yes.
     Yes too when ``out`` is full.
-    ``from_two``: type 3 sets from size 2 up (:data:`sudokit.logic.uniqueness.TYPE3_FROM_TWO`)."""
+    ``from_two``: type 3 sets from size 2 up (:data:`sudokit.logic.uniqueness.TYPE3_FROM_TWO`).
+
+    The valid loops of a value pair depend only on the cells holding both
+    values and their candidates, so they are kept from call to call, per
+    pair (row ``v1 * n + v2``, values from 0): ``memo_key`` the cells and
+    their candidates, ``memo_count`` how many loops (-1: none kept),
+    ``memo_loops`` each loop's length and cells; a pair with more loops, or
+    longer ones, than there is room for is walked every time (no rows: no
+    memo). Only the hints, which read the other cells too, are looked for
+    again. One memo per thread: this kernel runs without the GIL."""
     ncells = masks.shape[0]
     nunits_of = units_of.shape[1]
     holding = np.zeros(ncells, dtype=np.bool_)
@@ -251,6 +260,30 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
                 count += 1
         if count < 4:
             continue
+        slot = -1
+        if memo_count.shape[0]:
+            slot = tz(pair) * n + tz(pair & (pair - 1))
+            kept = memo_count[slot] >= 0 and memo_key[slot, 0] == count
+            if kept:
+                for i in range(count):
+                    c = held[i]
+                    if memo_key[slot, 1 + 2 * i] != c or memo_key[slot, 2 + 2 * i] != masks[c]:
+                        kept = False
+                        break
+            if kept:
+                for f in range(memo_count[slot]):
+                    size = memo_loops[slot, f, 0]
+                    if _loop_hints(masks, memo_loops[slot, f, 1:1 + size], size, pair, n, peer, rcb, units_of,
+                                   nunits_of, unit_cells, unit_len, from_two):
+                        return True
+                continue
+            memo_count[slot] = -1  # (kept again once every walk of the pair is done)
+            memo_key[slot, 0] = count
+            for i in range(count):
+                c = held[i]
+                memo_key[slot, 1 + 2 * i] = c
+                memo_key[slot, 2 + 2 * i] = masks[c]
+        nkept = 0
         nq = 0
         for i in range(count):
             c = held[i]
@@ -300,10 +333,21 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
                             valid = False
                             break
                         even |= units
-                if valid and odd == even and _loop_hints(masks, loop, size, pair, n, peer, rcb, units_of, nunits_of,
-                                                         unit_cells, unit_len, from_two):
+                if not valid or odd != even:
+                    continue
+                if slot >= 0 and nkept >= 0:
+                    if nkept < memo_loops.shape[1] and size < memo_loops.shape[2]:
+                        memo_loops[slot, nkept, 0] = size
+                        memo_loops[slot, nkept, 1:1 + size] = loop
+                        nkept += 1
+                    else:
+                        nkept = -1  # (no room: the pair is walked every time)
+                if _loop_hints(masks, loop, size, pair, n, peer, rcb, units_of, nunits_of, unit_cells, unit_len,
+                               from_two):
                     return True
             holding[start] = False  # the later walks keep out of this start
+        if slot >= 0:
+            memo_count[slot] = nkept
     return False
 
 

@@ -31,10 +31,11 @@ one unit.
 
 from __future__ import annotations
 
+import threading
 from itertools import combinations
 from typing import Iterator
 
-from .links import _memo, boards_of, cell_masks, mask_array, unit_sets
+from .links import _memo, boards_of, cell_masks, mask_array, recalled, remember, unit_sets
 from .state import Candidates, Geometry, extra_units
 from .step import Step, Technique, cells_text, elims_text
 
@@ -363,7 +364,38 @@ def _any_loop_step(state: Candidates) -> bool:
     tables = producer_tables(PRETEST, geo, pretest_tables, len(geo.units))
     if tables is None:
         return True
-    return bool(tables[0](mask_array(state.mask), *tables[1:], TYPE3_FROM_TWO))
+    return bool(tables[0](mask_array(state.mask), *tables[1:], *_loop_memo(geo), TYPE3_FROM_TWO))
+
+
+#: Loops a value pair may have, at most, and cells a loop may have, at most, in the compiled
+#: test's memo (:func:`_loop_memo`).
+MEMO_LOOPS, MEMO_SIZE = 32, 31
+
+_MEMOS = threading.local()
+
+
+def _loop_memo(geo: Geometry) -> tuple:
+    """The compiled test's memo of each value pair's loops (see
+    :func:`sudokit.logic.pattern_kernels.unique_any`), one per thread and geometry, empty
+    again whenever :func:`sudokit.logic.links.clear_caches` has forgotten the remembered
+    results (a mark kept among them tells); no rows past 16 values."""
+    import numpy as np
+
+    memos = getattr(_MEMOS, "by_geo", None)
+    if memos is None:
+        memos = _MEMOS.by_geo = {}
+    mark = ("unique loop memo", threading.get_ident(), geo)
+    got = memos.get(geo)
+    if got is None:
+        rows = geo.n * geo.n if geo.n <= 16 else 0
+        ncells = len(geo.units_of)
+        got = memos[geo] = (np.full(rows, -1, dtype=np.int64), np.zeros((rows, 1 + 2 * ncells), dtype=np.int64),
+                            np.zeros((rows, MEMO_LOOPS, MEMO_SIZE + 1), dtype=np.int64))
+        remember([(mark, True)])
+    elif recalled(mark) is None:
+        got[0][:] = -1
+        remember([(mark, True)])
+    return got
 
 
 def _loop_steps(state: Candidates, first: bool) -> list[Step]:
