@@ -98,8 +98,6 @@ def kernel_columns(values: Any) -> tuple[list[str], list[str], list[int]] | None
     puzzles (``values``: P x 81, 0 for a blank) in one call of the compiled
     search, as lists; a count of -1 where it left a puzzle to the Python search
     (:func:`keyed`). None without numba."""
-    import numpy as np
-
     try:
         from ..canon import kernel
     except ImportError:

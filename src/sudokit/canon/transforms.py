@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Sequence
 from ..errors import ParseError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..geometry import Geometry, Shape
+    from ..geometry import Geometry
     from ..grid import Grid
 
 _SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz@#"

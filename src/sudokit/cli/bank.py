@@ -15,7 +15,7 @@ from typing import Any, Callable
 import click
 
 from ..errors import SudokuError
-from .common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, Progress, jobs_option, seed_option
+from .common import EXIT_FAILED, EXIT_INTERRUPTED, Output, Progress, jobs_option, seed_option
 
 #: Output formats of ``bank query``.
 QUERY_FORMATS = ("line", "spaced", "boxed", "rows", "block", "jsonl", "svg")

@@ -88,7 +88,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .board import BAND, BIVALUE, BOX, COLUMN, COLS, COMPLEX, ONE, OPEN, PEERS, PERM, ROW, SEEN, SHRINK, STORED, WORDS
+from .board import BAND, BIVALUE, COLUMN, COLS, COMPLEX, ONE, OPEN, PEERS, PERM, ROW, SEEN, SHRINK, STORED, WORDS
 from .board import pop, tz
 from .compiling import load_numba
 

@@ -16,7 +16,7 @@ from .. import validate
 from ..grid import Shape
 from ..pool import ordered_map
 from .filters import Filter, make_filter, rate
-from .plan import Plan, Stopped, fresh_seed, make_plan, out_of_time
+from .plan import Plan, Stopped, fresh_seed, make_plan
 from .puzzle import GenerationError, GenerationTimeout, Puzzle
 
 __all__ = ["from_seeds", "generate", "generate_many"]

@@ -550,7 +550,7 @@ def check_givens(givens: object, shape: Shape | None = None, symmetry: str = "no
     sudokit.generation.puzzle.GenerationError: 3 givens cannot make a rotate180 pattern on a 4x4 grid: its orbits have 2 cells
     """
     from .. import validate
-    from .symmetry import SymmetryError, check, orbits
+    from .symmetry import SymmetryError, orbits
 
     k = validate.count(givens, "givens")
     if symmetry != "none" and not k:

@@ -238,7 +238,6 @@ _CHECKED: dict[tuple, tuple] = _Checked()
 def _check(state, cells, common, peer_sets) -> tuple:
     """The removals of the aligned set ``cells`` with excluders ``common``."""
     masks = state.mask
-    geo = state.geo
     k = len(cells)
     last = cells[-1]
     head = cells[:-1]

@@ -23,7 +23,6 @@ b'%PDF-'
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, replace
 from importlib import resources

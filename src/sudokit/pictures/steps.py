@@ -154,8 +154,6 @@ def board_svg(board: tuple, *, step: Any = None, cell_size: int | None = None, t
     ]
     # unit tints, then cell shading
     if units:
-        from ..grid import Shape  # noqa: F401  (units are ids into shape.units)
-
         unit_cells = shape.units
         unit_names = shape.unit_names if hasattr(shape, "unit_names") else None
         for u in dict.fromkeys(units):
