@@ -314,6 +314,14 @@ def _name(geo: Geometry, units: list[int], grouped: int, loop: bool = False) -> 
 def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
     """The two-link steps on ``v`` as sort keys and parts, deduplicated in
     SE's generation order."""
+    return _two_link_steps(state.geo, v, _two_link_hits(state, v, holders))
+
+
+def _two_link_hits(state: Candidates, v: int, holders: int) -> list[tuple]:
+    """Every pair of strong links on ``v`` that removes something, as
+    ``(order, start, bridge 1, bridge 2, end, unit 1, unit 2, shared unit,
+    chain cells, removals, grouped links, loop)``, ``order`` SE's generation
+    order, in no particular order."""
     geo = state.geo
     peer_bits, unit_bits = cell_masks(geo)
     cell_units = unit_sets(geo)
@@ -379,6 +387,12 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
                 hits.append((order, start, bridge1, bridge2, end, u1, u2,
                              (shared & -shared).bit_length() - 1, sb | b1b | b2b | eb, victims, int(g1) + int(g2),
                              bool(closing)))
+    return hits
+
+
+def _two_link_steps(geo: Geometry, v: int, hits: list[tuple]) -> list[tuple]:
+    """The two-link steps of ``hits`` (:func:`_two_link_hits`) as sort keys and
+    parts, deduplicated in SE's generation order."""
     hits.sort(key=lambda t: t[0])
     found: list[tuple] = []
     seen: set = set()
@@ -493,6 +507,101 @@ def _values_with_chains(state: Candidates, k: int) -> int:
     return known | (got & todo)
 
 
+_STRONG: dict = {}
+
+
+def strong_tables(geo: Geometry):
+    """``(kernel, row width, tables...)`` of the compiled search
+    (:func:`sudokit.logic.link_pattern_kernels.strong_links`) for ``geo``, or None
+    where it cannot load or does not apply (a variant's or a jigsaw's geometry,
+    or past 128 cells or 32 units)."""
+    got = _STRONG.get(geo)
+    if got is None:
+        got = ()
+        if is_classic(geo) and len(geo.units_of) <= 128 and len(geo.units) <= 32:
+            try:
+                from .link_pattern_kernels import WIDTH, strong_links, tables
+            except Exception:  # numba missing or broken: the Python search
+                return None
+            got = (strong_links, WIDTH, *tables(geo))
+        _STRONG[geo] = got
+    return got or None
+
+
+#: The rows the compiled search first has room for (it asks again with room for all).
+_ROOM = 64
+
+
+def _compiled_found(state: Candidates, k: int) -> "list[tuple] | None":
+    """The chains of ``k`` strong links of every value as sort keys and parts,
+    as the Python searches give them (:func:`_two_links_of`,
+    :func:`_chain_links_dfs`), from the compiled search; None where it does not
+    answer (then the Python searches run)."""
+    from ..engine import producer_tables
+
+    geo = state.geo
+    compiled = producer_tables(COMPILED, geo, strong_tables, len(geo.units))
+    if compiled is None:
+        return None
+    import numpy as np
+
+    kernel, width, *tables = compiled
+    masks = mask_array(state.mask)
+    out = np.empty((_ROOM, width), dtype=np.uint64)
+    rows = kernel(masks, k, -1, out, *tables)
+    if not rows:
+        return []
+    if rows > _ROOM:
+        out = np.empty((rows, width), dtype=np.uint64)
+        kernel(masks, k, -1, out, *tables)
+    by_value: dict[int, list] = {}
+    for row in out[:rows].tolist():
+        by_value.setdefault(row[0], []).append(row)
+    found: list[tuple] = []
+    for v, rows_v in by_value.items():
+        if k == 2:
+            found += _two_link_steps(geo, v, _two_link_rows(v, rows_v))
+        else:
+            found += _chain_rows(geo, k, v, rows_v)
+    return found
+
+
+def _words(lo: int, hi: int) -> int:
+    return lo | hi << 64
+
+
+def _two_link_rows(v: int, rows: list) -> list[tuple]:
+    """:func:`_two_link_hits` from the compiled search's rows of value ``v``."""
+    pairs = kind_pairs(3)
+    hits = []
+    for (_, k1, i1, o1, k2, i2, o2, u1, u2, shared, s_lo, s_hi, b1_lo, b1_hi, h1, b2_lo, b2_hi, h2,
+         e_lo, e_hi, x_lo, x_hi, grouped, *_) in rows:
+        sb, b1b, b2b, eb = _words(s_lo, s_hi), _words(b1_lo, b1_hi), _words(b2_lo, b2_hi), _words(e_lo, e_hi)
+        bridge1, bridge2 = tuple(cells_of(b1b)), tuple(cells_of(b2b))
+        if h1:
+            bridge1 += (h1 - 1,)
+            b1b |= 1 << (h1 - 1)
+        if h2:
+            bridge2 += (h2 - 1,)
+            b2b |= 1 << (h2 - 1)
+        hits.append(((pairs.index((k1, k2)), v, i1, i2, o1, o2), tuple(cells_of(sb)), bridge1, bridge2,
+                     tuple(cells_of(eb)), u1, u2, shared, sb | b1b | b2b | eb, _words(x_lo, x_hi), grouped, False))
+    return hits
+
+
+def _chain_rows(geo: Geometry, k: int, v: int, rows: list) -> list[tuple]:
+    """The chains of ``k`` links on ``v`` as :func:`_chain_links_dfs` gives them, from
+    the compiled search's rows of value ``v`` (in the search's order)."""
+    kind_sets = _kind_sets(k, 3)
+    found: list[tuple] = []
+    seen: set = set()
+    for row in rows:
+        chain = [(row[b], row[b + 1], row[b + 2], _words(row[b + 3], row[b + 4]), _words(row[b + 5], row[b + 6]),
+                  _words(row[b + 7], row[b + 8])) for b in range(6, 6 + 9 * k, 9)]
+        _keep_chain(found, seen, geo, v, kind_sets, chain, bool(row[1]), _words(row[4], row[5]), _words(row[2], row[3]))
+    return found
+
+
 def mask_array(mask: "Sequence[int]"):
     """The candidates ``mask`` as a numpy int64 array, for the compiled producers, which
     only read it: the producers of one state all ask, so the last one made is kept, by a
@@ -525,13 +634,14 @@ def find_two_links(state: Candidates) -> Iterator[Step]:
     sorting the hits on it. What a value yields depends only on the cells
     holding it, so it is remembered per value and bit set."""
     geo = state.geo
-    boards = value_boards(state)
-    found: list[tuple] = []
-    wanted = _values_with_chains(state, 2)
-    for v in range(1, geo.n + 1):
-        holders = boards[v]
-        if wanted >> v & 1 and holders.bit_count() >= 4:
-            found += _memo(("two", geo, v, holders), _two_links_of, state, v, holders)
+    found = _compiled_found(state, 2)
+    if found is None:
+        boards = value_boards(state)
+        found = []
+        for v in range(1, geo.n + 1):
+            holders = boards[v]
+            if holders.bit_count() >= 4:
+                found += _memo(("two", geo, v, holders), _two_links_of, state, v, holders)
     found.sort(key=lambda t: t[:4])
     for rating, *_, (name, v, start, bridge1, bridge2, end, u1, u2, shared, elims) in found:
         chain = ",".join(
@@ -624,31 +734,12 @@ def _chain_links_dfs(state: Candidates, k: int, v: int, holders: int) -> list[tu
 
     middle: list = [None] * count
     exit_sees = [_meet(peer_bits, o[4]) for o in oriented]
-    order = 0
     path: list[int] = []
     weak: list[int] = []
-    parts: list[int] = []
     units: list[int] = []
 
-    def record(j: int, w: int, entry: int, end: int, chain_bits: int, closing: int, elim_bits: int) -> None:
-        """Keep a chain (the current path, then link ``j`` through weak unit ``w``)."""
-        nonlocal order
-        elims = tuple((c, v) for c in cells_of(elim_bits))
-        key = (chain_bits, elims)
-        if key in seen:
-            return
-        seen.add(key)
-        chain = path + [j]
-        chain_units = units + [oriented[j][0]]
-        grouped = sum(1 for i in chain if oriented[i][2])
-        name, rating, suffix = _name_k(geo, chain_units, grouped, bool(closing))
-        kinds = tuple(sorted(oriented[i][1] for i in chain))
-        found.append((rating, -len(elims), suffix, kind_sets.index(kinds), (v, order),
-                      name, v, tuple(parts + [entry, end]), tuple(chain_units), elims, chain_bits))
-        order += 1
-
     def grow(nexts: list[tuple[int, int]], used: int, start: int, start_units: int, start_sees: int) -> None:
-        """Depth-first chains in SE's order; ``parts`` holds the chain's ends."""
+        """Depth-first chains in SE's order (``path``: the chain's links so far)."""
         last_level = len(path) + 1 == k
         for j, w in nexts:
             u2, k2, g2, x2, y2, h2 = oriented[j]
@@ -666,30 +757,51 @@ def _chain_links_dfs(state: Candidates, k: int, v: int, holders: int) -> list[tu
                 else:
                     elim_bits = start_sees & exit_sees[j] & holders & ~(start | y2)
                 if elim_bits:
-                    record(j, w, entry, y2, chain_bits, closing, elim_bits)
+                    _keep_chain(found, seen, geo, v, kind_sets, [oriented[i] for i in path + [j]], bool(closing),
+                                chain_bits, elim_bits)
                 continue
             after = middle[j]
             if after is None:
                 after = middle[j] = successors(ubit[j], y2, exit_units[j])
             path.append(j)
             weak.append(w)
-            parts.extend((entry, y2))
             units.append(u2)
             grow(after, chain_bits, start, start_units, start_sees)
             path.pop()
             weak.pop()
-            del parts[-2:]
             units.pop()
 
     for i, (u1, k1, g1, x1, y1, h1) in enumerate(oriented):
         start, inner = x1, y1 | h1
         path[:] = [i]
         weak.clear()
-        parts[:] = [start, inner]
         units[:] = [u1]
         grow(successors(ubit[i], inner, _meet(cell_units, inner)), start | inner,
              start, _meet(cell_units, start), _meet(peer_bits, start))
     return found
+
+
+def _keep_chain(found: list, seen: set, geo: Geometry, v: int, kind_sets: tuple, chain: list[tuple], loop: bool,
+                chain_bits: int, elim_bits: int) -> None:
+    """Append to ``found`` a chain of strong links on ``v`` (its oriented links
+    (:func:`_oriented`), first to last) as a sort key and parts, unless a chain
+    on the same cells with the same removals is in ``seen`` already: the
+    searches call this in SE's generation order, one value at a time."""
+    elims = tuple((c, v) for c in cells_of(elim_bits))
+    key = (chain_bits, elims)
+    if key in seen:
+        return
+    seen.add(key)
+    chain_units = [o[0] for o in chain]
+    grouped = sum(1 for o in chain if o[2])
+    name, rating, suffix = _name_k(geo, chain_units, grouped, loop)
+    kinds = tuple(sorted(o[1] for o in chain))
+    first = chain[0]
+    parts = [first[3], first[4] | first[5]]
+    for o in chain[1:]:
+        parts += (o[3] | o[5], o[4])
+    found.append((rating, -len(elims), suffix, kind_sets.index(kinds), (v, len(found)),
+                  name, v, tuple(parts), tuple(chain_units), elims, chain_bits))
 
 
 def _oriented(by_kind: list) -> list[tuple]:
@@ -826,25 +938,6 @@ def _chain_links_bits(state: Candidates, k: int, v: int, holders: int) -> list[t
     entry_units, exit_units, exit_sees = graph.entry_units, graph.exit_units, graph.exit_sees
     found: list[tuple] = []
     seen: set = set()
-    order = 0
-
-    def record(chain: list[int], first_exit: int, chain_bits: int, closing: int, elim_bits: int) -> None:
-        nonlocal order
-        elims = tuple((c, v) for c in cells_of(elim_bits))
-        key = (chain_bits, elims)
-        if key in seen:
-            return
-        seen.add(key)
-        chain_units = [oriented[i][0] for i in chain]
-        grouped = sum(1 for i in chain if oriented[i][2])
-        name, rating, suffix = _name_k(geo, chain_units, grouped, bool(closing))
-        kinds = tuple(sorted(oriented[i][1] for i in chain))
-        parts = [oriented[chain[0]][3], first_exit]
-        for i in chain[1:]:
-            parts += (oriented[i][3] | oriented[i][5], oriented[i][4])
-        found.append((rating, -len(elims), suffix, kind_sets.index(kinds), (v, order),
-                      name, v, tuple(parts), tuple(chain_units), elims, chain_bits))
-        order += 1
 
     for i in range(count):
         start, inner, start_units, start_sees, first_u, cand, _ = graph.starts[i][:7]
@@ -881,7 +974,8 @@ def _chain_links_bits(state: Candidates, k: int, v: int, holders: int) -> list[t
                     else:
                         elim_bits = start_sees & exit_sees[j] & holders & ~(start | oriented[j][4])
                     if elim_bits:
-                        record(path + [j], inner, chain_bits, closing, elim_bits)
+                        _keep_chain(found, seen, geo, v, kind_sets, [oriented[x] for x in path + [j]], bool(closing),
+                                    chain_bits, elim_bits)
                 path.pop()
                 continue
             if not cand:
@@ -917,14 +1011,15 @@ def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
     value yields depends only on the cells holding it, so it is remembered
     per value and bit set."""
     geo = state.geo
-    boards = value_boards(state)
-    found: list[tuple] = []
-    wanted = _values_with_chains(state, k)
-    for v in range(1, geo.n + 1):
-        holders = boards[v]
-        if wanted >> v & 1 and holders.bit_count() >= 2 * k:
-            search = _chain_links_bits if BIT_SET_CHAINS else _chain_links_dfs
-            found += _memo(("chain", k, geo, v, holders, search), search, state, k, v, holders)
+    found = _compiled_found(state, k)
+    if found is None:
+        boards = value_boards(state)
+        found = []
+        for v in range(1, geo.n + 1):
+            holders = boards[v]
+            if holders.bit_count() >= 2 * k:
+                search = _chain_links_bits if BIT_SET_CHAINS else _chain_links_dfs
+                found += _memo(("chain", k, geo, v, holders, search), search, state, k, v, holders)
     found.sort(key=lambda t: t[:5])
     for rating, _, _, _, _, name, v, parts, units, elims, chain_bits in found:
         chain = ",".join(

@@ -1,0 +1,553 @@
+"""The strong-link searches of :mod:`sudokit.logic.links` compiled (numba): every chain of
+``k`` strong links on one value (2, 3 or 4) that removes something, for all values at
+once, on a grid of rows, columns and boxes of at most 128 cells and 32 units.
+
+:func:`strong_links` finds exactly what the Python searches find
+(:func:`links._two_link_hits` for two links, :func:`links._chain_links_dfs` for three
+and four), by the same rules: the same links (two places of a unit; a line's places
+in two boxes; a box's empty rectangle, with its heart cell), the same weak links and
+the same removals, loops included. It does not name, sort or deduplicate: it writes
+one row a chain, and :mod:`sudokit.logic.links` makes the steps from the rows, with the
+code the Python searches use, so the steps and their order are the same.
+
+Throughout: cell sets are two 64-bit words (cells 0-63, 64-127), unit sets one word
+(bit ``u`` for unit ``u``), sets of oriented links one word (bit ``j`` for link
+``j // 2`` taken in direction ``j % 2``: a unit holds at most one link, so 32 units
+make at most 64). A *link* is numbered in the producers' scan order (boxes, rows,
+columns); its *kind* is 0 for a box, 1 for a row, 2 for a column; its parts ``a`` and
+``b`` are cell sets, and its heart (an empty rectangle's centre when it holds the
+value) is a cell or -1.
+
+The rows (``out``, uint64, :data:`WIDTH` columns; a row the array has no room for is
+counted but not written, and the caller asks again with room for all):
+
+* two links (``k = 2``), one row per pair of sides: value, then per side its kind,
+  its index among the links of its kind and its direction (0: from ``a``, 1: from
+  ``b``), the two units, the unit shared by the inner ends, the start, the first
+  side's far part and heart + 1 (0: none), the second side's, the end, the removals
+  and the number of grouped links (:data:`TWO_COLUMNS`);
+* three and four links, one row per chain in the depth-first search's order (the
+  chains of a value in the lexicographic order of their links): value, whether it is
+  a loop, the removals, the chain's cells, then per link its unit, kind, whether it
+  is grouped, and its entry, exit and heart as cell sets (:data:`CHAIN_COLUMNS`).
+
+This module imports numba when it is first imported.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.compiling import load_numba
+
+load_numba()
+
+from numba import njit  # noqa: E402
+
+from ..engine.board import pop, tz  # noqa: E402
+
+__all__ = ["CHAIN_COLUMNS", "TWO_COLUMNS", "WIDTH", "strong_links", "tables"]
+
+#: The columns of a two-link row (:func:`strong_links`).
+TWO_COLUMNS = ("value", "kind1", "index1", "direction1", "kind2", "index2", "direction2", "unit1", "unit2",
+               "shared", "start", "start_hi", "bridge1", "bridge1_hi", "heart1", "bridge2", "bridge2_hi", "heart2",
+               "end", "end_hi", "removals", "removals_hi", "grouped")
+#: The columns of a chain row before its links, and the columns of each link.
+CHAIN_COLUMNS = (("value", "loop", "removals", "removals_hi", "cells", "cells_hi"),
+                 ("unit", "kind", "grouped", "entry", "entry_hi", "exit", "exit_hi", "heart", "heart_hi"))
+#: The columns of a row: room for four links.
+WIDTH = len(CHAIN_COLUMNS[0]) + 4 * len(CHAIN_COLUMNS[1])
+
+
+def tables(geo) -> tuple:
+    """The arrays :func:`strong_links` takes for ``geo`` (rows, columns and boxes only, at
+    most 128 cells and 32 units): the units in the scan order (boxes, rows, columns) and
+    their kinds (0, 1, 2); each unit's cells as a set; each scanned line's parts in the
+    boxes (as sets, by their lowest cell) and their number; each unit's cells in order;
+    each cell's row and column; each cell's units as a set; each cell's peers as a set."""
+    ncells, n = len(geo.units_of), geo.n
+    order = list(geo.boxes) + list(geo.rows) + list(geo.cols)
+    kinds = np.array([0] * len(geo.boxes) + [1] * len(geo.rows) + [2] * len(geo.cols), dtype=np.int64)
+    units = np.array(order, dtype=np.int64)
+
+    def words(bits: int) -> tuple[int, int]:
+        return bits & (2 ** 64 - 1), bits >> 64
+
+    unit_set = np.array([words(bits) for bits in geo.unit_mask], dtype=np.uint64)
+    segs = np.zeros((len(order), n, 2), dtype=np.uint64)
+    nseg = np.zeros(len(order), dtype=np.int64)
+    for t, u in enumerate(order):
+        if kinds[t] == 0:
+            continue
+        parts = [geo.unit_mask[u] & geo.unit_mask[b] for b in geo.boxes]
+        parts = sorted((p for p in parts if p), key=lambda p: p & -p)
+        for s, p in enumerate(parts):
+            segs[t, s] = words(p)
+        nseg[t] = len(parts)
+    unit_cells = np.array([list(cells) for cells in geo.units], dtype=np.int64)
+    rc = np.array([tuple(x[:2]) for x in geo.units_of], dtype=np.int64)
+    cell_units = np.array([sum(1 << u for u in x) for x in geo.units_of], dtype=np.int64)
+    peer = np.array([words(bits) for bits in geo.peer_mask], dtype=np.uint64)
+    return units, kinds, unit_set, segs, nseg, unit_cells, rc, cell_units, peer
+
+
+@njit(inline="always")
+def _cell(lo, hi):
+    """The lowest cell of a non-empty set."""
+    if lo:
+        return tz(lo)
+    return 64 + tz(hi)
+
+
+@njit(inline="always")
+def _meet_peers(lo, hi, peer):
+    """The cells that see every cell of the set (both words)."""
+    one = np.uint64(1)
+    sl = ~np.uint64(0)
+    sh = ~np.uint64(0)
+    while lo:
+        c = tz(lo)
+        lo &= lo - one
+        sl &= peer[c, 0]
+        sh &= peer[c, 1]
+    while hi:
+        c = 64 + tz(hi)
+        hi &= hi - one
+        sl &= peer[c, 0]
+        sh &= peer[c, 1]
+    return sl, sh
+
+
+@njit(inline="always")
+def _meet_units(lo, hi, cell_units):
+    """The units holding every cell of the set."""
+    one = np.uint64(1)
+    m = -1
+    while lo:
+        m &= cell_units[tz(lo)]
+        lo &= lo - one
+    while hi:
+        m &= cell_units[64 + tz(hi)]
+        hi &= hi - one
+    return m
+
+
+@njit(inline="always")
+def _grouped(la, lb, lc, L):
+    """1 when link ``L`` has more than two cells (its parts and heart), else 0."""
+    cells = pop(la[L, 0]) + pop(la[L, 1]) + pop(lb[L, 0]) + pop(lb[L, 1])
+    if lc[L] >= 0:
+        cells += 1
+    return 1 if cells > 2 else 0
+
+
+@njit(cache=True, nogil=True)
+def strong_links(masks, k, todo, out, units, kinds, unit_set, segs, nseg, unit_cells, rc, cell_units, peer):
+    """The chains of ``k`` strong links (2, 3 or 4) removing something, for the values of
+    ``todo`` (bit ``v``) with at least ``2 k`` places, as rows of ``out`` (see the module's
+    notes); returns the number of rows, which may pass ``out``'s room."""
+    ncells = masks.shape[0]
+    n = unit_cells.shape[1]
+    nscan = units.shape[0]
+    nunits = unit_set.shape[0]
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    room = out.shape[0]
+    boards = np.zeros((n + 1, 2), dtype=np.uint64)
+    for c in range(ncells):
+        m = masks[c]
+        w = c >> 6
+        b = one << np.uint64(c & 63)
+        while m:
+            boards[tz(m) + 1, w] |= b
+            m &= m - 1
+    # the links of a value: unit, kind, index among its kind, parts a and b, heart (cell, set)
+    lu = np.empty(nscan, dtype=np.int64)
+    lk = np.empty(nscan, dtype=np.int64)
+    li = np.empty(nscan, dtype=np.int64)
+    la = np.empty((nscan, 2), dtype=np.uint64)
+    lb = np.empty((nscan, 2), dtype=np.uint64)
+    lh = np.empty((nscan, 2), dtype=np.uint64)
+    lc = np.empty(nscan, dtype=np.int64)
+    per_kind = np.zeros(3, dtype=np.int64)
+    # per oriented link j (link j // 2; direction 0 from a, 1 from b): x (start / entry), y (inner / exit)
+    most = 2 * nscan
+    xs = np.empty((most, 2), dtype=np.uint64)
+    ys = np.empty((most, 2), dtype=np.uint64)
+    sees = np.empty((most, 2), dtype=np.uint64)  # two links: who sees the start; more: who sees the exit
+    inner_u = np.empty(most, dtype=np.int64)  # the units holding y and the heart (but the link's own)
+    entry_u = np.empty(most, dtype=np.int64)
+    exit_u = np.empty(most, dtype=np.int64)
+    every = np.empty((most, 2), dtype=np.uint64)
+    # two links: per unit, the sides whose inner end lies in it
+    bucket = np.empty((nunits, most), dtype=np.int64)
+    nbucket = np.zeros(nunits, dtype=np.int64)
+    # more links: sets over the oriented links
+    succ = np.empty(most, dtype=np.uint64)
+    first_succ = np.empty(most, dtype=np.uint64)
+    before = np.empty(most, dtype=np.uint64)
+    entering = np.zeros(nunits, dtype=np.uint64)
+    exiting = np.zeros(nunits, dtype=np.uint64)
+    seeing = np.zeros(ncells, dtype=np.uint64)
+    want = np.zeros(5, dtype=np.uint64)
+    cand = np.zeros(5, dtype=np.uint64)
+    path = np.zeros(5, dtype=np.int64)
+    weak = np.zeros(5, dtype=np.int64)
+    used_l = np.zeros(5, dtype=np.uint64)
+    used_h = np.zeros(5, dtype=np.uint64)
+    used_u = np.zeros(5, dtype=np.int64)
+    rows = 0
+    for v in range(1, n + 1):
+        if not (todo >> v) & 1:
+            continue
+        hol = boards[v, 0]
+        hoh = boards[v, 1]
+        if pop(hol) + pop(hoh) < 2 * k:
+            continue
+        # -- the links, in the scan order
+        nl = 0
+        per_kind[:] = 0
+        for t in range(nscan):
+            u = units[t]
+            el = hol & unit_set[u, 0]
+            eh = hoh & unit_set[u, 1]
+            cnt = pop(el) + pop(eh)
+            if cnt < 2 or cnt > 6:
+                continue
+            kd = kinds[t]
+            heart = -1
+            if cnt == 2:
+                p0 = _cell(el, eh)
+                if p0 < 64:
+                    al, ah = one << np.uint64(p0), zero
+                else:
+                    al, ah = zero, one << np.uint64(p0 - 64)
+                bl, bh = el & ~al, eh & ~ah
+                if kd == 0 and k > 2:
+                    p1 = _cell(bl, bh)
+                    if rc[p0, 0] == rc[p1, 0] or rc[p0, 1] == rc[p1, 1]:
+                        continue
+            elif kd == 0:
+                # an empty rectangle: every place in the row or column of the first such heart
+                ok = False
+                al = ah = bl = bh = zero
+                for i in range(n):
+                    h = unit_cells[u, i]
+                    r, col = rc[h, 0], rc[h, 1]
+                    rl, rh = el & unit_set[r, 0], eh & unit_set[r, 1]
+                    cl, ch = el & unit_set[col, 0], eh & unit_set[col, 1]
+                    if (el & ~(rl | cl)) or (eh & ~(rh | ch)):
+                        continue
+                    if h < 64:
+                        hbl, hbh = one << np.uint64(h), zero
+                    else:
+                        hbl, hbh = zero, one << np.uint64(h - 64)
+                    al, ah = rl & ~hbl, rh & ~hbh
+                    bl, bh = cl & ~hbl, ch & ~hbh
+                    if (al or ah) and (bl or bh):
+                        ok = True
+                        if (hol & hbl) or (hoh & hbh):
+                            heart = h
+                    break
+                if not ok:
+                    continue
+            else:
+                first = -1
+                second = -1
+                more = False
+                for s in range(nseg[t]):
+                    if (el & segs[t, s, 0]) or (eh & segs[t, s, 1]):
+                        if first < 0:
+                            first = s
+                        elif second < 0:
+                            second = s
+                        else:
+                            more = True
+                            break
+                if more or second < 0:
+                    continue
+                al, ah = el & segs[t, first, 0], eh & segs[t, first, 1]
+                bl, bh = el & segs[t, second, 0], eh & segs[t, second, 1]
+            lu[nl] = u
+            lk[nl] = kd
+            li[nl] = per_kind[kd]
+            per_kind[kd] += 1
+            la[nl, 0] = al
+            la[nl, 1] = ah
+            lb[nl, 0] = bl
+            lb[nl, 1] = bh
+            lc[nl] = heart
+            if heart < 0:
+                lh[nl, 0] = zero
+                lh[nl, 1] = zero
+            elif heart < 64:
+                lh[nl, 0] = one << np.uint64(heart)
+                lh[nl, 1] = zero
+            else:
+                lh[nl, 0] = zero
+                lh[nl, 1] = one << np.uint64(heart - 64)
+            nl += 1
+        count = 2 * nl
+        if count < 2 * k:
+            continue
+        for j in range(count):
+            L = j >> 1
+            if j & 1:
+                xs[j, 0] = lb[L, 0]
+                xs[j, 1] = lb[L, 1]
+                ys[j, 0] = la[L, 0]
+                ys[j, 1] = la[L, 1]
+            else:
+                xs[j, 0] = la[L, 0]
+                xs[j, 1] = la[L, 1]
+                ys[j, 0] = lb[L, 0]
+                ys[j, 1] = lb[L, 1]
+            every[j, 0] = la[L, 0] | lb[L, 0] | lh[L, 0]
+            every[j, 1] = la[L, 1] | lb[L, 1] | lh[L, 1]
+            own = np.int64(1) << lu[L]
+            inner_u[j] = _meet_units(ys[j, 0] | lh[L, 0], ys[j, 1] | lh[L, 1], cell_units) & ~own
+        if k == 2:
+            # -- two sides whose inner ends share a unit (but their own): a bucket a unit
+            for j in range(count):
+                sl, sh = _meet_peers(xs[j, 0], xs[j, 1], peer)
+                sees[j, 0] = sl
+                sees[j, 1] = sh
+                m = inner_u[j]
+                while m:
+                    U = tz(m)
+                    m &= m - 1
+                    bucket[U, nbucket[U]] = j
+                    nbucket[U] += 1
+            for s1 in range(count):
+                m = inner_u[s1]
+                while m:
+                    U = tz(m)
+                    m &= m - 1
+                    for q in range(nbucket[U]):
+                        s2 = bucket[U, q]
+                        if s2 <= s1 or s2 >> 1 == s1 >> 1:
+                            continue
+                        shared = inner_u[s1] & inner_u[s2]
+                        if tz(shared) != U:  # (the pair is met at its lowest shared unit)
+                            continue
+                        if (every[s1, 0] & every[s2, 0]) or (every[s1, 1] & every[s2, 1]):
+                            continue
+                        vl = sees[s1, 0] & sees[s2, 0] & hol & ~(xs[s1, 0] | xs[s2, 0])
+                        vh = sees[s1, 1] & sees[s2, 1] & hoh & ~(xs[s1, 1] | xs[s2, 1])
+                        if not (vl or vh):
+                            continue
+                        if rows < room:
+                            L1, L2 = s1 >> 1, s2 >> 1
+                            row = out[rows]
+                            row[0] = v
+                            row[1] = lk[L1]
+                            row[2] = li[L1]
+                            row[3] = s1 & 1
+                            row[4] = lk[L2]
+                            row[5] = li[L2]
+                            row[6] = s2 & 1
+                            row[7] = lu[L1]
+                            row[8] = lu[L2]
+                            row[9] = U
+                            row[10] = xs[s1, 0]
+                            row[11] = xs[s1, 1]
+                            row[12] = ys[s1, 0]
+                            row[13] = ys[s1, 1]
+                            row[14] = lc[L1] + 1
+                            row[15] = ys[s2, 0]
+                            row[16] = ys[s2, 1]
+                            row[17] = lc[L2] + 1
+                            row[18] = xs[s2, 0]
+                            row[19] = xs[s2, 1]
+                            row[20] = vl
+                            row[21] = vh
+                            row[22] = _grouped(la, lb, lc, L1) + _grouped(la, lb, lc, L2)
+                        rows += 1
+            for U in range(nunits):
+                nbucket[U] = 0
+            continue
+        # -- chains of three or four links: a later link enters at x (and the heart), leaves at y
+        for j in range(count):
+            L = j >> 1
+            own = np.int64(1) << lu[L]
+            entry_u[j] = _meet_units(xs[j, 0] | lh[L, 0], xs[j, 1] | lh[L, 1], cell_units)
+            exit_u[j] = _meet_units(ys[j, 0], ys[j, 1], cell_units)
+            sl, sh = _meet_peers(ys[j, 0], ys[j, 1], peer)
+            sees[j, 0] = sl
+            sees[j, 1] = sh
+            m = entry_u[j] & ~own
+            while m:
+                entering[tz(m)] |= one << np.uint64(j)
+                m &= m - 1
+            m = exit_u[j] & ~own
+            while m:
+                exiting[tz(m)] |= one << np.uint64(j)
+                m &= m - 1
+            sl, sh = sees[j, 0] & hol, sees[j, 1] & hoh
+            while sl:
+                seeing[tz(sl)] |= one << np.uint64(j)
+                sl &= sl - one
+            while sh:
+                seeing[64 + tz(sh)] |= one << np.uint64(j)
+                sh &= sh - one
+        for j in range(count):
+            before[j] = zero
+        for j in range(count):
+            L = j >> 1
+            own = np.int64(1) << lu[L]
+            pair = np.uint64(3) << np.uint64(2 * L)
+            # after j (as a later link): the links a weak link from its exit reaches
+            reach = zero
+            m = exit_u[j] & ~own
+            while m:
+                reach |= entering[tz(m)]
+                m &= m - 1
+            reach &= ~pair
+            r = reach
+            while r:
+                b = tz(r)
+                r &= r - one
+                if (every[b, 0] & ys[j, 0]) or (every[b, 1] & ys[j, 1]):
+                    reach &= ~(one << np.uint64(b))
+            succ[j] = reach
+            r = reach
+            while r:
+                b = tz(r)
+                r &= r - one
+                before[b] |= one << np.uint64(j)
+            # after j as the first link: from its inner end (y and the heart)
+            reach = zero
+            m = inner_u[j]
+            while m:
+                reach |= entering[tz(m)]
+                m &= m - 1
+            reach &= ~pair
+            r = reach
+            while r:
+                b = tz(r)
+                r &= r - one
+                if (every[b, 0] & every[j, 0]) or (every[b, 1] & every[j, 1]):
+                    reach &= ~(one << np.uint64(b))
+            first_succ[j] = reach
+        for i in range(count):
+            if not first_succ[i]:
+                continue
+            L = i >> 1
+            own_i = np.int64(1) << lu[L]
+            start_l, start_h = xs[i, 0], xs[i, 1]
+            # the start of direction i is the exit of the other direction
+            su0 = exit_u[i ^ 1]
+            sl0, sh0 = sees[i ^ 1, 0], sees[i ^ 1, 1]
+            # the last links that could remove something: their exit and the start see a
+            # common place, or share a unit (a loop)
+            last = zero
+            cl, ch = sl0 & hol, sh0 & hoh
+            while cl:
+                last |= seeing[tz(cl)]
+                cl &= cl - one
+            while ch:
+                last |= seeing[64 + tz(ch)]
+                ch &= ch - one
+            m = su0 & ~own_i
+            while m:
+                last |= exiting[tz(m)]
+                m &= m - 1
+            if not last:
+                continue
+            want[k - 1] = last
+            for d in range(k - 2, 0, -1):
+                wd = zero
+                r = want[d + 1]
+                while r:
+                    wd |= before[tz(r)]
+                    r &= r - one
+                want[d] = wd
+            cand[1] = first_succ[i] & want[1]
+            if not cand[1]:
+                continue
+            path[0] = i
+            used_l[0] = every[i, 0]
+            used_h[0] = every[i, 1]
+            used_u[0] = own_i
+            d = 1
+            while d >= 1:
+                if not cand[d]:
+                    d -= 1
+                    continue
+                j = tz(cand[d])
+                cand[d] &= cand[d] - one
+                uj = np.int64(1) << lu[j >> 1]
+                if (uj & used_u[d - 1]) or (every[j, 0] & used_l[d - 1]) or (every[j, 1] & used_h[d - 1]):
+                    continue
+                prev = path[d - 1]
+                ex_u = inner_u[i] if d == 1 else exit_u[prev]
+                w = ex_u & entry_u[j] & ~((np.int64(1) << lu[prev >> 1]) | uj)
+                cbl = used_l[d - 1] | every[j, 0]
+                cbh = used_h[d - 1] | every[j, 1]
+                if d < k - 1:
+                    path[d] = j
+                    weak[d] = tz(w)
+                    used_l[d] = cbl
+                    used_h[d] = cbh
+                    used_u[d] = used_u[d - 1] | uj
+                    d += 1
+                    cand[d] = succ[j] & want[d]
+                    continue
+                closing = su0 & exit_u[j] & ~(own_i | uj)
+                if closing:  # a loop: every weak link's unit loses the value
+                    cu = tz(closing)
+                    wl = tz(w)
+                    el = unit_set[cu, 0] | unit_set[wl, 0]
+                    eh = unit_set[cu, 1] | unit_set[wl, 1]
+                    for e in range(1, d):
+                        el |= unit_set[weak[e], 0]
+                        eh |= unit_set[weak[e], 1]
+                    el &= hol & ~cbl
+                    eh &= hoh & ~cbh
+                else:
+                    el = sl0 & sees[j, 0] & hol & ~(start_l | ys[j, 0])
+                    eh = sh0 & sees[j, 1] & hoh & ~(start_h | ys[j, 1])
+                if not (el or eh):
+                    continue
+                if rows < room:
+                    row = out[rows]
+                    row[0] = v
+                    row[1] = 1 if closing else 0
+                    row[2] = el
+                    row[3] = eh
+                    row[4] = cbl
+                    row[5] = cbh
+                    path[d] = j
+                    for p in range(k):
+                        o = path[p]
+                        L = o >> 1
+                        base = 6 + 9 * p
+                        row[base] = lu[L]
+                        row[base + 1] = lk[L]
+                        row[base + 2] = _grouped(la, lb, lc, L)
+                        row[base + 3] = xs[o, 0]
+                        row[base + 4] = xs[o, 1]
+                        row[base + 5] = ys[o, 0]
+                        row[base + 6] = ys[o, 1]
+                        row[base + 7] = lh[L, 0]
+                        row[base + 8] = lh[L, 1]
+                rows += 1
+        # the per-value tables back to empty
+        for j in range(count):
+            L = j >> 1
+            m = entry_u[j]
+            while m:
+                entering[tz(m)] = zero
+                m &= m - 1
+            m = exit_u[j]
+            while m:
+                exiting[tz(m)] = zero
+                m &= m - 1
+            sl, sh = sees[j, 0] & hol, sees[j, 1] & hoh
+            while sl:
+                seeing[tz(sl)] = zero
+                sl &= sl - one
+            while sh:
+                seeing[64 + tz(sh)] = zero
+                sh &= sh - one
+    return rows
