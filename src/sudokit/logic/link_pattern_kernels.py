@@ -88,7 +88,8 @@ def tables(geo) -> tuple:
     rc = np.array([tuple(x[:2]) for x in geo.units_of], dtype=np.int64)
     cell_units = np.array([sum(1 << u for u in x) for x in geo.units_of], dtype=np.int64)
     peer = np.array([words(bits) for bits in geo.peer_mask], dtype=np.uint64)
-    return units, kinds, unit_set, segs, nseg, unit_cells, rc, cell_units, peer
+    scan = np.array([units, kinds, nseg], dtype=np.int64)
+    return scan, unit_set, segs, unit_cells, rc, cell_units, peer
 
 
 @njit(inline="always")
@@ -142,13 +143,21 @@ def _grouped(la, lb, lc, L):
 
 
 @njit(cache=True, nogil=True)
-def strong_links(masks, k, todo, out, units, kinds, unit_set, segs, nseg, unit_cells, rc, cell_units, peer):
-    """The chains of ``k`` strong links (2, 3 or 4) removing something, for the values of
-    ``todo`` (bit ``v``) with at least ``2 k`` places, as rows of ``out`` (see the module's
-    notes); returns the number of rows, which may pass ``out``'s room."""
+def strong_links(masks, k, known, out, scan, unit_set, segs, unit_cells, rc, cell_units, peer):
+    """The chains of ``k`` strong links (2, 3 or 4) removing something, for the values with
+    at least ``2 k`` places, as rows of ``out`` (see the module's notes); returns the
+    number of rows, which may pass ``out``'s room.
+
+    ``known[k, v]``: the cells last seen holding ``v`` (two words) when they had no such
+    chain, and 1 (third word) once set: a value whose cells are those is passed over, and
+    a value found without a chain is written there (a value's chains depend only on its
+    cells; from one step to the next most values keep theirs)."""
     ncells = masks.shape[0]
     n = unit_cells.shape[1]
-    nscan = units.shape[0]
+    nscan = scan.shape[1]
+    units = scan[0]
+    kinds = scan[1]
+    nseg = scan[2]
     nunits = unit_set.shape[0]
     one = np.uint64(1)
     zero = np.uint64(0)
@@ -161,49 +170,68 @@ def strong_links(masks, k, todo, out, units, kinds, unit_set, segs, nseg, unit_c
         while m:
             boards[tz(m) + 1, w] |= b
             m &= m - 1
-    # the links of a value: unit, kind, index among its kind, parts a and b, heart (cell, set)
-    lu = np.empty(nscan, dtype=np.int64)
-    lk = np.empty(nscan, dtype=np.int64)
-    li = np.empty(nscan, dtype=np.int64)
-    la = np.empty((nscan, 2), dtype=np.uint64)
-    lb = np.empty((nscan, 2), dtype=np.uint64)
-    lh = np.empty((nscan, 2), dtype=np.uint64)
-    lc = np.empty(nscan, dtype=np.int64)
-    per_kind = np.zeros(3, dtype=np.int64)
-    # per oriented link j (link j // 2; direction 0 from a, 1 from b): x (start / entry), y (inner / exit)
+    # the work space, in five arrays (one allocation each), cut into the tables below
     most = 2 * nscan
-    xs = np.empty((most, 2), dtype=np.uint64)
-    ys = np.empty((most, 2), dtype=np.uint64)
-    sees = np.empty((most, 2), dtype=np.uint64)  # two links: who sees the start; more: who sees the exit
-    inner_u = np.empty(most, dtype=np.int64)  # the units holding y and the heart (but the link's own)
-    entry_u = np.empty(most, dtype=np.int64)
-    exit_u = np.empty(most, dtype=np.int64)
-    every = np.empty((most, 2), dtype=np.uint64)
-    # two links: per unit, the sides whose inner end lies in it
+    pairs = np.empty((3 * nscan + 4 * most, 2), dtype=np.uint64)
+    # the links of a value: parts a and b, heart (as a set)
+    la = pairs[:nscan]
+    lb = pairs[nscan:2 * nscan]
+    lh = pairs[2 * nscan:3 * nscan]
+    # per oriented link j (link j // 2; direction 0 from a, 1 from b): x (start / entry), y (inner /
+    # exit), its cells, and the cells that see every cell of the start (two links) or of y (more)
+    xs = pairs[3 * nscan:3 * nscan + most]
+    ys = pairs[3 * nscan + most:3 * nscan + 2 * most]
+    sees = pairs[3 * nscan + 2 * most:3 * nscan + 3 * most]
+    every = pairs[3 * nscan + 3 * most:]
+    ints = np.zeros(4 * nscan + 3 * most + nunits + 3 + 15, dtype=np.int64)
+    lu = ints[:nscan]  # unit, kind, index among the links of its kind, heart (a cell, or -1)
+    lk = ints[nscan:2 * nscan]
+    li = ints[2 * nscan:3 * nscan]
+    lc = ints[3 * nscan:4 * nscan]
+    at = 4 * nscan
+    inner_u = ints[at:at + most]  # the units holding y and the heart (but the link's own)
+    entry_u = ints[at + most:at + 2 * most]
+    exit_u = ints[at + 2 * most:at + 3 * most]
+    at += 3 * most
+    nbucket = ints[at:at + nunits]  # two links: per unit, the sides whose inner end lies in it
+    per_kind = ints[at + nunits:at + nunits + 3]
+    path = ints[at + nunits + 3:at + nunits + 8]
+    weak = ints[at + nunits + 8:at + nunits + 13]
+    used_u = ints[at + nunits + 13:at + nunits + 18]
     bucket = np.empty((nunits, most), dtype=np.int64)
-    nbucket = np.zeros(nunits, dtype=np.int64)
     # more links: sets over the oriented links
-    succ = np.empty(most, dtype=np.uint64)
-    first_succ = np.empty(most, dtype=np.uint64)
-    before = np.empty(most, dtype=np.uint64)
-    entering = np.zeros(nunits, dtype=np.uint64)
-    exiting = np.zeros(nunits, dtype=np.uint64)
-    seeing = np.zeros(ncells, dtype=np.uint64)
-    want = np.zeros(5, dtype=np.uint64)
-    cand = np.zeros(5, dtype=np.uint64)
-    path = np.zeros(5, dtype=np.int64)
-    weak = np.zeros(5, dtype=np.int64)
-    used_l = np.zeros(5, dtype=np.uint64)
-    used_h = np.zeros(5, dtype=np.uint64)
-    used_u = np.zeros(5, dtype=np.int64)
+    sets = np.zeros(3 * most + 2 * nunits + ncells + 20, dtype=np.uint64)
+    succ = sets[:most]
+    first_succ = sets[most:2 * most]
+    before = sets[2 * most:3 * most]
+    at = 3 * most
+    entering = sets[at:at + nunits]
+    exiting = sets[at + nunits:at + 2 * nunits]
+    seeing = sets[at + 2 * nunits:at + 2 * nunits + ncells]
+    at += 2 * nunits + ncells
+    want = sets[at:at + 5]
+    cand = sets[at + 5:at + 10]
+    used_l = sets[at + 10:at + 15]
+    used_h = sets[at + 15:at + 20]
     rows = 0
-    for v in range(1, n + 1):
-        if not (todo >> v) & 1:
-            continue
+    searched = 0  # the value searched last, and the rows before it: known when it adds none
+    rows_before = 0
+    for v in range(1, n + 2):
+        if searched and rows == rows_before:
+            known[k, searched, 0] = boards[searched, 0]
+            known[k, searched, 1] = boards[searched, 1]
+            known[k, searched, 2] = one
+        searched = 0
+        if v > n:
+            break
         hol = boards[v, 0]
         hoh = boards[v, 1]
         if pop(hol) + pop(hoh) < 2 * k:
             continue
+        if known[k, v, 2] and known[k, v, 0] == hol and known[k, v, 1] == hoh:
+            continue
+        searched = v
+        rows_before = rows
         # -- the links, in the scan order
         nl = 0
         per_kind[:] = 0

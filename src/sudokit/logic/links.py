@@ -19,6 +19,7 @@ removals (most first), then by suffix."""
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -414,16 +415,13 @@ def _two_link_steps(geo: Geometry, v: int, hits: list[tuple]) -> list[tuple]:
 _BY_VALUE: dict[tuple, list] = {}
 _BY_VALUE_LIMIT = 50_000
 
-#: The compiled strong-link test's answers (:func:`_values_with_chains`), per geometry and
-#: number of links: by value and the cells holding it (each table bounded as above).
-_ANY: dict[tuple, dict] = {}
 
 
 def clear_caches() -> None:
     """Forget the remembered per-value results (benchmarks call this so a
     repeated puzzle is timed from scratch)."""
     _BY_VALUE.clear()
-    _ANY.clear()
+    _CLEARED[0] += 1
 
 
 def recalled(key: tuple) -> Any:
@@ -447,64 +445,10 @@ def _memo(key: tuple, compute, *args) -> list:
     return found
 
 
-#: Whether the link producers first ask the compiled test (:func:`sudokit.logic.link_kernels.link_values`)
-#: which values have a chain that removes something, and search only those; False: every value in Python.
+#: Whether the link producers run the compiled search
+#: (:func:`sudokit.logic.link_pattern_kernels.strong_links`) where it applies; False: the
+#: Python searches, value by value.
 COMPILED = True
-
-_TABLES: dict = {}
-
-
-def compiled_tables(geo: Geometry):
-    """``(kernel, tables...)`` of the compiled test for ``geo``, or None where it cannot load or
-    does not apply (a variant's or a jigsaw's geometry, or past its cell sets)."""
-    got = _TABLES.get(geo)
-    if got is None:
-        got = ()
-        if is_classic(geo) and len(geo.units_of) <= 128 and len(geo.units) <= 32:
-            try:
-                from .link_kernels import link_values, tables
-            except Exception:  # numba missing or broken: the Python search
-                return None
-            got = (link_values, *tables(geo))
-        _TABLES[geo] = got
-    return got or None
-
-
-def _values_with_chains(state: Candidates, k: int) -> int:
-    """Bit ``v`` set for each value that may have a chain of ``k`` strong links removing
-    something: the compiled test's answer, or every value when it does not answer.
-    A value's answer depends only on the cells holding it, so it is remembered per
-    value and bit set (from one step to the next most values keep their places),
-    and the compiled test looks only at the values not yet known."""
-    from ..engine import producer_tables
-
-    geo = state.geo
-    compiled = producer_tables(COMPILED, geo, compiled_tables, len(geo.units))
-    if compiled is None:
-        return -1
-    boards = value_boards(state)
-    memo = _ANY.get((geo, k))
-    if memo is None or len(memo) >= _BY_VALUE_LIMIT:
-        memo = _ANY[(geo, k)] = {}
-    known = todo = 0
-    most = 2 * k
-    for v in range(1, geo.n + 1):
-        board = boards[v]
-        if board.bit_count() < most:
-            continue
-        got = memo.get((v, board))
-        if got is None:
-            todo |= 1 << v
-        elif got:
-            known |= 1 << v
-    if not todo:
-        return known
-    kernel, *tables = compiled
-    got = kernel(mask_array(state.mask), k, todo, *tables)
-    for v in range(1, geo.n + 1):
-        if todo >> v & 1:
-            memo[(v, boards[v])] = bool(got >> v & 1)
-    return known | (got & todo)
 
 
 _STRONG: dict = {}
@@ -528,6 +472,14 @@ def strong_tables(geo: Geometry):
     return got or None
 
 
+def _compiled(geo: Geometry):
+    """:func:`strong_tables` when the compiled search should answer now
+    (:func:`sudokit.engine.producer_tables`), else None."""
+    from ..engine import producer_tables
+
+    return producer_tables(COMPILED, geo, strong_tables, len(geo.units))
+
+
 #: The rows the compiled search first has room for (it asks again with room for all).
 _ROOM = 64
 
@@ -537,23 +489,22 @@ def _compiled_found(state: Candidates, k: int) -> "list[tuple] | None":
     as the Python searches give them (:func:`_two_links_of`,
     :func:`_chain_links_dfs`), from the compiled search; None where it does not
     answer (then the Python searches run)."""
-    from ..engine import producer_tables
-
     geo = state.geo
-    compiled = producer_tables(COMPILED, geo, strong_tables, len(geo.units))
+    compiled = _compiled(geo)
     if compiled is None:
         return None
     import numpy as np
 
     kernel, width, *tables = compiled
     masks = mask_array(state.mask)
+    known = _known(geo)
     out = np.empty((_ROOM, width), dtype=np.uint64)
-    rows = kernel(masks, k, -1, out, *tables)
+    rows = kernel(masks, k, known, out, *tables)
     if not rows:
         return []
     if rows > _ROOM:
         out = np.empty((rows, width), dtype=np.uint64)
-        kernel(masks, k, -1, out, *tables)
+        kernel(masks, k, known, out, *tables)
     by_value: dict[int, list] = {}
     for row in out[:rows].tolist():
         by_value.setdefault(row[0], []).append(row)
@@ -564,6 +515,28 @@ def _compiled_found(state: Candidates, k: int) -> "list[tuple] | None":
         else:
             found += _chain_rows(geo, k, v, rows_v)
     return found
+
+
+#: Per thread: the compiled search's memory of the values without chains
+#: (:func:`_known`), and the :func:`clear_caches` count it was made after.
+_KNOWN = threading.local()
+_CLEARED = [0]
+
+
+def _known(geo: Geometry):
+    """This thread's memory, for ``geo``, of the cells of each value last seen
+    without a chain of 2, 3 or 4 links (the ``known`` array of
+    :func:`sudokit.logic.link_pattern_kernels.strong_links`): the compiled
+    search looks again only at the values whose cells changed."""
+    import numpy as np
+
+    store = getattr(_KNOWN, "store", None)
+    if store is None or store[0] != _CLEARED[0]:
+        store = _KNOWN.store = (_CLEARED[0], {})
+    got = store[1].get(geo)
+    if got is None:
+        got = store[1][geo] = np.zeros((5, geo.n + 1, 3), dtype=np.uint64)
+    return got
 
 
 def _words(lo: int, hi: int) -> int:
