@@ -488,26 +488,38 @@ def _compiled_found(state: Candidates, k: int) -> "list[tuple] | None":
     """The chains of ``k`` strong links of every value as sort keys and parts,
     as the Python searches give them (:func:`_two_links_of`,
     :func:`_chain_links_dfs`), from the compiled search; None where it does not
-    answer (then the Python searches run)."""
+    answer (then the Python searches run). The search answers for ``k`` to 4 at
+    once (the stepper asks the three producers in turn on the same state): the
+    rows of the larger ``k`` are kept for the same candidates (the same array of
+    :func:`mask_array`, which is made anew when they change)."""
     geo = state.geo
     compiled = _compiled(geo)
     if compiled is None:
         return None
-    import numpy as np
-
     kernel, width, *tables = compiled
     masks = mask_array(state.mask)
-    known = _known(geo)
-    out = np.empty((_ROOM, width), dtype=np.uint64)
-    rows = kernel(masks, k, known, out, *tables)
-    if not rows:
+    memory = _memory(geo, width)
+    last = memory[2]
+    if last is not None and last[0] is masks and k in last[1]:
+        rows_k = last[1][k]
+    else:
+        known, out = memory[0], memory[1]
+        rows = kernel(masks, k, known, out, *tables)
+        if rows > len(out):
+            import numpy as np
+
+            out = memory[1] = np.empty((rows, width), dtype=np.uint64)
+            kernel(masks, k, known, out, *tables)
+        split: dict[int, list] = {j: [] for j in range(k, 5)}
+        for row in out[:rows].tolist():
+            split[row[0]].append(row)
+        memory[2] = (masks, split)
+        rows_k = split[k]
+    if not rows_k:
         return []
-    if rows > _ROOM:
-        out = np.empty((rows, width), dtype=np.uint64)
-        kernel(masks, k, known, out, *tables)
     by_value: dict[int, list] = {}
-    for row in out[:rows].tolist():
-        by_value.setdefault(row[0], []).append(row)
+    for row in rows_k:
+        by_value.setdefault(row[1], []).append(row)
     found: list[tuple] = []
     for v, rows_v in by_value.items():
         if k == 2:
@@ -517,25 +529,28 @@ def _compiled_found(state: Candidates, k: int) -> "list[tuple] | None":
     return found
 
 
-#: Per thread: the compiled search's memory of the values without chains
-#: (:func:`_known`), and the :func:`clear_caches` count it was made after.
-_KNOWN = threading.local()
+#: Per thread: the compiled search's memory (:func:`_memory`), and the
+#: :func:`clear_caches` count it was made after.
+_MEMORY = threading.local()
 _CLEARED = [0]
 
 
-def _known(geo: Geometry):
-    """This thread's memory, for ``geo``, of the cells of each value last seen
-    without a chain of 2, 3 or 4 links (the ``known`` array of
-    :func:`sudokit.logic.link_pattern_kernels.strong_links`): the compiled
-    search looks again only at the values whose cells changed."""
+def _memory(geo: Geometry, width: int) -> list:
+    """This thread's memory of the compiled search on ``geo``: ``[known, rows, last]``,
+    the cells of each value last seen without a chain of 2, 3 or 4 links (the
+    ``known`` array of :func:`sudokit.logic.link_pattern_kernels.strong_links`: the
+    search looks again only at the values whose cells changed), the array the rows
+    are written to, and the last candidates' array with the rows found on it, by
+    number of links."""
     import numpy as np
 
-    store = getattr(_KNOWN, "store", None)
+    store = getattr(_MEMORY, "store", None)
     if store is None or store[0] != _CLEARED[0]:
-        store = _KNOWN.store = (_CLEARED[0], {})
+        store = _MEMORY.store = (_CLEARED[0], {})
     got = store[1].get(geo)
     if got is None:
-        got = store[1][geo] = np.zeros((5, geo.n + 1, 3), dtype=np.uint64)
+        got = store[1][geo] = [np.zeros((5, geo.n + 1, 3), dtype=np.uint64),
+                               np.empty((_ROOM, width), dtype=np.uint64), None]
     return got
 
 
@@ -547,7 +562,7 @@ def _two_link_rows(v: int, rows: list) -> list[tuple]:
     """:func:`_two_link_hits` from the compiled search's rows of value ``v``."""
     pairs = kind_pairs(3)
     hits = []
-    for (_, k1, i1, o1, k2, i2, o2, u1, u2, shared, s_lo, s_hi, b1_lo, b1_hi, h1, b2_lo, b2_hi, h2,
+    for (_, _, k1, i1, o1, k2, i2, o2, u1, u2, shared, s_lo, s_hi, b1_lo, b1_hi, h1, b2_lo, b2_hi, h2,
          e_lo, e_hi, x_lo, x_hi, grouped, *_) in rows:
         sb, b1b, b2b, eb = _words(s_lo, s_hi), _words(b1_lo, b1_hi), _words(b2_lo, b2_hi), _words(e_lo, e_hi)
         bridge1, bridge2 = tuple(cells_of(b1b)), tuple(cells_of(b2b))
@@ -570,8 +585,8 @@ def _chain_rows(geo: Geometry, k: int, v: int, rows: list) -> list[tuple]:
     seen: set = set()
     for row in rows:
         chain = [(row[b], row[b + 1], row[b + 2], _words(row[b + 3], row[b + 4]), _words(row[b + 5], row[b + 6]),
-                  _words(row[b + 7], row[b + 8])) for b in range(6, 6 + 9 * k, 9)]
-        _keep_chain(found, seen, geo, v, kind_sets, chain, bool(row[1]), _words(row[4], row[5]), _words(row[2], row[3]))
+                  _words(row[b + 7], row[b + 8])) for b in range(7, 7 + 9 * k, 9)]
+        _keep_chain(found, seen, geo, v, kind_sets, chain, bool(row[2]), _words(row[5], row[6]), _words(row[3], row[4]))
     return found
 
 
