@@ -49,7 +49,7 @@ def warm_producers() -> None:
     if strong is not None:
         kernel, width, *tables = strong
         kernel(np.array(state.mask, dtype=np.int64), 3, np.zeros((5, state.geo.n + 1, 3), dtype=np.uint64),
-               np.empty((4, width), dtype=np.uint64), *tables)
+               np.zeros(5, dtype=np.int64), np.empty((4, width), dtype=np.uint64), *tables)
         wings._any_xy_wing(state.mask, wings._peer_words(state.geo), False)
         wings._wing_sizes(state, wings.compiled_tables(state.geo)[1])
         from .link_kernels import als_wing_sizes  # (the sizes' walk past 128 cells)

@@ -283,14 +283,12 @@ def _two_link_rows(v, hol, hoh, count, sel, xs, ys, every, la, lb, lh, lu, lk, l
             m &= m - 1
             bucket[U, nbucket[U]] = j
             nbucket[U] += 1
-    for s1 in range(count):
-        m = inner_u[s1]
-        while m:
-            U = tz(m)
-            m &= m - 1
-            for q in range(nbucket[U]):
-                s2 = bucket[U, q]
-                if s2 <= s1 or s2 >> 1 == s1 >> 1:
+    for U in range(bucket.shape[0]):
+        for q1 in range(nbucket[U] - 1):
+            s1 = bucket[U, q1]
+            for q in range(q1 + 1, nbucket[U]):
+                s2 = bucket[U, q]  # (after s1: the buckets are filled in order)
+                if s2 >> 1 == s1 >> 1:
                     continue
                 if tz(inner_u[s1] & inner_u[s2]) != U:  # (the pair is met at its lowest shared unit)
                     continue
@@ -338,13 +336,14 @@ def _two_link_rows(v, hol, hoh, count, sel, xs, ys, every, la, lb, lh, lu, lk, l
 
 @njit(cache=True, nogil=True)
 def _chain_tables(hol, hoh, count, sel, xs, ys, every, lh, lu, cell_units, peer, inner_u, entry_u, exit_u, sees,
-                  entering, exiting, seeing, succ, first_succ, before):
+                  entering, exiting, seeing, touching, succ, first_succ, before):
     """The tables of the chains of three and four links: per oriented link the units
     of its entry, its exit and its inner end (as a first link), the cells seeing its
     exit, its successors (the links a weak link from its exit reaches, not sharing a
     cell with it: as a later link, and as the first), and the links it follows; per
     unit the links entered from it and those whose exit lies in it (not through their
-    own unit); per place the links whose exit it sees."""
+    own unit); per place the links whose exit it sees (``touching``, per cell the links
+    holding it, is used here and left empty)."""
     one = np.uint64(1)
     zero = np.uint64(0)
     for j in range(count):
@@ -373,29 +372,39 @@ def _chain_tables(hol, hoh, count, sel, xs, ys, every, lh, lu, cell_units, peer,
         while sh:
             seeing[64 + tz(sh)] |= jb
             sh &= sh - one
+    for j in range(0, count, 2):  # the links holding each place (both directions)
+        jb = np.uint64(3) << np.uint64(j)
+        cl, ch = every[j, 0], every[j, 1]
+        while cl:
+            touching[tz(cl)] |= jb
+            cl &= cl - one
+        while ch:
+            touching[64 + tz(ch)] |= jb
+            ch &= ch - one
     for j in range(count):
         before[j] = zero
     for j in range(count):
         own = np.int64(1) << lu[sel[j >> 1]]
         pair = np.uint64(3) << np.uint64(j & ~1)
         for first in range(2):
-            # after j as a later link: from its exit; as the first link: from its inner end
+            # after j as a later link: from its exit; as the first link: from its inner end; not
+            # through a link sharing a cell with that end (or, first, with the link)
             reach = zero
             m = inner_u[j] if first else exit_u[j] & ~own
             while m:
                 reach |= entering[tz(m)]
                 m &= m - 1
             reach &= ~pair
-            r = reach
-            while r:
-                b = tz(r)
-                r &= r - one
-                if first:
-                    touch = (every[b, 0] & every[j, 0]) or (every[b, 1] & every[j, 1])
-                else:
-                    touch = (every[b, 0] & ys[j, 0]) or (every[b, 1] & ys[j, 1])
-                if touch:
-                    reach &= ~(one << np.uint64(b))
+            if first:
+                cl, ch = every[j, 0], every[j, 1]
+            else:
+                cl, ch = ys[j, 0], ys[j, 1]
+            while cl:
+                reach &= ~touching[tz(cl)]
+                cl &= cl - one
+            while ch:
+                reach &= ~touching[64 + tz(ch)]
+                ch &= ch - one
             if first:
                 first_succ[j] = reach
             else:
@@ -403,6 +412,14 @@ def _chain_tables(hol, hoh, count, sel, xs, ys, every, lh, lu, cell_units, peer,
                 while reach:
                     before[tz(reach)] |= one << np.uint64(j)
                     reach &= reach - one
+    for j in range(0, count, 2):
+        cl, ch = every[j, 0], every[j, 1]
+        while cl:
+            touching[tz(cl)] = zero
+            cl &= cl - one
+        while ch:
+            touching[64 + tz(ch)] = zero
+            ch &= ch - one
 
 
 @njit(cache=True, nogil=True)
@@ -545,32 +562,30 @@ def _chain_rows(k, v, hol, hoh, count, sel, xs, ys, every, la, lb, lh, lu, lk, l
 
 
 @njit(inline="always")
-def _is_known(known, k, v, hol, hoh):
-    return known[k, v, 2] and known[k, v, 0] == hol and known[k, v, 1] == hoh
-
-
-@njit(inline="always")
-def _set_known(known, k, v, hol, hoh):
+def _set_known(known, k, v, hol, hoh, state):
     known[k, v, 0] = hol
     known[k, v, 1] = hoh
-    known[k, v, 2] = np.uint64(1)
+    known[k, v, 2] = np.uint64(state)
 
 
 @njit(cache=True, nogil=True)
-def strong_links(masks, kmin, known, out, scan, unit_set, segs, unit_cells, rc, cell_units, peer):
+def strong_links(masks, kmin, known, chained, out, scan, unit_set, segs, unit_cells, rc, cell_units, peer):
     """The chains of ``k`` strong links removing something, for ``k`` from ``kmin`` (2, 3
     or 4) to 4 and the values with at least ``2 k`` places, as rows of ``out`` (see the
     module's notes); returns the number of rows, which may pass ``out``'s room.
 
-    ``known[k, v]``: the cells last seen holding ``v`` (two words) when they had no chain
-    of ``k`` links, and 1 (third word) once set: a value whose cells are those is passed
-    over, and a value found without a chain is written there (a value's chains depend
-    only on its cells; from one step to the next most values keep theirs)."""
+    ``known[k, v]``: the cells last seen holding ``v`` (two words) and what they had
+    (third word): 0 not looked at, 1 no chain of ``k`` links, 2 chains, whose rows the
+    caller keeps (rows of ``k`` and ``v`` replace the kept ones). A value whose cells
+    are the known ones is passed over (a value's chains depend only on its cells; from
+    one step to the next most values keep theirs). ``chained[k]``: set to the values
+    with chains of ``k`` links (bit ``v``), found now or known."""
     ncells = masks.shape[0]
     n = unit_cells.shape[1]
     nscan = scan.shape[1]
     nunits = unit_set.shape[0]
     one = np.uint64(1)
+    room = out.shape[0]
     boards = np.zeros((n + 1, 2), dtype=np.uint64)
     for c in range(ncells):
         m = masks[c]
@@ -608,7 +623,7 @@ def strong_links(masks, kmin, known, out, scan, unit_set, segs, unit_cells, rc, 
     weak = ints[at + nunits + 8:at + nunits + 13]
     used_u = ints[at + nunits + 13:at + nunits + 18]
     bucket = np.empty((nunits, most), dtype=np.int64)
-    sets = np.zeros(3 * most + 2 * nunits + ncells + 20, dtype=np.uint64)  # sets over the oriented links
+    sets = np.zeros(3 * most + 2 * nunits + 2 * ncells + 20, dtype=np.uint64)  # sets over the oriented links
     succ = sets[:most]
     first_succ = sets[most:2 * most]
     before = sets[2 * most:3 * most]
@@ -616,11 +631,14 @@ def strong_links(masks, kmin, known, out, scan, unit_set, segs, unit_cells, rc, 
     entering = sets[at:at + nunits]
     exiting = sets[at + nunits:at + 2 * nunits]
     seeing = sets[at + 2 * nunits:at + 2 * nunits + ncells]
-    at += 2 * nunits + ncells
+    touching = sets[at + 2 * nunits + ncells:at + 2 * nunits + 2 * ncells]
+    at += 2 * nunits + 2 * ncells
     want = sets[at:at + 5]
     cand = sets[at + 5:at + 10]
     used_l = sets[at + 10:at + 15]
     used_h = sets[at + 15:at + 20]
+    for k in range(kmin, 5):
+        chained[k] = 0
     rows = 0
     for v in range(1, n + 1):
         hol = boards[v, 0]
@@ -628,7 +646,12 @@ def strong_links(masks, kmin, known, out, scan, unit_set, segs, unit_cells, rc, 
         places = pop(hol) + pop(hoh)
         need = 0
         for k in range(kmin, 5):
-            if places >= 2 * k and not _is_known(known, k, v, hol, hoh):
+            if places < 2 * k:
+                continue
+            if known[k, v, 2] and known[k, v, 0] == hol and known[k, v, 1] == hoh:
+                if known[k, v, 2] == 2:
+                    chained[k] |= np.int64(1) << v
+            else:
                 need |= 1 << k
         if not need:
             continue
@@ -639,13 +662,12 @@ def strong_links(masks, kmin, known, out, scan, unit_set, segs, unit_cells, rc, 
             if count >= 4:
                 rows = _two_link_rows(v, hol, hoh, count, sel, xs, ys, every, la, lb, lh, lu, lk, li, lc,
                                       cell_units, peer, inner_u, sees, bucket, nbucket, out, rows)
-            if rows == before_rows:
-                _set_known(known, 2, v, hol, hoh)
+            _found(known, chained, 2, v, hol, hoh, before_rows, rows, room)
         if need & 24:
             count = _orient(nl, True, la, lb, lh, aligned, sel, xs, ys, every)
             if count >= 6:
                 _chain_tables(hol, hoh, count, sel, xs, ys, every, lh, lu, cell_units, peer, inner_u, entry_u,
-                              exit_u, sees, entering, exiting, seeing, succ, first_succ, before)
+                              exit_u, sees, entering, exiting, seeing, touching, succ, first_succ, before)
             for k in range(3, 5):
                 if need >> k & 1:
                     before_rows = rows
@@ -654,8 +676,19 @@ def strong_links(masks, kmin, known, out, scan, unit_set, segs, unit_cells, rc, 
                                            unit_set, inner_u, entry_u, exit_u, sees, exiting, seeing, succ,
                                            first_succ, before, want, cand, path, weak, used_l, used_h, used_u,
                                            out, rows)
-                    if rows == before_rows:
-                        _set_known(known, k, v, hol, hoh)
+                    _found(known, chained, k, v, hol, hoh, before_rows, rows, room)
             if count >= 6:
                 _clear_chain_tables(hol, hoh, count, inner_u, entry_u, exit_u, sees, entering, exiting, seeing)
     return rows
+
+
+@njit(inline="always")
+def _found(known, chained, k, v, hol, hoh, before_rows, rows, room):
+    """What the search of ``k`` links on ``v`` found, into ``known`` and ``chained``
+    (chains whose rows did not all fit are not known: the caller asks again)."""
+    if rows == before_rows:
+        _set_known(known, k, v, hol, hoh, 1)
+        return
+    chained[k] |= np.int64(1) << v
+    if rows <= room:
+        _set_known(known, k, v, hol, hoh, 2)

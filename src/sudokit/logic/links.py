@@ -474,10 +474,21 @@ def strong_tables(geo: Geometry):
 
 def _compiled(geo: Geometry):
     """:func:`strong_tables` when the compiled search should answer now
-    (:func:`sudokit.engine.producer_tables`), else None."""
+    (:func:`sudokit.engine.producer_tables`; once it has, always), else None."""
+    if COMPILED:
+        got = _READY.get(geo)
+        if got is not None:
+            return got
     from ..engine import producer_tables
 
-    return producer_tables(COMPILED, geo, strong_tables, len(geo.units))
+    got = producer_tables(COMPILED, geo, strong_tables, len(geo.units))
+    if got is not None:
+        _READY[geo] = got
+    return got
+
+
+#: The geometries the compiled search answers for now.
+_READY: dict = {}
 
 
 #: The rows the compiled search first has room for (it asks again with room for all).
@@ -488,10 +499,14 @@ def _compiled_found(state: Candidates, k: int) -> "list[tuple] | None":
     """The chains of ``k`` strong links of every value as sort keys and parts,
     as the Python searches give them (:func:`_two_links_of`,
     :func:`_chain_links_dfs`), from the compiled search; None where it does not
-    answer (then the Python searches run). The search answers for ``k`` to 4 at
-    once (the stepper asks the three producers in turn on the same state): the
-    rows of the larger ``k`` are kept for the same candidates (the same array of
-    :func:`mask_array`, which is made anew when they change)."""
+    answer (then the Python searches run).
+
+    A value's chains depend only on the cells holding it, and from one step to
+    the next most values keep theirs: the search looks only at the values whose
+    cells changed, and the chains of the others are kept (:func:`_memory`). It
+    answers for ``k`` to 4 at once, since the stepper asks the three producers
+    in turn on the same candidates (the same array of :func:`mask_array`, which
+    is made anew when they change)."""
     geo = state.geo
     compiled = _compiled(geo)
     if compiled is None:
@@ -499,33 +514,35 @@ def _compiled_found(state: Candidates, k: int) -> "list[tuple] | None":
     kernel, width, *tables = compiled
     masks = mask_array(state.mask)
     memory = _memory(geo, width)
-    last = memory[2]
-    if last is not None and last[0] is masks and k in last[1]:
-        rows_k = last[1][k]
-    else:
-        known, out = memory[0], memory[1]
-        rows = kernel(masks, k, known, out, *tables)
-        if rows > len(out):
+    known, chained, out, last, kept = memory
+    if last is None or last[0] is not masks or last[1] > k:
+        rows = kernel(masks, k, known, chained, out, *tables)
+        while rows > len(out):  # (all of it again, with room for all)
             import numpy as np
 
-            out = memory[1] = np.empty((rows, width), dtype=np.uint64)
-            kernel(masks, k, known, out, *tables)
-        split: dict[int, list] = {j: [] for j in range(k, 5)}
-        for row in out[:rows].tolist():
-            split[row[0]].append(row)
-        memory[2] = (masks, split)
-        rows_k = split[k]
-    if not rows_k:
-        return []
-    by_value: dict[int, list] = {}
-    for row in rows_k:
-        by_value.setdefault(row[1], []).append(row)
+            out = memory[2] = np.empty((2 * rows, width), dtype=np.uint64)
+            known.fill(0)
+            rows = kernel(masks, k, known, chained, out, *tables)
+        if rows:  # the rows of each number of links and value, in a row: kept as they are
+            start = 0
+            heads = out[:rows, :2].tolist()
+            for i in range(1, rows + 1):
+                if i == rows or heads[i] != heads[start]:
+                    kept[tuple(heads[start])] = [out[start:i].copy(), None]
+                    start = i
+        memory[3] = (masks, k)
     found: list[tuple] = []
-    for v, rows_v in by_value.items():
-        if k == 2:
-            found += _two_link_steps(geo, v, _two_link_rows(v, rows_v))
-        else:
-            found += _chain_rows(geo, k, v, rows_v)
+    values = int(chained[k])
+    while values:
+        v = (values & -values).bit_length() - 1
+        values &= values - 1
+        entry = kept[(k, v)]
+        if entry[1] is None:
+            if k == 2:
+                entry[1] = _two_link_steps(geo, v, _two_link_rows(v, entry[0].tolist()))
+            else:
+                entry[1] = _chain_rows(geo, k, v, entry[0].tolist())
+        found += entry[1]
     return found
 
 
@@ -536,12 +553,14 @@ _CLEARED = [0]
 
 
 def _memory(geo: Geometry, width: int) -> list:
-    """This thread's memory of the compiled search on ``geo``: ``[known, rows, last]``,
-    the cells of each value last seen without a chain of 2, 3 or 4 links (the
-    ``known`` array of :func:`sudokit.logic.link_pattern_kernels.strong_links`: the
-    search looks again only at the values whose cells changed), the array the rows
-    are written to, and the last candidates' array with the rows found on it, by
-    number of links."""
+    """This thread's memory of the compiled search on ``geo``: ``[known, chained,
+    rows, last, kept]``: per number of links and value, the cells last seen holding
+    it and whether they had chains, and the values with chains at the last call (the
+    ``known`` and ``chained`` arrays of
+    :func:`sudokit.logic.link_pattern_kernels.strong_links`); the array the rows are
+    written to; the last candidates' array and the least number of links asked for
+    them; per number of links and value with chains, their rows and their steps (made
+    when first asked for)."""
     import numpy as np
 
     store = getattr(_MEMORY, "store", None)
@@ -549,8 +568,8 @@ def _memory(geo: Geometry, width: int) -> list:
         store = _MEMORY.store = (_CLEARED[0], {})
     got = store[1].get(geo)
     if got is None:
-        got = store[1][geo] = [np.zeros((5, geo.n + 1, 3), dtype=np.uint64),
-                               np.empty((_ROOM, width), dtype=np.uint64), None]
+        got = store[1][geo] = [np.zeros((5, geo.n + 1, 3), dtype=np.uint64), np.zeros(5, dtype=np.int64),
+                               np.empty((_ROOM, width), dtype=np.uint64), None, {}]
     return got
 
 
