@@ -128,6 +128,26 @@ def test_compiled_search_gives_the_python_steps(monkeypatch) -> None:
         assert sum(1 for lists in python if lists[k]) > 20 - 6 * k
 
 
+def test_compiled_search_past_its_room_for_rows(monkeypatch) -> None:
+    """When the rows do not fit the array given to the compiled search, it is asked
+    again with room for all: the steps stay the Python searches' (a room of one row,
+    on the states of every 21st traced puzzle, one after another as in a rating)."""
+    pytest.importorskip("numba")
+    from sudokit.logic import links
+
+    monkeypatch.setattr(links, "_ROOM", 1)
+    states = se_states(traces()[::21])
+    got = []
+    for search in (lambda geo: None, links.strong_tables):
+        monkeypatch.setattr(links, "_compiled", search)
+        links.clear_caches()
+        got.append([[_every_field(links.find_two_links(state))]
+                     + [_every_field(links.find_chain_links(state, k)) for k in (3, 4)] for state in states])
+    links.clear_caches()
+    assert got[1] == got[0]
+    assert sum(1 for lists in got[0] if any(lists)) > 10
+
+
 def _shuffled_states(box_rows: int, box_cols: int, count: int, seed: int) -> list:
     """``count`` candidate states of a grid of ``box_rows`` x ``box_cols`` boxes:
     a random solution with about half its values blanked, the candidates those
