@@ -67,11 +67,12 @@ WIDTH = len(CHAIN_COLUMNS[0]) + 4 * len(CHAIN_COLUMNS[1])
 
 def tables(geo) -> tuple:
     """The arrays :func:`strong_links` takes for ``geo`` (rows, columns and boxes only, at
-    most 128 cells and 32 units): the units in the scan order (boxes, rows, columns) and
-    their kinds (0, 1, 2); each unit's cells as a set; each scanned line's parts in the
-    boxes (as sets, by their lowest cell) and their number; each unit's cells in order;
-    each cell's row and column; each cell's units as a set; each cell's peers as a set."""
-    ncells, n = len(geo.units_of), geo.n
+    most 128 cells and 32 units): ``scan``, the units in the scan order (boxes, rows,
+    columns), their kinds (0, 1, 2) and, for a line, the number of its parts in the
+    boxes; each unit's cells as a set; each scanned line's parts in the boxes, as sets,
+    by their lowest cell; each unit's cells in order; each cell's row and column; each
+    cell's units as a set; each cell's peers as a set."""
+    n = geo.n
     order = list(geo.boxes) + list(geo.rows) + list(geo.cols)
     kinds = np.array([0] * len(geo.boxes) + [1] * len(geo.rows) + [2] * len(geo.cols), dtype=np.int64)
     units = np.array(order, dtype=np.int64)

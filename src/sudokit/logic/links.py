@@ -15,7 +15,13 @@ row and a column a 2-String Kite (4.1), anything with a box "2 Strong links"
 suffix: the number of grouped links, then the link kinds in chain order
 (0 box, 1 the first line direction, 2 the other), the lexically smaller of
 the two directions. SE sorts its hints by rating, then by number of
-removals (most first), then by suffix."""
+removals (most first), then by suffix. Chains of three and four strong links
+(SE's ``StrongLinks(3)`` and ``(4)``) follow the same rules.
+
+On grids of rows, columns and boxes up to 128 cells and 32 units the
+compiled search (:mod:`sudokit.logic.link_pattern_kernels`) finds the
+chains of every value; the Python searches here stay the reference (and
+serve every other grid), and the steps are made from either by the same code."""
 
 from __future__ import annotations
 
@@ -639,7 +645,8 @@ def find_two_links(state: Candidates) -> Iterator[Step]:
     value are bucketed by the units holding each inner end, and only pairs
     within a bucket are tried; SE's generation order is then restored by
     sorting the hits on it. What a value yields depends only on the cells
-    holding it, so it is remembered per value and bit set."""
+    holding it, so it is remembered per value and bit set. On the grids the
+    compiled search covers, it finds the pairs (:func:`_compiled_found`)."""
     geo = state.geo
     found = _compiled_found(state, 2)
     if found is None:
@@ -1016,7 +1023,8 @@ def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
     (:func:`units_holding`); a weak link between two ends is the lowest unit
     id holding both, other than the two strong links' own units. What a
     value yields depends only on the cells holding it, so it is remembered
-    per value and bit set."""
+    per value and bit set. On the grids the compiled search covers, it finds
+    the chains (:func:`_compiled_found`)."""
     geo = state.geo
     found = _compiled_found(state, k)
     if found is None:
