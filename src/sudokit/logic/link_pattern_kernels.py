@@ -265,6 +265,33 @@ def _orient(nl, skip_aligned, la, lb, lh, aligned, sel, xs, ys, every):
     return count
 
 
+@njit(inline="always")
+def _part_tables(count, sel, xs, ys, lu, lc, cell_units, peer, inner_u, entry_u, exit_u, sees, from_start):
+    """Per oriented link (a link's two directions at once, from the units and peers of
+    its two parts): the units of its inner end (y and the heart, but its own unit), of
+    its entry (x and the heart) and of its exit (y), and the cells that see every cell
+    of its start (``from_start``) or of its exit."""
+    for j in range(0, count, 2):  # j from part a to part b, j + 1 back
+        L = sel[j >> 1]
+        own = np.int64(1) << lu[L]
+        heart = cell_units[lc[L]] if lc[L] >= 0 else np.int64(-1)
+        ua = _meet_units(xs[j, 0], xs[j, 1], cell_units)
+        ub = _meet_units(ys[j, 0], ys[j, 1], cell_units)
+        inner_u[j] = ub & heart & ~own
+        inner_u[j + 1] = ua & heart & ~own
+        if not from_start:
+            entry_u[j] = ua & heart
+            entry_u[j + 1] = ub & heart
+            exit_u[j] = ub
+            exit_u[j + 1] = ua
+        al, ah = _meet_peers(xs[j, 0], xs[j, 1], peer)
+        bl, bh = _meet_peers(ys[j, 0], ys[j, 1], peer)
+        if from_start:
+            sees[j, 0], sees[j, 1], sees[j + 1, 0], sees[j + 1, 1] = al, ah, bl, bh
+        else:
+            sees[j, 0], sees[j, 1], sees[j + 1, 0], sees[j + 1, 1] = bl, bh, al, ah
+
+
 @njit(cache=True, nogil=True)
 def _two_link_rows(v, hol, hoh, count, sel, xs, ys, every, la, lb, lh, lu, lk, li, lc, cell_units, peer,
                    inner_u, sees, bucket, nbucket, out, rows):
@@ -272,12 +299,8 @@ def _two_link_rows(v, hol, hoh, count, sel, xs, ys, every, la, lb, lh, lu, lk, l
     whose inner ends share a unit (but their own) and whose starts see a common place.
     Returns the number of rows so far."""
     room = out.shape[0]
+    _part_tables(count, sel, xs, ys, lu, lc, cell_units, peer, inner_u, inner_u, inner_u, sees, True)
     for j in range(count):
-        L = sel[j >> 1]
-        sl, sh = _meet_peers(xs[j, 0], xs[j, 1], peer)
-        sees[j, 0] = sl
-        sees[j, 1] = sh
-        inner_u[j] = _meet_units(ys[j, 0] | lh[L, 0], ys[j, 1] | lh[L, 1], cell_units) & ~(np.int64(1) << lu[L])
         m = inner_u[j]
         while m:  # a bucket a unit
             U = tz(m)
@@ -336,7 +359,7 @@ def _two_link_rows(v, hol, hoh, count, sel, xs, ys, every, la, lb, lh, lu, lk, l
 
 
 @njit(cache=True, nogil=True)
-def _chain_tables(hol, hoh, count, sel, xs, ys, every, lh, lu, cell_units, peer, inner_u, entry_u, exit_u, sees,
+def _chain_tables(hol, hoh, count, sel, xs, ys, every, lu, lc, cell_units, peer, inner_u, entry_u, exit_u, sees,
                   entering, exiting, seeing, touching, succ, first_succ, before):
     """The tables of the chains of three and four links: per oriented link the units
     of its entry, its exit and its inner end (as a first link), the cells seeing its
@@ -347,15 +370,10 @@ def _chain_tables(hol, hoh, count, sel, xs, ys, every, lh, lu, cell_units, peer,
     holding it, is used here and left empty)."""
     one = np.uint64(1)
     zero = np.uint64(0)
+    _part_tables(count, sel, xs, ys, lu, lc, cell_units, peer, inner_u, entry_u, exit_u, sees, False)
     for j in range(count):
-        L = sel[j >> 1]
-        own = np.int64(1) << lu[L]
-        inner_u[j] = _meet_units(ys[j, 0] | lh[L, 0], ys[j, 1] | lh[L, 1], cell_units) & ~own
-        entry_u[j] = _meet_units(xs[j, 0] | lh[L, 0], xs[j, 1] | lh[L, 1], cell_units)
-        exit_u[j] = _meet_units(ys[j, 0], ys[j, 1], cell_units)
-        sl, sh = _meet_peers(ys[j, 0], ys[j, 1], peer)
-        sees[j, 0] = sl
-        sees[j, 1] = sh
+        own = np.int64(1) << lu[sel[j >> 1]]
+        sl, sh = sees[j, 0], sees[j, 1]
         jb = one << np.uint64(j)
         m = entry_u[j] & ~own
         while m:
@@ -667,7 +685,7 @@ def strong_links(masks, kmin, known, chained, out, scan, unit_set, segs, unit_ce
         if need & 24:
             count = _orient(nl, True, la, lb, lh, aligned, sel, xs, ys, every)
             if count >= 6:
-                _chain_tables(hol, hoh, count, sel, xs, ys, every, lh, lu, cell_units, peer, inner_u, entry_u,
+                _chain_tables(hol, hoh, count, sel, xs, ys, every, lu, lc, cell_units, peer, inner_u, entry_u,
                               exit_u, sees, entering, exiting, seeing, touching, succ, first_succ, before)
             for k in range(3, 5):
                 if need >> k & 1:
