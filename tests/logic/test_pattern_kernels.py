@@ -1,4 +1,5 @@
-"""The compiled tests of :mod:`sudokit.logic.pattern_kernels` are registered with the
+"""The compiled tests of :mod:`sudokit.logic.pattern_kernels` (and the strong-link
+search of :mod:`sudokit.logic.link_pattern_kernels`) are registered with the
 producers' kernel group (so that ``sudoku warm-up`` and the kernel store compile them)
 and the group's warm-up runs each one. How each agrees with its producer is tested
 beside the producer (test_uniqueness.py, test_wings.py, test_links.py)."""
@@ -12,17 +13,20 @@ def test_every_pattern_kernel_is_registered_and_warmed_up() -> None:
     pytest.importorskip("numba")
     import importlib
 
-    from sudokit.logic import kernel_groups, pattern_kernels
+    from sudokit.logic import kernel_groups, link_pattern_kernels, pattern_kernels
 
     compiling = importlib.import_module("sudokit.engine.compiling")  # (the package names a function so)
 
     entries = compiling.KERNELS["producers"][1]
-    kernels = [name for name in pattern_kernels.__all__
-               if hasattr(getattr(pattern_kernels, name), "py_func")]
-    assert sorted(kernels) == ["unique_any", "value_words", "wing_sizes", "xy_any"]
-    assert all(f"logic.pattern_kernels.{name}" in entries for name in kernels)
+    modules = {"pattern_kernels": (pattern_kernels, ["unique_any", "value_words", "wing_sizes", "xy_any"]),
+               "link_pattern_kernels": (link_pattern_kernels, ["strong_links"])}
+    for name, (module, expected) in modules.items():
+        kernels = [k for k in module.__all__ if hasattr(getattr(module, k), "py_func")]
+        assert sorted(kernels) == expected
+        assert all(f"logic.{name}.{k}" in entries for k in kernels)
     kernel_groups.warm_producers()
-    assert all(getattr(pattern_kernels, name).signatures for name in kernels)
+    for module, expected in modules.values():
+        assert all(getattr(module, k).signatures for k in expected)
     # and every entry of the group, the ones these tests stand before too (a registered
     # kernel the warm-up leaves out keeps the group from counting as compiled)
     for entry in entries:

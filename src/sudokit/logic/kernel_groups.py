@@ -7,7 +7,7 @@ reached through it, so they are named and warmed up here:
 
 * ``producers``: the searches of the producers from 4.0 to 7.5 (aligned
   exclusions, ALS wings, the any-step probe, unique loops, the strong-link
-  test of :mod:`sudokit.logic.link_kernels`);
+  searches of :mod:`sudokit.logic.link_pattern_kernels`);
 * ``chains``: the chain searches (:mod:`sudokit.logic.chain_kernels`);
 * ``nested``: the nested chains' inner rules (:mod:`sudokit.logic.nested_kernels`);
 * ``cycles``: the easiest step of "Forcing Chains & Cycles" (:mod:`sudokit.logic.cycle_kernels`).
@@ -45,9 +45,11 @@ def warm_producers() -> None:
     from ..engine.logic_kernels import _tables, has_steps
 
     has_steps(np.array(state.mask, dtype=np.int64), *_tables(CLASSIC), 4)
-    strong = links.compiled_tables(state.geo)
+    strong = links.strong_tables(state.geo)
     if strong is not None:
-        strong[0](np.array(state.mask, dtype=np.int64), 3, -1, *strong[1:])
+        kernel, width, *tables = strong
+        kernel(np.array(state.mask, dtype=np.int64), 3, np.zeros((5, state.geo.n + 1, 3), dtype=np.uint64),
+               np.zeros(5, dtype=np.int64), np.empty((4, width), dtype=np.uint64), *tables)
         wings._any_xy_wing(state.mask, wings._peer_words(state.geo), False)
         wings._wing_sizes(state, wings.compiled_tables(state.geo)[1])
         from .link_kernels import als_wing_sizes  # (the sizes' walk past 128 cells)
@@ -119,7 +121,7 @@ def warm_cycles() -> None:
 register("producers", "the logic producers", ("logic_kernels.aligned_next", "logic_kernels.als_wings",
                                               "logic_kernels.has_step", "logic_kernels.unique_loops",
                                               "logic_kernels.has_steps",
-                                              "logic.link_kernels.link_values",
+                                              "logic.link_pattern_kernels.strong_links",
                                               "logic.link_kernels.als_wing_sizes",
                                               "logic.pattern_kernels.unique_any",
                                               "logic.pattern_kernels.wing_sizes",

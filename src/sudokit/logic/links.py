@@ -15,10 +15,17 @@ row and a column a 2-String Kite (4.1), anything with a box "2 Strong links"
 suffix: the number of grouped links, then the link kinds in chain order
 (0 box, 1 the first line direction, 2 the other), the lexically smaller of
 the two directions. SE sorts its hints by rating, then by number of
-removals (most first), then by suffix."""
+removals (most first), then by suffix. Chains of three and four strong links
+(SE's ``StrongLinks(3)`` and ``(4)``) follow the same rules.
+
+On grids of rows, columns and boxes up to 128 cells and 32 units the
+compiled search (:mod:`sudokit.logic.link_pattern_kernels`) finds the
+chains of every value; the Python searches here stay the reference (and
+serve every other grid), and the steps are made from either by the same code."""
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -314,6 +321,14 @@ def _name(geo: Geometry, units: list[int], grouped: int, loop: bool = False) -> 
 def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
     """The two-link steps on ``v`` as sort keys and parts, deduplicated in
     SE's generation order."""
+    return _two_link_steps(state.geo, v, _two_link_hits(state, v, holders))
+
+
+def _two_link_hits(state: Candidates, v: int, holders: int) -> list[tuple]:
+    """Every pair of strong links on ``v`` that removes something, as
+    ``(order, start, bridge 1, bridge 2, end, unit 1, unit 2, shared unit,
+    chain cells, removals, grouped links, loop)``, ``order`` SE's generation
+    order, in no particular order."""
     geo = state.geo
     peer_bits, unit_bits = cell_masks(geo)
     cell_units = unit_sets(geo)
@@ -379,6 +394,12 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
                 hits.append((order, start, bridge1, bridge2, end, u1, u2,
                              (shared & -shared).bit_length() - 1, sb | b1b | b2b | eb, victims, int(g1) + int(g2),
                              bool(closing)))
+    return hits
+
+
+def _two_link_steps(geo: Geometry, v: int, hits: list[tuple]) -> list[tuple]:
+    """The two-link steps of ``hits`` (:func:`_two_link_hits`) as sort keys and
+    parts, deduplicated in SE's generation order."""
     hits.sort(key=lambda t: t[0])
     found: list[tuple] = []
     seen: set = set()
@@ -400,16 +421,13 @@ def _two_links_of(state: Candidates, v: int, holders: int) -> list[tuple]:
 _BY_VALUE: dict[tuple, list] = {}
 _BY_VALUE_LIMIT = 50_000
 
-#: The compiled strong-link test's answers (:func:`_values_with_chains`), per geometry and
-#: number of links: by value and the cells holding it (each table bounded as above).
-_ANY: dict[tuple, dict] = {}
 
 
 def clear_caches() -> None:
     """Forget the remembered per-value results (benchmarks call this so a
     repeated puzzle is timed from scratch)."""
     _BY_VALUE.clear()
-    _ANY.clear()
+    _CLEARED[0] += 1
 
 
 def recalled(key: tuple) -> Any:
@@ -433,64 +451,168 @@ def _memo(key: tuple, compute, *args) -> list:
     return found
 
 
-#: Whether the link producers first ask the compiled test (:func:`sudokit.logic.link_kernels.link_values`)
-#: which values have a chain that removes something, and search only those; False: every value in Python.
+#: Whether the link producers run the compiled search
+#: (:func:`sudokit.logic.link_pattern_kernels.strong_links`) where it applies; False: the
+#: Python searches, value by value.
 COMPILED = True
 
-_TABLES: dict = {}
+
+_STRONG: dict = {}
 
 
-def compiled_tables(geo: Geometry):
-    """``(kernel, tables...)`` of the compiled test for ``geo``, or None where it cannot load or
-    does not apply (a variant's or a jigsaw's geometry, or past its cell sets)."""
-    got = _TABLES.get(geo)
+def strong_tables(geo: Geometry):
+    """``(kernel, row width, tables...)`` of the compiled search
+    (:func:`sudokit.logic.link_pattern_kernels.strong_links`) for ``geo``, or None
+    where it cannot load or does not apply (a variant's or a jigsaw's geometry,
+    or past 128 cells or 32 units)."""
+    got = _STRONG.get(geo)
     if got is None:
         got = ()
         if is_classic(geo) and len(geo.units_of) <= 128 and len(geo.units) <= 32:
             try:
-                from .link_kernels import link_values, tables
+                from .link_pattern_kernels import WIDTH, strong_links, tables
             except Exception:  # numba missing or broken: the Python search
                 return None
-            got = (link_values, *tables(geo))
-        _TABLES[geo] = got
+            got = (strong_links, WIDTH, *tables(geo))
+        _STRONG[geo] = got
     return got or None
 
 
-def _values_with_chains(state: Candidates, k: int) -> int:
-    """Bit ``v`` set for each value that may have a chain of ``k`` strong links removing
-    something: the compiled test's answer, or every value when it does not answer.
-    A value's answer depends only on the cells holding it, so it is remembered per
-    value and bit set (from one step to the next most values keep their places),
-    and the compiled test looks only at the values not yet known."""
+def _compiled(geo: Geometry):
+    """:func:`strong_tables` when the compiled search should answer now
+    (:func:`sudokit.engine.producer_tables`; once it has, always), else None."""
+    if COMPILED:
+        got = _READY.get(geo)
+        if got is not None:
+            return got
     from ..engine import producer_tables
 
+    got = producer_tables(COMPILED, geo, strong_tables, len(geo.units))
+    if got is not None:
+        _READY[geo] = got
+    return got
+
+
+#: The geometries the compiled search answers for now.
+_READY: dict = {}
+
+
+#: The rows the compiled search first has room for (it asks again with room for all).
+_ROOM = 64
+
+
+def _compiled_found(state: Candidates, k: int) -> "list[tuple] | None":
+    """The chains of ``k`` strong links of every value as sort keys and parts,
+    as the Python searches give them (:func:`_two_links_of`,
+    :func:`_chain_links_dfs`), from the compiled search; None where it does not
+    answer (then the Python searches run).
+
+    A value's chains depend only on the cells holding it, and from one step to
+    the next most values keep theirs: the search looks only at the values whose
+    cells changed, and the chains of the others are kept (:func:`_memory`). It
+    answers for ``k`` to 4 at once, since the stepper asks the three producers
+    in turn on the same candidates (the same array of :func:`mask_array`, which
+    is made anew when they change)."""
     geo = state.geo
-    compiled = producer_tables(COMPILED, geo, compiled_tables, len(geo.units))
+    compiled = _compiled(geo)
     if compiled is None:
-        return -1
-    boards = value_boards(state)
-    memo = _ANY.get((geo, k))
-    if memo is None or len(memo) >= _BY_VALUE_LIMIT:
-        memo = _ANY[(geo, k)] = {}
-    known = todo = 0
-    most = 2 * k
-    for v in range(1, geo.n + 1):
-        board = boards[v]
-        if board.bit_count() < most:
-            continue
-        got = memo.get((v, board))
-        if got is None:
-            todo |= 1 << v
-        elif got:
-            known |= 1 << v
-    if not todo:
-        return known
-    kernel, *tables = compiled
-    got = kernel(mask_array(state.mask), k, todo, *tables)
-    for v in range(1, geo.n + 1):
-        if todo >> v & 1:
-            memo[(v, boards[v])] = bool(got >> v & 1)
-    return known | (got & todo)
+        return None
+    kernel, width, *tables = compiled
+    masks = mask_array(state.mask)
+    memory = _memory(geo, width)
+    known, chained, out, last, kept = memory
+    if last is None or last[0] is not masks or last[1] > k:
+        rows = kernel(masks, k, known, chained, out, *tables)
+        while rows > len(out):  # (all of it again, with room for all)
+            import numpy as np
+
+            out = memory[2] = np.empty((2 * rows, width), dtype=np.uint64)
+            known.fill(0)
+            rows = kernel(masks, k, known, chained, out, *tables)
+        if rows:  # the rows of each number of links and value, in a row: kept as they are
+            start = 0
+            heads = out[:rows, :2].tolist()
+            for i in range(1, rows + 1):
+                if i == rows or heads[i] != heads[start]:
+                    kept[tuple(heads[start])] = [out[start:i].copy(), None]
+                    start = i
+        memory[3] = (masks, k)
+    found: list[tuple] = []
+    values = int(chained[k])
+    while values:
+        v = (values & -values).bit_length() - 1
+        values &= values - 1
+        entry = kept[(k, v)]
+        if entry[1] is None:
+            if k == 2:
+                entry[1] = _two_link_steps(geo, v, _two_link_rows(v, entry[0].tolist()))
+            else:
+                entry[1] = _chain_rows(geo, k, v, entry[0].tolist())
+        found += entry[1]
+    return found
+
+
+#: Per thread: the compiled search's memory (:func:`_memory`), and the
+#: :func:`clear_caches` count it was made after.
+_MEMORY = threading.local()
+_CLEARED = [0]
+
+
+def _memory(geo: Geometry, width: int) -> list:
+    """This thread's memory of the compiled search on ``geo``: ``[known, chained,
+    rows, last, kept]``: per number of links and value, the cells last seen holding
+    it and whether they had chains, and the values with chains at the last call (the
+    ``known`` and ``chained`` arrays of
+    :func:`sudokit.logic.link_pattern_kernels.strong_links`); the array the rows are
+    written to; the last candidates' array and the least number of links asked for
+    them; per number of links and value with chains, their rows and their steps (made
+    when first asked for)."""
+    import numpy as np
+
+    store = getattr(_MEMORY, "store", None)
+    if store is None or store[0] != _CLEARED[0]:
+        store = _MEMORY.store = (_CLEARED[0], {})
+    got = store[1].get(geo)
+    if got is None:
+        got = store[1][geo] = [np.zeros((5, geo.n + 1, 3), dtype=np.uint64), np.zeros(5, dtype=np.int64),
+                               np.empty((_ROOM, width), dtype=np.uint64), None, {}]
+    return got
+
+
+def _words(lo: int, hi: int) -> int:
+    return lo | hi << 64
+
+
+def _two_link_rows(v: int, rows: list) -> list[tuple]:
+    """:func:`_two_link_hits` from the compiled search's rows of value ``v``."""
+    pairs = kind_pairs(3)
+    hits = []
+    for (_, _, k1, i1, o1, k2, i2, o2, u1, u2, shared, s_lo, s_hi, b1_lo, b1_hi, h1, b2_lo, b2_hi, h2,
+         e_lo, e_hi, x_lo, x_hi, grouped, *_) in rows:
+        sb, b1b, b2b, eb = _words(s_lo, s_hi), _words(b1_lo, b1_hi), _words(b2_lo, b2_hi), _words(e_lo, e_hi)
+        bridge1, bridge2 = tuple(cells_of(b1b)), tuple(cells_of(b2b))
+        if h1:
+            bridge1 += (h1 - 1,)
+            b1b |= 1 << (h1 - 1)
+        if h2:
+            bridge2 += (h2 - 1,)
+            b2b |= 1 << (h2 - 1)
+        hits.append(((pairs.index((k1, k2)), v, i1, i2, o1, o2), tuple(cells_of(sb)), bridge1, bridge2,
+                     tuple(cells_of(eb)), u1, u2, shared, sb | b1b | b2b | eb, _words(x_lo, x_hi), grouped, False))
+    return hits
+
+
+def _chain_rows(geo: Geometry, k: int, v: int, rows: list) -> list[tuple]:
+    """The chains of ``k`` links on ``v`` as :func:`_chain_links_dfs` gives them, from
+    the compiled search's rows of value ``v`` (in the search's order)."""
+    kind_sets = _kind_sets(k, 3)
+    found: list[tuple] = []
+    seen: set = set()
+    for row in rows:
+        chain = [(row[b], row[b + 1], row[b + 2], _words(row[b + 3], row[b + 4]), _words(row[b + 5], row[b + 6]),
+                  _words(row[b + 7], row[b + 8])) for b in range(7, 7 + 9 * k, 9)]
+        _keep_chain(found, seen, geo, v, kind_sets, chain, bool(row[2]), _words(row[5], row[6]), _words(row[3], row[4]))
+    return found
 
 
 def mask_array(mask: "Sequence[int]"):
@@ -523,15 +645,17 @@ def find_two_links(state: Candidates) -> Iterator[Step]:
     value are bucketed by the units holding each inner end, and only pairs
     within a bucket are tried; SE's generation order is then restored by
     sorting the hits on it. What a value yields depends only on the cells
-    holding it, so it is remembered per value and bit set."""
+    holding it, so it is remembered per value and bit set. On the grids the
+    compiled search covers, it finds the pairs (:func:`_compiled_found`)."""
     geo = state.geo
-    boards = value_boards(state)
-    found: list[tuple] = []
-    wanted = _values_with_chains(state, 2)
-    for v in range(1, geo.n + 1):
-        holders = boards[v]
-        if wanted >> v & 1 and holders.bit_count() >= 4:
-            found += _memo(("two", geo, v, holders), _two_links_of, state, v, holders)
+    found = _compiled_found(state, 2)
+    if found is None:
+        boards = value_boards(state)
+        found = []
+        for v in range(1, geo.n + 1):
+            holders = boards[v]
+            if holders.bit_count() >= 4:
+                found += _memo(("two", geo, v, holders), _two_links_of, state, v, holders)
     found.sort(key=lambda t: t[:4])
     for rating, *_, (name, v, start, bridge1, bridge2, end, u1, u2, shared, elims) in found:
         chain = ",".join(
@@ -624,31 +748,12 @@ def _chain_links_dfs(state: Candidates, k: int, v: int, holders: int) -> list[tu
 
     middle: list = [None] * count
     exit_sees = [_meet(peer_bits, o[4]) for o in oriented]
-    order = 0
     path: list[int] = []
     weak: list[int] = []
-    parts: list[int] = []
     units: list[int] = []
 
-    def record(j: int, w: int, entry: int, end: int, chain_bits: int, closing: int, elim_bits: int) -> None:
-        """Keep a chain (the current path, then link ``j`` through weak unit ``w``)."""
-        nonlocal order
-        elims = tuple((c, v) for c in cells_of(elim_bits))
-        key = (chain_bits, elims)
-        if key in seen:
-            return
-        seen.add(key)
-        chain = path + [j]
-        chain_units = units + [oriented[j][0]]
-        grouped = sum(1 for i in chain if oriented[i][2])
-        name, rating, suffix = _name_k(geo, chain_units, grouped, bool(closing))
-        kinds = tuple(sorted(oriented[i][1] for i in chain))
-        found.append((rating, -len(elims), suffix, kind_sets.index(kinds), (v, order),
-                      name, v, tuple(parts + [entry, end]), tuple(chain_units), elims, chain_bits))
-        order += 1
-
     def grow(nexts: list[tuple[int, int]], used: int, start: int, start_units: int, start_sees: int) -> None:
-        """Depth-first chains in SE's order; ``parts`` holds the chain's ends."""
+        """Depth-first chains in SE's order (``path``: the chain's links so far)."""
         last_level = len(path) + 1 == k
         for j, w in nexts:
             u2, k2, g2, x2, y2, h2 = oriented[j]
@@ -666,30 +771,51 @@ def _chain_links_dfs(state: Candidates, k: int, v: int, holders: int) -> list[tu
                 else:
                     elim_bits = start_sees & exit_sees[j] & holders & ~(start | y2)
                 if elim_bits:
-                    record(j, w, entry, y2, chain_bits, closing, elim_bits)
+                    _keep_chain(found, seen, geo, v, kind_sets, [oriented[i] for i in path + [j]], bool(closing),
+                                chain_bits, elim_bits)
                 continue
             after = middle[j]
             if after is None:
                 after = middle[j] = successors(ubit[j], y2, exit_units[j])
             path.append(j)
             weak.append(w)
-            parts.extend((entry, y2))
             units.append(u2)
             grow(after, chain_bits, start, start_units, start_sees)
             path.pop()
             weak.pop()
-            del parts[-2:]
             units.pop()
 
     for i, (u1, k1, g1, x1, y1, h1) in enumerate(oriented):
         start, inner = x1, y1 | h1
         path[:] = [i]
         weak.clear()
-        parts[:] = [start, inner]
         units[:] = [u1]
         grow(successors(ubit[i], inner, _meet(cell_units, inner)), start | inner,
              start, _meet(cell_units, start), _meet(peer_bits, start))
     return found
+
+
+def _keep_chain(found: list, seen: set, geo: Geometry, v: int, kind_sets: tuple, chain: list[tuple], loop: bool,
+                chain_bits: int, elim_bits: int) -> None:
+    """Append to ``found`` a chain of strong links on ``v`` (its oriented links
+    (:func:`_oriented`), first to last) as a sort key and parts, unless a chain
+    on the same cells with the same removals is in ``seen`` already: the
+    searches call this in SE's generation order, one value at a time."""
+    elims = tuple((c, v) for c in cells_of(elim_bits))
+    key = (chain_bits, elims)
+    if key in seen:
+        return
+    seen.add(key)
+    chain_units = [o[0] for o in chain]
+    grouped = sum(1 for o in chain if o[2])
+    name, rating, suffix = _name_k(geo, chain_units, grouped, loop)
+    kinds = tuple(sorted(o[1] for o in chain))
+    first = chain[0]
+    parts = [first[3], first[4] | first[5]]
+    for o in chain[1:]:
+        parts += (o[3] | o[5], o[4])
+    found.append((rating, -len(elims), suffix, kind_sets.index(kinds), (v, len(found)),
+                  name, v, tuple(parts), tuple(chain_units), elims, chain_bits))
 
 
 def _oriented(by_kind: list) -> list[tuple]:
@@ -826,25 +952,6 @@ def _chain_links_bits(state: Candidates, k: int, v: int, holders: int) -> list[t
     entry_units, exit_units, exit_sees = graph.entry_units, graph.exit_units, graph.exit_sees
     found: list[tuple] = []
     seen: set = set()
-    order = 0
-
-    def record(chain: list[int], first_exit: int, chain_bits: int, closing: int, elim_bits: int) -> None:
-        nonlocal order
-        elims = tuple((c, v) for c in cells_of(elim_bits))
-        key = (chain_bits, elims)
-        if key in seen:
-            return
-        seen.add(key)
-        chain_units = [oriented[i][0] for i in chain]
-        grouped = sum(1 for i in chain if oriented[i][2])
-        name, rating, suffix = _name_k(geo, chain_units, grouped, bool(closing))
-        kinds = tuple(sorted(oriented[i][1] for i in chain))
-        parts = [oriented[chain[0]][3], first_exit]
-        for i in chain[1:]:
-            parts += (oriented[i][3] | oriented[i][5], oriented[i][4])
-        found.append((rating, -len(elims), suffix, kind_sets.index(kinds), (v, order),
-                      name, v, tuple(parts), tuple(chain_units), elims, chain_bits))
-        order += 1
 
     for i in range(count):
         start, inner, start_units, start_sees, first_u, cand, _ = graph.starts[i][:7]
@@ -881,7 +988,8 @@ def _chain_links_bits(state: Candidates, k: int, v: int, holders: int) -> list[t
                     else:
                         elim_bits = start_sees & exit_sees[j] & holders & ~(start | oriented[j][4])
                     if elim_bits:
-                        record(path + [j], inner, chain_bits, closing, elim_bits)
+                        _keep_chain(found, seen, geo, v, kind_sets, [oriented[x] for x in path + [j]], bool(closing),
+                                    chain_bits, elim_bits)
                 path.pop()
                 continue
             if not cand:
@@ -915,16 +1023,18 @@ def find_chain_links(state: Candidates, k: int) -> Iterator[Step]:
     (:func:`units_holding`); a weak link between two ends is the lowest unit
     id holding both, other than the two strong links' own units. What a
     value yields depends only on the cells holding it, so it is remembered
-    per value and bit set."""
+    per value and bit set. On the grids the compiled search covers, it finds
+    the chains (:func:`_compiled_found`)."""
     geo = state.geo
-    boards = value_boards(state)
-    found: list[tuple] = []
-    wanted = _values_with_chains(state, k)
-    for v in range(1, geo.n + 1):
-        holders = boards[v]
-        if wanted >> v & 1 and holders.bit_count() >= 2 * k:
-            search = _chain_links_bits if BIT_SET_CHAINS else _chain_links_dfs
-            found += _memo(("chain", k, geo, v, holders, search), search, state, k, v, holders)
+    found = _compiled_found(state, k)
+    if found is None:
+        boards = value_boards(state)
+        found = []
+        for v in range(1, geo.n + 1):
+            holders = boards[v]
+            if holders.bit_count() >= 2 * k:
+                search = _chain_links_bits if BIT_SET_CHAINS else _chain_links_dfs
+                found += _memo(("chain", k, geo, v, holders, search), search, state, k, v, holders)
     found.sort(key=lambda t: t[:5])
     for rating, _, _, _, _, name, v, parts, units, elims, chain_bits in found:
         chain = ",".join(

@@ -648,14 +648,13 @@ def bug_tables(geo: Geometry):
     load or does not apply (the strong-link test's geometries)."""
     got = _BUG_TABLES.get(geo)
     if got is None:
-        from .links import compiled_tables
+        from .links import strong_tables
 
-        strong = compiled_tables(geo)
-        if strong is None:
+        if strong_tables(geo) is None:
             return None
-        from .link_kernels import bug_pattern
+        from .link_kernels import bug_pattern, tables
 
-        units, _, unit_cells, _, _, peer, _ = strong[1:]
+        units, _, unit_cells, _, _, peer, _ = tables(geo)
         got = _BUG_TABLES[geo] = (bug_pattern, unit_cells[units].copy(), peer)
     return got
 
