@@ -55,7 +55,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from ..errors import LimitReached
-from .links import boards_of
+from .links import value_boards
 from .state import Candidates, extra_units, iter_bits, se_cells
 from .step import STRONG, WEAK, Step, Technique, elims_text
 
@@ -208,7 +208,7 @@ class Chainer:
         self.t = _tables(state.geo)
         self.units = state.geo.units
         # (``boards``: the value bitboards of ``state.mask`` when the caller has them)
-        self.boards = list(boards_of(state.mask, state.geo.n)) if boards is None else boards
+        self._boards = boards
         self.deadline = deadline
         self.ticks = 0
         self._last_check = 0.0
@@ -216,6 +216,14 @@ class Chainer:
         self._compiled = None
         self._on_cache: dict = {}
         self._prop_cache: dict = {}
+
+    @property
+    def boards(self) -> list[int]:
+        """The value bitboards of the state's candidates (read only), made when
+        first asked for: most searches of a state never read them."""
+        if self._boards is None:
+            self._boards = list(value_boards(self.state))
+        return self._boards
 
     def tick(self, units: int = 1) -> None:
         """Count ``units`` of work against the puzzle's work budget, and
