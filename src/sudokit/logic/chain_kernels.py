@@ -94,7 +94,7 @@ def work(ncells: int, n: int, width: int) -> dict[str, np.ndarray]:
         "pnodes": np.empty(size, dtype=np.int64), "pstart": np.empty(size + 2, dtype=np.int64),
         "pflat": np.empty(size * (n + 2), dtype=np.int64), "pfirst": np.empty(size + 1, dtype=np.int64),
         "qon": np.empty(size, dtype=np.int64), "qoff": np.empty(size, dtype=np.int64),
-        "flags": np.zeros(3 * (ncells << 5), dtype=np.int64), "one": np.zeros(1, dtype=np.int64),
+        "flags": np.zeros(ncells << 5, dtype=np.int64), "one": np.zeros(1, dtype=np.int64),
     }
     out["prop"] = tuple(out[k] for k in ("mark", "pnodes", "parents", "found", "buf", "index", "pstart", "pflat",
                                          "pfirst", "qon", "qoff", "flags"))
@@ -146,37 +146,6 @@ def _conjugate(masks, units, cell, j, bit):
     return other if count == 2 and me else -1
 
 
-@njit(inline="always")
-def _conjugate_counted(masks, units, cell, j, bit, value, counts, stamp):
-    """:func:`_conjugate` with the unit's places of the value counted once per
-    propagation: ``counts[((first * 3 + j) << 5) | value]`` (``first`` the
-    unit's first cell) holds ``(stamp << 6) | places`` once counted under
-    ``stamp``, and a dynamic propagation takes one off for each place it
-    removes; the unit's cells are read again only when two places are left."""
-    key = ((units[cell, j, 0] * 3 + j) << 5) | value
-    f = counts[key]
-    if f >> 6 == stamp:
-        count = f & 63
-    else:
-        count = 0
-        for i in range(units.shape[2]):
-            c = units[cell, j, i]
-            if c < 0:
-                break
-            if masks[c] & bit:
-                count += 1
-        counts[key] = (stamp << 6) | count
-    if count != 2 or not masks[cell] & bit:
-        return -1
-    for i in range(units.shape[2]):
-        c = units[cell, j, i]
-        if c < 0:
-            break
-        if c != cell and masks[c] & bit:
-            return c
-    return -1
-
-
 @njit(cache=True, nogil=True)
 def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, nodes, parents, found, buf, index,
         pstart, pflat, pfirst, qon, qoff, stamp, out):
@@ -212,8 +181,6 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
     width = peers.shape[1]
     ulen = units.shape[2]
     if op == 3:
-        # out: the places of a value in a unit, counted once a propagation (see _conjugate_counted)
-        counted = units.shape[1] == 3 and out.shape[0] >= 3 * (base.shape[0] << 5)
         for c in range(base.shape[0]):
             masks[c] = base[c]
         n = 0
@@ -298,10 +265,7 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
                         if dynamic:
                             k = _push_offs(pflat, k, cell, base[cell] & ~m)
                     else:
-                        if counted:
-                            other = _conjugate_counted(masks, units, cell, step - 1, bit, value, out, stamp)
-                        else:
-                            other = _conjugate(masks, units, cell, step - 1, bit)
+                        other = _conjugate(masks, units, cell, step - 1, bit)
                         if other < 0:
                             continue
                         q = (other << 6) | (value << 1) | 1
@@ -332,11 +296,6 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
                         ton += 1
                 if dynamic:
                     masks[cell] &= ~bit
-                    if counted:  # one place fewer in each of the cell's units (where counted)
-                        for j in range(3):
-                            key = (((units[cell, j, 0] * 3 + j) << 5) | value)
-                            if out[key] >> 6 == stamp:
-                                out[key] -= 1
         return n, 0, -1, -1
 
 
@@ -497,7 +456,7 @@ def scan(masks, peers, units, y: bool, x: bool, w: dict) -> np.ndarray:
             w["parents"], w["found"], w["buf"], w["index"], w["pstart"], w["pflat"], w["pfirst"], w["qon"],
             w["qoff"], w["stamp"], w["flags"])
     w["stamp"] = r[0]
-    return w["flags"][:len(masks) << 5]
+    return w["flags"]
 
 
 def propagate(base, peers, units, starts, y: bool, dynamic: bool, w: dict) -> tuple[int, int, int, int]:
