@@ -446,3 +446,42 @@ def test_nishio_on_bitboards_gives_the_propagations_contradictions(chain_kernels
         assert props == 2 * len(want)
         contradictions += sum(map(bool, want.values()))
     assert contradictions > 60, contradictions
+
+
+def test_propagation_on_bitboards_makes_the_graph_of_the_cell_loop(chain_kernels_loaded) -> None:
+    """Op 3 of chain_kernels.run on bitboards (a grid of up to 128 cells, its tables in the work
+    array ``flags``) makes the very graph of the loop over the cells (the same call with a
+    ``flags`` too small for the tables): the same potentials in the same order, the same
+    parents and the same contradiction, from every candidate on and off, static and dynamic,
+    with and without y-links, on SE's states from 7.5 up."""
+    import numpy as np
+
+    from sudokit.logic import chain_kernels
+
+    states = [state for _, _, state in _states(lambda s: s["rating"] >= 7.5)][::12]
+    assert len(states) > 20
+    contradictions = 0
+    for state in states:
+        ch = chains.Chainer(state, None)
+        _, arr, peers, units, w = ch._kernel(state.mask)
+        mark, pnodes, parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, flags = w["prop"]
+        small = np.zeros(len(arr) << 5, dtype=np.int64)
+        for cell, m in enumerate(state.mask):
+            for v in range(1, 10):
+                if not m >> (v - 1) & 1 or not m & (m - 1):
+                    continue
+                for start in ((cell << 6) | (v << 1) | 1, (cell << 6) | (v << 1)):
+                    for y in (True, False):
+                        for dynamic in (True, False):
+                            made = []
+                            for out in (flags, small):
+                                w["stamp"] += 1
+                                r = chain_kernels.run(3, arr, w["masks"], peers, units, 0, np.array([start]), y, True,
+                                                      dynamic, 1 << 30, mark, pnodes, parents, found, buf, index,
+                                                      pstart, pflat, pfirst, qon, qoff, w["stamp"], out)
+                                count = r[0] + (r[1] == 2)
+                                made.append((r, pnodes[:count].tolist(), pstart[:count + 1].tolist(),
+                                             pflat[:pstart[count]].tolist(), pfirst[:r[0]].tolist()))
+                            assert made[0] == made[1]
+                            contradictions += made[0][0][1] != 0
+    assert contradictions > 500, contradictions
