@@ -94,7 +94,9 @@ def work(ncells: int, n: int, width: int) -> dict[str, np.ndarray]:
         "pnodes": np.empty(size, dtype=np.int64), "pstart": np.empty(size + 2, dtype=np.int64),
         "pflat": np.empty(size * (n + 2), dtype=np.int64), "pfirst": np.empty(size + 1, dtype=np.int64),
         "qon": np.empty(size, dtype=np.int64), "qoff": np.empty(size, dtype=np.int64),
-        "flags": np.zeros((ncells << 5) + 1 + _TABLE_WORDS * ncells, dtype=np.int64), "one": np.zeros(1, dtype=np.int64),
+        # the scan's flags, then op 3's bitboard tables
+        "flags": np.zeros((ncells << 5) + 1 + _TABLE_WORDS * ncells, dtype=np.int64),
+        "one": np.zeros(1, dtype=np.int64),
     }
     out["prop"] = tuple(out[k] for k in ("mark", "pnodes", "parents", "found", "buf", "index", "pstart", "pflat",
                                          "pfirst", "qon", "qoff", "flags"))
@@ -396,7 +398,9 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
     node)``: kind 0, no contradiction; kind 1, the on potential of entry
     ``entry`` is turned off by ``node``; kind 2, entry ``count`` (its parents
     after ``pstart[count]``, not counted) is the on potential whose negation
-    is entry ``entry``."""
+    is entry ``entry``. On a grid of up to 128 cells op 3 runs on bitboards
+    (:func:`_propagate_bits`, the same result), its tables made once in ``out``
+    after the scan's flags (room for them: :func:`work`), ``found`` its work space."""
     width = peers.shape[1]
     ulen = units.shape[2]
     if op == 3:
