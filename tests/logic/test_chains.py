@@ -414,3 +414,74 @@ def test_chain_steps_made_later_are_the_steps_made_at_once(monkeypatch) -> None:
             back = pickle.loads(pickle.dumps(got))
             assert type(back) is Step and back == want
     assert made > 30, made
+
+
+def test_nishio_on_bitboards_gives_the_propagations_contradictions(chain_kernels_loaded) -> None:
+    """Which assumptions of Nishio Forcing Chains contradict themselves, decided per value on
+    bitboards (nested_kernels.nishio_rule), is what the dynamic x-link propagation of
+    chain_kernels.run finds from each, on and off, on SE's states from 7.0 up."""
+    import numpy as np
+
+    from sudokit.logic import chain_kernels, nested_kernels
+
+    states = [state for _, _, state in _states(lambda s: s["rating"] >= 7.0)][::4]
+    assert len(states) > 40
+    full = sum(1 << v for v in range(1, 10))
+    contradictions = 0
+    for state in states:
+        ch = chains.Chainer(state, None)
+        _, arr, peers, units, w = ch._kernel(state.mask)
+        out = np.zeros(len(arr) << 5, dtype=np.int64)
+        props, w["stamp"] = nested_kernels.nishio_rule(arr, peers, units, w["masks"], *w["prop"], w["stamp"],
+                                                       w["one"], out, full)
+        want = {}
+        for cell, m in enumerate(state.mask):
+            if m & (m - 1):
+                for v in range(1, 10):
+                    if m >> (v - 1) & 1:
+                        on = (cell << 6) | (v << 1) | 1
+                        want[cell, v] = sum(1 << k for k, start in enumerate((on, on ^ 1))
+                                            if chain_kernels.propagate(arr, peers, units, [start], False, True, w)[1])
+        assert {key: int(out[(key[0] << 5) | key[1]]) for key in want} == want
+        assert props == 2 * len(want)
+        contradictions += sum(map(bool, want.values()))
+    assert contradictions > 60, contradictions
+
+
+def test_propagation_on_bitboards_makes_the_graph_of_the_cell_loop(chain_kernels_loaded) -> None:
+    """Op 3 of chain_kernels.run on bitboards (a grid of up to 128 cells, its tables in the work
+    array ``flags``) makes the very graph of the loop over the cells (the same call with a
+    ``flags`` too small for the tables): the same potentials in the same order, the same
+    parents and the same contradiction, from every candidate on and off, static and dynamic,
+    with and without y-links, on SE's states from 7.5 up."""
+    import numpy as np
+
+    from sudokit.logic import chain_kernels
+
+    states = [state for _, _, state in _states(lambda s: s["rating"] >= 7.5)][::12]
+    assert len(states) > 20
+    contradictions = 0
+    for state in states:
+        ch = chains.Chainer(state, None)
+        _, arr, peers, units, w = ch._kernel(state.mask)
+        mark, pnodes, parents, found, buf, index, pstart, pflat, pfirst, qon, qoff, flags = w["prop"]
+        small = np.zeros(len(arr) << 5, dtype=np.int64)
+        for cell, m in enumerate(state.mask):
+            for v in range(1, 10):
+                if not m >> (v - 1) & 1 or not m & (m - 1):
+                    continue
+                for start in ((cell << 6) | (v << 1) | 1, (cell << 6) | (v << 1)):
+                    for y in (True, False):
+                        for dynamic in (True, False):
+                            made = []
+                            for out in (flags, small):
+                                w["stamp"] += 1
+                                r = chain_kernels.run(3, arr, w["masks"], peers, units, 0, np.array([start]), y, True,
+                                                      dynamic, 1 << 30, mark, pnodes, parents, found, buf, index,
+                                                      pstart, pflat, pfirst, qon, qoff, w["stamp"], out)
+                                count = r[0] + (r[1] == 2)
+                                made.append((r, pnodes[:count].tolist(), pstart[:count + 1].tolist(),
+                                             pflat[:pstart[count]].tolist(), pfirst[:r[0]].tolist()))
+                            assert made[0] == made[1]
+                            contradictions += made[0][0][1] != 0
+    assert contradictions > 500, contradictions

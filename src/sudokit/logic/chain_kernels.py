@@ -94,7 +94,9 @@ def work(ncells: int, n: int, width: int) -> dict[str, np.ndarray]:
         "pnodes": np.empty(size, dtype=np.int64), "pstart": np.empty(size + 2, dtype=np.int64),
         "pflat": np.empty(size * (n + 2), dtype=np.int64), "pfirst": np.empty(size + 1, dtype=np.int64),
         "qon": np.empty(size, dtype=np.int64), "qoff": np.empty(size, dtype=np.int64),
-        "flags": np.zeros(ncells << 5, dtype=np.int64), "one": np.zeros(1, dtype=np.int64),
+        # the scan's flags, then op 3's bitboard tables
+        "flags": np.zeros((ncells << 5) + 1 + _TABLE_WORDS * ncells, dtype=np.int64),
+        "one": np.zeros(1, dtype=np.int64),
     }
     out["prop"] = tuple(out[k] for k in ("mark", "pnodes", "parents", "found", "buf", "index", "pstart", "pflat",
                                          "pfirst", "qon", "qoff", "flags"))
@@ -146,6 +148,225 @@ def _conjugate(masks, units, cell, j, bit):
     return other if count == 2 and me else -1
 
 
+#: Op 3's bitboard tables, per cell (up to 128 cells: two 64-bit words, ``lo`` for cells 0-63,
+#: ``hi`` for 64-127, each a plain int64): the three parts of its peers in SE's order (the box
+#: but the cell, then the row and the column outside the box), then its box, row and column;
+#: kept in the ``out`` work array after the scan's flags, under a mark.
+_TABLE_WORDS = 12
+_TABLE_MARK = 0x5EED << 20
+
+
+@njit(inline="always")
+def _low_index(low):
+    """The index of the one bit set in the int64 word ``low`` (bit 63 included)."""
+    i = 0
+    for shift in (32, 16, 8, 4, 2, 1):
+        if low >> shift:
+            low >>= shift
+            i += shift
+    return i
+
+
+@njit(inline="always")
+def _ones(r):
+    count = 0
+    while r:
+        r &= r - 1
+        count += 1
+    return count
+
+
+@njit(inline="always")
+def _set_bit(tab, at, c):
+    if c < 64:
+        tab[at] |= 1 << c
+    else:
+        tab[at + 1] |= 1 << (c - 64)
+
+
+@njit(cache=True, nogil=True)
+def _bit_tables(units, tab, t1):
+    """Fill op 3's bitboard tables (:data:`_TABLE_WORDS`) at ``tab[t1:]`` from ``units``."""
+    ncells = units.shape[0]
+    for c in range(ncells):
+        tb = t1 + _TABLE_WORDS * c
+        for k in range(_TABLE_WORDS):
+            tab[tb + k] = 0
+        for j in range(3):
+            for i in range(units.shape[2]):
+                d = units[c, j, i]
+                if d < 0:
+                    break
+                _set_bit(tab, tb + 6 + 2 * j, d)
+        for h in range(2):
+            box = tab[tb + 6 + h]
+            tab[tb + h] = box
+            tab[tb + 2 + h] = tab[tb + 8 + h] & ~box
+            tab[tb + 4 + h] = tab[tb + 10 + h] & ~box
+        if c < 64:
+            tab[tb] &= ~(1 << c)
+        else:
+            tab[tb + 1] &= ~(1 << (c - 64))
+
+
+@njit(inline="always")
+def _propagate_bits(base, masks, starts, y, dynamic, mark, nodes, index, pstart, pflat, pfirst, qon, qoff, stamp,
+                    tab, t1, bd):
+    """Op 3 of :func:`run` on grids of up to 128 cells, each value's places kept as a
+    bitboard of two words (``bd[2 * value]``, ``bd[2 * value + 1]``; the start's at
+    ``bd[64 + ...]``): a value's peers come as the places in the three parts of the cell's
+    peers (:data:`_TABLE_WORDS`), ascending, and a unit's other place from the unit's places
+    counted on the board, rather than each cell read in turn. The same potentials, parents,
+    order and result as the loop over the cells."""
+    ncells = base.shape[0]
+    for k in range(128):
+        bd[k] = 0
+    for c in range(ncells):
+        m = base[c]
+        masks[c] = m
+        v = 1
+        while m:
+            if m & 1:
+                _set_bit(bd, 2 * v, c)
+            m >>= 1
+            v += 1
+    for k in range(64):
+        bd[64 + k] = bd[k]
+    n = 0
+    pstart[0] = 0
+    hon = ton = hoff = toff = 0
+    for i in range(starts.shape[0]):
+        s = starts[i]
+        mark[s] = stamp
+        index[s] = n
+        nodes[n] = s
+        pfirst[n] = -1
+        n += 1
+        pstart[n] = pstart[n - 1]
+        if s & 1:
+            qon[ton] = n - 1
+            ton += 1
+        else:
+            qoff[toff] = n - 1
+            toff += 1
+    while hon < ton or hoff < toff:
+        if hon < ton:
+            e = qon[hon]
+            hon += 1
+            p = nodes[e]
+            cell = p >> 6
+            value = (p >> 1) & 31
+            bit = 1 << (value - 1)
+            tb = t1 + _TABLE_WORDS * cell
+            # on -> off: the cell's other values, then the value's peers (three parts, two words each)
+            m = masks[cell] & ~bit if y else 0
+            v = 1
+            part = 0
+            r = 0
+            while True:
+                if m:
+                    if not m & 1:
+                        m >>= 1
+                        v += 1
+                        continue
+                    q = (cell << 6) | (v << 1)
+                    m >>= 1
+                    v += 1
+                else:
+                    while not r and part < 6:
+                        r = tab[tb + part] & bd[2 * value + (part & 1)]
+                        part += 1
+                    if not r:
+                        break
+                    low = r & -r
+                    r ^= low
+                    c = _low_index(low) + (64 if not part & 1 else 0)
+                    q = (c << 6) | (value << 1)
+                if mark[q | 1] == stamp:
+                    return n, 1, index[q | 1], p
+                if mark[q] != stamp:
+                    mark[q] = stamp
+                    index[q] = n
+                    nodes[n] = q
+                    pflat[pstart[n]] = p
+                    pfirst[n] = p
+                    n += 1
+                    pstart[n] = pstart[n - 1] + 1
+                    qoff[toff] = n - 1
+                    toff += 1
+        else:
+            e = qoff[hoff]
+            hoff += 1
+            p = nodes[e]
+            cell = p >> 6
+            value = (p >> 1) & 31
+            bit = 1 << (value - 1)
+            tb = t1 + _TABLE_WORDS * cell
+            blo = bd[2 * value]
+            bhi = bd[2 * value + 1]
+            for step in range(4):  # the y-link, then the box, row and column
+                if step == 0:
+                    if not y:
+                        continue
+                    m = masks[cell]
+                    m2 = m & (m - 1)
+                    if not m2 or m2 & (m2 - 1):
+                        continue
+                    q = (cell << 6) | (_value(m & ~bit) << 1) | 1
+                    k = pstart[n]
+                    pflat[k] = p
+                    k += 1
+                    if dynamic:
+                        k = _push_offs(pflat, k, cell, base[cell] & ~m)
+                else:
+                    ulo = tab[tb + 4 + 2 * step] & blo
+                    uhi = tab[tb + 5 + 2 * step] & bhi
+                    if _ones(ulo) + _ones(uhi) != 2:
+                        continue
+                    if cell < 64:
+                        if not ulo >> cell & 1:
+                            continue
+                        ulo &= ~(1 << cell)
+                    else:
+                        if not uhi >> (cell - 64) & 1:
+                            continue
+                        uhi &= ~(1 << (cell - 64))
+                    other = _low_index(ulo) if ulo else 64 + _low_index(uhi)
+                    q = (other << 6) | (value << 1) | 1
+                    k = pstart[n]
+                    pflat[k] = p
+                    k += 1
+                    if dynamic:  # the places of the unit this propagation removed, ascending
+                        for h in range(2):
+                            gone = tab[tb + 4 + 2 * step + h] & bd[64 + 2 * value + h] & ~bd[2 * value + h]
+                            while gone:
+                                low = gone & -gone
+                                gone ^= low
+                                pflat[k] = ((_low_index(low) + 64 * h) << 6) | (value << 1)
+                                k += 1
+                # the link made q (parents in pflat[pstart[n]:k])
+                if mark[q ^ 1] == stamp:
+                    nodes[n] = q
+                    pstart[n + 1] = k
+                    return n, 2, index[q ^ 1], p
+                if mark[q] != stamp:
+                    mark[q] = stamp
+                    index[q] = n
+                    nodes[n] = q
+                    pfirst[n] = p
+                    n += 1
+                    pstart[n] = k
+                    qon[ton] = n - 1
+                    ton += 1
+            if dynamic:
+                masks[cell] &= ~bit
+                if cell < 64:
+                    bd[2 * value] &= ~(1 << cell)
+                else:
+                    bd[2 * value + 1] &= ~(1 << (cell - 64))
+    return n, 0, -1, -1
+
+
 @njit(cache=True, nogil=True)
 def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, nodes, parents, found, buf, index,
         pstart, pflat, pfirst, qon, qoff, stamp, out):
@@ -177,10 +398,21 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
     node)``: kind 0, no contradiction; kind 1, the on potential of entry
     ``entry`` is turned off by ``node``; kind 2, entry ``count`` (its parents
     after ``pstart[count]``, not counted) is the on potential whose negation
-    is entry ``entry``."""
+    is entry ``entry``. On a grid of up to 128 cells op 3 runs on bitboards
+    (:func:`_propagate_bits`, the same result), its tables made once in ``out``
+    after the scan's flags (room for them: :func:`work`), ``found`` its work space."""
     width = peers.shape[1]
     ulen = units.shape[2]
     if op == 3:
+        ncells = base.shape[0]
+        t0 = ncells << 5
+        if ncells <= 128 and units.shape[1] == 3 and out.shape[0] >= t0 + 1 + _TABLE_WORDS * ncells \
+                and found.shape[0] >= 128:
+            if out[t0] != _TABLE_MARK + ncells:
+                _bit_tables(units, out, t0 + 1)
+                out[t0] = _TABLE_MARK + ncells
+            return _propagate_bits(base, masks, starts, y, dynamic, mark, nodes, index, pstart, pflat, pfirst, qon,
+                                   qoff, stamp, out, t0 + 1, found)
         for c in range(base.shape[0]):
             masks[c] = base[c]
         n = 0
@@ -456,7 +688,7 @@ def scan(masks, peers, units, y: bool, x: bool, w: dict) -> np.ndarray:
             w["parents"], w["found"], w["buf"], w["index"], w["pstart"], w["pflat"], w["pfirst"], w["qon"],
             w["qoff"], w["stamp"], w["flags"])
     w["stamp"] = r[0]
-    return w["flags"]
+    return w["flags"][:len(masks) << 5]
 
 
 def propagate(base, peers, units, starts, y: bool, dynamic: bool, w: dict) -> tuple[int, int, int, int]:

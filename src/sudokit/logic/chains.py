@@ -1146,11 +1146,12 @@ def _easiest_cycle(ch: Chainer) -> "Step | tuple | None":
 
     geo = state.geo
     boards = ch.boards
-    masks = state.mask
-    single = 0
-    for cell, m in enumerate(masks):
-        if m and not m & (m - 1):
-            single |= 1 << cell
+    # the cells of one candidate: those on exactly one value's board
+    once = twice = 0
+    for v in range(1, geo.n + 1):
+        twice |= once & boards[v]
+        once |= boards[v]
+    single = once & ~twice
     todo = known = 0
     keys = [None] * (geo.n + 1)
     for v in range(1, geo.n + 1):

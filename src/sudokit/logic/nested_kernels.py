@@ -1835,6 +1835,77 @@ def _removal_id(cid, masks, q):
 # -- the contradictions of Nishio Forcing Chains --------------------------------------------------
 
 
+@njit(inline="always")
+def _bit64(c):
+    return np.uint64(1) << np.uint64(c & 63)
+
+
+@njit(inline="always")
+def _low_index64(low):
+    """The index of the one bit set in the word ``low``."""
+    i = 0
+    for shift in (32, 16, 8, 4, 2, 1):
+        if low >> np.uint64(shift):
+            low >>= np.uint64(shift)
+            i += shift
+    return i
+
+
+@njit(inline="always")
+def _nishio_contradicts(cell, on, places, ub, ru, nru, peerb, now_on, now_off, new_on):
+    """Whether the dynamic x-link propagation of :func:`chain_kernels.run` from ``cell``'s
+    candidate of one value, on (``on``) or off, ends in a contradiction, on that value's places
+    (``places``, a bitboard of words): its fixpoint, on bitboards. The propagation turns off
+    every place that sees an on one, and turns on the last place left in a unit of two places
+    or more once the others are off (the unit's last off one found left it two places); it
+    runs until a potential is both on and off, which at the fixpoint means: an on place is
+    also off, or a unit (``ru[:nru]``, those with two places or more) has every place off."""
+    nw = places.shape[0]
+    for t in range(nw):
+        now_on[t] = 0
+        now_off[t] = 0
+    if on:
+        now_on[cell >> 6] |= _bit64(cell)
+        for t in range(nw):
+            now_off[t] = peerb[cell, t] & places[t]
+    else:
+        now_off[cell >> 6] |= _bit64(cell)
+    while True:
+        for t in range(nw):
+            if now_on[t] & now_off[t]:
+                return True
+        more = False
+        for t in range(nw):
+            new_on[t] = 0
+        for i in range(nru):
+            u = ru[i]
+            left = 0
+            for t in range(nw):
+                r = ub[u, t] & places[t] & ~now_off[t]
+                while r:
+                    r &= r - np.uint64(1)
+                    left += 1
+            if left == 0:
+                return True
+            if left == 1:
+                for t in range(nw):
+                    r = ub[u, t] & places[t] & ~now_off[t] & ~now_on[t]
+                    if r:
+                        new_on[t] |= r
+                        more = True
+        if not more:
+            return False
+        for t in range(nw):
+            r = new_on[t]
+            now_on[t] |= r
+            while r:
+                low = r & (~r + np.uint64(1))
+                r ^= low
+                c = (t << 6) + _low_index64(low)
+                for k in range(nw):
+                    now_off[k] |= peerb[c, k] & places[k]
+
+
 @njit(cache=True, nogil=True)
 def nishio_rule(masks, peers, units, work, mark, pnodes, parents, found, buf, index, pstart, pflat, pfirst, qon,
                 qoff, flags, stamp, one, out, todo):
@@ -1845,33 +1916,71 @@ def nishio_rule(masks, peers, units, work, mark, pnodes, parents, found, buf, in
     on, then off. ``out[(cell << 5) | value]`` gets bit 1 when the one from on
     contradicts, bit 2 when the one from off does (the other values' entries
     are left as they are). Returns ``(propagations, stamp)``: the propagations
-    made (the units of work the Python rule counts) and the last stamp used in
-    ``mark``. ``work`` is work space (a grid of masks), ``one`` an array of one
-    potential.
+    asked (the units of work the Python rule counts) and the last stamp used in
+    ``mark`` (none is). The work arrays after ``units`` are those of ``run``'s
+    callers, unused here.
 
     The propagation has no y-links, so it reads and removes only the
     assumption's own value: its outcome depends on that value's places alone
-    (which :func:`nested._compiled_nishio` remembers per value)."""
-    kc, yes, no = _constants(masks)
+    (which :func:`nested._compiled_nishio` remembers per value), and it is
+    decided on that value's places as bitboards (:func:`_nishio_contradicts`),
+    each propagation's fixpoint at once, rather than potential by potential."""
+    ncells = masks.shape[0]
+    nw = (ncells + 63) >> 6
+    peerb = np.zeros((ncells, nw), dtype=np.uint64)
+    for c in range(ncells):
+        for j in range(peers.shape[1]):
+            p = peers[c, j]
+            if p < 0:
+                break
+            peerb[c, p >> 6] |= _bit64(p)
+    # the units (box, row, column), each once: from its first cell
+    ub = np.zeros((units.shape[1] * ncells, nw), dtype=np.uint64)
+    nu = 0
+    for c in range(ncells):
+        for j in range(units.shape[1]):
+            if units[c, j, 0] != c:
+                continue
+            for i in range(units.shape[2]):
+                d = units[c, j, i]
+                if d < 0:
+                    break
+                ub[nu, d >> 6] |= _bit64(d)
+            nu += 1
+    places = np.zeros(nw, dtype=np.uint64)
+    now_on = np.zeros(nw, dtype=np.uint64)
+    now_off = np.zeros(nw, dtype=np.uint64)
+    new_on = np.zeros(nw, dtype=np.uint64)
+    ru = np.empty(nu, dtype=np.int64)
     props = 0
-    for cell in range(masks.shape[0]):
-        m = masks[cell]
-        if not m & (m - 1):
+    for v in range(1, 32):
+        if not (todo >> v) & 1:
             continue
-        v = 1
-        while m:
-            if m & 1 and (todo >> v) & 1:
-                on = (cell << 6) | (v << 1) | 1
-                got = 0
-                for k in range(2):
-                    one[0] = on if k == 0 else on ^ 1
-                    stamp += 1
-                    r = run(kc[3], masks, work, peers, units, kc[0], one, no, yes, yes, kc[2], mark, pnodes, parents,
-                            found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
-                    props += 1
-                    if r[1]:
-                        got |= 1 << k
-                out[(cell << 5) | v] = got
-            m >>= 1
-            v += 1
+        bit = 1 << (v - 1)
+        for t in range(nw):
+            places[t] = 0
+        for c in range(ncells):
+            if masks[c] & bit:
+                places[c >> 6] |= _bit64(c)
+        nru = 0
+        for u in range(nu):
+            count = 0
+            for t in range(nw):
+                r = ub[u, t] & places[t]
+                while r:
+                    r &= r - np.uint64(1)
+                    count += 1
+            if count >= 2:
+                ru[nru] = u
+                nru += 1
+        for cell in range(ncells):
+            m = masks[cell]
+            if not m & bit or not m & (m - 1):
+                continue
+            got = 0
+            for k in range(2):
+                props += 1
+                if _nishio_contradicts(cell, k == 0, places, ub, ru, nru, peerb, now_on, now_off, new_on):
+                    got |= 1 << k
+            out[(cell << 5) | v] = got
     return props, stamp
