@@ -761,7 +761,9 @@ class _LevelMulti(Multi):
             super().run(cells)
 
     def hint(self, name, key, chains, target, text_head, unit: int | None = None,
-             complexity: int | None = None) -> Hint:
+             complexity: int | None = None, init: tuple | None = None) -> Hint:
+        """:meth:`Multi.hint` with the level's name and inner chains; ``init``: how a cell's or a
+        region's assumptions were made, when known (else read off the first chain)."""
         best = self.best.hint if self.prune else None
         h = super().hint(name, key, chains, target, text_head, unit, complexity)
         if best is not None and h.complexity > best.complexity:
@@ -781,8 +783,9 @@ class _LevelMulti(Multi):
                 return f"{head}{suffix}: {rest}", links
 
             h.lazy = named
-        init = None
-        if "Cell Forcing" in name:
+        if init is not None:
+            pass
+        elif "Cell Forcing" in name:
             init = ("cell", parent_path(*chains[0])[0] >> 6)
         elif "Region Forcing" in name:
             init = ("region", unit, (parent_path(*chains[0])[0] >> 1) & 31)
@@ -1179,6 +1182,26 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
         del w["multiple"]
     # the work the Python rule counts: one a propagation
     ch.tick(props)
+    recs = out[:kept if most is None else min(kept, most)]
+    # each hint's rule-parent groups, from its chains' propagations made again in the kernel; the
+    # chains themselves (dictionaries) are made only when asked for (a hint's key or text)
+    while True:
+        gbufs = w.get("groups")
+        if gbufs is None:
+            gbufs = w["groups"] = (np.empty(w.get("groups_size", 1 << 12), dtype=np.int64),
+                                   np.empty(out.shape[0] + 1, dtype=np.int64))
+        gflat, gstart = gbufs
+        if len(gstart) < len(recs) + 1:
+            gbufs = w["groups"] = (gflat, np.empty(out.shape[0] + 1, dtype=np.int64))
+            gstart = gbufs[1]
+        w["stamp"], ok = nk.hint_groups(arr, peers, units, ulist, cellunits, bool(dynamic), recs, w["masks"],
+                                        *w["prop"], w["stamp"], gflat, gstart)
+        if ok:
+            break
+        w["groups_size"] = 2 * len(gflat)
+        del w["groups"]
+    gflat = gflat[:gstart[len(recs)]].tolist()
+    gstart = gstart[:len(recs) + 1].tolist()
     rb = chains._Quiet(state, deadline, ch.boards)
     rb._compiled = ch._compiled  # (the same state's)
     multi = _LevelMulti(rb, _Collect(), 0, True, dynamic)
@@ -1186,38 +1209,85 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
     name = chains._name
     masks = state.mask
     found = []
-    for what, cell, v, u, q, order, cx in out[:kept if most is None else min(kept, most)].tolist():
+    for i, (what, cell, v, u, q, order, cx) in enumerate(recs.tolist()):
         p_on = (cell << 6) | (v << 1) | 1
+        lazy = _LazyChains(rb, what, cell, v, u, q, dynamic)
+        init = None
         if what == nk.CONTRA_ON or what == nk.CONTRA_OFF:
             p = p_on if what == nk.CONTRA_ON else p_on ^ 1
-            graph, absurd = rb.propagate([p], False, dynamic)
-            (a, pa), (b, pb) = absurd
-            h = multi.hint(f"{prefix}Contradiction Forcing Chains", 7, [(a, pa, graph), (b, pb, graph)], p ^ 1,
-                           lambda p=p, a=a: f"{name(geo, p)} makes {name(geo, a)} both true and false",
-                           complexity=cx)
+            h = multi.hint(f"{prefix}Contradiction Forcing Chains", 7, lazy, p ^ 1,
+                           lambda p=p, lazy=lazy: f"{name(geo, p)} makes {name(geo, lazy[0][0])} both true and false",
+                           complexity=cx, init=init)
         elif what == nk.DOUBLE:
-            on_graph = rb.propagate([p_on], False, dynamic)[0]
-            off_graph = rb.propagate([p_on ^ 1], False, dynamic)[0]
-            h = multi.hint(f"{prefix}Double Forcing Chains", 1, [(q, on_graph[q], on_graph),
-                                                                 (q, off_graph[q], off_graph)], q,
+            h = multi.hint(f"{prefix}Double Forcing Chains", 1, lazy, q,
                            lambda p=p_on, q=q: f"{name(geo, p)} and {name(geo, p ^ 1)} both give {name(geo, q)}",
-                           complexity=cx)
+                           complexity=cx, init=init)
         elif what == nk.REGION:
-            bit = 1 << (v - 1)
-            graphs = [rb.propagate([(p << 6) | (v << 1) | 1], False, dynamic)[0]
-                      for p in geo.units[u] if masks[p] & bit]
-            h = multi.hint(f"{prefix}Region Forcing Chains", 6, [(q, g[q], g) for g in graphs], q,
+            init = ("region", u, v)
+            h = multi.hint(f"{prefix}Region Forcing Chains", 6, lazy, q,
                            lambda u=u, q=q, v=v: f"each place for {geo.symbol(v)} in {geo.unit_name(u)} gives "
-                           f"{name(geo, q)}", u, cx)
+                           f"{name(geo, q)}", u, cx, init=init)
         else:
-            graphs = [rb.propagate([(cell << 6) | ((w0 + 1) << 1) | 1], False, dynamic)[0]
-                      for w0 in range(masks[cell].bit_length()) if masks[cell] >> w0 & 1]
-            h = multi.hint(f"{prefix}Cell Forcing Chains", 5, [(q, g[q], g) for g in graphs], q,
+            init = ("cell", cell)
+            h = multi.hint(f"{prefix}Cell Forcing Chains", 5, lazy, q,
                            lambda q=q, cell=cell: f"each value of {geo.cell_name(cell)} gives {name(geo, q)}",
-                           complexity=cx)
+                           complexity=cx, init=init)
         h.order = order
+        h.groups = tuple(gflat[gstart[i]:gstart[i + 1]])
         found.append(h)
     return found
+
+
+class _LazyChains:
+    """The chains ``[(target, parents, graph)]`` of a hint of :func:`_compiled_multiple`, made
+    (by propagating again, as the Python rule does) when first read."""
+
+    __slots__ = ("_args", "_list")
+
+    def __init__(self, rb, what, cell, v, u, q, dynamic) -> None:
+        self._args = (rb, what, cell, v, u, q, dynamic)
+        self._list = None
+
+    def _made(self) -> list:
+        got = self._list
+        if got is None:
+            got = self._list = _multiple_chains(*self._args)
+            self._args = None
+        return got
+
+    def __iter__(self):
+        return iter(self._made())
+
+    def __getitem__(self, i):
+        return self._made()[i]
+
+    def __len__(self) -> int:
+        return len(self._made())
+
+
+def _multiple_chains(rb, what, cell, v, u, q, dynamic) -> list:
+    """The chains of one hint of :func:`nested_kernels.multiple_rule` (its record's fields), from
+    the propagations of ``rb``."""
+    nk = _NK
+    geo = rb.geo
+    masks = rb.state.mask
+    p_on = (cell << 6) | (v << 1) | 1
+    if what == nk.CONTRA_ON or what == nk.CONTRA_OFF:
+        p = p_on if what == nk.CONTRA_ON else p_on ^ 1
+        graph, absurd = rb.propagate([p], False, dynamic)
+        (a, pa), (b, pb) = absurd
+        return [(a, pa, graph), (b, pb, graph)]
+    if what == nk.DOUBLE:
+        on_graph = rb.propagate([p_on], False, dynamic)[0]
+        off_graph = rb.propagate([p_on ^ 1], False, dynamic)[0]
+        return [(q, on_graph[q], on_graph), (q, off_graph[q], off_graph)]
+    if what == nk.REGION:
+        bit = 1 << (v - 1)
+        graphs = [rb.propagate([(p << 6) | (v << 1) | 1], False, dynamic)[0] for p in geo.units[u] if masks[p] & bit]
+    else:
+        graphs = [rb.propagate([(cell << 6) | ((w0 + 1) << 1) | 1], False, dynamic)[0]
+                  for w0 in range(masks[cell].bit_length()) if masks[cell] >> w0 & 1]
+    return [(q, g[q], g) for g in graphs]
 
 
 def _compiled_nishio(ch: Chainer) -> list[int] | None:
