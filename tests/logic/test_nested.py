@@ -260,29 +260,38 @@ def test_rule_parents_with_the_kept_link_units_are_those_made_afresh(monkeypatch
     assert checked >= 5
 
 
-def test_fewer_collections_restores_the_thresholds() -> None:
-    """A nested level raises the collector's young threshold while it searches, and the last
-    of the blocks (nested, or in several threads) puts the process's thresholds back."""
+def test_fewer_collections_turns_the_collector_back_on() -> None:
+    """A nested level turns the automatic cycle collector off while it searches, and the last of
+    the blocks (nested, or in several threads) turns it on again; a collector off before stays
+    off."""
     import gc
     import threading
 
-    before = gc.get_threshold()
+    assert gc.isenabled()
     with nested.fewer_collections():
-        assert gc.get_threshold()[0] == max(before[0], nested.GC_YOUNG)
+        assert not gc.isenabled()
         with nested.fewer_collections():
             pass
-        assert gc.get_threshold()[0] == max(before[0], nested.GC_YOUNG)
+        assert not gc.isenabled()
         done = []
 
         def other():
             with nested.fewer_collections():
-                done.append(gc.get_threshold())
+                done.append(gc.isenabled())
 
         t = threading.Thread(target=other)
         t.start()
         t.join()
-        assert done == [gc.get_threshold()]
-    assert gc.get_threshold() == before
+        assert done == [False]
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with nested.fewer_collections():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def _propagations(state, level: int) -> tuple[list, int]:

@@ -709,36 +709,35 @@ def _inner_of(chainer, chains) -> list:
     return found
 
 
-#: The threshold of the cycle collector's youngest generation while a nested level searches
-#: (Python's default is 700). A level makes millions of short-lived dicts, tuples and hints, and
-#: keeps its memos (the inner rules' hints by reduced grid) alive throughout: with the default,
-#: about a tenth of a hard rating went to collections, most of them full ones that walk the
-#: memos again and again, and found next to nothing.
-GC_YOUNG = 20_000
+#: Whether the cycle collector stays off while a nested level searches. A level makes millions
+#: of short-lived dicts, tuples and hints, and keeps its memos (the inner rules' hints by reduced
+#: grid) alive throughout: the collector's passes walked those memos again and again, and found
+#: next to nothing (7 cyclic objects over the whole rating of hd-0001, with the same peak memory
+#: with the collector on or off). Reference counting frees everything else as before.
+GC_OFF = True
 
 _GC_LOCK = threading.Lock()
-_GC_USERS = [0, None]  # the searches inside :func:`fewer_collections`, and the thresholds to restore
+_GC_USERS = [0, None]  # the searches inside :func:`fewer_collections`, and whether the collector was on
 
 
 @contextmanager
 def fewer_collections():
-    """Inside the block, the cycle collector's youngest generation waits for
-    :data:`GC_YOUNG` new objects (restored when the last block of any thread
-    ends; the thresholds are the process's)."""
+    """Inside the block, the automatic cycle collector is off (with :data:`GC_OFF`); it is
+    turned on again, if it was on, when the last block of any thread ends (the collector is
+    the process's)."""
     with _GC_LOCK:
         if _GC_USERS[0] == 0:
-            old = gc.get_threshold()
-            _GC_USERS[1] = old
-            if old[0] < GC_YOUNG:
-                gc.set_threshold(GC_YOUNG, *old[1:])
+            _GC_USERS[1] = gc.isenabled()
+            if GC_OFF:
+                gc.disable()
         _GC_USERS[0] += 1
     try:
         yield
     finally:
         with _GC_LOCK:
             _GC_USERS[0] -= 1
-            if _GC_USERS[0] == 0:
-                gc.set_threshold(*_GC_USERS[1])
+            if _GC_USERS[0] == 0 and _GC_USERS[1]:
+                gc.enable()
 
 
 class _LevelMulti(Multi):
@@ -1115,6 +1114,7 @@ def _compiled_cycles(ch: Chainer, most: int | None = None) -> list[_XHint] | Non
     # the work the Python rule counts: three scans and each search that found something
     ch.tick(3 * INNER_SCAN_UNITS + searches)
     out = []
+    geo_t, um = ch.t, state.geo.unit_mask
     for kind, pas, start, length in recs[:kept if most is None else min(kept, most), :4].tolist():
         nodes = path[start:start + length].tolist()
         y, x = pas >= 1, pas != 1
@@ -1131,8 +1131,41 @@ def _compiled_cycles(ch: Chainer, most: int | None = None) -> list[_XHint] | Non
                 graph[nodes[i]] = (nodes[i + 1],)
             target, parents = src ^ 1, (nodes[0],)
             h = _forcing_hint(state, target, parents, graph, y, len(nodes) + 1)
-            out.append(_XHint.of(h, [(target, parents, graph)], None, None, False, ch))
+            x = _XHint.of(h, [(target, parents, graph)], None, None, False, ch)
+            if len(graph) == len(nodes) and target not in graph:  # (a path without repeats: walked directly)
+                x.groups = _path_groups(target, nodes, ch.boards, geo_t, um)
+            out.append(x)
     return out
+
+
+def _path_groups(target: int, nodes: list[int], boards: list[int], t, um) -> tuple:
+    """:func:`_parent_groups` of a static forcing chain of the inner "cycles" rule: ``target``,
+    then ``nodes``, each potential's one parent the next (the last the assumption), on the
+    reduced grid whose value bitboards are ``boards`` (``t``: :func:`chains._tables`, ``um``:
+    the unit masks)."""
+    groups: dict[int, None] = {}
+    cell_units = t.cell_units
+    q = target
+    for p in nodes:
+        if q & 1:
+            a, b = p >> 6, q >> 6
+            if a == b:
+                groups[-1 - b] = None
+            else:
+                v = (q >> 1) & 31
+                ua, ub = cell_units[a], cell_units[b]
+                unit = -1
+                for j in range(3):  # box, row, column: the first with two places of the value
+                    u = ua[j]
+                    if u == ub[j]:
+                        if unit < 0:
+                            unit = u
+                        if (boards[v] & um[u]).bit_count() == 2:
+                            unit = u
+                            break
+                groups[(unit << 5) | v] = None
+        q = p
+    return tuple(groups)
 
 
 @lru_cache(maxsize=None)
