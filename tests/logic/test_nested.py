@@ -163,7 +163,8 @@ def test_compiled_inner_rules_give_the_python_ones(monkeypatch, chain_kernels_lo
     and hints, in the same order, and count the same work: the four basic
     rules at every fixpoint of a level-1 and a level-2 search; the inner
     Forcing Chains & Cycles, Multiple and Dynamic Forcing Chains on the
-    reduced grids of the level-2 search; and the same level-2 step."""
+    reduced grids of the level-2 search, with the same rule-parent groups; and the same
+    level-2 step."""
     pytest.importorskip("numba")
     from sudokit.logic import chain_kernels, nested_kernels
 
@@ -200,8 +201,13 @@ def test_compiled_inner_rules_give_the_python_ones(monkeypatch, chain_kernels_lo
 
     def hints(state, kind):
         found = nested._inner_hints(state, kind, 0, None)
+        # the rule-parent groups: those the compiled rules give with their hints (made in
+        # nested_kernels.hint_groups, or along a forcing chain's path), and those the Python
+        # rule's hints get from the walk over their chains
+        groups = [h.groups if h.groups is not None else nested._parent_groups(h, state.mask, state.geo)
+                  for h in found]
         return [(h.name, h.difficulty, h.complexity, h.key, tuple(h.removals), h.text, nested._full_chain(h),
-                 h.init, h.dynamic) for h in found]
+                 h.init, h.dynamic, g) for h, g in zip(found, groups)]
 
     geo = level2.geo
     assert len(grids) >= 40
