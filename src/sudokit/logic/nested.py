@@ -1034,6 +1034,11 @@ COMPILED_INNER = True
 #: (the tests compare them).
 FIRST_RUN_COMPILED = True
 
+#: Whether the compiled inner rules' hints get their rule-parent groups with them (the multiple
+#: rules' from :func:`nested_kernels.hint_groups`, the forcing chains' along their path); False:
+#: made by :func:`_parent_groups` from their chains (the tests and timings compare them).
+KERNEL_GROUPS = True
+
 _NK = None  # nested_kernels once loaded; False when it cannot load
 _NK_ASKED = -2.0  # when prefer_compiled last said not yet (asked again a second later)
 
@@ -1132,7 +1137,7 @@ def _compiled_cycles(ch: Chainer, most: int | None = None) -> list[_XHint] | Non
             target, parents = src ^ 1, (nodes[0],)
             h = _forcing_hint(state, target, parents, graph, y, len(nodes) + 1)
             x = _XHint.of(h, [(target, parents, graph)], None, None, False, ch)
-            if len(graph) == len(nodes) and target not in graph:  # (a path without repeats: walked directly)
+            if KERNEL_GROUPS and len(graph) == len(nodes) and target not in graph:  # (a path without repeats: walked directly)
                 x.groups = _path_groups(target, nodes, ch.boards, geo_t, um)
             out.append(x)
     return out
@@ -1218,23 +1223,7 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
     recs = out[:kept if most is None else min(kept, most)]
     # each hint's rule-parent groups, from its chains' propagations made again in the kernel; the
     # chains themselves (dictionaries) are made only when asked for (a hint's key or text)
-    while True:
-        gbufs = w.get("groups")
-        if gbufs is None:
-            gbufs = w["groups"] = (np.empty(w.get("groups_size", 1 << 12), dtype=np.int64),
-                                   np.empty(out.shape[0] + 1, dtype=np.int64))
-        gflat, gstart = gbufs
-        if len(gstart) < len(recs) + 1:
-            gbufs = w["groups"] = (gflat, np.empty(out.shape[0] + 1, dtype=np.int64))
-            gstart = gbufs[1]
-        w["stamp"], ok = nk.hint_groups(arr, peers, units, ulist, cellunits, bool(dynamic), recs, w["masks"],
-                                        *w["prop"], w["stamp"], gflat, gstart)
-        if ok:
-            break
-        w["groups_size"] = 2 * len(gflat)
-        del w["groups"]
-    gflat = gflat[:gstart[len(recs)]].tolist()
-    gstart = gstart[:len(recs) + 1].tolist()
+    groups = _hint_groups(nk, arr, peers, units, ulist, cellunits, dynamic, recs, w) if KERNEL_GROUPS else None
     rb = chains._Quiet(state, deadline, ch.boards)
     rb._compiled = ch._compiled  # (the same state's)
     multi = _LevelMulti(rb, _Collect(), 0, True, dynamic)
@@ -1266,9 +1255,31 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
                            lambda q=q, cell=cell: f"each value of {geo.cell_name(cell)} gives {name(geo, q)}",
                            complexity=cx, init=init)
         h.order = order
-        h.groups = tuple(gflat[gstart[i]:gstart[i + 1]])
+        if groups is not None:
+            h.groups = tuple(groups[0][groups[1][i]:groups[1][i + 1]])
         found.append(h)
     return found
+
+
+def _hint_groups(nk, arr, peers, units, ulist, cellunits, dynamic, recs, w) -> tuple[list, list]:
+    """:func:`nested_kernels.hint_groups` on the records ``recs`` of
+    :func:`nested_kernels.multiple_rule` (the work arrays ``w``, made larger when too small):
+    ``(flat, start)``, record ``i``'s groups ``flat[start[i]:start[i + 1]]``."""
+    import numpy as np
+
+    while True:
+        bufs = w.get("groups")
+        if bufs is None or len(bufs[1]) < len(recs) + 1:
+            size = max(len(recs) + 1, 1 << 10)
+            bufs = w["groups"] = (np.empty(w.get("groups_size", 1 << 12), dtype=np.int64),
+                                  np.empty(2 * size, dtype=np.int64))
+        flat, start = bufs
+        w["stamp"], ok = nk.hint_groups(arr, peers, units, ulist, cellunits, bool(dynamic), recs, w["masks"],
+                                        *w["prop"], w["stamp"], flat, start)
+        if ok:
+            return flat[:start[len(recs)]].tolist(), start[:len(recs) + 1].tolist()
+        w["groups_size"] = 2 * len(flat)  # too small: again with twice the room
+        del w["groups"]
 
 
 class _LazyChains:
