@@ -205,6 +205,7 @@ class _LevelChainer(Chainer):
         self.ends: dict | None = None  # set by resumable(): where propagations stopped, by (starts, rules)
         self.basic_memo: dict | None = None  # set by resumable(): the basic helpers by reduced grid
         self._base_key = tuple(state.mask)
+        self._values_key = tuple(state.values)
 
     # -- helpers on the reduced grid --------------------------------------------
 
@@ -373,9 +374,8 @@ class _LevelChainer(Chainer):
         """SE's ``getAdvancedPotentials``: the helpers of the first rule that
         gives any with a parent."""
         memo = self.basic_memo
-        key = None
+        key = tuple(masks)
         if memo is not None:
-            key = tuple(masks)
             found = memo.get(key)
         else:
             found = None
@@ -387,8 +387,8 @@ class _LevelChainer(Chainer):
                 memo[key] = found
         if found:
             return found
-        for inner in self._inner_rules():
-            found = self._chain_helpers(inner, masks, self.state.mask, boards)
+        for inner in self.rules:
+            found = self._chain_helpers(inner, masks, self.state.mask, boards, key)
             if found:
                 return found
         return []
@@ -480,13 +480,14 @@ class _LevelChainer(Chainer):
             rules.append(("multiple", 0))
         return rules
 
-    def _chain_helpers(self, inner, masks, base_masks, boards=None) -> list[_Helper]:
+    def _chain_helpers(self, inner, masks, base_masks, boards=None, masks_key=None) -> list[_Helper]:
         """The hints of an inner chaining rule on the reduced grid (``boards``: its value
-        bitboards, when known), sorted as SE sorts them, each as a helper whose parents are
-        the removed candidates its chains rely on (SE's ``collectRuleParents``)."""
+        bitboards, when known; ``masks_key``: ``tuple(masks)``, when made), sorted as SE sorts
+        them, each as a helper whose parents are the removed candidates its chains rely on
+        (SE's ``collectRuleParents``)."""
         kind, level = inner
         geo = self.geo
-        key = (kind, level, tuple(masks), tuple(self.state.values))
+        key = (kind, level, tuple(masks) if masks_key is None else masks_key, self._values_key)
         local = _local()
         memo = local.inner
         got = memo.get(key)
@@ -540,12 +541,13 @@ class _LevelChainer(Chainer):
                 end = ends.get((key, rules[:k]))
                 if end is not None:
                     graph0, nest0, masks0, boards0, absurd, empty = end
+                    self.tick()
+                    if absurd is not None or not empty:  # (the same graph: nothing changes it)
+                        self.nests[id(graph0)] = nest0
+                        return graph0, absurd
                     graph = dict(graph0)
                     nest = dict(nest0)
                     self.nests[id(graph)] = nest
-                    self.tick()
-                    if absurd is not None or not empty:
-                        return graph, absurd
                     return self._go_on(graph, nest, deque(), deque(), list(masks0), list(boards0), key)
         key = tuple(starts) if ends is not None else None
         if FIRST_RUN_COMPILED and self._kernel(base) is not None:
