@@ -300,6 +300,25 @@ def test_fewer_collections_turns_the_collector_back_on() -> None:
         gc.enable()
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_process_forked_inside_a_level_has_its_collector_on() -> None:
+    """A worker forked while a level searches in this process (from another thread, say) does
+    not inherit the collector off for good."""
+    import gc
+    import os
+
+    with nested.fewer_collections():
+        pid = os.fork()
+        if pid == 0:  # the child: its collector on, and a level's block there turns it off and on
+            ok = gc.isenabled()
+            with nested.fewer_collections():
+                ok = ok and not gc.isenabled()
+            os._exit(0 if ok and gc.isenabled() else 1)
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert gc.isenabled()
+
+
 def _propagations(state, level: int) -> tuple[list, int]:
     """Every assumption (each candidate of a cell of two or more, on and off) of a level on
     ``state`` propagated from scratch: its graph (in the order found), contradiction, the inner

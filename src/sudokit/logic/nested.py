@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import os
 import threading
 import time
 from collections import deque
@@ -740,6 +741,21 @@ def fewer_collections():
             _GC_USERS[0] -= 1
             if _GC_USERS[0] == 0 and _GC_USERS[1]:
                 gc.enable()
+
+
+def _forked() -> None:
+    """In a child process (a worker of :mod:`.sharing`, forked from any thread): no block of
+    :func:`fewer_collections` runs there, so the collector is as it was before the blocks."""
+    global _GC_LOCK
+    _GC_LOCK = threading.Lock()  # (another thread may have held it at the fork)
+    if _GC_USERS[0]:
+        _GC_USERS[0] = 0
+        if _GC_USERS[1]:
+            gc.enable()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
 
 
 class _LevelMulti(Multi):
