@@ -800,11 +800,9 @@ class _LevelMulti(Multi):
                 return f"{head}{suffix}: {rest}", links
 
             h.lazy = named
-        if init is not None:
-            pass
-        elif "Cell Forcing" in name:
+        if init is None and "Cell Forcing" in name:
             init = ("cell", parent_path(*chains[0])[0] >> 6)
-        elif "Region Forcing" in name:
+        elif init is None and "Region Forcing" in name:
             init = ("region", unit, (parent_path(*chains[0])[0] >> 1) & 31)
         x = _XHint.of(h, chains, init, None, self.dynamic, self.ch)
         x.inner = tuple(inner)
@@ -1155,7 +1153,7 @@ def _compiled_cycles(ch: Chainer, most: int | None = None) -> list[_XHint] | Non
             target, parents = src ^ 1, (nodes[0],)
             h = _forcing_hint(state, target, parents, graph, y, len(nodes) + 1)
             x = _XHint.of(h, [(target, parents, graph)], None, None, False, ch)
-            if KERNEL_GROUPS and len(graph) == len(nodes) and target not in graph:  # (a path without repeats: walked directly)
+            if KERNEL_GROUPS and len(graph) == len(nodes) and target not in graph:  # (no repeats: walked directly)
                 x.groups = _path_groups(target, nodes, ch.boards, geo_t, um)
             out.append(x)
     return out
@@ -1247,11 +1245,10 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
     multi = _LevelMulti(rb, _Collect(), 0, True, dynamic)
     prefix = multi.prefix
     name = chains._name
-    masks = state.mask
     found = []
     for i, (what, cell, v, u, q, order, cx) in enumerate(recs.tolist()):
         p_on = (cell << 6) | (v << 1) | 1
-        lazy = _LazyChains(rb, what, cell, v, u, q, dynamic)
+        lazy = _LazyChains(nk, rb, what, cell, v, u, q, dynamic)
         init = None
         if what == nk.CONTRA_ON or what == nk.CONTRA_OFF:
             p = p_on if what == nk.CONTRA_ON else p_on ^ 1
@@ -1306,8 +1303,8 @@ class _LazyChains:
 
     __slots__ = ("_args", "_list")
 
-    def __init__(self, rb, what, cell, v, u, q, dynamic) -> None:
-        self._args = (rb, what, cell, v, u, q, dynamic)
+    def __init__(self, nk, rb, what, cell, v, u, q, dynamic) -> None:
+        self._args = (nk, rb, what, cell, v, u, q, dynamic)
         self._list = None
 
     def _made(self) -> list:
@@ -1327,10 +1324,9 @@ class _LazyChains:
         return len(self._made())
 
 
-def _multiple_chains(rb, what, cell, v, u, q, dynamic) -> list:
-    """The chains of one hint of :func:`nested_kernels.multiple_rule` (its record's fields), from
-    the propagations of ``rb``."""
-    nk = _NK
+def _multiple_chains(nk, rb, what, cell, v, u, q, dynamic) -> list:
+    """The chains of one hint of :func:`nested_kernels.multiple_rule` (``nk``; the record's
+    fields), from the propagations of ``rb``."""
     geo = rb.geo
     masks = rb.state.mask
     p_on = (cell << 6) | (v << 1) | 1
