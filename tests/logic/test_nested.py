@@ -163,7 +163,8 @@ def test_compiled_inner_rules_give_the_python_ones(monkeypatch, chain_kernels_lo
     and hints, in the same order, and count the same work: the four basic
     rules at every fixpoint of a level-1 and a level-2 search; the inner
     Forcing Chains & Cycles, Multiple and Dynamic Forcing Chains on the
-    reduced grids of the level-2 search; and the same level-2 step."""
+    reduced grids of the level-2 search, with the same rule-parent groups; and the same
+    level-2 step."""
     pytest.importorskip("numba")
     from sudokit.logic import chain_kernels, nested_kernels
 
@@ -200,8 +201,13 @@ def test_compiled_inner_rules_give_the_python_ones(monkeypatch, chain_kernels_lo
 
     def hints(state, kind):
         found = nested._inner_hints(state, kind, 0, None)
+        # the rule-parent groups: those the compiled rules give with their hints (made in
+        # nested_kernels.hint_groups, or along a forcing chain's path), and those the Python
+        # rule's hints get from the walk over their chains
+        groups = [h.groups if h.groups is not None else nested._parent_groups(h, state.mask, state.geo)
+                  for h in found]
         return [(h.name, h.difficulty, h.complexity, h.key, tuple(h.removals), h.text, nested._full_chain(h),
-                 h.init, h.dynamic) for h in found]
+                 h.init, h.dynamic, g) for h, g in zip(found, groups)]
 
     geo = level2.geo
     assert len(grids) >= 40
@@ -260,29 +266,57 @@ def test_rule_parents_with_the_kept_link_units_are_those_made_afresh(monkeypatch
     assert checked >= 5
 
 
-def test_fewer_collections_restores_the_thresholds() -> None:
-    """A nested level raises the collector's young threshold while it searches, and the last
-    of the blocks (nested, or in several threads) puts the process's thresholds back."""
+def test_fewer_collections_turns_the_collector_back_on() -> None:
+    """A nested level turns the automatic cycle collector off while it searches, and the last of
+    the blocks (nested, or in several threads) turns it on again; a collector off before stays
+    off."""
     import gc
     import threading
 
-    before = gc.get_threshold()
+    assert gc.isenabled()
     with nested.fewer_collections():
-        assert gc.get_threshold()[0] == max(before[0], nested.GC_YOUNG)
+        assert not gc.isenabled()
         with nested.fewer_collections():
             pass
-        assert gc.get_threshold()[0] == max(before[0], nested.GC_YOUNG)
+        assert not gc.isenabled()
         done = []
 
         def other():
             with nested.fewer_collections():
-                done.append(gc.get_threshold())
+                done.append(gc.isenabled())
 
         t = threading.Thread(target=other)
         t.start()
         t.join()
-        assert done == [gc.get_threshold()]
-    assert gc.get_threshold() == before
+        assert done == [False]
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with nested.fewer_collections():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_process_forked_inside_a_level_has_its_collector_on() -> None:
+    """A worker forked while a level searches in this process (from another thread, say) does
+    not inherit the collector off for good."""
+    import gc
+    import os
+
+    with nested.fewer_collections():
+        pid = os.fork()
+        if pid == 0:  # the child: its collector on, and a level's block there turns it off and on
+            ok = gc.isenabled()
+            with nested.fewer_collections():
+                ok = ok and not gc.isenabled()
+            os._exit(0 if ok and gc.isenabled() else 1)
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert gc.isenabled()
 
 
 def _propagations(state, level: int) -> tuple[list, int]:

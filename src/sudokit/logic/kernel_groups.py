@@ -133,7 +133,8 @@ register("chains", "the chain searches", ("logic.chain_kernels.run",), 4.0, warm
 register("nested", "the nested chains' inner rules", ("logic.nested_kernels.cycles_rule",
                                                       "logic.nested_kernels.basic_helpers",
                                                       "logic.nested_kernels.multiple_rule",
-                                                      "logic.nested_kernels.nishio_rule"), 30.0,
+                                                      "logic.nested_kernels.nishio_rule",
+                                                      "logic.nested_kernels.hint_groups"), 30.0,
          warm_nested, background=True, needs=("chains",))
 register("cycles", "the first chaining tier's easiest step", ("logic.cycle_kernels.easiest_cycle",), 10.0,
          warm_cycles, background=True, needs=("nested",))

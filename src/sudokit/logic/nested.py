@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import os
 import threading
 import time
 from collections import deque
@@ -205,6 +206,7 @@ class _LevelChainer(Chainer):
         self.ends: dict | None = None  # set by resumable(): where propagations stopped, by (starts, rules)
         self.basic_memo: dict | None = None  # set by resumable(): the basic helpers by reduced grid
         self._base_key = tuple(state.mask)
+        self._values_key = tuple(state.values)
 
     # -- helpers on the reduced grid --------------------------------------------
 
@@ -373,9 +375,8 @@ class _LevelChainer(Chainer):
         """SE's ``getAdvancedPotentials``: the helpers of the first rule that
         gives any with a parent."""
         memo = self.basic_memo
-        key = None
+        key = tuple(masks)
         if memo is not None:
-            key = tuple(masks)
             found = memo.get(key)
         else:
             found = None
@@ -387,8 +388,8 @@ class _LevelChainer(Chainer):
                 memo[key] = found
         if found:
             return found
-        for inner in self._inner_rules():
-            found = self._chain_helpers(inner, masks, self.state.mask, boards)
+        for inner in self.rules:
+            found = self._chain_helpers(inner, masks, self.state.mask, boards, key)
             if found:
                 return found
         return []
@@ -480,13 +481,14 @@ class _LevelChainer(Chainer):
             rules.append(("multiple", 0))
         return rules
 
-    def _chain_helpers(self, inner, masks, base_masks, boards=None) -> list[_Helper]:
+    def _chain_helpers(self, inner, masks, base_masks, boards=None, masks_key=None) -> list[_Helper]:
         """The hints of an inner chaining rule on the reduced grid (``boards``: its value
-        bitboards, when known), sorted as SE sorts them, each as a helper whose parents are
-        the removed candidates its chains rely on (SE's ``collectRuleParents``)."""
+        bitboards, when known; ``masks_key``: ``tuple(masks)``, when made), sorted as SE sorts
+        them, each as a helper whose parents are the removed candidates its chains rely on
+        (SE's ``collectRuleParents``)."""
         kind, level = inner
         geo = self.geo
-        key = (kind, level, tuple(masks), tuple(self.state.values))
+        key = (kind, level, tuple(masks) if masks_key is None else masks_key, self._values_key)
         local = _local()
         memo = local.inner
         got = memo.get(key)
@@ -540,12 +542,13 @@ class _LevelChainer(Chainer):
                 end = ends.get((key, rules[:k]))
                 if end is not None:
                     graph0, nest0, masks0, boards0, absurd, empty = end
+                    self.tick()
+                    if absurd is not None or not empty:  # (the same graph: nothing changes it)
+                        self.nests[id(graph0)] = nest0
+                        return graph0, absurd
                     graph = dict(graph0)
                     nest = dict(nest0)
                     self.nests[id(graph)] = nest
-                    self.tick()
-                    if absurd is not None or not empty:
-                        return graph, absurd
                     return self._go_on(graph, nest, deque(), deque(), list(masks0), list(boards0), key)
         key = tuple(starts) if ends is not None else None
         if FIRST_RUN_COMPILED and self._kernel(base) is not None:
@@ -709,36 +712,50 @@ def _inner_of(chainer, chains) -> list:
     return found
 
 
-#: The threshold of the cycle collector's youngest generation while a nested level searches
-#: (Python's default is 700). A level makes millions of short-lived dicts, tuples and hints, and
-#: keeps its memos (the inner rules' hints by reduced grid) alive throughout: with the default,
-#: about a tenth of a hard rating went to collections, most of them full ones that walk the
-#: memos again and again, and found next to nothing.
-GC_YOUNG = 20_000
+#: Whether the cycle collector stays off while a nested level searches. A level makes millions
+#: of short-lived dicts, tuples and hints, and keeps its memos (the inner rules' hints by reduced
+#: grid) alive throughout: the collector's passes walked those memos again and again, and found
+#: next to nothing (7 cyclic objects over the whole rating of hd-0001, with the same peak memory
+#: with the collector on or off). Reference counting frees everything else as before.
+GC_OFF = True
 
 _GC_LOCK = threading.Lock()
-_GC_USERS = [0, None]  # the searches inside :func:`fewer_collections`, and the thresholds to restore
+_GC_USERS = [0, None]  # the searches inside :func:`fewer_collections`, and whether the collector was on
 
 
 @contextmanager
 def fewer_collections():
-    """Inside the block, the cycle collector's youngest generation waits for
-    :data:`GC_YOUNG` new objects (restored when the last block of any thread
-    ends; the thresholds are the process's)."""
+    """Inside the block, the automatic cycle collector is off (with :data:`GC_OFF`); it is
+    turned on again, if it was on, when the last block of any thread ends (the collector is
+    the process's)."""
     with _GC_LOCK:
         if _GC_USERS[0] == 0:
-            old = gc.get_threshold()
-            _GC_USERS[1] = old
-            if old[0] < GC_YOUNG:
-                gc.set_threshold(GC_YOUNG, *old[1:])
+            _GC_USERS[1] = gc.isenabled()
+            if GC_OFF:
+                gc.disable()
         _GC_USERS[0] += 1
     try:
         yield
     finally:
         with _GC_LOCK:
             _GC_USERS[0] -= 1
-            if _GC_USERS[0] == 0:
-                gc.set_threshold(*_GC_USERS[1])
+            if _GC_USERS[0] == 0 and _GC_USERS[1]:
+                gc.enable()
+
+
+def _forked() -> None:
+    """In a child process (a worker of :mod:`.sharing`, forked from any thread): no block of
+    :func:`fewer_collections` runs there, so the collector is as it was before the blocks."""
+    global _GC_LOCK
+    _GC_LOCK = threading.Lock()  # (another thread may have held it at the fork)
+    if _GC_USERS[0]:
+        _GC_USERS[0] = 0
+        if _GC_USERS[1]:
+            gc.enable()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
 
 
 class _LevelMulti(Multi):
@@ -761,7 +778,9 @@ class _LevelMulti(Multi):
             super().run(cells)
 
     def hint(self, name, key, chains, target, text_head, unit: int | None = None,
-             complexity: int | None = None) -> Hint:
+             complexity: int | None = None, init: tuple | None = None) -> Hint:
+        """:meth:`Multi.hint` with the level's name and inner chains; ``init``: how a cell's or a
+        region's assumptions were made, when known (else read off the first chain)."""
         best = self.best.hint if self.prune else None
         h = super().hint(name, key, chains, target, text_head, unit, complexity)
         if best is not None and h.complexity > best.complexity:
@@ -781,10 +800,9 @@ class _LevelMulti(Multi):
                 return f"{head}{suffix}: {rest}", links
 
             h.lazy = named
-        init = None
-        if "Cell Forcing" in name:
+        if init is None and "Cell Forcing" in name:
             init = ("cell", parent_path(*chains[0])[0] >> 6)
-        elif "Region Forcing" in name:
+        elif init is None and "Region Forcing" in name:
             init = ("region", unit, (parent_path(*chains[0])[0] >> 1) & 31)
         x = _XHint.of(h, chains, init, None, self.dynamic, self.ch)
         x.inner = tuple(inner)
@@ -1032,6 +1050,11 @@ COMPILED_INNER = True
 #: (the tests compare them).
 FIRST_RUN_COMPILED = True
 
+#: Whether the compiled inner rules' hints get their rule-parent groups with them (the multiple
+#: rules' from :func:`nested_kernels.hint_groups`, the forcing chains' along their path); False:
+#: made by :func:`_parent_groups` from their chains (the tests and timings compare them).
+KERNEL_GROUPS = True
+
 _NK = None  # nested_kernels once loaded; False when it cannot load
 _NK_ASKED = -2.0  # when prefer_compiled last said not yet (asked again a second later)
 
@@ -1112,6 +1135,7 @@ def _compiled_cycles(ch: Chainer, most: int | None = None) -> list[_XHint] | Non
     # the work the Python rule counts: three scans and each search that found something
     ch.tick(3 * INNER_SCAN_UNITS + searches)
     out = []
+    geo_t, um = ch.t, state.geo.unit_mask
     for kind, pas, start, length in recs[:kept if most is None else min(kept, most), :4].tolist():
         nodes = path[start:start + length].tolist()
         y, x = pas >= 1, pas != 1
@@ -1128,8 +1152,41 @@ def _compiled_cycles(ch: Chainer, most: int | None = None) -> list[_XHint] | Non
                 graph[nodes[i]] = (nodes[i + 1],)
             target, parents = src ^ 1, (nodes[0],)
             h = _forcing_hint(state, target, parents, graph, y, len(nodes) + 1)
-            out.append(_XHint.of(h, [(target, parents, graph)], None, None, False, ch))
+            x = _XHint.of(h, [(target, parents, graph)], None, None, False, ch)
+            if KERNEL_GROUPS and len(graph) == len(nodes) and target not in graph:  # (no repeats: walked directly)
+                x.groups = _path_groups(target, nodes, ch.boards, geo_t, um)
+            out.append(x)
     return out
+
+
+def _path_groups(target: int, nodes: list[int], boards: list[int], t, um) -> tuple:
+    """:func:`_parent_groups` of a static forcing chain of the inner "cycles" rule: ``target``,
+    then ``nodes``, each potential's one parent the next (the last the assumption), on the
+    reduced grid whose value bitboards are ``boards`` (``t``: :func:`chains._tables`, ``um``:
+    the unit masks)."""
+    groups: dict[int, None] = {}
+    cell_units = t.cell_units
+    q = target
+    for p in nodes:
+        if q & 1:
+            a, b = p >> 6, q >> 6
+            if a == b:
+                groups[-1 - b] = None
+            else:
+                v = (q >> 1) & 31
+                ua, ub = cell_units[a], cell_units[b]
+                unit = -1
+                for j in range(3):  # box, row, column: the first with two places of the value
+                    u = ua[j]
+                    if u == ub[j]:
+                        if unit < 0:
+                            unit = u
+                        if (boards[v] & um[u]).bit_count() == 2:
+                            unit = u
+                            break
+                groups[(unit << 5) | v] = None
+        q = p
+    return tuple(groups)
 
 
 @lru_cache(maxsize=None)
@@ -1179,45 +1236,116 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
         del w["multiple"]
     # the work the Python rule counts: one a propagation
     ch.tick(props)
+    recs = out[:kept if most is None else min(kept, most)]
+    # each hint's rule-parent groups, from its chains' propagations made again in the kernel; the
+    # chains themselves (dictionaries) are made only when asked for (a hint's key or text)
+    groups = _hint_groups(nk, arr, peers, units, ulist, cellunits, dynamic, recs, w) if KERNEL_GROUPS else None
     rb = chains._Quiet(state, deadline, ch.boards)
     rb._compiled = ch._compiled  # (the same state's)
     multi = _LevelMulti(rb, _Collect(), 0, True, dynamic)
     prefix = multi.prefix
     name = chains._name
-    masks = state.mask
     found = []
-    for what, cell, v, u, q, order, cx in out[:kept if most is None else min(kept, most)].tolist():
+    for i, (what, cell, v, u, q, order, cx) in enumerate(recs.tolist()):
         p_on = (cell << 6) | (v << 1) | 1
+        lazy = _LazyChains(nk, rb, what, cell, v, u, q, dynamic)
+        init = None
         if what == nk.CONTRA_ON or what == nk.CONTRA_OFF:
             p = p_on if what == nk.CONTRA_ON else p_on ^ 1
-            graph, absurd = rb.propagate([p], False, dynamic)
-            (a, pa), (b, pb) = absurd
-            h = multi.hint(f"{prefix}Contradiction Forcing Chains", 7, [(a, pa, graph), (b, pb, graph)], p ^ 1,
-                           lambda p=p, a=a: f"{name(geo, p)} makes {name(geo, a)} both true and false",
-                           complexity=cx)
+            h = multi.hint(f"{prefix}Contradiction Forcing Chains", 7, lazy, p ^ 1,
+                           lambda p=p, lazy=lazy: f"{name(geo, p)} makes {name(geo, lazy[0][0])} both true and false",
+                           complexity=cx, init=init)
         elif what == nk.DOUBLE:
-            on_graph = rb.propagate([p_on], False, dynamic)[0]
-            off_graph = rb.propagate([p_on ^ 1], False, dynamic)[0]
-            h = multi.hint(f"{prefix}Double Forcing Chains", 1, [(q, on_graph[q], on_graph),
-                                                                 (q, off_graph[q], off_graph)], q,
+            h = multi.hint(f"{prefix}Double Forcing Chains", 1, lazy, q,
                            lambda p=p_on, q=q: f"{name(geo, p)} and {name(geo, p ^ 1)} both give {name(geo, q)}",
-                           complexity=cx)
+                           complexity=cx, init=init)
         elif what == nk.REGION:
-            bit = 1 << (v - 1)
-            graphs = [rb.propagate([(p << 6) | (v << 1) | 1], False, dynamic)[0]
-                      for p in geo.units[u] if masks[p] & bit]
-            h = multi.hint(f"{prefix}Region Forcing Chains", 6, [(q, g[q], g) for g in graphs], q,
+            init = ("region", u, v)
+            h = multi.hint(f"{prefix}Region Forcing Chains", 6, lazy, q,
                            lambda u=u, q=q, v=v: f"each place for {geo.symbol(v)} in {geo.unit_name(u)} gives "
-                           f"{name(geo, q)}", u, cx)
+                           f"{name(geo, q)}", u, cx, init=init)
         else:
-            graphs = [rb.propagate([(cell << 6) | ((w0 + 1) << 1) | 1], False, dynamic)[0]
-                      for w0 in range(masks[cell].bit_length()) if masks[cell] >> w0 & 1]
-            h = multi.hint(f"{prefix}Cell Forcing Chains", 5, [(q, g[q], g) for g in graphs], q,
+            init = ("cell", cell)
+            h = multi.hint(f"{prefix}Cell Forcing Chains", 5, lazy, q,
                            lambda q=q, cell=cell: f"each value of {geo.cell_name(cell)} gives {name(geo, q)}",
-                           complexity=cx)
+                           complexity=cx, init=init)
         h.order = order
+        if groups is not None:
+            h.groups = tuple(groups[0][groups[1][i]:groups[1][i + 1]])
         found.append(h)
     return found
+
+
+def _hint_groups(nk, arr, peers, units, ulist, cellunits, dynamic, recs, w) -> tuple[list, list]:
+    """:func:`nested_kernels.hint_groups` on the records ``recs`` of
+    :func:`nested_kernels.multiple_rule` (the work arrays ``w``, made larger when too small):
+    ``(flat, start)``, record ``i``'s groups ``flat[start[i]:start[i + 1]]``."""
+    import numpy as np
+
+    while True:
+        bufs = w.get("groups")
+        if bufs is None or len(bufs[1]) < len(recs) + 1:
+            size = max(len(recs) + 1, 1 << 10)
+            bufs = w["groups"] = (np.empty(w.get("groups_size", 1 << 12), dtype=np.int64),
+                                  np.empty(2 * size, dtype=np.int64))
+        flat, start = bufs
+        w["stamp"], ok = nk.hint_groups(arr, peers, units, ulist, cellunits, bool(dynamic), recs, w["masks"],
+                                        *w["prop"], w["stamp"], flat, start)
+        if ok:
+            return flat[:start[len(recs)]].tolist(), start[:len(recs) + 1].tolist()
+        w["groups_size"] = 2 * len(flat)  # too small: again with twice the room
+        del w["groups"]
+
+
+class _LazyChains:
+    """The chains ``[(target, parents, graph)]`` of a hint of :func:`_compiled_multiple`, made
+    (by propagating again, as the Python rule does) when first read."""
+
+    __slots__ = ("_args", "_list")
+
+    def __init__(self, nk, rb, what, cell, v, u, q, dynamic) -> None:
+        self._args = (nk, rb, what, cell, v, u, q, dynamic)
+        self._list = None
+
+    def _made(self) -> list:
+        got = self._list
+        if got is None:
+            got = self._list = _multiple_chains(*self._args)
+            self._args = None
+        return got
+
+    def __iter__(self):
+        return iter(self._made())
+
+    def __getitem__(self, i):
+        return self._made()[i]
+
+    def __len__(self) -> int:
+        return len(self._made())
+
+
+def _multiple_chains(nk, rb, what, cell, v, u, q, dynamic) -> list:
+    """The chains of one hint of :func:`nested_kernels.multiple_rule` (``nk``; the record's
+    fields), from the propagations of ``rb``."""
+    geo = rb.geo
+    masks = rb.state.mask
+    p_on = (cell << 6) | (v << 1) | 1
+    if what == nk.CONTRA_ON or what == nk.CONTRA_OFF:
+        p = p_on if what == nk.CONTRA_ON else p_on ^ 1
+        graph, absurd = rb.propagate([p], False, dynamic)
+        (a, pa), (b, pb) = absurd
+        return [(a, pa, graph), (b, pb, graph)]
+    if what == nk.DOUBLE:
+        on_graph = rb.propagate([p_on], False, dynamic)[0]
+        off_graph = rb.propagate([p_on ^ 1], False, dynamic)[0]
+        return [(q, on_graph[q], on_graph), (q, off_graph[q], off_graph)]
+    if what == nk.REGION:
+        bit = 1 << (v - 1)
+        graphs = [rb.propagate([(p << 6) | (v << 1) | 1], False, dynamic)[0] for p in geo.units[u] if masks[p] & bit]
+    else:
+        graphs = [rb.propagate([(cell << 6) | ((w0 + 1) << 1) | 1], False, dynamic)[0]
+                  for w0 in range(masks[cell].bit_length()) if masks[cell] >> w0 & 1]
+    return [(q, g[q], g) for g in graphs]
 
 
 def _compiled_nishio(ch: Chainer) -> list[int] | None:

@@ -1984,3 +1984,214 @@ def nishio_rule(masks, peers, units, work, mark, pnodes, parents, found, buf, in
                     got |= 1 << k
             out[(cell << 5) | v] = got
     return props, stamp
+
+
+@njit(inline="always")
+def _group_link_unit(p, q, cur, ulist, cellunits, dynamic, mark, index, stamp):
+    """:func:`nested._link_unit` on the propagation of :func:`chain_kernels.run` (op 3) that
+    ``mark``, ``index`` and ``stamp`` describe: the unit of the x-link ``p`` (off) -> ``q``
+    (on), the first of box, row, column holding both where the value had two places left
+    when the link was made (in a dynamic chain, without the places turned off before ``p``)."""
+    a, b = p >> 6, q >> 6
+    v = (q >> 1) & 31
+    bit = 1 << (v - 1)
+    first = -1
+    count = 0
+    for j in range(3):
+        if cellunits[a, j] == cellunits[b, j]:
+            if first < 0:
+                first = cellunits[a, j]
+            count += 1
+    if count == 1:
+        return first
+    at = -1
+    if dynamic and mark[p] == stamp:
+        at = index[p]
+    for j in range(3):
+        u = cellunits[a, j]
+        if u != cellunits[b, j]:
+            continue
+        left = 0
+        for i in range(ulist.shape[1]):
+            c = ulist[u, i]
+            if c < 0:
+                break
+            if not cur[c] & bit:
+                continue
+            if dynamic and c != a and c != b:
+                r = (c << 6) | (v << 1)
+                if mark[r] == stamp and index[r] < at:
+                    continue
+            left += 1
+        if left == 2:
+            return u
+    return first
+
+
+@njit(inline="always")
+def _group_add(g, gmark, gstamp, gflat, k, ncells):
+    """Append the group ``g`` at ``gflat[k]`` unless this hint has it already; the new end
+    (-1 when ``gflat`` is full)."""
+    slot = g + ncells
+    if gmark[slot] == gstamp:
+        return k
+    gmark[slot] = gstamp
+    if k >= gflat.shape[0]:
+        return -1
+    gflat[k] = g
+    return k + 1
+
+
+@njit(inline="always")
+def _group_walk(target, plo, phi, one, cur, ulist, cellunits, dynamic, init, mark, index, pstart, pflat, stamp, done,
+                dstamp, queue, gmark, gstamp, gflat, k, ncells):
+    """The groups of one chain (:func:`nested._parent_groups`): ``target`` with its parents
+    ``pflat[plo:phi]`` (or the one parent ``one`` when ``plo`` < 0), the others' parents those
+    of the propagation. ``init``: the group of an on potential without parents (-1 << 40:
+    none). Returns the new end of ``gflat`` (-1 when it is full)."""
+    head = 0
+    tail = 0
+    # the target first (its parents given), then breadth first over the parents, each once
+    q = target
+    lo, hi = plo, phi
+    while True:
+        if done[q] != dstamp:
+            done[q] = dstamp
+            if q & 1:
+                if lo < 0:
+                    p0 = one
+                    has = True
+                else:
+                    has = hi > lo
+                    p0 = pflat[lo] if has else -1
+                if not has:
+                    if init != -(1 << 40):
+                        k = _group_add(init, gmark, gstamp, gflat, k, ncells)
+                elif p0 >> 6 == q >> 6:
+                    k = _group_add(-1 - (q >> 6), gmark, gstamp, gflat, k, ncells)
+                else:
+                    u = _group_link_unit(p0, q, cur, ulist, cellunits, dynamic, mark, index, stamp)
+                    k = _group_add((u << 5) | ((q >> 1) & 31), gmark, gstamp, gflat, k, ncells)
+                if k < 0:
+                    return -1
+            if lo < 0:
+                if done[one] != dstamp:
+                    queue[tail] = one
+                    tail += 1
+            else:
+                for i in range(lo, hi):
+                    p = pflat[i]
+                    if done[p] != dstamp:
+                        queue[tail] = p
+                        tail += 1
+        if head >= tail:
+            break
+        q = queue[head]
+        head += 1
+        e = index[q]
+        lo, hi = pstart[e], pstart[e + 1]
+    return k
+
+
+@njit(cache=True, nogil=True)
+def hint_groups(masks, peers, units, ulist, cellunits, dynamic, recs, work, mark, pnodes, parents, found, buf, index,
+                pstart, pflat, pfirst, qon, qoff, flags, stamp, gflat, gstart):
+    """The rule-parent groups (:func:`nested._parent_groups`) of the hints of
+    :func:`multiple_rule` on ``masks``: for each record of ``recs`` (its first five columns:
+    what, cell, value, unit, target), its chains' propagations made again with
+    :func:`chain_kernels.run` (the graphs :func:`nested._compiled_multiple` makes), and the
+    groups met walking them, in SE's order, each once: ``gflat[gstart[i]:gstart[i + 1]]``
+    for record ``i`` (``-1 - cell``: a cell's removed candidates; ``(unit << 5) | value``: a
+    unit's removed places of the value). Returns ``(stamp, ok)``: the last stamp used in
+    ``mark``; ``ok`` False when ``gflat`` is too small."""
+    ncells = masks.shape[0]
+    kc, yes, no = _constants(masks)
+    done = np.zeros(ncells << 6, dtype=np.int64)
+    dstamp = 0
+    gmark = np.zeros(ncells + (ulist.shape[0] << 5) + 1, dtype=np.int64)
+    queue = np.empty(pflat.shape[0] + 2, dtype=np.int64)
+    one = np.zeros(1, dtype=np.int64)
+    none = -(1 << 40)
+    k = 0
+    gstart[0] = 0
+    for i in range(recs.shape[0]):
+        what, cell, v, u, q = recs[i, 0], recs[i, 1], recs[i, 2], recs[i, 3], recs[i, 4]
+        gstamp = i + 1
+        p_on = (cell << 6) | (v << 1) | 1
+        if what == CONTRA_ON or what == CONTRA_OFF:
+            one[0] = p_on if what == CONTRA_ON else p_on ^ 1
+            stamp += 1
+            r = run(kc[3], masks, work, peers, units, kc[0], one, yes, yes, dynamic, kc[2], mark, pnodes, parents,
+                    found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
+            n, kind, e, node = r[0], r[1], r[2], r[3]
+            if kind == 1:  # (a, graph[a]) and (a ^ 1, (node,))
+                a = pnodes[e]
+                dstamp += 1
+                k = _group_walk(a, pstart[e], pstart[e + 1], 0, masks, ulist, cellunits, dynamic, none, mark, index,
+                                pstart, pflat, stamp, done, dstamp, queue, gmark, gstamp, gflat, k, ncells)
+                if k < 0:
+                    return stamp, False
+                dstamp += 1
+                k = _group_walk(a ^ 1, -1, -1, node, masks, ulist, cellunits, dynamic, none, mark, index, pstart,
+                                pflat, stamp, done, dstamp, queue, gmark, gstamp, gflat, k, ncells)
+            else:  # (a, its parents) with a = pnodes[n] not in the graph, and (a ^ 1, graph[a ^ 1])
+                a = pnodes[n]
+                dstamp += 1
+                k = _group_walk(a, pstart[n], pstart[n + 1], 0, masks, ulist, cellunits, dynamic, none, mark, index,
+                                pstart, pflat, stamp, done, dstamp, queue, gmark, gstamp, gflat, k, ncells)
+                if k < 0:
+                    return stamp, False
+                dstamp += 1
+                k = _group_walk(a ^ 1, pstart[e], pstart[e + 1], 0, masks, ulist, cellunits, dynamic, none, mark,
+                                index, pstart, pflat, stamp, done, dstamp, queue, gmark, gstamp, gflat, k, ncells)
+            if k < 0:
+                return stamp, False
+        else:
+            # the assumptions, one graph each: the candidate on then off (double), the places of the
+            # value in the unit (region), the values of the cell (cell)
+            if what == DOUBLE:
+                count = 2
+                init = none
+            elif what == REGION:
+                count = 0
+                for j in range(ulist.shape[1]):
+                    c = ulist[u, j]
+                    if c < 0:
+                        break
+                    if masks[c] & (1 << (v - 1)):
+                        count += 1
+                init = (u << 5) | v
+            else:
+                count = 0
+                m = masks[cell]
+                while m:
+                    m &= m - 1
+                    count += 1
+                init = -1 - cell
+            j = 0
+            w0 = 0
+            for t in range(count):
+                if what == DOUBLE:
+                    s = p_on if t == 0 else p_on ^ 1
+                elif what == REGION:
+                    while masks[ulist[u, j]] & (1 << (v - 1)) == 0:
+                        j += 1
+                    s = (ulist[u, j] << 6) | (v << 1) | 1
+                    j += 1
+                else:
+                    while not (masks[cell] >> w0) & 1:
+                        w0 += 1
+                    s = (cell << 6) | ((w0 + 1) << 1) | 1
+                    w0 += 1
+                one[0] = s
+                stamp += 1
+                run(kc[3], masks, work, peers, units, kc[0], one, yes, yes, dynamic, kc[2], mark, pnodes, parents,
+                    found, buf, index, pstart, pflat, pfirst, qon, qoff, stamp, flags)
+                e = index[q]
+                dstamp += 1
+                k = _group_walk(q, pstart[e], pstart[e + 1], 0, masks, ulist, cellunits, dynamic, init, mark, index,
+                                pstart, pflat, stamp, done, dstamp, queue, gmark, gstamp, gflat, k, ncells)
+                if k < 0:
+                    return stamp, False
+        gstart[i + 1] = k
+    return stamp, True
