@@ -128,9 +128,41 @@ def test_the_store_turned_off_is_not_read(store, tmp_path) -> None:
     check = ("from sudokit.engine.compiling import load_numba, is_cached\nload_numba()\n"
              "from sudokit.engine import kernel9\n"
              "print(is_cached('kernel9.resume9'), type(kernel9.resume9._cache).__name__)\n")
-    assert _run(check, tmp_path, "off") == ["False FunctionCache"]
-    # a store folder that does not exist leaves numba's own cache alone too
-    assert _run(check, tmp_path, str(tmp_path / "nothing")) == ["False FunctionCache"]
+    check = ("from sudokit.engine.compiling import load_numba, is_cached\nload_numba()\n"
+             "from sudokit.engine import kernel9, kernel_store\n"
+             "cache = kernel9.resume9._cache\n"
+             "print(is_cached('kernel9.resume9'), cache.store_index() == {},"
+             " cache._cache_file._source_stamp[1] == kernel_store.kernel_sources())\n")
+    assert _run(check, tmp_path, "off") == ["False True True"]
+    # a store folder that does not exist: numba's own cache alone too (stamped with all the kernel sources)
+    assert _run(check, tmp_path, str(tmp_path / "nothing")) == ["False True True"]
+
+
+def test_a_change_to_another_kernel_source_makes_the_kernels_stale(store, tmp_path) -> None:
+    """A kernel compiles in the kernels it calls from other files, so a change
+    to any kernel source is a miss for every stored kernel; a change to a file
+    without kernels is not."""
+    copy = tmp_path / "copy"
+    shutil.copytree(SRC / "sudokit", copy / "sudokit",
+                    ignore=shutil.ignore_patterns("__pycache__", "_kernel_store*", "*.nbi", "*.nbc"))
+    check = ("from sudokit.engine.compiling import load_numba, is_cached\nload_numba()\n"
+             "from sudokit.engine import kernel9\n"
+             "print(is_cached('kernel9.resume9'), len(kernel9.resume9._cache.store_index()))\n")
+
+    def cached() -> str:
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), SUDOKIT_KERNEL_STORE=str(store),
+                   PYTHONPATH=str(copy))
+        done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, env=env, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()[0]
+
+    assert cached() == "True"
+    with open(copy / "sudokit" / "cli" / "__init__.py", "a") as f:
+        f.write("\n# a change outside the kernels\n")
+    assert cached() == "True"
+    with open(copy / "sudokit" / "logic" / "chain_kernels.py", "a") as f:
+        f.write("\n# a change to another file's kernels\n")
+    assert cached() == "False"
 
 
 def test_warm_up_lists_the_store(store, tmp_path) -> None:

@@ -16,9 +16,12 @@ sudokit's kernels when numba's cache has none:
 * Inside, a kernel's files sit under the source file's folder relative to the
   package (``engine/kernel9.resume9-466.py311.nbi``), not under a hash of
   its absolute path, and its index is stamped with a hash of the source
-  file's contents: a store built from one copy of the package serves any
-  other copy of the same files (a wheel built in a temporary folder, then
-  installed into ``site-packages``).
+  file's contents and of all the kernel sources: a store built from one copy
+  of the package serves any other copy of the same files (a wheel built in a
+  temporary folder, then installed into ``site-packages``).
+* numba's own cache of a kernel is stamped with that hash of all the kernel
+  sources too (:func:`kernel_sources`): a kernel compiles in the kernels it
+  calls from other files, which numba's stamp of its own file misses.
 * numba's own checks still apply: the index names the numba version, and each
   kernel is keyed by the Python version, its bytecode and the machine (CPU
   name and features). A store built elsewhere, for another numba or from
@@ -106,9 +109,33 @@ def build_root() -> Path:
 def source_stamp(path: str) -> bytes:
     """The store's stamp of a source file: a hash of its contents (numba's
     own stamp was the file's time and size before numba 0.60, which a copy
-    changes)."""
+    changes) and of every kernel source (:func:`kernel_sources`)."""
     with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).digest()
+        return hashlib.sha256(f.read() + kernel_sources()).digest()
+
+
+@functools.lru_cache(maxsize=None)
+def kernel_sources() -> bytes:
+    """A hash of the contents of all the package's kernel sources (the files
+    that define numba kernels). numba stamps a cached kernel with its own
+    file only, yet a kernel compiles in the kernels it calls from other files:
+    after a change to ``chain_kernels.run`` alone, ``nested_kernels``' cached
+    rules would still run the old ``run``. Every cached kernel, in numba's
+    cache and in the store, is stamped with this hash too, so a change to any
+    kernel source makes them all stale (they compile again)."""
+    digest = hashlib.sha256()
+    for folder, dirs, files in sorted(os.walk(PACKAGE)):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(("_", ".")))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                try:
+                    with open(os.path.join(folder, name), "rb") as f:
+                        text = f.read()
+                except OSError:
+                    continue
+                if b"njit" in text:
+                    digest.update(os.path.relpath(os.path.join(folder, name), PACKAGE).encode() + b"\0" + text)
+    return digest.digest()
 
 
 @functools.lru_cache(maxsize=None)
@@ -129,14 +156,13 @@ _installed = False
 
 def install() -> bool:
     """Let sudokit's kernels, from now on, look in the store when numba's
-    cache lacks them; True when a store is in use. Nothing happens when the
-    store is off or no store folder exists (a kernel defined later then uses
-    numba's cache alone)."""
+    cache lacks them, and stamp their cached code with :func:`kernel_sources`
+    too; True when a store is in use (the store off or no store folder: numba's
+    cache alone, with that stamp)."""
     global _installed
+    in_use = any(root.is_dir() for root in roots())
     if _installed:
-        return True
-    if not any(root.is_dir() for root in roots()):
-        return False
+        return in_use
     try:
         from numba.core import dispatcher
         from numba.core.caching import FunctionCache, IndexDataCacheFile
@@ -156,7 +182,7 @@ def install() -> bool:
     enable_caching.__wrapped__ = original  # type: ignore[attr-defined]
     dispatcher.Dispatcher.enable_caching = enable_caching
     _installed = True
-    return True
+    return in_use
 
 
 #: The class of the kernels' caches once :func:`install` has run.
@@ -170,6 +196,8 @@ def _store_cache_class(FunctionCache, IndexDataCacheFile):  # noqa: N803 (numba'
 
         def __init__(self, py_func, relative: str) -> None:
             super().__init__(py_func)
+            # numba's stamp of its own file, with the hash of the kernels this one may call
+            self._cache_file._source_stamp = (self._cache_file._source_stamp, kernel_sources())
             self._relative = relative
             self._stored: list | None = None
 
