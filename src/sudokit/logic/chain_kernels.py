@@ -210,6 +210,44 @@ def _bit_tables(units, tab, t1):
 
 
 @njit(inline="always")
+def _seed(starts, stamp, mark, index, nodes, pstart, pfirst, qon, qoff):
+    """A propagation's first nodes: the potentials ``starts``, each without a
+    parent, queued as on or off. Returns the node count and the two queues' tails."""
+    n = 0
+    pstart[0] = 0
+    ton = toff = 0
+    for i in range(starts.shape[0]):
+        s = starts[i]
+        mark[s] = stamp
+        index[s] = n
+        nodes[n] = s
+        pfirst[n] = -1
+        n += 1
+        pstart[n] = pstart[n - 1]
+        if s & 1:
+            qon[ton] = n - 1
+            ton += 1
+        else:
+            qoff[toff] = n - 1
+            toff += 1
+    return n, ton, toff
+
+
+@njit(inline="always")
+def _enqueue(q, p, k, stamp, mark, index, nodes, pstart, pfirst, n, queue, tail):
+    """Potential ``q``, reached from ``p`` (its parents in ``pflat`` end before
+    ``k``), made node ``n`` and put on ``queue``. Returns the node count and the
+    queue's tail."""
+    mark[q] = stamp
+    index[q] = n
+    nodes[n] = q
+    pfirst[n] = p
+    pstart[n + 1] = k
+    queue[tail] = n
+    return n + 1, tail + 1
+
+
+@njit(inline="always")
 def _propagate_bits(base, masks, starts, y, dynamic, mark, nodes, index, pstart, pflat, pfirst, qon, qoff, stamp,
                     tab, t1, bd):
     """Op 3 of :func:`run` on grids of up to 128 cells, each value's places kept as a
@@ -232,23 +270,8 @@ def _propagate_bits(base, masks, starts, y, dynamic, mark, nodes, index, pstart,
             v += 1
     for k in range(64):
         bd[64 + k] = bd[k]
-    n = 0
-    pstart[0] = 0
-    hon = ton = hoff = toff = 0
-    for i in range(starts.shape[0]):
-        s = starts[i]
-        mark[s] = stamp
-        index[s] = n
-        nodes[n] = s
-        pfirst[n] = -1
-        n += 1
-        pstart[n] = pstart[n - 1]
-        if s & 1:
-            qon[ton] = n - 1
-            ton += 1
-        else:
-            qoff[toff] = n - 1
-            toff += 1
+    n, ton, toff = _seed(starts, stamp, mark, index, nodes, pstart, pfirst, qon, qoff)
+    hon = hoff = 0
     while hon < ton or hoff < toff:
         if hon < ton:
             e = qon[hon]
@@ -285,15 +308,8 @@ def _propagate_bits(base, masks, starts, y, dynamic, mark, nodes, index, pstart,
                 if mark[q | 1] == stamp:
                     return n, 1, index[q | 1], p
                 if mark[q] != stamp:
-                    mark[q] = stamp
-                    index[q] = n
-                    nodes[n] = q
                     pflat[pstart[n]] = p
-                    pfirst[n] = p
-                    n += 1
-                    pstart[n] = pstart[n - 1] + 1
-                    qoff[toff] = n - 1
-                    toff += 1
+                    n, toff = _enqueue(q, p, pstart[n] + 1, stamp, mark, index, nodes, pstart, pfirst, n, qoff, toff)
         else:
             e = qoff[hoff]
             hoff += 1
@@ -350,14 +366,7 @@ def _propagate_bits(base, masks, starts, y, dynamic, mark, nodes, index, pstart,
                     pstart[n + 1] = k
                     return n, 2, index[q ^ 1], p
                 if mark[q] != stamp:
-                    mark[q] = stamp
-                    index[q] = n
-                    nodes[n] = q
-                    pfirst[n] = p
-                    n += 1
-                    pstart[n] = k
-                    qon[ton] = n - 1
-                    ton += 1
+                    n, ton = _enqueue(q, p, k, stamp, mark, index, nodes, pstart, pfirst, n, qon, ton)
             if dynamic:
                 masks[cell] &= ~bit
                 if cell < 64:
@@ -415,23 +424,8 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
                                    qoff, stamp, out, t0 + 1, found)
         for c in range(base.shape[0]):
             masks[c] = base[c]
-        n = 0
-        pstart[0] = 0
-        hon = ton = hoff = toff = 0
-        for i in range(starts.shape[0]):
-            s = starts[i]
-            mark[s] = stamp
-            index[s] = n
-            nodes[n] = s
-            pfirst[n] = -1
-            n += 1
-            pstart[n] = pstart[n - 1]
-            if s & 1:
-                qon[ton] = n - 1
-                ton += 1
-            else:
-                qoff[toff] = n - 1
-                toff += 1
+        n, ton, toff = _seed(starts, stamp, mark, index, nodes, pstart, pfirst, qon, qoff)
+        hon = hoff = 0
         while hon < ton or hoff < toff:
             if hon < ton:
                 e = qon[hon]
@@ -466,15 +460,8 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
                     if mark[q | 1] == stamp:
                         return n, 1, index[q | 1], p
                     if mark[q] != stamp:
-                        mark[q] = stamp
-                        index[q] = n
-                        nodes[n] = q
                         pflat[pstart[n]] = p
-                        pfirst[n] = p
-                        n += 1
-                        pstart[n] = pstart[n - 1] + 1
-                        qoff[toff] = n - 1
-                        toff += 1
+                        n, toff = _enqueue(q, p, pstart[n] + 1, stamp, mark, index, nodes, pstart, pfirst, n, qoff, toff)
             else:
                 e = qoff[hoff]
                 hoff += 1
@@ -518,14 +505,7 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
                         pstart[n + 1] = k
                         return n, 2, index[q ^ 1], p
                     if mark[q] != stamp:
-                        mark[q] = stamp
-                        index[q] = n
-                        nodes[n] = q
-                        pfirst[n] = p
-                        n += 1
-                        pstart[n] = k
-                        qon[ton] = n - 1
-                        ton += 1
+                        n, ton = _enqueue(q, p, k, stamp, mark, index, nodes, pstart, pfirst, n, qon, ton)
                 if dynamic:
                     masks[cell] &= ~bit
         return n, 0, -1, -1
