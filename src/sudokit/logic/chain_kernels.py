@@ -210,6 +210,23 @@ def _bit_tables(units, tab, t1):
 
 
 @njit(inline="always")
+def _y_link(masks, base, cell, bit, p, pflat, k, dynamic):
+    """The y-link from the off potential ``p`` (value ``bit`` of ``cell``): the
+    cell's other value on when two are left, its parents written from
+    ``pflat[k]`` (``p``, then in a dynamic chain the cell's values this
+    propagation removed). Returns the on potential (-1: none) and the parents' end."""
+    m = masks[cell]
+    m2 = m & (m - 1)
+    if not m2 or m2 & (m2 - 1):
+        return -1, k
+    pflat[k] = p
+    k += 1
+    if dynamic:
+        k = _push_offs(pflat, k, cell, base[cell] & ~m)
+    return (cell << 6) | (_value(m & ~bit) << 1) | 1, k
+
+
+@njit(inline="always")
 def _seed(starts, stamp, mark, index, nodes, pstart, pfirst, qon, qoff):
     """A propagation's first nodes: the potentials ``starts``, each without a
     parent, queued as on or off. Returns the node count and the two queues' tails."""
@@ -324,16 +341,9 @@ def _propagate_bits(base, masks, starts, y, dynamic, mark, nodes, index, pstart,
                 if step == 0:
                     if not y:
                         continue
-                    m = masks[cell]
-                    m2 = m & (m - 1)
-                    if not m2 or m2 & (m2 - 1):
+                    q, k = _y_link(masks, base, cell, bit, p, pflat, pstart[n], dynamic)
+                    if q < 0:
                         continue
-                    q = (cell << 6) | (_value(m & ~bit) << 1) | 1
-                    k = pstart[n]
-                    pflat[k] = p
-                    k += 1
-                    if dynamic:
-                        k = _push_offs(pflat, k, cell, base[cell] & ~m)
                 else:
                     ulo = tab[tb + 4 + 2 * step] & blo
                     uhi = tab[tb + 5 + 2 * step] & bhi
@@ -473,16 +483,9 @@ def run(op, base, masks, peers, units, src, starts, y, x, dynamic, limit, mark, 
                     if step == 0:
                         if not y:
                             continue
-                        m = masks[cell]
-                        m2 = m & (m - 1)
-                        if not m2 or m2 & (m2 - 1):
+                        q, k = _y_link(masks, base, cell, bit, p, pflat, pstart[n], dynamic)
+                        if q < 0:
                             continue
-                        q = (cell << 6) | (_value(m & ~bit) << 1) | 1
-                        k = pstart[n]
-                        pflat[k] = p
-                        k += 1
-                        if dynamic:
-                            k = _push_offs(pflat, k, cell, base[cell] & ~m)
                     else:
                         other = _conjugate(masks, units, cell, step - 1, bit)
                         if other < 0:
