@@ -370,28 +370,35 @@ def wing_sizes(masks, peers, kmin, kmax):
     with two or more candidates, ``k + 1`` values among them, grown through forward peers
     from each cell in turn (one walk answers every size); the bivalue cells ``yz`` inside
     the set's values that see one of its cells; the removals of the restricted values.
-    ``peers[c]``: cell ``c``'s peers as two words (at most 128 cells). The walk keeps, per
-    depth, the set, the cells its cells see, and per value the cells that see every cell
-    of the set holding it, so that each test of a bivalue cell is a few word operations."""
+    ``peers[c]``: cell ``c``'s peers as two words (at most 128 cells).
+
+    The walk keeps, per depth, the set, its values and the cells its cells see. A set is
+    not grown when no size still unanswered can come of it (too many values already for
+    the sizes left), nor by a cell whose values would make too many. A set of ``k`` cells
+    with ``k + 1`` values is tested only when a bivalue cell qualifies (as words: bivalue,
+    seen, outside the set, holding none of the other values); the cells that see all the
+    set's places of each value are then made once for all its bivalue cells."""
     ncells = masks.shape[0]
     one = np.uint64(1)
     full = ~np.uint64(0)
     pops = np.empty(ncells, dtype=np.int64)
-    bivalue = np.empty(ncells, dtype=np.int64)
-    nbivalue = 0
-    nvalues = 0
+    b2lo = np.uint64(0)  # the bivalue cells
+    b2hi = np.uint64(0)
+    every = 0
     for c in range(ncells):
         pops[c] = pop(masks[c])
+        every |= masks[c]
         if pops[c] == 2:
-            bivalue[nbivalue] = c
-            nbivalue += 1
-        top = masks[c]
-        v = 0
-        while top:
-            top >>= 1
-            v += 1
-        if v > nvalues:
-            nvalues = v
+            lo, hi = _bit(c)
+            b2lo |= lo
+            b2hi |= hi
+    if not (b2lo or b2hi):
+        return 0
+    nvalues = 0
+    top = every
+    while top:
+        top >>= 1
+        nvalues += 1
     blo = np.zeros(nvalues, dtype=np.uint64)  # the cells holding each value (bit v-1)
     bhi = np.zeros(nvalues, dtype=np.uint64)
     for c in range(ncells):
@@ -402,44 +409,39 @@ def wing_sizes(masks, peers, kmin, kmax):
             m &= m - 1
             blo[v] |= lo
             bhi[v] |= hi
-    most = kmax + 1
-    # the cells a set may take (two or more candidates, at most ``most``)
+    wanted = 0
+    for k in range(kmin, kmax + 1):
+        wanted |= 1 << k
+    # the cells a set may take (two or more candidates, at most ``kmax + 1``)
     elo = np.uint64(0)
     ehi = np.uint64(0)
     for c in range(ncells):
-        if 1 < pops[c] <= most:
+        if 1 < pops[c] <= kmax + 1:
             lo, hi = _bit(c)
             elo |= lo
             ehi |= hi
     qlo = np.zeros(kmax, dtype=np.uint64)  # per depth: the cells still to try there (ascending)
     qhi = np.zeros(kmax, dtype=np.uint64)
     unions = np.zeros(kmax, dtype=np.int64)
+    cells = np.zeros(kmax, dtype=np.int64)  # the set's cells
     slo = np.zeros(kmax, dtype=np.uint64)  # the set up to each depth
     shi = np.zeros(kmax, dtype=np.uint64)
     nlo = np.zeros(kmax, dtype=np.uint64)  # the cells a cell of the set sees
     nhi = np.zeros(kmax, dtype=np.uint64)
-    clo = np.empty((kmax, nvalues), dtype=np.uint64)  # per value: the cells that see the set's places of it
-    chi = np.empty((kmax, nvalues), dtype=np.uint64)
-    wanted = 0
-    for k in range(kmin, kmax + 1):
-        wanted |= 1 << k
+    clo = np.empty(nvalues, dtype=np.uint64)  # per value: the cells that see the set's places of it
+    chi = np.empty(nvalues, dtype=np.uint64)
     found = 0
+    most = kmax  # the largest size still unanswered
     for a in range(ncells):
-        if not 1 < pops[a] <= most:
+        if not 1 < pops[a] <= most + 1:
             continue
         unions[0] = masks[a]
+        cells[0] = a
         lo, hi = _bit(a)
         slo[0] = lo
         shi[0] = hi
         nlo[0] = peers[a, 0]
         nhi[0] = peers[a, 1]
-        for v in range(nvalues):
-            if (masks[a] >> v) & 1:
-                clo[0, v] = peers[a, 0]
-                chi[0, v] = peers[a, 1]
-            else:
-                clo[0, v] = full
-                chi[0, v] = full
         # the forward peers of ``a``
         if a < 64:
             after_lo = ~((one << np.uint64(a)) | ((one << np.uint64(a)) - one))
@@ -461,67 +463,86 @@ def wing_sizes(masks, peers, kmin, kmax):
                 depth -= 1
                 continue
             m = unions[depth - 1] | masks[c]
-            if pop(m) > most:
+            pm = pop(m)
+            if pm > most + 1:
                 continue
             size = depth + 1
             lo, hi = _bit(c)
-            slo[depth] = slo[depth - 1] | lo
-            shi[depth] = shi[depth - 1] | hi
+            cells[depth] = c
+            s_lo = slo[depth - 1] | lo
+            s_hi = shi[depth - 1] | hi
+            slo[depth] = s_lo
+            shi[depth] = s_hi
             nlo[depth] = nlo[depth - 1] | peers[c, 0]
             nhi[depth] = nhi[depth - 1] | peers[c, 1]
-            mc = masks[c]
-            for v in range(nvalues):
-                if (mc >> v) & 1:
-                    clo[depth, v] = clo[depth - 1, v] & peers[c, 0]
-                    chi[depth, v] = chi[depth - 1, v] & peers[c, 1]
-                else:
-                    clo[depth, v] = clo[depth - 1, v]
-                    chi[depth, v] = chi[depth - 1, v]
-            if size >= kmin and not (found >> size) & 1 and pop(m) == size + 1:
-                s_lo = slo[depth]
-                s_hi = shi[depth]
-                for b in range(nbivalue):
-                    yz = bivalue[b]
-                    my = masks[yz]
-                    if my & m != my:
-                        continue
-                    ylo, yhi = _bit(yz)
-                    if s_lo & ylo or s_hi & yhi or not (nlo[depth] & ylo or nhi[depth] & yhi):
-                        continue
-                    xv = tz(my)
-                    zv = tz(my & (my - 1))
-                    plo = peers[yz, 0]
-                    phi = peers[yz, 1]
-                    x_restricted = not (s_lo & blo[xv] & ~plo or s_hi & bhi[xv] & ~phi)
-                    z_restricted = not (s_lo & blo[zv] & ~plo or s_hi & bhi[zv] & ~phi)
-                    out_lo = ~(s_lo | ylo)
-                    out_hi = ~(s_hi | yhi)
+            if size >= kmin and pm == size + 1 and not (found >> size) & 1:
+                # the bivalue cells seen by the set, outside it, holding only values of the set
+                ylo = b2lo & nlo[depth] & ~s_lo
+                yhi = b2hi & nhi[depth] & ~s_hi
+                rest = every & ~m
+                while rest and (ylo or yhi):
+                    v = tz(rest)
+                    rest &= rest - 1
+                    ylo &= ~blo[v]
+                    yhi &= ~bhi[v]
+                if ylo or yhi:
+                    for v in range(nvalues):
+                        clo[v] = full
+                        chi[v] = full
+                    for i in range(size):
+                        d = cells[i]
+                        md = masks[d]
+                        while md:
+                            v = tz(md)
+                            md &= md - 1
+                            clo[v] &= peers[d, 0]
+                            chi[v] &= peers[d, 1]
                     removes = False
-                    if x_restricted:
-                        if z_restricted:
-                            rest = m & ~my
-                            while rest:
-                                w = tz(rest)
-                                rest &= rest - 1
-                                if blo[w] & out_lo & clo[depth, w] or bhi[w] & out_hi & chi[depth, w]:
+                    while not removes and (ylo or yhi):
+                        if ylo:
+                            yz = tz(ylo)
+                            ylo &= ylo - one
+                        else:
+                            yz = 64 + tz(yhi)
+                            yhi &= yhi - one
+                        my = masks[yz]
+                        y_lo, y_hi = _bit(yz)
+                        xv = tz(my)
+                        zv = tz(my & (my - 1))
+                        plo = peers[yz, 0]
+                        phi = peers[yz, 1]
+                        x_restricted = not (s_lo & blo[xv] & ~plo or s_hi & bhi[xv] & ~phi)
+                        z_restricted = not (s_lo & blo[zv] & ~plo or s_hi & bhi[zv] & ~phi)
+                        out_lo = ~(s_lo | y_lo)
+                        out_hi = ~(s_hi | y_hi)
+                        if x_restricted:
+                            if z_restricted:
+                                others = m & ~my
+                                while others:
+                                    w = tz(others)
+                                    others &= others - 1
+                                    if blo[w] & out_lo & clo[w] or bhi[w] & out_hi & chi[w]:
+                                        removes = True
+                                        break
+                                if not removes and (blo[xv] & out_lo & clo[xv] & plo
+                                                    or bhi[xv] & out_hi & chi[xv] & phi):
                                     removes = True
-                                    break
-                            if not removes and (blo[xv] & out_lo & clo[depth, xv] & plo
-                                                or bhi[xv] & out_hi & chi[depth, xv] & phi):
+                            if not removes and (blo[zv] & out_lo & clo[zv] & plo
+                                                or bhi[zv] & out_hi & chi[zv] & phi):
                                 removes = True
-                        if not removes and (blo[zv] & out_lo & clo[depth, zv] & plo
-                                            or bhi[zv] & out_hi & chi[depth, zv] & phi):
-                            removes = True
-                    elif z_restricted:
-                        removes = bool(blo[xv] & out_lo & clo[depth, xv] & plo
-                                       or bhi[xv] & out_hi & chi[depth, xv] & phi)
+                        elif z_restricted:
+                            removes = bool(blo[xv] & out_lo & clo[xv] & plo
+                                           or bhi[xv] & out_hi & chi[xv] & phi)
                     if removes:
                         found |= 1 << size
-                        break
-                if found == wanted:
-                    return found
-            if size < kmax:
-                # the cells after ``c`` still to try at this depth that see ``c`` too
+                        if found == wanted:
+                            return found
+                        while not ((wanted & ~found) >> most) & 1:
+                            most -= 1
+            # grown only when a size still unanswered can come of it: ``k`` cells hold at
+            # least the values already in the set, so ``k >= pm - 1``
+            least = size + 1 if size + 1 > pm - 1 else pm - 1
+            if size < most and (wanted & ~found) >> least:
                 unions[depth] = m
                 qlo[depth + 1] = qlo[depth] & peers[c, 0]
                 qhi[depth + 1] = qhi[depth] & peers[c, 1]
