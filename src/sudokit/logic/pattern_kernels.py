@@ -12,7 +12,8 @@ has a step.
 * :func:`unique_any`: :func:`sudokit.logic.uniqueness.find_unique_loops`
   (unique rectangles and loops, types 1 to 4);
 * :func:`wing_sizes`: :func:`sudokit.logic.wings.find_als_wing`, every set size
-  asked at once (WXYZ- to TUVWXYZ-Wings);
+  asked at once (WXYZ- to TUVWXYZ-Wings); :func:`wing_sets`, the same walk, gives
+  the sets and bivalue cells that remove something, when there are some;
 * :func:`xy_any`: :func:`sudokit.logic.wings.find_xy_wing` (XY- and XYZ-Wings).
 
 :func:`value_words` makes the cells holding each value, which every producer
@@ -39,7 +40,7 @@ from numba import njit  # noqa: E402
 from ..engine.board import pop, tz  # noqa: E402
 from ..engine.logic_kernels import _next_combo, unique_loops  # noqa: E402
 
-__all__ = ["unique_any", "value_words", "wing_sizes", "xy_any"]
+__all__ = ["unique_any", "value_words", "wing_sets", "wing_sizes", "xy_any"]
 
 
 @njit(cache=True, nogil=True)
@@ -364,6 +365,22 @@ def _bit(c):
 
 @njit(cache=True, nogil=True)
 def wing_sizes(masks, peers, kmin, kmax):
+    """Bit ``k`` set for each set size ``k`` from ``kmin`` to ``kmax`` that has a wing removing
+    something (:func:`_wing_walk`)."""
+    return _wing_walk(masks, peers, kmin, kmax, np.empty((0, kmax + 1), dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
+def wing_sets(masks, peers, k, out):
+    """The wings of ``k``-cell sets that remove something, in the order of search of
+    :func:`sudokit.logic.wings.find_als_wing` (what :func:`sudokit.engine.logic_kernels.als_wings`
+    finds, on the peers as two words): rows of ``out``, the set's cells then the bivalue cell.
+    Returns the count, or -1 when ``out`` is full (:func:`_wing_walk`)."""
+    return _wing_walk(masks, peers, k, k, out)
+
+
+@njit(cache=True, nogil=True)
+def _wing_walk(masks, peers, kmin, kmax, out):
     """Bit ``k`` set for each set size ``k`` from ``kmin`` to ``kmax`` (3: WXYZ-Wing to 6:
     TUVWXYZ-Wing) that has a wing removing something, by the rules of
     :func:`sudokit.logic.wings.find_als_wing`: the sets of ``k`` mutually seeing cells, each
@@ -377,7 +394,14 @@ def wing_sizes(masks, peers, kmin, kmax):
     the sizes left), nor by a cell whose values would make too many. A set of ``k`` cells
     with ``k + 1`` values is tested only when a bivalue cell qualifies (as words: bivalue,
     seen, outside the set, holding none of the other values); the cells that see all the
-    set's places of each value are then made once for all its bivalue cells."""
+    set's places of each value are then made once for all its bivalue cells.
+
+    With rows in ``out`` (``kmin == kmax``): every set and bivalue cell that removes
+    something, in the order of search (sets as grown, bivalue cells ascending), as rows
+    of ``out`` (the set's cells, then the bivalue cell); returns their count, or -1 when
+    ``out`` is full."""
+    rows = out.shape[0]
+    count = 0
     ncells = masks.shape[0]
     one = np.uint64(1)
     full = ~np.uint64(0)
@@ -498,7 +522,8 @@ def wing_sizes(masks, peers, kmin, kmax):
                             clo[v] &= peers[d, 0]
                             chi[v] &= peers[d, 1]
                     removes = False
-                    while not removes and (ylo or yhi):
+                    while (ylo or yhi) and (rows or not removes):
+                        removes = False
                         if ylo:
                             yz = tz(ylo)
                             ylo &= ylo - one
@@ -533,7 +558,14 @@ def wing_sizes(masks, peers, kmin, kmax):
                         elif z_restricted:
                             removes = bool(blo[xv] & out_lo & clo[xv] & plo
                                            or bhi[xv] & out_hi & chi[xv] & phi)
-                    if removes:
+                        if removes and rows:
+                            if count == rows:
+                                return -1
+                            for i in range(size):
+                                out[count, i] = cells[i]
+                            out[count, size] = yz
+                            count += 1
+                    if removes and not rows:
                         found |= 1 << size
                         if found == wanted:
                             return found
@@ -547,7 +579,7 @@ def wing_sizes(masks, peers, kmin, kmax):
                 qlo[depth + 1] = qlo[depth] & peers[c, 0]
                 qhi[depth + 1] = qhi[depth] & peers[c, 1]
                 depth += 1
-    return found
+    return count if rows else found
 
 
 # -- the cells holding each value ---------------------------------------------------------
