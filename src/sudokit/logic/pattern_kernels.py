@@ -237,6 +237,24 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
     queue = np.empty(ncells, dtype=np.int64)
     pairs = np.empty(ncells, dtype=np.int64)
     held = np.empty(ncells, dtype=np.int64)
+    nvalues = 0
+    for c in range(ncells):
+        top = masks[c]
+        v = 0
+        while top:
+            top >>= 1
+            v += 1
+        if v > nvalues:
+            nvalues = v
+    # the cells holding each value, as words of 64 cells
+    nw = (ncells + 63) >> 6
+    boards = np.zeros((nvalues, nw), dtype=np.uint64)
+    for c in range(ncells):
+        m = masks[c]
+        while m:
+            v = tz(m)
+            m &= m - 1
+            boards[v, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
     npairs = 0
     for s in range(ncells):
         pair = masks[s]
@@ -251,16 +269,23 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
             continue
         pairs[npairs] = pair
         npairs += 1
-        # the cells holding both values, and their 2-core (cells with two or more such peers)
+        # the cells holding both values (ascending), and their 2-core (cells with two or more
+        # such peers); ``holding`` and ``core`` are set for them now and cleared once the pair
+        # is done
+        v1 = tz(pair)
+        v2 = tz(pair & (pair - 1))
         count = 0
-        for c in range(ncells):
-            holding[c] = masks[c] & pair == pair
-            core[c] = holding[c]
-            if holding[c]:
-                held[count] = c
+        for w in range(nw):
+            word = boards[v1, w] & boards[v2, w]
+            while word:
+                held[count] = (w << 6) + tz(word)
+                word &= word - np.uint64(1)
                 count += 1
         if count < 4:
             continue
+        for i in range(count):
+            holding[held[i]] = True
+            core[held[i]] = True
         slot = -1
         if memo_count.shape[0]:
             slot = tz(pair) * n + tz(pair & (pair - 1))
@@ -277,6 +302,9 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
                     if _loop_hints(masks, memo_loops[slot, f, 1:1 + size], size, pair, n, peer, rcb, units_of,
                                    nunits_of, unit_cells, unit_len, from_two):
                         return True
+                for i in range(count):
+                    holding[held[i]] = False
+                    core[held[i]] = False
                 continue
             memo_count[slot] = -1  # (kept again once every walk of the pair is done)
             memo_key[slot, 0] = count
@@ -309,8 +337,9 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
                     if degree[p] == 1:
                         queue[nq] = p
                         nq += 1
-        for start in range(s, ncells):
-            if not core[start] or masks[start] != pair:
+        for h in range(count):  # (cells holding the pair: ``s``, the first bivalue one, and on)
+            start = held[h]
+            if start < s or not core[start] or masks[start] != pair:
                 continue
             found = unique_loops(masks, start, pair, holding, core, plan_kind, plan_unit, plan_len, unit_cells,
                                  unit_len, cell_units, out)
@@ -349,6 +378,9 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
             holding[start] = False  # the later walks keep out of this start
         if slot >= 0:
             memo_count[slot] = nkept
+        for i in range(count):
+            holding[held[i]] = False
+            core[held[i]] = False
     return False
 
 
