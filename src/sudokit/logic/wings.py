@@ -109,8 +109,9 @@ def big_wing_rating(k: int, biggest: int) -> float:
     return round(base + ((values_in_set - middle_size) - abs(middle_size - biggest)) * 0.1, 1)
 
 
-#: Whether the wing search may run compiled (:func:`sudokit.engine.logic_kernels.als_wings` finds the
-#: sets and bivalue cells that remove something; the steps are made here all the same); False: Python only.
+#: Whether the wing search may run compiled (:func:`sudokit.logic.pattern_kernels.wing_sets`, past 128
+#: cells :func:`sudokit.engine.logic_kernels.als_wings`, finds the sets and bivalue cells that remove
+#: something; the steps are made here all the same); False: Python only.
 COMPILED = True
 
 _PEERS: dict = {}
