@@ -18,7 +18,7 @@ def test_every_pattern_kernel_is_registered_and_warmed_up() -> None:
     compiling = importlib.import_module("sudokit.engine.compiling")  # (the package names a function so)
 
     entries = compiling.KERNELS["producers"][1]
-    modules = {"pattern_kernels": (pattern_kernels, ["unique_any", "value_words", "wing_sizes", "xy_any"]),
+    modules = {"pattern_kernels": (pattern_kernels, ["unique_any", "value_words", "wing_sets", "wing_sizes", "xy_any"]),
                "link_pattern_kernels": (link_pattern_kernels, ["strong_links"])}
     for name, (module, expected) in modules.items():
         kernels = [k for k in module.__all__ if hasattr(getattr(module, k), "py_func")]

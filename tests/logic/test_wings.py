@@ -222,3 +222,29 @@ def test_word_walk_of_wing_sizes_agrees_with_the_search(monkeypatch) -> None:
             assert wing_sizes(masks, words, k, k) == (python << k)
         assert wing_sizes(masks, words, *wings.WING_SIZES) == sizes & 0b111000
     assert min(named.values()) > 5, named
+
+
+def test_word_walk_of_wing_sets_gives_the_other_kernels_rows() -> None:
+    """The sets and bivalue cells that remove something, as the walk on sets of cells gives
+    them (pattern_kernels.wing_sets, which the wings read up to 128 cells), are the rows of
+    the search on the peer matrix (logic_kernels.als_wings, past 128 cells), in the same
+    order, for every set size, on SE's states."""
+    pytest.importorskip("numba")
+    import numpy as np
+
+    from sudokit.logic import links, wings
+    from sudokit.logic.pattern_kernels import wing_sets
+
+    states = list(_se_states(5, 4.0))
+    als_wings, peer = wings.compiled_tables(states[0].geo)
+    words = wings._peer_words(states[0].geo)
+    rows = {k: 0 for k in (3, 4, 5, 6)}
+    for state in states:
+        masks = links.mask_array(state.mask)
+        for k in rows:
+            ours, theirs = np.empty((4096, k + 1), dtype=np.int64), np.empty((4096, k + 1), dtype=np.int64)
+            count = wing_sets(masks, words, k, ours)
+            assert count == als_wings(masks, peer, k, theirs), (k, state.mask)
+            assert ours[:count].tolist() == theirs[:count].tolist(), (k, state.mask)
+            rows[k] += count
+    assert min(rows.values()) > 5, rows

@@ -41,6 +41,8 @@ def warm_producers() -> None:
             return
     next(aligned.find_compiled(state, 3, aligned.compiled_tables(state.geo)), None)
     wings.compiled_sets(state, 3, wings.compiled_tables(state.geo))
+    als_wings, peer = wings.compiled_tables(state.geo)  # (the sets' search past 128 cells)
+    als_wings(np.array(state.mask, dtype=np.int64), peer, 3, np.empty((16, 4), dtype=np.int64))
     any_step(CLASSIC, state.mask, NAKED_SET, 4)
     from ..engine.logic_kernels import _tables, has_steps
 
@@ -125,6 +127,7 @@ register("producers", "the logic producers", ("logic_kernels.aligned_next", "log
                                               "logic.link_kernels.als_wing_sizes",
                                               "logic.pattern_kernels.unique_any",
                                               "logic.pattern_kernels.wing_sizes",
+                                              "logic.pattern_kernels.wing_sets",
                                               "logic.pattern_kernels.value_words",
                                               "logic.pattern_kernels.xy_any",
                                               "logic.link_kernels.bug_pattern"),

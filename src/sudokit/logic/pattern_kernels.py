@@ -12,7 +12,8 @@ has a step.
 * :func:`unique_any`: :func:`sudokit.logic.uniqueness.find_unique_loops`
   (unique rectangles and loops, types 1 to 4);
 * :func:`wing_sizes`: :func:`sudokit.logic.wings.find_als_wing`, every set size
-  asked at once (WXYZ- to TUVWXYZ-Wings);
+  asked at once (WXYZ- to TUVWXYZ-Wings); :func:`wing_sets`, the same walk, gives
+  the sets and bivalue cells that remove something, when there are some;
 * :func:`xy_any`: :func:`sudokit.logic.wings.find_xy_wing` (XY- and XYZ-Wings).
 
 :func:`value_words` makes the cells holding each value, which every producer
@@ -39,7 +40,7 @@ from numba import njit  # noqa: E402
 from ..engine.board import pop, tz  # noqa: E402
 from ..engine.logic_kernels import _next_combo, unique_loops  # noqa: E402
 
-__all__ = ["unique_any", "value_words", "wing_sizes", "xy_any"]
+__all__ = ["unique_any", "value_words", "wing_sets", "wing_sizes", "xy_any"]
 
 
 @njit(cache=True, nogil=True)
@@ -236,6 +237,24 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
     queue = np.empty(ncells, dtype=np.int64)
     pairs = np.empty(ncells, dtype=np.int64)
     held = np.empty(ncells, dtype=np.int64)
+    nvalues = 0
+    for c in range(ncells):
+        top = masks[c]
+        v = 0
+        while top:
+            top >>= 1
+            v += 1
+        if v > nvalues:
+            nvalues = v
+    # the cells holding each value, as words of 64 cells
+    nw = (ncells + 63) >> 6
+    boards = np.zeros((nvalues, nw), dtype=np.uint64)
+    for c in range(ncells):
+        m = masks[c]
+        while m:
+            v = tz(m)
+            m &= m - 1
+            boards[v, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
     npairs = 0
     for s in range(ncells):
         pair = masks[s]
@@ -250,16 +269,23 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
             continue
         pairs[npairs] = pair
         npairs += 1
-        # the cells holding both values, and their 2-core (cells with two or more such peers)
+        # the cells holding both values (ascending), and their 2-core (cells with two or more
+        # such peers); ``holding`` and ``core`` are set for them now and cleared once the pair
+        # is done
+        v1 = tz(pair)
+        v2 = tz(pair & (pair - 1))
         count = 0
-        for c in range(ncells):
-            holding[c] = masks[c] & pair == pair
-            core[c] = holding[c]
-            if holding[c]:
-                held[count] = c
+        for w in range(nw):
+            word = boards[v1, w] & boards[v2, w]
+            while word:
+                held[count] = (w << 6) + tz(word)
+                word &= word - np.uint64(1)
                 count += 1
         if count < 4:
             continue
+        for i in range(count):
+            holding[held[i]] = True
+            core[held[i]] = True
         slot = -1
         if memo_count.shape[0]:
             slot = tz(pair) * n + tz(pair & (pair - 1))
@@ -276,6 +302,9 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
                     if _loop_hints(masks, memo_loops[slot, f, 1:1 + size], size, pair, n, peer, rcb, units_of,
                                    nunits_of, unit_cells, unit_len, from_two):
                         return True
+                for i in range(count):
+                    holding[held[i]] = False
+                    core[held[i]] = False
                 continue
             memo_count[slot] = -1  # (kept again once every walk of the pair is done)
             memo_key[slot, 0] = count
@@ -308,8 +337,9 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
                     if degree[p] == 1:
                         queue[nq] = p
                         nq += 1
-        for start in range(s, ncells):
-            if not core[start] or masks[start] != pair:
+        for h in range(count):  # (cells holding the pair: ``s``, the first bivalue one, and on)
+            start = held[h]
+            if start < s or not core[start] or masks[start] != pair:
                 continue
             found = unique_loops(masks, start, pair, holding, core, plan_kind, plan_unit, plan_len, unit_cells,
                                  unit_len, cell_units, out)
@@ -348,6 +378,9 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
             holding[start] = False  # the later walks keep out of this start
         if slot >= 0:
             memo_count[slot] = nkept
+        for i in range(count):
+            holding[held[i]] = False
+            core[held[i]] = False
     return False
 
 
@@ -364,34 +397,64 @@ def _bit(c):
 
 @njit(cache=True, nogil=True)
 def wing_sizes(masks, peers, kmin, kmax):
+    """Bit ``k`` set for each set size ``k`` from ``kmin`` to ``kmax`` that has a wing removing
+    something (:func:`_wing_walk`)."""
+    return _wing_walk(masks, peers, kmin, kmax, np.empty((0, kmax + 1), dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
+def wing_sets(masks, peers, k, out):
+    """The wings of ``k``-cell sets that remove something, in the order of search of
+    :func:`sudokit.logic.wings.find_als_wing` (what :func:`sudokit.engine.logic_kernels.als_wings`
+    finds, on the peers as two words): rows of ``out``, the set's cells then the bivalue cell.
+    Returns the count, or -1 when ``out`` is full (:func:`_wing_walk`)."""
+    return _wing_walk(masks, peers, k, k, out)
+
+
+@njit(cache=True, nogil=True)
+def _wing_walk(masks, peers, kmin, kmax, out):
     """Bit ``k`` set for each set size ``k`` from ``kmin`` to ``kmax`` (3: WXYZ-Wing to 6:
     TUVWXYZ-Wing) that has a wing removing something, by the rules of
     :func:`sudokit.logic.wings.find_als_wing`: the sets of ``k`` mutually seeing cells, each
     with two or more candidates, ``k + 1`` values among them, grown through forward peers
     from each cell in turn (one walk answers every size); the bivalue cells ``yz`` inside
     the set's values that see one of its cells; the removals of the restricted values.
-    ``peers[c]``: cell ``c``'s peers as two words (at most 128 cells). The walk keeps, per
-    depth, the set, the cells its cells see, and per value the cells that see every cell
-    of the set holding it, so that each test of a bivalue cell is a few word operations."""
+    ``peers[c]``: cell ``c``'s peers as two words (at most 128 cells).
+
+    The walk keeps, per depth, the set, its values and the cells its cells see. A set is
+    not grown when no size still unanswered can come of it (too many values already for
+    the sizes left), nor by a cell whose values would make too many. A set of ``k`` cells
+    with ``k + 1`` values is tested only when a bivalue cell qualifies (as words: bivalue,
+    seen, outside the set, holding none of the other values); the cells that see all the
+    set's places of each value are then made once for all its bivalue cells.
+
+    With rows in ``out`` (``kmin == kmax``): every set and bivalue cell that removes
+    something, in the order of search (sets as grown, bivalue cells ascending), as rows
+    of ``out`` (the set's cells, then the bivalue cell); returns their count, or -1 when
+    ``out`` is full."""
+    rows = out.shape[0]
+    count = 0
     ncells = masks.shape[0]
     one = np.uint64(1)
     full = ~np.uint64(0)
     pops = np.empty(ncells, dtype=np.int64)
-    bivalue = np.empty(ncells, dtype=np.int64)
-    nbivalue = 0
-    nvalues = 0
+    b2lo = np.uint64(0)  # the bivalue cells
+    b2hi = np.uint64(0)
+    every = 0
     for c in range(ncells):
         pops[c] = pop(masks[c])
+        every |= masks[c]
         if pops[c] == 2:
-            bivalue[nbivalue] = c
-            nbivalue += 1
-        top = masks[c]
-        v = 0
-        while top:
-            top >>= 1
-            v += 1
-        if v > nvalues:
-            nvalues = v
+            lo, hi = _bit(c)
+            b2lo |= lo
+            b2hi |= hi
+    if not (b2lo or b2hi):
+        return 0
+    nvalues = 0
+    top = every
+    while top:
+        top >>= 1
+        nvalues += 1
     blo = np.zeros(nvalues, dtype=np.uint64)  # the cells holding each value (bit v-1)
     bhi = np.zeros(nvalues, dtype=np.uint64)
     for c in range(ncells):
@@ -402,44 +465,39 @@ def wing_sizes(masks, peers, kmin, kmax):
             m &= m - 1
             blo[v] |= lo
             bhi[v] |= hi
-    most = kmax + 1
-    # the cells a set may take (two or more candidates, at most ``most``)
+    wanted = 0
+    for k in range(kmin, kmax + 1):
+        wanted |= 1 << k
+    # the cells a set may take (two or more candidates, at most ``kmax + 1``)
     elo = np.uint64(0)
     ehi = np.uint64(0)
     for c in range(ncells):
-        if 1 < pops[c] <= most:
+        if 1 < pops[c] <= kmax + 1:
             lo, hi = _bit(c)
             elo |= lo
             ehi |= hi
     qlo = np.zeros(kmax, dtype=np.uint64)  # per depth: the cells still to try there (ascending)
     qhi = np.zeros(kmax, dtype=np.uint64)
     unions = np.zeros(kmax, dtype=np.int64)
+    cells = np.zeros(kmax, dtype=np.int64)  # the set's cells
     slo = np.zeros(kmax, dtype=np.uint64)  # the set up to each depth
     shi = np.zeros(kmax, dtype=np.uint64)
     nlo = np.zeros(kmax, dtype=np.uint64)  # the cells a cell of the set sees
     nhi = np.zeros(kmax, dtype=np.uint64)
-    clo = np.empty((kmax, nvalues), dtype=np.uint64)  # per value: the cells that see the set's places of it
-    chi = np.empty((kmax, nvalues), dtype=np.uint64)
-    wanted = 0
-    for k in range(kmin, kmax + 1):
-        wanted |= 1 << k
+    clo = np.empty(nvalues, dtype=np.uint64)  # per value: the cells that see the set's places of it
+    chi = np.empty(nvalues, dtype=np.uint64)
     found = 0
+    most = kmax  # the largest size still unanswered
     for a in range(ncells):
-        if not 1 < pops[a] <= most:
+        if not 1 < pops[a] <= most + 1:
             continue
         unions[0] = masks[a]
+        cells[0] = a
         lo, hi = _bit(a)
         slo[0] = lo
         shi[0] = hi
         nlo[0] = peers[a, 0]
         nhi[0] = peers[a, 1]
-        for v in range(nvalues):
-            if (masks[a] >> v) & 1:
-                clo[0, v] = peers[a, 0]
-                chi[0, v] = peers[a, 1]
-            else:
-                clo[0, v] = full
-                chi[0, v] = full
         # the forward peers of ``a``
         if a < 64:
             after_lo = ~((one << np.uint64(a)) | ((one << np.uint64(a)) - one))
@@ -461,72 +519,99 @@ def wing_sizes(masks, peers, kmin, kmax):
                 depth -= 1
                 continue
             m = unions[depth - 1] | masks[c]
-            if pop(m) > most:
+            pm = pop(m)
+            if pm > most + 1:
                 continue
             size = depth + 1
             lo, hi = _bit(c)
-            slo[depth] = slo[depth - 1] | lo
-            shi[depth] = shi[depth - 1] | hi
+            cells[depth] = c
+            s_lo = slo[depth - 1] | lo
+            s_hi = shi[depth - 1] | hi
+            slo[depth] = s_lo
+            shi[depth] = s_hi
             nlo[depth] = nlo[depth - 1] | peers[c, 0]
             nhi[depth] = nhi[depth - 1] | peers[c, 1]
-            mc = masks[c]
-            for v in range(nvalues):
-                if (mc >> v) & 1:
-                    clo[depth, v] = clo[depth - 1, v] & peers[c, 0]
-                    chi[depth, v] = chi[depth - 1, v] & peers[c, 1]
-                else:
-                    clo[depth, v] = clo[depth - 1, v]
-                    chi[depth, v] = chi[depth - 1, v]
-            if size >= kmin and not (found >> size) & 1 and pop(m) == size + 1:
-                s_lo = slo[depth]
-                s_hi = shi[depth]
-                for b in range(nbivalue):
-                    yz = bivalue[b]
-                    my = masks[yz]
-                    if my & m != my:
-                        continue
-                    ylo, yhi = _bit(yz)
-                    if s_lo & ylo or s_hi & yhi or not (nlo[depth] & ylo or nhi[depth] & yhi):
-                        continue
-                    xv = tz(my)
-                    zv = tz(my & (my - 1))
-                    plo = peers[yz, 0]
-                    phi = peers[yz, 1]
-                    x_restricted = not (s_lo & blo[xv] & ~plo or s_hi & bhi[xv] & ~phi)
-                    z_restricted = not (s_lo & blo[zv] & ~plo or s_hi & bhi[zv] & ~phi)
-                    out_lo = ~(s_lo | ylo)
-                    out_hi = ~(s_hi | yhi)
+            if size >= kmin and pm == size + 1 and not (found >> size) & 1:
+                # the bivalue cells seen by the set, outside it, holding only values of the set
+                ylo = b2lo & nlo[depth] & ~s_lo
+                yhi = b2hi & nhi[depth] & ~s_hi
+                rest = every & ~m
+                while rest and (ylo or yhi):
+                    v = tz(rest)
+                    rest &= rest - 1
+                    ylo &= ~blo[v]
+                    yhi &= ~bhi[v]
+                if ylo or yhi:
+                    for v in range(nvalues):
+                        clo[v] = full
+                        chi[v] = full
+                    for i in range(size):
+                        d = cells[i]
+                        md = masks[d]
+                        while md:
+                            v = tz(md)
+                            md &= md - 1
+                            clo[v] &= peers[d, 0]
+                            chi[v] &= peers[d, 1]
                     removes = False
-                    if x_restricted:
-                        if z_restricted:
-                            rest = m & ~my
-                            while rest:
-                                w = tz(rest)
-                                rest &= rest - 1
-                                if blo[w] & out_lo & clo[depth, w] or bhi[w] & out_hi & chi[depth, w]:
+                    while (ylo or yhi) and (rows or not removes):
+                        removes = False
+                        if ylo:
+                            yz = tz(ylo)
+                            ylo &= ylo - one
+                        else:
+                            yz = 64 + tz(yhi)
+                            yhi &= yhi - one
+                        my = masks[yz]
+                        y_lo, y_hi = _bit(yz)
+                        xv = tz(my)
+                        zv = tz(my & (my - 1))
+                        plo = peers[yz, 0]
+                        phi = peers[yz, 1]
+                        x_restricted = not (s_lo & blo[xv] & ~plo or s_hi & bhi[xv] & ~phi)
+                        z_restricted = not (s_lo & blo[zv] & ~plo or s_hi & bhi[zv] & ~phi)
+                        out_lo = ~(s_lo | y_lo)
+                        out_hi = ~(s_hi | y_hi)
+                        if x_restricted:
+                            if z_restricted:
+                                others = m & ~my
+                                while others:
+                                    w = tz(others)
+                                    others &= others - 1
+                                    if blo[w] & out_lo & clo[w] or bhi[w] & out_hi & chi[w]:
+                                        removes = True
+                                        break
+                                if not removes and (blo[xv] & out_lo & clo[xv] & plo
+                                                    or bhi[xv] & out_hi & chi[xv] & phi):
                                     removes = True
-                                    break
-                            if not removes and (blo[xv] & out_lo & clo[depth, xv] & plo
-                                                or bhi[xv] & out_hi & chi[depth, xv] & phi):
+                            if not removes and (blo[zv] & out_lo & clo[zv] & plo
+                                                or bhi[zv] & out_hi & chi[zv] & phi):
                                 removes = True
-                        if not removes and (blo[zv] & out_lo & clo[depth, zv] & plo
-                                            or bhi[zv] & out_hi & chi[depth, zv] & phi):
-                            removes = True
-                    elif z_restricted:
-                        removes = bool(blo[xv] & out_lo & clo[depth, xv] & plo
-                                       or bhi[xv] & out_hi & chi[depth, xv] & phi)
-                    if removes:
+                        elif z_restricted:
+                            removes = bool(blo[xv] & out_lo & clo[xv] & plo
+                                           or bhi[xv] & out_hi & chi[xv] & phi)
+                        if removes and rows:
+                            if count == rows:
+                                return -1
+                            for i in range(size):
+                                out[count, i] = cells[i]
+                            out[count, size] = yz
+                            count += 1
+                    if removes and not rows:
                         found |= 1 << size
-                        break
-                if found == wanted:
-                    return found
-            if size < kmax:
-                # the cells after ``c`` still to try at this depth that see ``c`` too
+                        if found == wanted:
+                            return found
+                        while not ((wanted & ~found) >> most) & 1:
+                            most -= 1
+            # grown only when a size still unanswered can come of it: ``k`` cells hold at
+            # least the values already in the set, so ``k >= pm - 1``
+            least = size + 1 if size + 1 > pm - 1 else pm - 1
+            if size < most and (wanted & ~found) >> least:
                 unions[depth] = m
                 qlo[depth + 1] = qlo[depth] & peers[c, 0]
                 qhi[depth + 1] = qhi[depth] & peers[c, 1]
                 depth += 1
-    return found
+    return count if rows else found
 
 
 # -- the cells holding each value ---------------------------------------------------------

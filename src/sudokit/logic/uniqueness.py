@@ -174,13 +174,16 @@ def _common_peers(geo: Geometry, cells: list[int]) -> set[int]:
     return common - set(cells)
 
 
-def _loop_cores(geo: Geometry, mask: list[int]) -> dict[int, tuple[int, int]]:
+def _loop_cores(geo: Geometry, mask: list[int],
+                boards: "tuple[int, ...] | None" = None) -> dict[int, tuple[int, int]]:
     """Per value pair (bit mask) of a bivalue cell: the cells holding both
     values that may lie on a loop, and all the cells holding both values: every loop cell has two loop neighbours among its peers, so
     cells with fewer than two peers holding the pair are peeled off until
-    none is left (the 2-core of the peer graph)."""
+    none is left (the 2-core of the peer graph). ``boards``: the cells holding
+    each value (:func:`sudokit.logic.links.boards_of`), when the caller has them."""
     peer_bits, _ = _cell_masks(geo)
-    boards = boards_of(mask, geo.n)
+    if boards is None:
+        boards = boards_of(mask, geo.n)
     pairs = {m for m in mask if m.bit_count() == 2}
     cores: dict[int, tuple[int, int]] = {}
     for pair in pairs:
@@ -407,7 +410,8 @@ def _loop_steps(state: Candidates, first: bool) -> list[Step]:
     keys: set = set()
     seen_loops: set = set()
     order = 0
-    cores = _loop_cores(geo, mask)
+    boards = boards_of(mask, geo.n)
+    cores = _loop_cores(geo, mask, boards)
     type3: dict[tuple[int, int, int], list] = {}
     by_pair: dict[int, dict[int, list[list[int]]]] = {}
     for start in range(len(mask)):
@@ -419,7 +423,7 @@ def _loop_steps(state: Candidates, first: bool) -> list[Step]:
         loops = by_pair.get(pair)
         if loops is None:
             core, holding = cores[pair]
-            key = ("loops", geo, pair, holding, tuple(b & holding for b in boards_of(mask, geo.n)), first)
+            key = ("loops", geo, pair, holding, tuple(b & holding for b in boards), first)
             loops = by_pair[pair] = _memo(key, _pair_loops, geo, mask, pair, core, holding, first)
         for loop in loops.get(start, ()):
             if first:

@@ -109,8 +109,9 @@ def big_wing_rating(k: int, biggest: int) -> float:
     return round(base + ((values_in_set - middle_size) - abs(middle_size - biggest)) * 0.1, 1)
 
 
-#: Whether the wing search may run compiled (:func:`sudokit.engine.logic_kernels.als_wings` finds the
-#: sets and bivalue cells that remove something; the steps are made here all the same); False: Python only.
+#: Whether the wing search may run compiled (:func:`sudokit.logic.pattern_kernels.wing_sets`, past 128
+#: cells :func:`sudokit.engine.logic_kernels.als_wings`, finds the sets and bivalue cells that remove
+#: something; the steps are made here all the same); False: Python only.
 COMPILED = True
 
 _PEERS: dict = {}
@@ -259,7 +260,8 @@ def _als_sets(state: Candidates, k: int) -> Iterator[tuple[tuple[int, ...], int,
 
 def compiled_sets(state: Candidates, k: int, compiled) -> list[tuple[tuple[int, ...], int, int]] | None:
     """What :func:`_als_sets` yields, but only the sets and cells that remove something (the
-    compiled search); None when there are too many to hold."""
+    compiled search: :func:`sudokit.logic.pattern_kernels.wing_sets` up to 128 cells, else
+    ``compiled``'s kernel); None when there are too many to hold."""
     import numpy as np
 
     kernel, peer = compiled
@@ -267,6 +269,10 @@ def compiled_sets(state: Candidates, k: int, compiled) -> list[tuple[tuple[int, 
     out = _OUT.get(k)
     if out is None:
         out = _OUT[k] = np.empty((4096, k + 1), dtype=np.int64)
+    if len(mask) <= 128:  # the walk on sets of cells as words
+        from .pattern_kernels import wing_sets
+
+        kernel, peer = wing_sets, _peer_words(state.geo)
     count = kernel(mask_array(state.mask), peer, k, out)
     if count < 0:
         return None
