@@ -308,6 +308,21 @@ def _hidden_candidates(where, n, k, usable):
 
 
 @njit(cache=True, inline="always")
+def top_value(masks):
+    """The highest value that any cell of ``masks`` (one candidate mask per cell) holds; 0 for none."""
+    top = 0
+    for c in range(masks.shape[0]):
+        m = masks[c]
+        v = 0
+        while m:
+            m >>= 1
+            v += 1
+        if v > top:
+            top = v
+    return top
+
+
+@njit(cache=True, inline="always")
 def _combo_places(where, usable, idx, k):
     """For the values ``usable[idx[0..k-1]]`` of a unit: the union of their
     places (bits over the unit's cells) and the values themselves (bits v)."""

@@ -21,6 +21,8 @@ load_numba()
 
 from numba import njit  # noqa: E402
 
+from ..engine.logic_kernels import top_value  # noqa: E402
+
 
 __all__ = ["tables", "als_wing_sizes", "bug_pattern"]
 
@@ -162,19 +164,12 @@ def als_wing_sizes(masks, peer, kmin, kmax):
     pops = np.empty(ncells, dtype=np.int64)
     bivalue = np.empty(ncells, dtype=np.int64)
     nbivalue = 0
-    nvalues = 0
+    nvalues = top_value(masks)
     for c in range(ncells):
         pops[c] = _count(masks[c])
         if pops[c] == 2:
             bivalue[nbivalue] = c
             nbivalue += 1
-        top = masks[c]
-        v = 0
-        while top:
-            top >>= 1
-            v += 1
-        if v > nvalues:
-            nvalues = v
     peers = np.zeros((ncells, nw), dtype=np.uint64)
     for c in range(ncells):
         for p in range(ncells):

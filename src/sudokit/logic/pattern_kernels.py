@@ -38,7 +38,7 @@ load_numba()
 from numba import njit  # noqa: E402
 
 from ..engine.board import pop, tz  # noqa: E402
-from ..engine.logic_kernels import _next_combo, unique_loops  # noqa: E402
+from ..engine.logic_kernels import _next_combo, top_value, unique_loops  # noqa: E402
 
 __all__ = ["unique_any", "value_words", "wing_sets", "wing_sizes", "xy_any"]
 
@@ -237,15 +237,7 @@ def unique_any(masks, plan_kind, plan_unit, plan_len, unit_cells, unit_len, cell
     queue = np.empty(ncells, dtype=np.int64)
     pairs = np.empty(ncells, dtype=np.int64)
     held = np.empty(ncells, dtype=np.int64)
-    nvalues = 0
-    for c in range(ncells):
-        top = masks[c]
-        v = 0
-        while top:
-            top >>= 1
-            v += 1
-        if v > nvalues:
-            nvalues = v
+    nvalues = top_value(masks)
     # the cells holding each value, as words of 64 cells
     nw = (ncells + 63) >> 6
     boards = np.zeros((nvalues, nw), dtype=np.uint64)
@@ -649,15 +641,7 @@ def xy_any(masks, peers, xyz):
     one = np.uint64(1)
     size = 3 if xyz else 2
     shared = 2 if xyz else 1
-    nvalues = 0
-    for c in range(ncells):
-        top = masks[c]
-        v = 0
-        while top:
-            top >>= 1
-            v += 1
-        if v > nvalues:
-            nvalues = v
+    nvalues = top_value(masks)
     boards = np.zeros((nvalues + 1, nw), dtype=np.uint64)
     two = np.zeros(nw, dtype=np.uint64)  # the bivalue cells
     for c in range(ncells):
