@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from sudokit.grid import Grid
 from sudokit.logic import aligned
-from sudokit.logic.state import Candidates
 
 from conftest import rated_traces as traces
 from se_replay import se_states
+from sparse_states import sparse_states
 
 
 def _steps(found) -> list[tuple]:
@@ -24,22 +23,7 @@ def _sparse_states(size: int, count: int, seed: int):
     """``count`` states of a blank ``size`` x ``size`` grid where most open cells hold two
     or three of the first six values (so that aligned sets turn up) and the rest are
     placed or hold many values (random, seeded)."""
-    import random
-
-    rng = random.Random(seed)
-    geo = Candidates.from_grid(Grid("." * size * size)).geo
-    every = (1 << size) - 1
-    for _ in range(count):
-        mask = []
-        for _c in range(size * size):
-            roll = rng.random()
-            if roll < 0.45:
-                mask.append(sum(1 << v for v in rng.sample(range(6), rng.choice((2, 2, 3, 3, 4)))))
-            elif roll < 0.7:
-                mask.append(0)
-            else:
-                mask.append(every & ~sum(1 << v for v in rng.sample(range(size), size - 7)))
-        yield Candidates(geo, [0] * len(mask), mask)
+    return sparse_states(size, count, seed, few=0.45, pool=6, sizes=(2, 2, 3, 3, 4), placed=0.7, many=7)
 
 
 def _compare(states, least_steps: int) -> None:

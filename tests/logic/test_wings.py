@@ -15,6 +15,7 @@ from sudokit.logic.state import Candidates
 
 from conftest import apply_se_step, rated_traces as traces, se_step
 from se_replay import check_first_use
+from sparse_states import sparse_states
 
 #: SE's names and ratings of the forms sudokit.logic.wings finds.
 WINGS = [
@@ -133,23 +134,7 @@ def _sparse_states(size: int, count: int, seed: int):
     """``count`` candidate states of a blank ``size`` x ``size`` grid where about a third of
     the cells hold two to four of the first eight values and the rest are placed or hold
     nine or more, so that XY- and XYZ-Wings turn up (random, seeded)."""
-    import random
-
-    rng = random.Random(seed)
-    geo = Candidates.from_grid(Grid("." * size * size)).geo
-    every = (1 << size) - 1
-    for _ in range(count):
-        mask = []
-        for _c in range(size * size):
-            roll = rng.random()
-            if roll < 0.35:
-                values = rng.sample(range(8), rng.choice((2, 2, 3, 4)))
-                mask.append(sum(1 << v for v in values))
-            elif roll < 0.6:
-                mask.append(0)
-            else:
-                mask.append(every & ~sum(1 << v for v in rng.sample(range(size), size - 9)))
-        yield Candidates(geo, [0] * len(mask), mask)
+    return sparse_states(size, count, seed, few=0.35, pool=8, sizes=(2, 2, 3, 4), placed=0.6, many=9)
 
 
 @pytest.mark.parametrize("size", [12, 16])
