@@ -467,3 +467,37 @@ def test_levels_stop_counting_hints_that_cannot_come_first(monkeypatch, chain_ke
     pruned = steps(True)
     assert pruned == steps(False)
     assert sum(step is not None for step in pruned) >= 6
+
+
+def test_fewer_collections_leaves_survivors_to_the_full_collection() -> None:
+    """What a level leaves alive goes to the oldest generation when the last block ends, so the
+    young collections do not walk it; nothing stays frozen, cyclic garbage made in the block is
+    still freed by a full collection, and objects the program froze itself stay frozen."""
+    import gc
+    import weakref
+
+    class Node:
+        pass
+
+    with nested.fewer_collections():
+        kept = [{"k": (i, [i])} for i in range(50)]
+        cyclic = Node()
+        cyclic.me = cyclic
+        gone = weakref.ref(cyclic)
+        del cyclic
+    assert gc.get_freeze_count() == 0
+    assert any(o is kept for o in gc.get_objects(generation=2))
+    assert not any(o is kept for o in gc.get_objects(generation=0))
+    gc.collect()
+    assert gone() is None
+    mine = [[1]]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with nested.fewer_collections():
+            more = [[2]]
+        assert gc.get_freeze_count() == frozen  # (the program's own frozen objects, untouched)
+        assert any(o is more for o in gc.get_objects(generation=0) + gc.get_objects(generation=1))
+    finally:
+        gc.unfreeze()
+    del mine
