@@ -75,7 +75,7 @@ def _slow_search(original):
         import time
 
         def slow():
-            time.sleep(0.01)
+            time.sleep(0.05)  # (well above a cell's own time even when the machine is loaded)
             return take()
         return original(self, slow)
     return search

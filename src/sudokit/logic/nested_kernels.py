@@ -468,10 +468,28 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
     npath = 0
     nrem = 0
     searches = 0
-    fw = np.zeros(ncells << 5, dtype=np.int64)
-    bk = np.zeros(ncells << 5, dtype=np.int64)
-    inside = np.zeros(ncells, dtype=np.int64)
-    cs = 0  # the stamp of fw, bk, inside: one per cycle
+    # a cycle's removals on bitboards (words of 64 cells): each cell's peers, each value's places,
+    # and per value of the cycle the cells that see an on potential of it, and an off one
+    nw = (ncells + 63) >> 6
+    peerb = np.zeros((ncells, nw), dtype=np.uint64)
+    for c in range(ncells):
+        for j in range(apw):
+            p = allpeers[c, j]
+            if p < 0:
+                break
+            peerb[c, p >> 6] |= _bit64(p)
+    placeb = np.zeros((32, nw), dtype=np.uint64)
+    for c in range(ncells):
+        m = masks[c]
+        v = 1
+        while m:
+            if m & 1:
+                placeb[v, c >> 6] |= _bit64(c)
+            m >>= 1
+            v += 1
+    fwb = np.zeros((32, nw), dtype=np.uint64)
+    bkb = np.zeros((32, nw), dtype=np.uint64)
+    insideb = np.zeros(nw, dtype=np.uint64)
     # dense numbers of the candidates, for the reachability that skips the searches that cannot
     # find anything; the searches' work (entries: the root, each on potential once, and each on
     # potential's off entries)
@@ -547,43 +565,43 @@ def cycles_rule(masks, peers, units, allpeers, mark, nodes, parents, found, buf,
                         e = dpar[e]
                     length = npath - start
                     # its removals (chains.cycle_hint): a cell outside the cycle that holds the value and
-                    # sees an on potential and an off potential of it
-                    cs += 1
+                    # sees an on potential and an off potential of it (a cell that sees an on potential
+                    # of the value is a peer of an on potential of the cycle, as the rule reads it)
+                    for t in range(nw):
+                        insideb[t] = 0
+                    vals = 0
                     for i in range(start, npath):
-                        inside[path[i] >> 6] = cs
+                        insideb[path[i] >> 12] |= _bit64(path[i] >> 6)
                     for i in range(start, npath - 1):
                         q = path[i]
-                        qc = q >> 6
                         qv = (q >> 1) & 31
-                        bit = 1 << (qv - 1)
-                        for j in range(apw):
-                            p = allpeers[qc, j]
-                            if p < 0:
-                                break
-                            if inside[p] == cs or not masks[p] & bit:
-                                continue
-                            if q & 1:
-                                fw[(p << 5) | qv] = cs
-                            else:
-                                bk[(p << 5) | qv] = cs
+                        if not (vals >> qv) & 1:
+                            vals |= 1 << qv
+                            for t in range(nw):
+                                fwb[qv, t] = 0
+                                bkb[qv, t] = 0
+                        qc = q >> 6
+                        if q & 1:
+                            for t in range(nw):
+                                fwb[qv, t] |= peerb[qc, t]
+                        else:
+                            for t in range(nw):
+                                bkb[qv, t] |= peerb[qc, t]
                     rs = nrem
-                    for i in range(start, npath - 1):
-                        q = path[i]
-                        if not q & 1:
-                            continue
-                        qc = q >> 6
-                        qv = (q >> 1) & 31
-                        for j in range(apw):
-                            p = allpeers[qc, j]
-                            if p < 0:
-                                break
-                            k = (p << 5) | qv
-                            if fw[k] == cs and bk[k] == cs:
+                    while vals:
+                        qv = 0
+                        while not (vals >> qv) & 1:
+                            qv += 1
+                        vals ^= 1 << qv
+                        for t in range(nw):
+                            r = fwb[qv, t] & bkb[qv, t] & placeb[qv, t] & ~insideb[t]
+                            while r:
+                                low = r & (~r + np.uint64(1))
+                                r ^= low
                                 if nrem >= cap_rem:
                                     return -1, searches, stamp
-                                rems[nrem] = k
+                                rems[nrem] = (((t << 6) + _low_index64(low)) << 5) | qv
                                 nrem += 1
-                                bk[k] = 0  # once
                     if nrem == rs:  # removes nothing: not a hint
                         npath = start
                         continue
