@@ -22,7 +22,9 @@ the same graph, reachability test and breadth-first searches, and prunes:
 
 Its arrays are kept between calls (:func:`work`, with stamps in place of
 clearing), the units' conjugate places are found once for the passes that read
-them, and a cycle's removals are tested on bitsets.
+them, and a cycle's removals are tested on bitsets. A cycle search in a
+component where no cycle can remove anything (:func:`_may_remove`) stops at its
+first cycle: it counts as a search that found one all the same.
 
 The result is the record :func:`cycles_rule` sorts first, as its potentials.
 
@@ -59,7 +61,7 @@ def work(ncells: int, n: int, peers_width: int, nunits: int) -> tuple[np.ndarray
     nadj = maxcand * (n + peers_width + nunits) + 1  # (an on potential's links, and an off one's)
     nentries = (maxcand + 1) * (n + peers_width + 4)
     c32 = ncells << 5
-    size = _HEAD + c32 + nn + nunits * c32 + 2 * (nn + 1) + 2 * nadj + 2 * nn + 7 * nn + 3 * nentries + 3 * nn \
+    size = _HEAD + c32 + nn + nunits * c32 + 2 * (nn + 1) + 2 * nadj + 2 * nn + 10 * nn + 3 * nentries + 3 * nn \
         + nentries + 2
     iw = np.zeros(size, dtype=np.int64)
     iw[_MAXCAND] = maxcand
@@ -96,8 +98,8 @@ def _parts(iw, ncells):
     o += nn
     may = iw[o:o + nn]
     o += nn
-    tarjan = iw[o:o + 7 * nn].reshape((7, nn))
-    o += 7 * nn
+    tarjan = iw[o:o + 10 * nn].reshape((10, nn))
+    o += 10 * nn
     dnodes = iw[o:o + nentries]
     o += nentries
     dpar = iw[o:o + nentries]
@@ -262,10 +264,11 @@ def _graph(masks, peers, nu, y, x, cid, conj, adj_start, adj):
 
 @njit(inline="always")
 def _components(nn, adj_start, adj, comp, reach, reaching, tarjan):
-    """:func:`nested_kernels._components` on work arrays (``tarjan``: 7 rows of ``nn``): the
+    """:func:`nested_kernels._components` on work arrays (``tarjan``: rows of ``nn``): the
     same components, numbered sinks first (the potentials that lead nowhere first of all), and
     ``reach[c]`` only as far as word ``c >> 6`` (a component reaches none numbered after it).
-    Returns the number of components."""
+    The potentials of component ``nsinks + k`` are ``tarjan[6][tarjan[7][k - 1]:tarjan[7][k]]``
+    (from 0 for the first). Returns the number of sinks, ``nsinks``."""
     index = tarjan[0]
     low = tarjan[1]
     onstack = tarjan[2]
@@ -273,6 +276,7 @@ def _components(nn, adj_start, adj, comp, reach, reaching, tarjan):
     call = tarjan[4]
     edge = tarjan[5]
     order = tarjan[6]
+    ends = tarjan[7]
     ncomp = 0
     for u in range(nn):
         onstack[u] = 0
@@ -324,6 +328,7 @@ def _components(nn, adj_start, adj, comp, reach, reaching, tarjan):
                     no += 1
                     if w == u:
                         break
+                ends[ncomp - nsinks] = no
                 ncomp += 1
             depth -= 1
             if depth >= 0:
@@ -331,7 +336,7 @@ def _components(nn, adj_start, adj, comp, reach, reaching, tarjan):
                 if low[u] < low[parent]:
                     low[parent] = low[u]
     if not reaching:
-        return ncomp
+        return nsinks
     for c in range(ncomp):
         for t in range((c >> 6) + 1):
             reach[c, t] = 0
@@ -348,7 +353,7 @@ def _components(nn, adj_start, adj, comp, reach, reaching, tarjan):
             else:
                 for t in range((d >> 6) + 1):
                     reach[c, t] |= reach[d, t]
-    return ncomp
+    return nsinks
 
 
 @njit(inline="always")
@@ -357,26 +362,6 @@ def _reaches(comp, reach, a, b):
     c = comp[a]
     d = comp[b]
     return d <= c and (reach[c, d >> 6] >> np.uint64(d & 63)) & np.uint64(1) != 0
-    words = (ncomp + 63) >> 6
-    for c in range(ncomp):
-        for t in range(words):
-            reach[c, t] = 0
-    for u in range(nn):
-        c = comp[u]
-        reach[c, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
-    for oi in range(nn):
-        u = order[oi]
-        c = comp[u]
-        for e in range(adj_start[u], adj_start[u + 1]):
-            w = adj[e]
-            d = comp[w]
-            if d != c:
-                if adj_start[w] == adj_start[w + 1]:  # a sink: it reaches itself alone
-                    reach[c, d >> 6] |= np.uint64(1) << np.uint64(d & 63)
-                else:
-                    for t in range(words):
-                        reach[c, t] |= reach[d, t]
-    return ncomp
 
 
 @njit(inline="always")
@@ -468,11 +453,45 @@ def _cycle_removes(path, length, bits, ncells):
 
 
 @njit(inline="always")
-def _cycles(src, adj_start, adj, dnodes, dpar, dmark, ds, found, limit, offmark, offfirst):
+def _may_remove(k, order, ends, pot, bits, ncells):
+    """Whether a cycle in the ``k``-th component that is not a sink (:func:`_components`) may
+    remove anything (:func:`_cycle_removes`, on all its potentials: a cell of the value that
+    sees an on and an off potential of it)."""
+    words = bits.shape[1]
+    ons = ncells + 32
+    offs = ncells + 64
+    lo = ends[k - 1] if k else 0
+    used = 0
+    for i in range(lo, ends[k]):
+        q = pot[order[i]]
+        qv = (q >> 1) & 31
+        if not (used >> qv) & 1:
+            used |= 1 << qv
+            for t in range(words):
+                bits[ons + qv, t] = 0
+                bits[offs + qv, t] = 0
+        qc = q >> 6
+        row = ons + qv if q & 1 else offs + qv
+        for t in range(words):
+            bits[row, t] |= bits[qc, t]
+    v = 0
+    while used:
+        if used & 1:
+            for t in range(words):
+                if bits[ons + v, t] & bits[offs + v, t] & bits[ncells + v, t]:
+                    return True
+        used >>= 1
+        v += 1
+    return False
+
+
+@njit(inline="always")
+def _cycles(src, adj_start, adj, dnodes, dpar, dmark, ds, found, limit, offmark, offfirst, first):
     """:func:`nested_kernels._cycle_search` on the links inside the component of ``src``
     (:func:`_inside`): the same entries, cycles and order. An off entry's potential is looked
     for on its own path only when the potential has an entry at a lower level (``offmark``,
-    ``offfirst``: the search stamp and level of its first entry), as one on the path has."""
+    ``offfirst``: the search stamp and level of its first entry), as one on the path has.
+    With ``first``, returns at the first cycle found."""
     dnodes[0] = src
     dpar[0] = -1
     dmark[src] = ds
@@ -511,6 +530,8 @@ def _cycles(src, adj_start, adj, dnodes, dpar, dmark, ds, found, limit, offmark,
                     if depth >= 4 and q == src:
                         found[nfound] = e
                         nfound += 1
+                        if first:
+                            return nfound
                     if dmark[q] != ds:
                         dmark[q] = ds
                         dnodes[n] = q
@@ -634,7 +655,8 @@ def easiest_cycle(masks, peers, units, allpeers, best_path, todo0, searches0, iw
             continue  # (a cycle holds 4 potentials or more, a forcing chain 3)
         _numbered(pmasks, cid, pot)
         pnn = _graph(pmasks, peers, nu, y, x, cid, conj, adj_start, adj)
-        _components(pnn, adj_start, adj, comp, reach, x and most_chain >= 3, tarjan)  # reach: forcing chains only
+        # (reach: for the forcing chains only)
+        nsinks = _components(pnn, adj_start, adj, comp, reach, x and most_chain >= 3, tarjan)
         # the cycle searches' graph: the links inside a strongly connected component (a cycle
         # search makes no entry outside the component of its start)
         _inside(pnn, adj_start, adj, comp, cadj_start, cadj)
@@ -660,14 +682,23 @@ def easiest_cycle(masks, peers, units, allpeers, best_path, todo0, searches0, iw
                 v += 1
                 maybe = most_cycle >= 4 and may[don] == ms
                 nfound = 0
+                barren = False
                 if maybe:
                     ds += 1
-                    nfound = _cycles(don, cadj_start, cadj, dnodes, dpar, dmark, ds, dfound, most_cycle, offmark, offfirst)
+                    # a component none of whose cycles can remove anything: its cycles count only
+                    # as found, and the search stops at the first
+                    c = comp[don]
+                    if tarjan[8, c] != ms:
+                        tarjan[8, c] = ms
+                        tarjan[9, c] = not _may_remove(c - nsinks, tarjan[6], tarjan[7], pot, bits, ncells)
+                    barren = tarjan[9, c] != 0
+                    nfound = _cycles(don, cadj_start, cadj, dnodes, dpar, dmark, ds, dfound, most_cycle, offmark,
+                                     offfirst, barren)
                 if nfound:
                     searches += 1
                     if pas == 0:
                         searches0[v] += 1
-                for fi in range(nfound):
+                for fi in range(0 if barren else nfound):
                     e = dfound[fi]
                     # the cycle's potentials: src, then its entries back to the root (src again)
                     length = 1
@@ -704,7 +735,8 @@ def easiest_cycle(masks, peers, units, allpeers, best_path, todo0, searches0, iw
                     if not _reaches(comp, reach, don ^ (src & 1 ^ 1), don ^ (src & 1)):
                         continue
                     ds += 1
-                    last = _forcing(don ^ (src & 1 ^ 1), adj_start, adj, dnodes, dpar, dmark, ds, most_chain, comp, reach)
+                    last = _forcing(don ^ (src & 1 ^ 1), adj_start, adj, dnodes, dpar, dmark, ds, most_chain, comp,
+                                    reach)
                     if last < 0:
                         continue
                     searches += 1
