@@ -50,13 +50,12 @@ __all__ = ["easiest_cycle", "work", "CYCLE", "FORCING"]
 _STAMP, _MSTAMP, _PEERBITS, _MAXCAND, _NADJ, _NENTRIES, _UNITS, _HEAD = 0, 1, 2, 3, 4, 5, 6, 8
 
 
-def work(ncells: int, n: int, peers_width: int, nunits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The work arrays of :func:`easiest_cycle` for a grid of ``ncells`` cells and ``n``
-    values whose tables (:func:`chain_kernels.tables`) list ``peers_width`` peers and
-    ``nunits`` units a cell, kept between calls: an integer array (a header, then the parts
-    :func:`_parts` cuts), the reach bitsets of :func:`_components` and the cell bitsets of
-    :func:`_cycle_removes`."""
-    maxcand = ncells * n
+def work(ncells: int, n: int, peers_width: int, nunits: int, maxcand: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The work arrays of :func:`easiest_cycle` for states of at most ``maxcand`` candidates
+    on a grid of ``ncells`` cells and ``n`` values whose tables (:func:`chain_kernels.tables`)
+    list ``peers_width`` peers and ``nunits`` units a cell, kept between calls: an integer
+    array (a header, then the parts :func:`_parts` cuts), the reach bitsets of
+    :func:`_components` and the cell bitsets of :func:`_cycle_removes`."""
     nn = 2 * maxcand
     nadj = maxcand * (n + peers_width + nunits) + 1  # (an on potential's links, and an off one's)
     nentries = (maxcand + 1) * (n + peers_width + 4)
@@ -600,13 +599,22 @@ def easiest_cycle(masks, peers, units, allpeers, best_path, todo0, searches0, iw
     searches, found0)``: ``what`` -1 when there is none, else CYCLE or FORCING, its potentials at
     ``best_path[:length]`` as ``cycles_rule`` lists them, ``searches`` the searches
     that found a chain within their bound, and ``found0`` whether the first pass found one.
-    ``iw``, ``reach`` and ``bits``: :func:`work`'s arrays.
+    ``iw``, ``reach`` and ``bits``: :func:`work`'s arrays; when they hold fewer candidates than
+    ``masks``, returns ``(-2, candidates, 0, 0, False)`` having changed nothing.
 
     The first pass (x-links only) reads and links only the candidates of one value at a
     time, so a value's chains there depend on its places alone: it searches only the
     values of ``todo0`` (bit ``v`` for value ``v``; the caller knows the others have none),
     and adds each value's searches to ``searches0[v]``."""
     ncells = masks.shape[0]
+    ncand = 0
+    for cell in range(ncells):
+        m = masks[cell]
+        while m:
+            m &= m - 1
+            ncand += 1
+    if ncand > iw[_MAXCAND]:
+        return -2, ncand, 0, 0, False
     nu = units.shape[1]
     cid, pot, conj, adj_start, adj, cadj_start, cadj, comp, may, tarjan, dnodes, dpar, dfound, dmark, offmark, \
         offfirst, path = _parts(iw, ncells)
