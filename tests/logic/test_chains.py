@@ -327,6 +327,31 @@ def test_easiest_cycle_is_the_first_of_every_chain() -> None:
     assert steps > 50, steps
 
 
+@pytest.mark.parametrize("size", [6, 12, 16])
+def test_easiest_cycle_is_the_first_of_every_chain_past_9x9(size) -> None:
+    """The same as the first chaining tier's step on SE's states, on random sparse candidate
+    states of 6x6, 12x12 and 16x16 grids (one kernel's work arrays serve every call of a size;
+    such states all hold a chain, SE's states above hold the states that hold none)."""
+    pytest.importorskip("numba")
+    from sudokit import engine
+    from sudokit.logic import kernel_groups, nested
+    from sparse_states import sparse_states
+
+    kernel_groups.warm_nested()
+    kernel_groups.warm_cycles()
+    engine._loaded.update(("nested", "cycles"))
+    steps = 0
+    for placed in (0.3, 0.9):
+        for state in sparse_states(size, 8, size, few=0.5, pool=max(3, size // 2), sizes=(2, 2, 3), placed=placed,
+                                   many=max(2, size // 3)):
+            kept = nested._compiled_cycles(chains.Chainer(state, None), 1)
+            assert kept is not None
+            want = kept[0].step() if kept else ()
+            assert chains._easiest_cycle(chains.Chainer(state, None)) == want, state.mask
+            steps += bool(want)
+    assert steps >= 4, steps
+
+
 def test_values_remembered_along_a_path_give_the_same_steps(monkeypatch, chain_kernels_loaded) -> None:
     """Forcing Chains & Cycles (its x-link pass) and Nishio Forcing Chains remember per value
     and its places what their x-link searches found (``links._BY_VALUE``), and search again only

@@ -1165,8 +1165,18 @@ def _easiest_cycle(ch: Chainer) -> "Step | tuple | None":
     if counts is None or len(counts) < geo.n + 1:
         counts = w["searches0"] = np.zeros(geo.n + 1, dtype=np.int64)
     counts[:] = 0
-    what, pas, length, searches, found0 = kernels.easiest_cycle(arr, peers, units, allpeers_of(geo), path, todo,
-                                                                counts)
+    # the kernel's own work arrays, kept between calls, made larger for a state of more candidates
+    n, most = geo.n, len(arr) * geo.n
+    arrays = w.get("cycles")
+    if arrays is None:
+        arrays = w["cycles"] = kernels.work(len(arr), n, peers.shape[1], units.shape[1], min(most, 1024))
+    while True:
+        what, pas, length, searches, found0 = kernels.easiest_cycle(arr, peers, units, allpeers_of(geo), path, todo,
+                                                                    counts, *arrays)
+        if what != -2:
+            break
+        # (-2: ``pas`` candidates, more than the arrays hold)
+        arrays = w["cycles"] = kernels.work(len(arr), n, peers.shape[1], units.shape[1], min(most, pas + pas // 4))
     if not found0 and todo:  # (no value of the first pass found a chain: each is known to find none)
         remember((keys[v], int(counts[v])) for v in range(1, geo.n + 1) if todo >> v & 1)
     ch.tick(CYCLE_SCAN_UNITS + searches + known)
