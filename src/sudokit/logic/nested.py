@@ -1206,8 +1206,9 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
     """The "multiple" (static) or "dynamic" (level 0) inner rule on ``state`` by
     :func:`nested_kernels.multiple_rule`: the hints of the Python rule, in its
     order, made only for the hints kept (the first ``most`` of them, when
-    given); None when the compiled code is not loaded (or has no room: the
-    Python rule then)."""
+    given; the kernel looks for the first one alone when ``most`` is 1); None
+    when the compiled code is not loaded (or has no room: the Python rule
+    then)."""
     ch = Chainer(state, deadline, boards)
     nk = _nested_kernels(ch)
     if nk is None:
@@ -1226,7 +1227,7 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
                                     np.empty((size // 8, 7), dtype=np.int64))
         gnodes, gpf, out = bufs
         kept, props, stamp = nk.multiple_rule(arr, peers, units, ulist, cellunits, bool(dynamic), w["masks"],
-                                              *w["prop"], w["stamp"], gnodes, gpf, out)
+                                              *w["prop"], w["stamp"], gnodes, gpf, out, most == 1)
         w["stamp"] = stamp
         if kept >= 0:
             break
