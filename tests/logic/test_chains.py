@@ -352,6 +352,37 @@ def test_easiest_cycle_is_the_first_of_every_chain_past_9x9(size) -> None:
     assert steps >= 4, steps
 
 
+def test_first_multiple_hint_alone_is_the_first_of_every_hint() -> None:
+    """Multiple and Dynamic Forcing Chains' kernel asked for its first hint alone
+    (nested_kernels.multiple_rule with ``lead``, as the band's rule asks) gives the hint that
+    sorting every hint puts first (rating, complexity, kind, removals, text, order found), and
+    counts the same work, on SE's states from 6.2 up (every 3rd traced puzzle)."""
+    pytest.importorskip("numba")
+    from sudokit import engine
+    from sudokit.logic import kernel_groups, nested
+    from se_replay import se_states
+
+    kernel_groups.warm_nested()
+    engine._loaded.add("nested")
+    states = se_states(traces()[::3], 6.2)
+    assert len(states) > 100
+
+    def first(state, dynamic, most):
+        before = chains._BUDGET.work_done
+        got = nested._compiled_multiple(state, dynamic, None, most)
+        assert got is not None
+        work = chains._BUDGET.work_done - before
+        return work, [(h.difficulty, h.complexity, h.key, tuple(h.removals), h.text, h.order) for h in got[:1]]
+
+    found = 0
+    for state in states:
+        for dynamic in (False, True):
+            want = first(state, dynamic, None)
+            assert first(state, dynamic, 1) == want, (state.mask, dynamic)
+            found += bool(want[1])
+    assert found > 50, found
+
+
 def test_values_remembered_along_a_path_give_the_same_steps(monkeypatch, chain_kernels_loaded) -> None:
     """Forcing Chains & Cycles (its x-link pass) and Nishio Forcing Chains remember per value
     and its places what their x-link searches found (``links._BY_VALUE``), and search again only

@@ -1216,8 +1216,9 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
     """The "multiple" (static) or "dynamic" (level 0) inner rule on ``state`` by
     :func:`nested_kernels.multiple_rule`: the hints of the Python rule, in its
     order, made only for the hints kept (the first ``most`` of them, when
-    given); None when the compiled code is not loaded (or has no room: the
-    Python rule then)."""
+    given; the kernel looks for the first one alone when ``most`` is 1); None
+    when the compiled code is not loaded (or has no room: the Python rule
+    then)."""
     ch = Chainer(state, deadline, boards)
     nk = _nested_kernels(ch)
     if nk is None:
@@ -1236,7 +1237,7 @@ def _compiled_multiple(state: Candidates, dynamic: bool, deadline, most: int | N
                                     np.empty((size // 8, 7), dtype=np.int64))
         gnodes, gpf, out = bufs
         kept, props, stamp = nk.multiple_rule(arr, peers, units, ulist, cellunits, bool(dynamic), w["masks"],
-                                              *w["prop"], w["stamp"], gnodes, gpf, out)
+                                              *w["prop"], w["stamp"], gnodes, gpf, out, most == 1)
         w["stamp"] = stamp
         if kept >= 0:
             break
@@ -1377,21 +1378,24 @@ def _compiled_nishio(ch: Chainer) -> list[int] | None:
     from . import links
 
     _, arr, peers, units, w = ch._kernel(ch.state.mask)
-    masks = ch.state.mask
     geo = ch.geo
+    n = geo.n
     boards = ch.boards
-    single = 0
+    # the cells of one candidate (``single``) and of two or more (``many``, where assumptions start)
+    seen = many = 0
+    for v in range(1, n + 1):
+        many |= seen & boards[v]
+        seen |= boards[v]
+    single = seen & ~many
     props = 0
-    for cell, m in enumerate(masks):
-        if m:
-            if m & (m - 1):
-                props += m.bit_count()
-            else:
-                single |= 1 << cell
-    got: list = [None] * (geo.n + 1)
+    got: list = [None] * (n + 1)
+    keys: list = [None] * (n + 1)
     todo = 0
-    for v in range(1, geo.n + 1):
-        got[v] = links.recalled(("nishio", geo, v, boards[v], boards[v] & single))
+    for v in range(1, n + 1):
+        b = boards[v]
+        props += (b & many).bit_count()
+        keys[v] = key = ("nishio", geo, v, b, b & single)
+        got[v] = links.recalled(key)
         if got[v] is None:
             todo |= 1 << v
     if todo:
@@ -1399,19 +1403,15 @@ def _compiled_nishio(ch: Chainer) -> list[int] | None:
         if out is None:
             out = w["nishio"] = np.zeros(len(arr) << 5, dtype=np.int64)
         _, w["stamp"] = _NK.nishio_rule(arr, peers, units, w["masks"], *w["prop"], w["stamp"], w["one"], out, todo)
-        for v in range(1, geo.n + 1):
+        for v in range(1, n + 1):
             if todo >> v & 1:
-                hit = 0
-                b = boards[v] & ~single
-                while b:
-                    low = b & -b
-                    b ^= low
-                    cell = low.bit_length() - 1
-                    if out[(cell << 5) | v]:
-                        hit |= low
-                got[v] = hit
-        links.remember((("nishio", geo, v, boards[v], boards[v] & single), got[v])
-                       for v in range(1, geo.n + 1) if todo >> v & 1)
+                got[v] = 0
+        # the entries that contradict (one of a value the cell no longer holds may be left from before)
+        for i in np.flatnonzero(out).tolist():
+            v = i & 31
+            if todo >> v & 1 and (boards[v] & many) >> (i >> 5) & 1:
+                got[v] |= 1 << (i >> 5)
+        links.remember((keys[v], got[v]) for v in range(1, n + 1) if todo >> v & 1)
     ch.tick(2 * props)  # (two propagations a candidate, as the kernel makes them)
     every = 0
     for hit in got[1:]:

@@ -1453,7 +1453,7 @@ def _static_wanted(masks, adj_start, adj, ulist, cellunits, cid, pot, nn, ncells
 
 @njit(cache=True, nogil=True)
 def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pnodes, parents, found, buf, index,
-                  pstart, pflat, pfirst, qon, qoff, flags, stamp, gnodes, gpf, out):
+                  pstart, pflat, pfirst, qon, qoff, flags, stamp, gnodes, gpf, out, lead=False):
     """SE's Multiple Forcing Chains (static, ``dynamic`` False) or Dynamic
     Forcing Chains (level 0) on ``masks``, every hint, as
     :func:`nested._inner_hints` ("multiple", "dynamic" at level 0) keeps
@@ -1469,7 +1469,12 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
     distinct propagations made (the units of work the Python rule counts),
     ``stamp`` the last stamp used in ``mark``; ``kept`` is -1 when ``gnodes``
     or ``gpf`` is too small, -2 when ``out`` is (or its own room for the
-    hints found). ``work`` is work space (a grid of masks)."""
+    hints found). ``work`` is work space (a grid of masks).
+
+    ``lead``: only the first hint in that order (``kept`` at most 1), the least (complexity, kind
+    key, order found) of all the hints, with no sort; the dynamic rule then counts a hint's
+    chains only when the least count they may have does not already put it past the first hint
+    so far (rather than the first hint on the same removals)."""
     ncells = masks.shape[0]
     ulen = ulist.shape[1]
     cid, ncand, pot = _numbered(masks)
@@ -1483,11 +1488,11 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
     gp = np.zeros(nslots, dtype=np.int64)
     made = np.zeros(nslots, dtype=np.bool_)
     gidx = np.full((nslots, nn), -1, dtype=np.int32)
-    gps = np.empty(gnodes.shape[0] + 1, dtype=np.int64)
+    gps = np.empty(gnodes.shape[0] + 1 if dynamic else 1, dtype=np.int64)  # (static: unused)
     used = np.zeros(2, dtype=np.int64)
     seen = np.zeros(nn, dtype=np.int64)
     sstamp = 0
-    todo = np.empty(gpf.shape[0] + 1, dtype=np.int64)
+    todo = np.empty(gpf.shape[0] + 1 if dynamic else 1, dtype=np.int64)
     starts = np.zeros(1, dtype=np.int64)
     kc, yes, no = _constants(masks)
     props = 0
@@ -1511,6 +1516,10 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
     besto = np.zeros(nn, dtype=np.int64)
     recs = np.empty((out.shape[0], 5), dtype=np.int64)
     nrec = 0
+    # (lead) the first hint so far: complexity (-1: none), key, record
+    fc = -1
+    fk = 0
+    fo = 0
     # value graphs of the current cell and the common potentials
     vslots = np.empty(32, dtype=np.int64)
     rslots = np.empty(ulen + 1, dtype=np.int64)
@@ -1626,7 +1635,12 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                 recs[nrec, 2] = v
                 recs[nrec, 3] = -1
                 recs[nrec, 4] = target
-                if bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 7 < bestk[rid]):
+                if lead:
+                    if fc < 0 or comp < fc or (comp == fc and 7 < fk):
+                        fc = comp
+                        fk = 7
+                        fo = nrec
+                elif bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 7 < bestk[rid]):
                     bestc[rid] = comp
                     bestk[rid] = 7
                     besto[rid] = nrec
@@ -1648,7 +1662,8 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                         if rid < 0:
                             continue
                         comp = gdep[gbase[g1] + i] + gdep[gbase[g2] + e2]
-                        if not _loses(comp, 1, bestc[rid], bestk[rid]):
+                        fcb, fkb = (fc, fk) if lead else (bestc[rid], bestk[rid])
+                        if not _loses(comp, 1, fcb, fkb):
                             sstamp += 1
                             comp = _ancestors(g1, i, cid, gbase, gnodes, gps, gpf, gidx, seen, sstamp, todo)
                             sstamp += 1
@@ -1660,7 +1675,12 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                         recs[nrec, 2] = v
                         recs[nrec, 3] = -1
                         recs[nrec, 4] = q
-                        if bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 1 < bestk[rid]):
+                        if lead:
+                            if fc < 0 or comp < fc or (comp == fc and 1 < fk):
+                                fc = comp
+                                fk = 1
+                                fo = nrec
+                        elif bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 1 < bestk[rid]):
                             bestc[rid] = comp
                             bestk[rid] = 1
                             besto[rid] = nrec
@@ -1731,7 +1751,8 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                         for k in range(np_):
                             g = rslots[k]
                             comp += gdep[gbase[g] + gidx[g, d]]
-                        if dynamic and not _loses(comp, 6, bestc[rid], bestk[rid]):
+                        fcb, fkb = (fc, fk) if lead else (bestc[rid], bestk[rid])
+                        if dynamic and not _loses(comp, 6, fcb, fkb):
                             comp = 0
                             for k in range(np_):
                                 g = rslots[k]
@@ -1745,7 +1766,12 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                         recs[nrec, 2] = v
                         recs[nrec, 3] = u
                         recs[nrec, 4] = q
-                        if bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 6 < bestk[rid]):
+                        if lead:
+                            if fc < 0 or comp < fc or (comp == fc and 6 < fk):
+                                fc = comp
+                                fk = 6
+                                fo = nrec
+                        elif bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 6 < bestk[rid]):
                             bestc[rid] = comp
                             bestk[rid] = 6
                             besto[rid] = nrec
@@ -1774,7 +1800,8 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                 for k in range(nv):
                     g = vslots[k]
                     comp += gdep[gbase[g] + gidx[g, d]]
-                if dynamic and not _loses(comp, 5, bestc[rid], bestk[rid]):
+                fcb, fkb = (fc, fk) if lead else (bestc[rid], bestk[rid])
+                if dynamic and not _loses(comp, 5, fcb, fkb):
                     comp = 0
                     for k in range(nv):
                         g = vslots[k]
@@ -1787,11 +1814,24 @@ def multiple_rule(masks, peers, units, ulist, cellunits, dynamic, work, mark, pn
                 recs[nrec, 2] = 0
                 recs[nrec, 3] = -1
                 recs[nrec, 4] = q
-                if bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 5 < bestk[rid]):
+                if lead:
+                    if fc < 0 or comp < fc or (comp == fc and 5 < fk):
+                        fc = comp
+                        fk = 5
+                        fo = nrec
+                elif bestc[rid] < 0 or comp < bestc[rid] or (comp == bestc[rid] and 5 < bestk[rid]):
                     bestc[rid] = comp
                     bestk[rid] = 5
                     besto[rid] = nrec
                 nrec += 1
+    if lead:
+        if fc < 0:
+            return 0, props, stamp
+        for t in range(5):
+            out[0, t] = recs[fo, t]
+        out[0, 5] = fo
+        out[0, 6] = fc
+        return 1, props, stamp
     # the kept hints in SE's order: complexity, key, order found
     kept = 0
     if nrec > out.shape[0]:
