@@ -470,34 +470,42 @@ def test_levels_stop_counting_hints_that_cannot_come_first(monkeypatch, chain_ke
 
 
 def test_fewer_collections_leaves_survivors_to_the_full_collection() -> None:
-    """What a level leaves alive goes to the oldest generation when the last block ends, so the
-    young collections do not walk it; nothing stays frozen, cyclic garbage made in the block is
-    still freed by a full collection, and objects the program froze itself stay frozen."""
+    """What a level leaves alive leaves the young generations when the last block ends, so the
+    young collections do not walk it: to the oldest generation, where a full collection still
+    frees cyclic garbage; or, where the program keeps objects frozen itself, to the frozen ones,
+    which stay frozen."""
     import gc
     import weakref
 
     class Node:
         pass
 
-    with nested.fewer_collections():
-        kept = [{"k": (i, [i])} for i in range(50)]
-        cyclic = Node()
-        cyclic.me = cyclic
-        gone = weakref.ref(cyclic)
-        del cyclic
-    assert gc.get_freeze_count() == 0
-    assert any(o is kept for o in gc.get_objects(generation=2))
-    assert not any(o is kept for o in gc.get_objects(generation=0))
-    gc.collect()
-    assert gone() is None
-    mine = [[1]]
-    gc.freeze()
+    def young(obj) -> bool:
+        return any(o is obj for o in gc.get_objects(generation=0) + gc.get_objects(generation=1))
+
+    had = gc.get_freeze_count()
+    gc.unfreeze()  # (a command run in this process may have frozen what it loaded)
     try:
+        with nested.fewer_collections():
+            kept = [{"k": (i, [i])} for i in range(50)]
+            cyclic = Node()
+            cyclic.me = cyclic
+            gone = weakref.ref(cyclic)
+            del cyclic
+        assert gc.get_freeze_count() == 0
+        assert any(o is kept for o in gc.get_objects(generation=2))
+        assert not young(kept)
+        gc.collect()
+        assert gone() is None
+        gc.freeze()  # the program keeps what it has frozen
         frozen = gc.get_freeze_count()
         with nested.fewer_collections():
             more = [[2]]
-        assert gc.get_freeze_count() == frozen  # (the program's own frozen objects, untouched)
-        assert any(o is more for o in gc.get_objects(generation=0) + gc.get_objects(generation=1))
+        assert gc.get_freeze_count() > frozen  # (the program's frozen objects stay, the level's join them)
+        assert not young(more) and not any(o is more for o in gc.get_objects(generation=2))
+        outside = [[3]]
+        assert young(outside)  # (the collector is back on as before for what comes after)
     finally:
         gc.unfreeze()
-    del mine
+        if had:
+            gc.freeze()

@@ -717,7 +717,7 @@ def _inner_of(chainer, chains) -> list:
 #: grid) alive throughout: the collector's passes walked those memos again and again, and found
 #: next to nothing (7 cyclic objects over the whole rating of hd-0001, with the same peak memory
 #: with the collector on or off). Reference counting frees everything else as before. When the
-#: last block ends, what the level left alive goes straight to the oldest generation
+#: last block ends, what the level left alive leaves the young generations at once
 #: (:func:`fewer_collections`), so that the young collections do not walk it either.
 GC_OFF = True
 
@@ -729,12 +729,16 @@ _GC_USERS = [0, None]  # the searches inside :func:`fewer_collections`, and whet
 def fewer_collections():
     """Inside the block, the automatic cycle collector is off (with :data:`GC_OFF`); it is
     turned on again, if it was on, when the last block of any thread ends (the collector is
-    the process's). Then the objects the blocks left alive (mostly the memos) join the oldest
-    generation at once (``gc.freeze`` and ``gc.unfreeze``: two list merges): else the first
-    young collection after the block walks them all, then the next middle one again, and
-    finds nothing to free there (about 5 ms a level on the hardest puzzles, 5 to 8% of
-    their rating). A full collection still reaches them, so cyclic garbage among them is
-    freed as before."""
+    the process's). Then the objects the blocks left alive (mostly the memos) leave the young
+    generations at once: else the first young collection after the block walks them all, then
+    the next middle one again, and finds nothing to free there (about 5 ms a level on the
+    hardest puzzles, 9 to 11% of their rating). They join the oldest generation
+    (``gc.freeze`` then ``gc.unfreeze``: two list merges), where a full collection still
+    reaches them; but where the program keeps objects frozen itself (a command's batch keeps
+    what it loaded out of the collector's sight, :func:`sudokit.pipeline.warm`; a team
+    worker what it was forked with), unfreezing would undo that, so they join the frozen
+    ones instead. Reference counting frees them either way; cyclic garbage among them (7
+    objects over hd-0001's whole rating) then stays until the process ends."""
     with _GC_LOCK:
         if _GC_USERS[0] == 0:
             _GC_USERS[1] = gc.isenabled()
@@ -747,9 +751,11 @@ def fewer_collections():
         with _GC_LOCK:
             _GC_USERS[0] -= 1
             if _GC_USERS[0] == 0 and _GC_USERS[1]:
-                if GC_OFF and not gc.get_freeze_count():  # (not when the program froze objects itself)
+                if GC_OFF:
+                    frozen = gc.get_freeze_count()
                     gc.freeze()
-                    gc.unfreeze()
+                    if not frozen:
+                        gc.unfreeze()
                 gc.enable()
 
 
