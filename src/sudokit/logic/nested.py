@@ -717,28 +717,32 @@ def _inner_of(chainer, chains) -> list:
 #: grid) alive throughout: the collector's passes walked those memos again and again, and found
 #: next to nothing (7 cyclic objects over the whole rating of hd-0001, with the same peak memory
 #: with the collector on or off). Reference counting frees everything else as before. When the
-#: last block ends, what the level left alive leaves the young generations at once
+#: last block ends, what the level left alive goes straight to the oldest generation
 #: (:func:`fewer_collections`), so that the young collections do not walk it either.
 GC_OFF = True
 
 _GC_LOCK = threading.Lock()
 _GC_USERS = [0, None]  # the searches inside :func:`fewer_collections`, and whether the collector was on
+#: Whether the program was seen keeping objects frozen itself (:func:`fewer_collections`). Once
+#: it was, it is not asked again: ``gc.get_freeze_count`` walks every frozen object to count them,
+#: and a command's batch holds hundreds of thousands (while nothing is frozen, it is cheap).
+_PROGRAM_FROZE = [False]
 
 
 @contextmanager
 def fewer_collections():
     """Inside the block, the automatic cycle collector is off (with :data:`GC_OFF`); it is
     turned on again, if it was on, when the last block of any thread ends (the collector is
-    the process's). Then the objects the blocks left alive (mostly the memos) leave the young
-    generations at once: else the first young collection after the block walks them all, then
-    the next middle one again, and finds nothing to free there (about 5 ms a level on the
-    hardest puzzles, 9 to 11% of their rating). They join the oldest generation
-    (``gc.freeze`` then ``gc.unfreeze``: two list merges), where a full collection still
-    reaches them; but where the program keeps objects frozen itself (a command's batch keeps
-    what it loaded out of the collector's sight, :func:`sudokit.pipeline.warm`; a team
-    worker what it was forked with), unfreezing would undo that, so they join the frozen
-    ones instead. Reference counting frees them either way; cyclic garbage among them (7
-    objects over hd-0001's whole rating) then stays until the process ends."""
+    the process's). Then the objects the blocks left alive (mostly the memos) join the oldest
+    generation at once (``gc.freeze`` then ``gc.unfreeze``: two list merges): else the first
+    young collection after the block walks them all, then the next middle one again, and finds
+    nothing to free there (about 5 ms a level on the hardest puzzles, 9 to 11% of their
+    rating). A full collection still reaches them, so cyclic garbage among them is freed as
+    before. Not where the program keeps objects frozen itself (a command's batch keeps what it
+    loaded out of the collector's sight, :func:`sudokit.pipeline.warm`; a team worker what it
+    was forked with): unfreezing would undo that, and keeping the level's objects frozen too
+    would keep their cyclic garbage for good (a batch of the hardest puzzles ran 1.2x slower
+    so), so there the collector comes back on as before."""
     with _GC_LOCK:
         if _GC_USERS[0] == 0:
             _GC_USERS[1] = gc.isenabled()
@@ -752,9 +756,10 @@ def fewer_collections():
             _GC_USERS[0] -= 1
             if _GC_USERS[0] == 0 and _GC_USERS[1]:
                 if GC_OFF:
-                    frozen = gc.get_freeze_count()
-                    gc.freeze()
-                    if not frozen:
+                    if not _PROGRAM_FROZE[0] and gc.get_freeze_count():
+                        _PROGRAM_FROZE[0] = True
+                    if not _PROGRAM_FROZE[0]:
+                        gc.freeze()
                         gc.unfreeze()
                 gc.enable()
 
