@@ -1142,16 +1142,11 @@ def _easiest_cycle(ch: Chainer) -> "Step | tuple | None":
         path = w["easiest"] = np.empty(64 * len(arr) + 2, dtype=np.int64)
     # the first pass (x-links) by value: a value whose places are as when it last found nothing
     # finds nothing again (with as many searches); the kernel searches only the others
-    from .links import recalled, remember
+    from .links import one_and_more, recalled, remember
 
     geo = state.geo
     boards = ch.boards
-    # the cells of one candidate: those on exactly one value's board
-    once = twice = 0
-    for v in range(1, geo.n + 1):
-        twice |= once & boards[v]
-        once |= boards[v]
-    single = once & ~twice
+    single = one_and_more(boards, geo.n)[0]
     todo = known = 0
     keys = [None] * (geo.n + 1)
     for v in range(1, geo.n + 1):

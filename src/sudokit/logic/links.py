@@ -122,6 +122,16 @@ def value_boards(state: Candidates) -> "tuple[int, ...]":
     return got
 
 
+def one_and_more(boards: "Sequence[int]", n: int) -> tuple[int, int]:
+    """The cells of exactly one candidate, and those of two or more, as bitboards, from the value
+    bitboards ``boards`` (index 1 to ``n``)."""
+    once = twice = 0
+    for v in range(1, n + 1):
+        twice |= once & boards[v]
+        once |= boards[v]
+    return once & ~twice, twice
+
+
 def _words_kernel(geo: Geometry):
     """The compiled :func:`sudokit.logic.pattern_kernels.value_words`, or None where it cannot load."""
     try:

@@ -1392,12 +1392,7 @@ def _compiled_nishio(ch: Chainer) -> list[int] | None:
     geo = ch.geo
     n = geo.n
     boards = ch.boards
-    # the cells of one candidate (``single``) and of two or more (``many``, where assumptions start)
-    seen = many = 0
-    for v in range(1, n + 1):
-        many |= seen & boards[v]
-        seen |= boards[v]
-    single = seen & ~many
+    single, many = links.one_and_more(boards, n)  # (assumptions start in the cells of two or more)
     props = 0
     got: list = [None] * (n + 1)
     keys: list = [None] * (n + 1)
